@@ -1,0 +1,85 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import type { Container } from './container.ts';
+import { installAuthGuard, type RegisteredRoute } from './http/auth-guard.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { brandsRoutes } from './modules/brands/brands.routes.ts';
+import { regionsRoutes } from './modules/regions/regions.routes.ts';
+import { healthRoutes } from './http/health.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-auth-key"]',
+  'req.body.password',
+  'res.headers.authorization',
+];
+
+/** Builds the app without listening, so tests use inject. */
+export async function buildApp(
+  c: Container,
+  opts: { logger?: FastifyServerOptions['logger']; webDist?: string | null } = {},
+) {
+  const app = Fastify({
+    logger: opts.logger ?? { level: c.config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    trustProxy: false,
+    bodyLimit: 10 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    reply.header('access-control-expose-headers', 'Authorization, X-Request-Id');
+  });
+  const webDist = opts.webDist === undefined ? (c.config.WEB_DIST ?? DEFAULT_WEB_DIST) : opts.webDist;
+  const serveWeb = !!webDist && fs.existsSync(path.join(webDist, 'index.html'));
+  installErrorHandler(app, {
+    // The SPA owns every other GET that is not an API path.
+    fallback: (req, reply) => {
+      const url = req.url.split('?')[0] ?? '';
+      if (!serveWeb || req.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/auth/')) return undefined;
+      return reply.type('text/html').sendFile('index.html');
+    },
+  });
+  const routes = installAuthGuard(app, c.services.auth);
+  app.decorate('registeredRoutes', routes);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Fleetdesk API', version: '0.1.0' },
+      components: { securitySchemes: { token: { type: 'http', scheme: 'bearer' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(healthRoutes(c));
+  await app.register(authRoutes(c.services.auth, { demo: c.config.DEMO }));
+  await app.register(auditRoutes(c.services.audit));
+  await app.register(brandsRoutes(c.services.brands));
+  await app.register(regionsRoutes(c.services.regions));
+
+  if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
+
+  return app;
+}

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Repository methods take either the database or a transaction. */
+export type Executor = Db | Tx;
+
+export type Database = {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  /** Plain SQL for tooling and tests. */
+  exec(sqlText: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR }),
+    exec: async (q) => {
+      await client.exec(q);
+    },
+    close: () => client.close(),
+  };
+}
+
+export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
+  const pg = (await import('pg')).default;
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
+  });
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: 'postgres',
+    migrate: () => migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR }),
+    exec: async (q) => {
+      await pool.query(q);
+    },
+    close: () => pool.end(),
+  };
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+}

@@ -1,0 +1,3 @@
+export * from './people.ts';
+export * from './audit.ts';
+export * from './catalogues.ts';

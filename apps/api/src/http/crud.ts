@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { IdParamsSchema, ListQuerySchema, dataOf, listOf, type ListResult, type Rule } from '@fleetdesk/contract';
+import type { Actor } from './context.ts';
+
+export type CrudService<E, I, Q> = {
+  list(q: Q, actor: Actor): Promise<ListResult<E>>;
+  get(id: string, actor: Actor): Promise<E>;
+  create(input: I, actor: Actor): Promise<E>;
+  update(id: string, input: Partial<I>, actor: Actor): Promise<E>;
+  remove(id: string, actor: Actor): Promise<void>;
+};
+
+/**
+ * Mounts list, get, create, update (PATCH and PUT, both partial) and delete for one resource, with the same
+ * paging, status codes, OpenAPI tags and permission on every resource. A resource adds its own actions after.
+ */
+export function mountCrud<
+  E extends z.ZodObject,
+  I extends z.ZodObject,
+  Q extends z.ZodObject = typeof ListQuerySchema,
+  UI extends z.ZodObject = I,
+>(
+  app: FastifyInstance,
+  def: {
+    path: string;
+    rule: Rule;
+    entity: E;
+    input: I;
+    /** The update schema; defaults to the partial create schema. */
+    updateInput?: UI;
+    listQuery?: Q;
+    service: CrudService<z.infer<E>, z.infer<I>, z.infer<Q>> & {
+      update(id: string, input: Partial<z.infer<UI>>, actor: Actor): Promise<z.infer<E>>;
+    };
+  },
+) {
+  // Generic over the resource's schemas, so the handlers cast what the schemas have already validated.
+  const r = app;
+  const tag = def.path.replace(/^\/api\//, '');
+  const config = { access: def.rule };
+  const listQuery = (def.listQuery ?? ListQuerySchema) as Q;
+  const updateInput = (def.updateInput ?? def.input.partial()) as z.ZodObject;
+  const one = dataOf(def.entity);
+
+  r.get(
+    def.path,
+    { config, schema: { tags: [tag], querystring: listQuery, response: { 200: listOf(def.entity) } } },
+    async (req) => ({ data: await def.service.list(req.query as z.infer<Q>, req.actor) }),
+  );
+  r.get(
+    `${def.path}/:id`,
+    { config, schema: { tags: [tag], params: IdParamsSchema, response: { 200: one } } },
+    async (req) => ({ data: await def.service.get((req.params as { id: string }).id, req.actor) }),
+  );
+  r.post(def.path, { config, schema: { tags: [tag], body: def.input, response: { 201: one } } }, async (req, reply) => {
+    const created = await def.service.create(req.body as z.infer<I>, req.actor);
+    return reply.status(201).send({ data: created });
+  });
+  for (const method of ['PATCH', 'PUT'] as const) {
+    r.route({
+      method,
+      url: `${def.path}/:id`,
+      config,
+      schema: { tags: [tag], params: IdParamsSchema, body: updateInput, response: { 200: one } },
+      handler: async (req) => ({
+        data: await def.service.update((req.params as { id: string }).id, req.body as Partial<z.infer<UI>>, req.actor),
+      }),
+    });
+  }
+  r.delete(
+    `${def.path}/:id`,
+    {
+      config,
+      schema: { tags: [tag], params: IdParamsSchema, response: { 200: dataOf(z.object({ _id: z.string() })) } },
+    },
+    async (req) => {
+      await def.service.remove((req.params as { id: string }).id, req.actor);
+      return { data: { _id: (req.params as { id: string }).id } };
+    },
+  );
+}

@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from './errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/pg-errors.ts';
+
+type Envelope = { message: string; code: string; fields?: Record<string, string>; requestId: string };
+
+function fieldName(path: readonly PropertyKey[] | string | undefined): string {
+  if (typeof path === 'string') return path.replace(/^[./]+/, '').replace(/\//g, '.');
+  return (path ?? []).map(String).join('.');
+}
+
+export function installErrorHandler(
+  app: FastifyInstance,
+  opts: { fallback?: (req: FastifyRequest, reply: FastifyReply) => unknown } = {},
+) {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const requestId = String(req.id);
+    const send = (status: number, body: Omit<Envelope, 'requestId'>, headers?: Record<string, string>) => {
+      if (headers) reply.headers(headers);
+      return reply.status(status).send({ ...body, requestId });
+    };
+
+    if (err instanceof AppError) {
+      if (err.status >= 500) req.log.warn({ err: { message: err.message, code: err.code } }, 'upstream failure');
+      return send(
+        err.status,
+        { message: err.message, code: err.code, ...(err.fields ? { fields: err.fields } : {}) },
+        err.headers,
+      );
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const v of err.validation) {
+        const params = v.params as { issue?: { path?: PropertyKey[] } };
+        const name = fieldName(params.issue?.path ?? v.instancePath) || 'body';
+        fields[name] ??= v.message ?? 'Invalid value';
+      }
+      const where = err.validationContext ?? 'body';
+      const first = Object.entries(fields)[0];
+      const message =
+        where === 'body'
+          ? Object.keys(fields).length === 1 && first
+            ? `${first[0]}: ${first[1]}`
+            : 'Some fields are invalid'
+          : `Invalid ${where}: ${Object.entries(fields)
+              .map(([k, m]) => `${k} ${m}`)
+              .join('; ')}`;
+      return send(400, { message, code: 'validation_error', fields });
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err: { message: err.message } }, 'response did not match its schema');
+      return send(500, { message: 'Something went wrong', code: 'internal_error' });
+    }
+    if (isUniqueViolation(err))
+      return send(409, { message: 'This conflicts with an existing record', code: 'conflict' });
+    if (isForeignKeyViolation(err))
+      return send(409, { message: 'This record is referenced by other records', code: 'in_use' });
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // Fastify's own client errors: bad JSON, body too large, unsupported media type, …
+      const code = err.code
+        ? String(err.code)
+            .toLowerCase()
+            .replace(/^fst_err_/, '')
+        : 'bad_request';
+      const message = err.statusCode === 429 ? err.message : err.message.replace(/^FST_\w+:\s*/, '');
+      return send(err.statusCode, { message, code });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return send(500, { message: 'Something went wrong', code: 'internal_error' });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (opts.fallback) {
+      const handled = opts.fallback(req, reply);
+      if (handled) return handled;
+    }
+    return reply.status(404).send({
+      message: `No route for ${req.method} ${req.url.split('?')[0]}`,
+      code: 'not_found',
+      requestId: String(req.id),
+    });
+  });
+}

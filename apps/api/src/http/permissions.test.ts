@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULES } from '@fleetdesk/contract';
+import { createTestApp, type TestApp } from '../test/harness.ts';
+
+// Enumerates every route the app registers, so routes added later are covered without touching this file.
+let t: TestApp;
+let noRules: string;
+let tokens: Map<string, string>;
+beforeAll(async () => {
+  t = await createTestApp();
+  noRules = await t.tokenFor([]);
+  tokens = new Map();
+  for (const r of RULES) tokens.set(r, await t.tokenFor([r]));
+});
+afterAll(async () => t?.close());
+
+const fill = (url: string) => url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace(/\*$/, 'x');
+
+describe('route permissions', () => {
+  it('knows the routes', () => {
+    expect(t.app.registeredRoutes.length).toBeGreaterThan(10);
+  });
+
+  it('every /api route requires an area rule', () => {
+    const bad = t.app.registeredRoutes.filter(
+      (r) => r.url.startsWith('/api/') && !(RULES as readonly string[]).includes(r.access),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('answers 401 without a token, 403 without the rule, and lets cnv and the area rule through', async () => {
+    const failures: string[] = [];
+    for (const r of t.app.registeredRoutes) {
+      if (r.access === 'public') continue;
+      const url = fill(r.url);
+      const method = r.method as 'GET';
+      const anon = await t.inject({ method, url, payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      if (anon.statusCode !== 401) failures.push(`${r.method} ${r.url} without token: ${anon.statusCode}`);
+      if (r.access === 'authenticated') continue;
+
+      const other = RULES.find((x) => x !== r.access && x !== 'cnv')!;
+      for (const [label, header] of [
+        ['no rules', noRules],
+        [other, tokens.get(other)!],
+      ] as const) {
+        const res = await t.inject({ method, url, headers: { authorization: header } });
+        if (res.statusCode !== 403) failures.push(`${r.method} ${r.url} with ${label}: ${res.statusCode}`);
+      }
+      for (const rule of ['cnv', r.access]) {
+        const res = await t.inject({ method, url, headers: { authorization: tokens.get(rule)! } });
+        if (res.statusCode === 401 || res.statusCode === 403)
+          failures.push(`${r.method} ${r.url} with ${rule}: ${res.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses to register an /api route that declares no access', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { installAuthGuard } = await import('./auth-guard.ts');
+    const app = Fastify();
+    installAuthGuard(app, t.c.services.auth);
+    expect(() => app.get('/api/oops', async () => 'x')).toThrow(/does not declare its access/);
+    await app.close();
+  });
+});

@@ -1,0 +1,62 @@
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { PAGE_SIZE, type ListQuery, type ListResult } from '@fleetdesk/contract';
+import type { Db, Executor } from '../db/client.ts';
+import { pageOffset, searchWhere } from '../http/list-query.ts';
+
+type Row = { id: string; no: number; name: string };
+
+/**
+ * Repository for a simple named list (brands, regions): search by name ignoring case, newest number last.
+ * `toEntity` names the number field as the contract wants it (brandNo, regionNo).
+ */
+export function createNamedRepository<E>(
+  db: Db,
+  t: { table: PgTable; id: PgColumn; no: PgColumn; name: PgColumn },
+  toEntity: (r: Row) => E,
+) {
+  const fields = { id: t.id, no: t.no, name: t.name };
+  const one = async (where: ReturnType<typeof eq>, ex: Executor) => {
+    const [r] = (await ex.select(fields).from(t.table).where(where)) as Row[];
+    return r ? toEntity(r) : undefined;
+  };
+  return {
+    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<E>> {
+      const where = searchWhere(q.search, [t.name]);
+      const [rows, [total]] = await Promise.all([
+        ex.select(fields).from(t.table).where(where).orderBy(asc(t.no)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
+        ex.select({ n: count() }).from(t.table).where(where),
+      ]);
+      return { items: (rows as Row[]).map(toEntity), itemsCount: total?.n ?? 0 };
+    },
+    findById: (id: string, ex: Executor = db) => one(eq(t.id, id), ex),
+    async findByIds(ids: string[], ex: Executor = db): Promise<E[]> {
+      if (!ids.length) return [];
+      const rows = (await ex
+        .select(fields)
+        .from(t.table)
+        .where(sql`${t.id} = any(${ids}::uuid[])`)) as Row[];
+      return rows.map(toEntity);
+    },
+    async insert(input: { name: string }, ex: Executor = db): Promise<E> {
+      const [r] = (await ex
+        .insert(t.table)
+        .values({ name: input.name } as never)
+        .returning(fields)) as Row[];
+      return toEntity(r!);
+    },
+    async update(id: string, patch: { name?: string }, ex: Executor = db): Promise<E | undefined> {
+      if (patch.name === undefined) return one(eq(t.id, id), ex);
+      const [r] = (await ex
+        .update(t.table)
+        .set({ name: patch.name } as never)
+        .where(eq(t.id, id))
+        .returning(fields)) as Row[];
+      return r ? toEntity(r) : undefined;
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      const r = (await ex.delete(t.table).where(eq(t.id, id)).returning({ id: t.id })) as unknown[];
+      return r.length > 0;
+    },
+  };
+}

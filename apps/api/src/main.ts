@@ -1,0 +1,69 @@
+import { loadConfig, ConfigError } from './config.ts';
+import { createContainer } from './container.ts';
+import { buildApp } from './app.ts';
+import { seedDemo } from './db/seed-demo.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const c = await createContainer(config);
+  await c.database.migrate();
+  const app = await buildApp(c);
+  const log = app.log;
+
+  if (config.DEMO) {
+    log.warn('DEMO MODE: sample data and simulated providers; sign in as admin / admin. Do not use for real work.');
+    await seedDemo(c, log);
+  } else {
+    const admin = await c.services.users.ensureAdmin({
+      username: config.ADMIN_USERNAME,
+      password: config.ADMIN_PASSWORD,
+    });
+    if (admin.created && admin.password) {
+      // Printed once, on purpose, to the terminal only: the first sign-in needs it.
+      process.stdout.write(
+        `\n  First start: created user "${config.ADMIN_USERNAME}" with the role Administrators.\n` +
+          `  Password (shown once, change it after signing in): ${admin.password}\n\n`,
+      );
+    } else if (admin.created) {
+      log.info(`Created user "${config.ADMIN_USERNAME}" with the password from ADMIN_PASSWORD`);
+    }
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await app.close().catch(() => undefined);
+    await c.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+  process.stdout.write(
+    `\n  Fleetdesk${config.DEMO ? ' (DEMO)' : ''} is serving ${url}\n` +
+      `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +
+      (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
+      `  API docs: ${url}/api/docs\n\n`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

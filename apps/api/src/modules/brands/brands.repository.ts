@@ -1,0 +1,12 @@
+import type { Brand } from '@fleetdesk/contract';
+import type { Db } from '../../db/client.ts';
+import { brands } from '../../db/schema/index.ts';
+import { createNamedRepository } from '../../lib/named-repository.ts';
+
+export const createBrandsRepository = (db: Db) =>
+  createNamedRepository<Brand>(db, { table: brands, id: brands.id, no: brands.brandNo, name: brands.name }, (r) => ({
+    _id: r.id,
+    brandNo: r.no,
+    name: r.name,
+  }));
+export type BrandsRepository = ReturnType<typeof createBrandsRepository>;

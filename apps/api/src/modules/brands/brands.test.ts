@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeNamedCatalogue } from '../../test/named-catalogue.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+beforeEach(async () => t.reset());
+
+describeNamedCatalogue(() => t, {
+  path: '/api/brands',
+  rule: 'cnv:brands',
+  noField: 'brandNo',
+  label: 'brand',
+  entity: 'brands',
+});
+
+describe('brand list in-use parameters', () => {
+  it('accepts the in-use parameters and validates them as ids', async () => {
+    const admin = await t.tokenFor(['cnv']);
+    const ok = await t.inject({
+      method: 'GET',
+      url: '/api/brands?checkInUseCloudId=00000000-0000-4000-8000-000000000001',
+      headers: { authorization: admin },
+    });
+    expect(ok.statusCode).toBe(200);
+    const bad = await t.inject({
+      method: 'GET',
+      url: '/api/brands?checkInUseCloudId=nope',
+      headers: { authorization: admin },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('checkInUseCloudId');
+  });
+});

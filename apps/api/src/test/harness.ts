@@ -1,0 +1,117 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { loadConfig, type Config } from '../config.ts';
+import { openPglite, openPostgres, type Database } from '../db/client.ts';
+import { createContainer, type Container } from '../container.ts';
+import { buildApp } from '../app.ts';
+import { hashPassword } from '../lib/passwords.ts';
+
+/**
+ * A freshly migrated database for one test file: PGlite in memory, or, when DATABASE_URL is set,
+ * a new database on that server (dropped at the end), so files can run in parallel.
+ */
+export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = loadConfig(process.env, { dotenv: false }).DATABASE_URL;
+  if (!url) {
+    const database = await openPglite(undefined);
+    await database.migrate();
+    return { database, drop: () => database.close() };
+  }
+  const name = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openPostgres(u.toString(), { max: 5 });
+  await database.migrate();
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  c: Container;
+  config: Config;
+  /** Every log line the app wrote, for tests that look for leaked secrets. */
+  logs: string[];
+  /** Empties every table, keeping the schema. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+  /** Signs in a new user holding exactly these rules; returns the Authorization header value. */
+  tokenFor(rules: string[], opts?: { username?: string; password?: string }): Promise<string>;
+  login(username: string, password: string): Promise<string>;
+  inject: FastifyInstance['inject'];
+};
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-test-'));
+  const config = loadConfig(
+    { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', LOGIN_MAX_FAILURES: '5', ...env },
+    { dotenv: false },
+  );
+  const { database, drop } = await createTestDatabase();
+  const c = await createContainer(config, { database });
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const app = await buildApp(c, {
+    logger: { level: 'info', stream, redact: { paths: ['req.headers.authorization'], censor: '[redacted]' } },
+    webDist: null,
+  });
+  await app.ready();
+  let seq = 0;
+
+  const login = async (username: string, password: string) => {
+    const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { username, password } });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+    return String(res.headers.authorization);
+  };
+
+  return {
+    app,
+    c,
+    config,
+    logs,
+    inject: app.inject.bind(app),
+    async reset() {
+      const res = await c.database.db.execute(sql.raw(`select tablename from pg_tables where schemaname = 'public'`));
+      const list = (res as unknown as { rows: { tablename: string }[] }).rows.map((r) => `"${r.tablename}"`).join(', ');
+      if (list) await c.database.exec(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+    },
+    async close() {
+      await app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    login,
+    async tokenFor(rules, opts = {}) {
+      seq++;
+      const username = opts.username ?? `user${seq}_${crypto.randomBytes(3).toString('hex')}`;
+      const password = opts.password ?? 'correct horse battery';
+      const role = await c.repos.roles.insert({ name: `role-${username}`, rules });
+      const user = await c.repos.users.insert({
+        username,
+        name: username,
+        email: `${username}@example.test`,
+        passwordHash: await hashPassword(password),
+      });
+      await c.repos.users.setRoles(user.id, [role.id]);
+      return login(username, password);
+    },
+  };
+}

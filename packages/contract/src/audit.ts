@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { IdSchema, ListQuerySchema } from './common.ts';
+
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'login', 'logout', 'reveal', 'action'] as const;
+
+export const AuditEntrySchema = z.object({
+  _id: IdSchema,
+  auditNo: z.number().int(),
+  at: z.string(),
+  userId: IdSchema.nullable(),
+  username: z.string().nullable(),
+  action: z.string(),
+  entity: z.string(),
+  entityId: z.string().nullable(),
+  /** Field by field: { field: { before, after } }. Secrets are redacted. */
+  diff: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })).nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  requestId: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+export const AuditListQuerySchema = ListQuerySchema.extend({
+  entity: z.string().trim().max(100).optional(),
+  entityId: z.string().trim().max(100).optional(),
+  userId: IdSchema.optional(),
+  from: z.iso.datetime({ offset: true, message: 'from must be an ISO date-time' }).optional().or(z.iso.date()),
+  to: z.iso.datetime({ offset: true, message: 'to must be an ISO date-time' }).optional().or(z.iso.date()),
+});
+export type AuditListQuery = z.infer<typeof AuditListQuerySchema>;

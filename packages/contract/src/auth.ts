@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+import { STATUSES } from './constants.ts';
+
+export const LoginInputSchema = z.object({
+  username: z.string({ message: 'Username is required' }).trim().min(1, 'Username is required').max(200),
+  password: z.string({ message: 'Password is required' }).min(1, 'Password is required').max(1024),
+});
+export type LoginInput = z.infer<typeof LoginInputSchema>;
+
+export const SessionUserSchema = z.object({
+  _id: IdSchema,
+  userNo: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  status: z.enum(STATUSES),
+  dateCreated: z.string(),
+  dateLastLogin: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof SessionUserSchema>;
+
+export const MeSchema = z.object({ user: SessionUserSchema, rules: z.array(z.string()) });
+export type Me = z.infer<typeof MeSchema>;

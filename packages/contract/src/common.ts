@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { NAME_MAX, PAGE_SIZE, SEARCH_MAX, SECRET_MASK } from './constants.ts';
+
+export const IdSchema = z.uuid({ message: 'Must be a valid id' });
+export const IdParamsSchema = z.object({ id: IdSchema });
+
+/** A required, trimmed, bounded string. */
+export const requiredText = (max = NAME_MAX, label = 'This field') =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, { message: `${label} is required` })
+    .max(max, { message: `${label} must be at most ${max} characters` });
+
+/** An optional trimmed string; empty or null becomes null. */
+export const optionalText = (max = NAME_MAX) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z
+      .string()
+      .trim()
+      .max(max, { message: `Must be at most ${max} characters` })
+      .nullable()
+      .optional(),
+  );
+
+/** A secret on input: the mask or an empty value means "keep the stored one" (undefined). */
+export const secretInput = (max = 4096) =>
+  z.preprocess(
+    (v) => (v === SECRET_MASK || v === '' || v === null ? undefined : v),
+    z
+      .string()
+      .max(max, { message: `Must be at most ${max} characters` })
+      .optional(),
+  );
+
+/** A reference to another entity by id; '' and null clear it. */
+export const optionalRef = () => z.preprocess((v) => (v === '' ? null : v), IdSchema.nullable().optional());
+
+/** Booleans arrive as true/false or as the strings "true"/"false" (the spec's forms send strings). */
+export const booleanish = () =>
+  z.preprocess(
+    (v) => (v === 'true' ? true : v === 'false' ? false : v),
+    z.boolean({ message: 'Must be true or false' }),
+  );
+
+export const ListQuerySchema = z.object({
+  page: z.coerce.number({ message: 'page must be a whole number' }).int().min(1).max(1_000_000).default(1),
+  search: z.string().trim().max(SEARCH_MAX).optional().default(''),
+});
+export type ListQuery = z.infer<typeof ListQuerySchema>;
+
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.object({ items: z.array(item), itemsCount: z.number().int() }) });
+
+export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
+
+export type ListResult<T> = { items: T[]; itemsCount: number };
+
+export const ErrorEnvelopeSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+  requestId: z.string().optional(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+export const pageCount = (itemsCount: number, pageSize = PAGE_SIZE) => Math.max(1, Math.ceil(itemsCount / pageSize));

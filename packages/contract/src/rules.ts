@@ -1,0 +1,37 @@
+export const RULES = [
+  'cnv',
+  'cnv:brands',
+  'cnv:clouds',
+  'cnv:domainRegistrators',
+  'cnv:domains',
+  'cnv:firewallRules',
+  'cnv:proxies',
+  'cnv:regions',
+  'cnv:roles',
+  'cnv:servers',
+  'cnv:users',
+  'cnv:yandex-webmaster',
+] as const;
+export type Rule = (typeof RULES)[number];
+
+export const RULE_LABELS: Record<Rule, string> = {
+  cnv: 'All',
+  'cnv:brands': 'Brands',
+  'cnv:clouds': 'Clouds',
+  'cnv:domainRegistrators': 'Domain Registrators',
+  'cnv:domains': 'Domains',
+  'cnv:firewallRules': 'Firewall Rules',
+  'cnv:proxies': 'Proxies',
+  'cnv:regions': 'Regions',
+  'cnv:roles': 'Roles',
+  'cnv:servers': 'Servers',
+  'cnv:users': 'Users',
+  'cnv:yandex-webmaster': 'Yandex Webmaster',
+};
+
+export const ADMIN_RULE: Rule = 'cnv';
+
+/** `cnv` grants every area; any other rule grants only itself. */
+export function hasRule(held: readonly string[], needed: Rule): boolean {
+  return held.includes(ADMIN_RULE) || held.includes(needed);
+}
