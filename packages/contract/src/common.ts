@@ -24,15 +24,25 @@ export const optionalText = (max = NAME_MAX) =>
       .optional(),
   );
 
-/** A secret on input: the mask or an empty value means "keep the stored one" (undefined). */
+/**
+ * A secret on input: the mask, an empty string or an absent field keep the stored value (undefined);
+ * null clears it; any other string replaces it.
+ */
 export const secretInput = (max = 4096) =>
   z.preprocess(
-    (v) => (v === SECRET_MASK || v === '' || v === null ? undefined : v),
+    (v) => (v === SECRET_MASK || v === '' ? undefined : v),
     z
       .string()
       .max(max, { message: `Must be at most ${max} characters` })
+      .nullable()
       .optional(),
   );
+
+/** A secret on output: the mask when one is stored, else null. */
+export const secretOutput = () => z.union([z.literal(SECRET_MASK), z.null()]);
+
+export const RevealInputSchema = z.object({ field: z.string().trim().min(1, 'field is required').max(100) });
+export const RevealResultSchema = z.object({ field: z.string(), value: z.string().nullable() });
 
 /** A reference to another entity by id; '' and null clear it. */
 export const optionalRef = () => z.preprocess((v) => (v === '' ? null : v), IdSchema.nullable().optional());
