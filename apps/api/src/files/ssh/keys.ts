@@ -1,0 +1,124 @@
+import crypto from 'node:crypto';
+import ssh2 from 'ssh2';
+import type { ParsedKey } from 'ssh2';
+import { SshError } from './ssh-error.ts';
+
+const { utils } = ssh2;
+
+export type ParsedPrivateKey = {
+  /** The SSH key type, e.g. `ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256`. */
+  type: string;
+  /** `SHA256:<base64 without padding>` of the public key, as `ssh-keygen -lf` prints it. */
+  fingerprint: string;
+  /** The authorized_keys line for the server. */
+  publicLine: string;
+  /** The key in a format ssh2 reads (PKCS#8 input is converted); store and use this text. */
+  privateKey: string;
+};
+
+export type GeneratedKeyPair = { privateKey: string; publicLine: string; fingerprint: string };
+
+/** OpenSSH's fingerprint format for a public key blob. */
+export function sshFingerprint(publicBlob: Buffer): string {
+  return `SHA256:${crypto.createHash('sha256').update(publicBlob).digest('base64').replace(/=+$/, '')}`;
+}
+
+function sshString(b: Buffer | string): Buffer {
+  const buf = typeof b === 'string' ? Buffer.from(b) : b;
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(buf.length);
+  return Buffer.concat([len, buf]);
+}
+
+/** Node cannot write ed25519 keys in OpenSSH format, and ssh2 cannot read them as PKCS#8: build the OpenSSH form. */
+function ed25519ToOpenSsh(key: crypto.KeyObject, comment: string): string {
+  const jwk = key.export({ format: 'jwk' });
+  const seed = Buffer.from(jwk.d ?? '', 'base64url');
+  const pub = Buffer.from(jwk.x ?? '', 'base64url');
+  const publicBlob = Buffer.concat([sshString('ssh-ed25519'), sshString(pub)]);
+  const check = crypto.randomBytes(4);
+  let secret = Buffer.concat([
+    check,
+    check,
+    sshString('ssh-ed25519'),
+    sshString(pub),
+    sshString(Buffer.concat([seed, pub])),
+    sshString(comment),
+  ]);
+  const padding = (8 - (secret.length % 8)) % 8;
+  secret = Buffer.concat([secret, Buffer.from(Array.from({ length: padding }, (_, i) => i + 1))]);
+  const nKeys = Buffer.alloc(4);
+  nKeys.writeUInt32BE(1);
+  const body = Buffer.concat([
+    Buffer.from('openssh-key-v1\0'),
+    sshString('none'),
+    sshString('none'),
+    sshString(''),
+    nKeys,
+    sshString(publicBlob),
+    sshString(secret),
+  ]);
+  const lines = body.toString('base64').match(/.{1,70}/g) ?? [];
+  return `-----BEGIN OPENSSH PRIVATE KEY-----\n${lines.join('\n')}\n-----END OPENSSH PRIVATE KEY-----\n`;
+}
+
+const bad = (reason: string) => new SshError('bad_key', `The key could not be parsed: ${reason}`);
+const encrypted = () => new SshError('bad_key', 'Encrypted keys are not supported; paste the key without a passphrase');
+
+/** ssh2 reads PKCS#1, SEC1 and OpenSSH keys but not PKCS#8, so PKCS#8 is converted first. */
+function fromPkcs8(pem: string): string {
+  let key: crypto.KeyObject;
+  try {
+    key = crypto.createPrivateKey(pem);
+  } catch {
+    throw bad('the PKCS#8 data is malformed');
+  }
+  switch (key.asymmetricKeyType) {
+    case 'rsa':
+      return key.export({ type: 'pkcs1', format: 'pem' }).toString();
+    case 'ec':
+      return key.export({ type: 'sec1', format: 'pem' }).toString();
+    case 'ed25519':
+      return ed25519ToOpenSsh(key, '');
+    default:
+      throw bad(`${key.asymmetricKeyType ?? 'this'} keys are not supported`);
+  }
+}
+
+/**
+ * Parses a private key pasted by an operator. Throws SshError `bad_key` with a message naming what is wrong;
+ * the message never contains key material.
+ */
+export function parsePrivateKey(text: string): ParsedPrivateKey {
+  const input = text.replace(/\r\n?/g, '\n').trim();
+  if (!input) throw bad('it is empty');
+  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED|^Encryption:\s*(?!none)\S/m.test(input)) {
+    throw encrypted();
+  }
+  const normalised = /^-----BEGIN PRIVATE KEY-----/.test(input) ? fromPkcs8(input) : input;
+  const parsed = utils.parseKey(normalised);
+  if (parsed instanceof Error) {
+    if (/passphrase/i.test(parsed.message)) throw encrypted();
+    throw bad(parsed.message === 'Unsupported key format' ? 'the format is not recognised' : parsed.message);
+  }
+  const key: ParsedKey | undefined = Array.isArray(parsed) ? parsed[0] : parsed;
+  if (!key) throw bad('no key was found');
+  if (!key.isPrivateKey()) throw bad('this is a public key; paste the private key');
+  const blob = key.getPublicSSH();
+  return {
+    type: key.type,
+    fingerprint: sshFingerprint(blob),
+    publicLine: `${key.type} ${blob.toString('base64')}${key.comment ? ` ${key.comment}` : ''}`,
+    privateKey: `${normalised.trim()}\n`,
+  };
+}
+
+/** A fresh key pair in OpenSSH format, commented "fleetdesk" so it is recognisable in authorized_keys. */
+export function generateKeyPair(kind: 'ed25519' | 'rsa4096'): GeneratedKeyPair {
+  const pair =
+    kind === 'ed25519'
+      ? utils.generateKeyPairSync('ed25519', { comment: 'fleetdesk' })
+      : utils.generateKeyPairSync('rsa', { bits: 4096, comment: 'fleetdesk' });
+  const { fingerprint, publicLine } = parsePrivateKey(pair.private);
+  return { privateKey: pair.private, publicLine, fingerprint };
+}

@@ -1,0 +1,539 @@
+import { createHash } from 'node:crypto';
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { UpstreamError } from '../../http/errors.ts';
+import { createRequestBudget } from './request-budget.ts';
+import type {
+  CfAccount,
+  CfDnsBatch,
+  CfDnsBatchResult,
+  CfDnsRecord,
+  CfDnsRecordInput,
+  CfEnvelope,
+  CfResponseInfo,
+  CfRuleInput,
+  CfRuleset,
+  CfRulesetPhase,
+  CfRulesetSummary,
+  CfSetting,
+  CfSettingId,
+  CfSettingValue,
+  CfZone,
+  CloudflareCredentials,
+} from './types.ts';
+
+const PROVIDER = 'Cloudflare';
+
+export interface CloudflareClientOptions {
+  /** e.g. https://api.cloudflare.com/client/v4 (no trailing slash needed). */
+  baseUrl: string;
+  /** Per attempt, covering connect, headers and body. Default 15 s. */
+  timeoutMs?: number;
+  /** Per credential; default 1200 requests per 5 minutes, Cloudflare's own limit. Exhausted → fails at once. */
+  budget?: { requests: number; windowMs: number };
+  /** Retries of idempotent calls (GET, PUT, DELETE) on 5xx and 429. Default 2, as Cloudflare's SDK does. */
+  maxRetries?: number;
+  /** A retry-after longer than this is not waited for; the call fails with the wait in its message. Default 30 s. */
+  maxRetryWaitMs?: number;
+  /**
+   * Routes for attempt 0, 1, …: the dispatcher (proxy) to use, or undefined when there is none left.
+   * On a connection failure the next one is tried. Without it, calls go direct.
+   */
+  dispatcherFor?: (attempt: number) => Dispatcher | undefined | Promise<Dispatcher | undefined>;
+  fetchImpl?: typeof undiciFetch;
+  sleep?: (ms: number) => Promise<void>;
+  /** Records per DNS batch call; larger change sets are split (Cloudflare allows 200 on Free plans). */
+  dnsBatchLimit?: number;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Query = Record<string, string | number | boolean | undefined>;
+
+interface RawResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  text: string;
+}
+
+const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
+// Codes Cloudflare uses for a bad or insufficient credential: 10000 auth error, 9103 unknown key/email,
+// 9106/9109 missing or invalid access, 6003 (+6102/6103/6111) badly formed auth headers.
+const AUTH_CODES = new Set([10000, 9103, 9106, 9109, 6003, 6102, 6103, 6111]);
+// Errors raised before a request reached the server: resending is safe even for POST.
+const PRE_SEND_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_PRX_TLS',
+  'ERR_SOCKS_CONNECTION_REFUSED',
+]);
+// Errors that may come after the request was sent: resent only for idempotent calls.
+const MID_FLIGHT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+function errorChain(err: unknown): { code?: string; message: string; name: string }[] {
+  const out: { code?: string; message: string; name: string }[] = [];
+  let e: unknown = err;
+  for (let i = 0; i < 6 && e instanceof Error; i++) {
+    const code = (e as { code?: unknown }).code;
+    out.push({ code: typeof code === 'string' ? code : undefined, message: e.message, name: e.name });
+    e = (e as { cause?: unknown }).cause;
+  }
+  return out;
+}
+
+/** 'pre-send' | 'mid-flight' | null (not a connection failure). */
+function connectionFailureKind(err: unknown): 'pre-send' | 'mid-flight' | null {
+  const chain = errorChain(err);
+  // SOCKS dispatchers rethrow socket errors without their code, so the code is also looked for in the message.
+  const codeOf = (e: { code?: string; message: string }) =>
+    e.code ?? /\b(E[A-Z_]+|UND_ERR_[A-Z_]+)\b/.exec(e.message)?.[1];
+  for (const e of chain) {
+    const code = codeOf(e);
+    if (code && PRE_SEND_CODES.has(code)) return 'pre-send';
+    // undici's ProxyAgent: "Proxy response (407) !== 200 when HTTP Tunneling"; SOCKS dispatchers: SocksClientError.
+    if (/proxy|socks|tunnel/i.test(e.message) || /socks/i.test(e.name)) return 'pre-send';
+  }
+  for (const e of chain) {
+    const code = codeOf(e);
+    if (code && MID_FLIGHT_CODES.has(code)) return 'mid-flight';
+  }
+  return null;
+}
+
+/** The innermost useful message, without anything that looks like URL credentials. */
+function describeConnectionError(err: unknown): string {
+  const chain = errorChain(err);
+  const inner = [...chain].reverse().find((e) => e.message && e.message !== 'fetch failed');
+  const text = inner
+    ? inner.code && !inner.message.includes(inner.code)
+      ? `${inner.code} ${inner.message}`
+      : inner.message
+    : 'unknown error';
+  return text.replace(/\/\/[^/@\s]*@/g, '//');
+}
+
+function credentialKey(creds: CloudflareCredentials): string {
+  const h = createHash('sha256');
+  if (creds.token) h.update(`token\0${creds.token}`);
+  else h.update(`key\0${(creds.email ?? '').toLowerCase()}\0${creds.globalAPIKey ?? ''}`);
+  return h.digest('hex').slice(0, 32);
+}
+
+function authHeaders(creds: CloudflareCredentials): Record<string, string> {
+  if (creds.token) return { authorization: `Bearer ${creds.token}` };
+  if (creds.email && creds.globalAPIKey) return { 'x-auth-email': creds.email, 'x-auth-key': creds.globalAPIKey };
+  throw new UpstreamError(PROVIDER, 'Cloudflare: the cloud has neither an API token nor an email and global API key', {
+    code: 'upstream_auth_missing',
+  });
+}
+
+function describeInfo(e: CfResponseInfo): string {
+  const chain = (e.error_chain ?? []).map((c) => `${c.code} ${c.message}`).join('; ');
+  return chain ? `${e.code} ${e.message}: ${chain}` : `${e.code} ${e.message}`;
+}
+
+function retryAfterMs(headers: RawResponse['headers']): number | undefined {
+  const v = headers.get('retry-after');
+  if (!v) return undefined;
+  const secs = Number(v);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function parseEnvelope(text: string): CfEnvelope<unknown> | undefined {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (
+      typeof body === 'object' &&
+      body !== null &&
+      'success' in body &&
+      Array.isArray((body as CfEnvelope<unknown>).errors)
+    ) {
+      return body as CfEnvelope<unknown>;
+    }
+  } catch {
+    // Not JSON: Cloudflare's edge answers some 5xx with an HTML page.
+  }
+  return undefined;
+}
+
+export type CloudflareClient = ReturnType<typeof createCloudflareClient>;
+
+export function createCloudflareClient(opts: CloudflareClientOptions) {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const maxRetries = opts.maxRetries ?? 2;
+  const maxRetryWaitMs = opts.maxRetryWaitMs ?? 30_000;
+  const fetchImpl = opts.fetchImpl ?? undiciFetch;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const budgetOpts = opts.budget ?? { requests: 1200, windowMs: 5 * 60_000 };
+  const budget = createRequestBudget(budgetOpts);
+  const dnsBatchLimit = opts.dnsBatchLimit ?? 200;
+  const accountIds = new Map<string, string>();
+
+  /** Defence in depth: Cloudflare does not echo credentials, but nothing we raise may ever carry one. */
+  const scrub = (message: string, creds: CloudflareCredentials): string => {
+    let m = message;
+    for (const secret of [creds.token, creds.globalAPIKey]) {
+      if (secret && secret.length >= 4) m = m.split(secret).join('[redacted]');
+    }
+    return m;
+  };
+
+  const upstream = (
+    creds: CloudflareCredentials,
+    message: string,
+    o: ConstructorParameters<typeof UpstreamError>[2] = {},
+  ): UpstreamError => new UpstreamError(PROVIDER, scrub(message, creds), o);
+
+  const errorFor = (creds: CloudflareCredentials, res: RawResponse): UpstreamError => {
+    const env = parseEnvelope(res.text);
+    const first = env?.errors[0];
+    const detail = env && env.errors.length > 0 ? env.errors.map(describeInfo).join('; ') : `HTTP ${res.status}`;
+    const o = { upstreamStatus: res.status, upstreamCode: first?.code };
+    if (res.status === 401 || res.status === 403 || (first && AUTH_CODES.has(first.code))) {
+      return upstream(
+        creds,
+        `Cloudflare: authentication failed (${detail}) — check the cloud's API token or email and global API key`,
+        { ...o, code: 'upstream_auth_failed' },
+      );
+    }
+    if (res.status === 429) {
+      const wait = retryAfterMs(res.headers);
+      const after = wait !== undefined ? `; retry after ${Math.ceil(wait / 1000)} s` : '';
+      return upstream(creds, `Cloudflare: rate limited (${detail})${after}`, { ...o, code: 'upstream_rate_limited' });
+    }
+    if (!env) return upstream(creds, `Cloudflare: HTTP ${res.status} from the API (not a JSON answer)`, o);
+    return upstream(creds, `Cloudflare: ${detail}`, o);
+  };
+
+  /** One HTTP exchange, moving to the next route when a connection cannot be made. */
+  const send = async (
+    creds: CloudflareCredentials,
+    method: Method,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<RawResponse> => {
+    let lastError: unknown;
+    for (let attempt = 0; ; attempt++) {
+      const dispatcher = opts.dispatcherFor ? await opts.dispatcherFor(attempt) : undefined;
+      if (attempt > 0 && dispatcher === undefined) {
+        throw upstream(
+          creds,
+          `Cloudflare: could not connect (${describeConnectionError(lastError)}; tried ${attempt} route${attempt === 1 ? '' : 's'})`,
+          { code: 'upstream_unreachable' },
+        );
+      }
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        const res = await fetchImpl(url, { method, headers, body, signal, dispatcher });
+        const text = await res.text();
+        return { status: res.status, headers: res.headers, text };
+      } catch (err) {
+        if (signal.aborted) {
+          throw upstream(creds, `Cloudflare: timed out after ${timeoutMs} ms`, { timeout: true });
+        }
+        const kind = connectionFailureKind(err);
+        const canMove =
+          opts.dispatcherFor && (kind === 'pre-send' || (kind === 'mid-flight' && IDEMPOTENT.has(method)));
+        if (!canMove) {
+          throw upstream(creds, `Cloudflare: could not connect (${describeConnectionError(err)})`, {
+            code: 'upstream_unreachable',
+          });
+        }
+        lastError = err;
+      }
+    }
+  };
+
+  const call = async <T>(
+    creds: CloudflareCredentials,
+    method: Method,
+    path: string,
+    o: { query?: Query; body?: unknown } = {},
+  ): Promise<CfEnvelope<T>> => {
+    const headers: Record<string, string> = { accept: 'application/json', ...authHeaders(creds) };
+    const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) qs.set(k, String(v));
+    const search = qs.toString();
+    const url = `${baseUrl}${path}${search ? `?${search}` : ''}`;
+    const key = credentialKey(creds);
+
+    for (let retry = 0; ; retry++) {
+      const slot = budget.take(key);
+      if (!slot.ok) {
+        throw upstream(
+          creds,
+          `Cloudflare: request budget for this account used up (${budgetOpts.requests} requests per ${Math.round(budgetOpts.windowMs / 1000)} s); try again in ${Math.ceil(slot.retryAfterMs / 1000)} s`,
+          { code: 'upstream_rate_limited', upstreamStatus: 429 },
+        );
+      }
+      const res = await send(creds, method, url, headers, payload);
+      const transient = res.status === 429 || res.status >= 500;
+      if (transient && IDEMPOTENT.has(method) && retry < maxRetries) {
+        // Honour retry-after; otherwise back off 0.5 s, 1 s, 2 s … with jitter.
+        const wait = retryAfterMs(res.headers) ?? Math.round(500 * 2 ** retry * (0.75 + Math.random() / 2));
+        if (wait <= maxRetryWaitMs) {
+          await sleep(wait);
+          continue;
+        }
+      }
+      if (res.status < 200 || res.status >= 300) throw errorFor(creds, res);
+      const env = parseEnvelope(res.text);
+      if (!env) {
+        throw upstream(creds, `Cloudflare: unexpected answer (HTTP ${res.status}, not the API envelope)`, {
+          upstreamStatus: res.status,
+        });
+      }
+      if (!env.success) throw errorFor(creds, res);
+      return env as CfEnvelope<T>;
+    }
+  };
+
+  /** Page-number pagination: follows total_pages when given, else stops at the first short page. */
+  const all = async <T>(creds: CloudflareCredentials, path: string, query: Query, perPage: number): Promise<T[]> => {
+    const out: T[] = [];
+    for (let page = 1; page <= 10_000; page++) {
+      const env = await call<T[]>(creds, 'GET', path, { query: { ...query, page, per_page: perPage } });
+      const items = Array.isArray(env.result) ? env.result : [];
+      out.push(...items);
+      const totalPages = env.result_info?.total_pages;
+      if (totalPages !== undefined ? page >= totalPages : items.length < perPage) break;
+      if (items.length === 0) break;
+    }
+    return out;
+  };
+
+  const zonePath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}`;
+
+  const client = {
+    async listAccounts(creds: CloudflareCredentials): Promise<CfAccount[]> {
+      return all<CfAccount>(creds, '/accounts', {}, 50);
+    },
+
+    /** The configured account id, else the only account the credentials see (cached per credentials). */
+    async getAccountId(creds: CloudflareCredentials): Promise<string> {
+      if (creds.accountId) return creds.accountId;
+      const key = credentialKey(creds);
+      const cached = accountIds.get(key);
+      if (cached) return cached;
+      let accounts: CfAccount[];
+      try {
+        accounts = await client.listAccounts(creds);
+      } catch (err) {
+        if (err instanceof UpstreamError && err.upstreamCode === 1001) {
+          throw upstream(
+            creds,
+            'Cloudflare: this API token belongs to an account and cannot list accounts (1001); set the account id on the cloud',
+            { upstreamStatus: err.upstreamStatus, upstreamCode: 1001 },
+          );
+        }
+        throw err;
+      }
+      const [only, ...rest] = accounts;
+      if (!only) throw upstream(creds, 'Cloudflare: the credentials give access to no account');
+      // Picking one of several accounts silently could create zones in the wrong one.
+      if (rest.length > 0) {
+        throw upstream(
+          creds,
+          `Cloudflare: the credentials give access to ${accounts.length} accounts; set the account id on the cloud`,
+        );
+      }
+      accountIds.set(key, only.id);
+      return only.id;
+    },
+
+    async listZones(
+      creds: CloudflareCredentials,
+      filter: { name?: string; status?: CfZone['status']; accountId?: string } = {},
+    ): Promise<CfZone[]> {
+      const accountId = filter.accountId ?? creds.accountId ?? undefined;
+      return all<CfZone>(creds, '/zones', { name: filter.name, status: filter.status, 'account.id': accountId }, 50);
+    },
+
+    async findZoneByName(creds: CloudflareCredentials, name: string): Promise<CfZone | null> {
+      const wanted = name.trim().toLowerCase();
+      const env = await call<CfZone[]>(creds, 'GET', '/zones', {
+        query: { name: wanted, 'account.id': creds.accountId ?? undefined, per_page: 5 },
+      });
+      return env.result.find((z) => z.name.toLowerCase() === wanted) ?? null;
+    },
+
+    async createZone(creds: CloudflareCredentials, name: string): Promise<CfZone> {
+      const accountId = await client.getAccountId(creds);
+      const env = await call<CfZone>(creds, 'POST', '/zones', {
+        body: { name: name.trim().toLowerCase(), account: { id: accountId }, type: 'full' },
+      });
+      return env.result;
+    },
+
+    async getZone(creds: CloudflareCredentials, zoneId: string): Promise<CfZone> {
+      return (await call<CfZone>(creds, 'GET', zonePath(zoneId))).result;
+    },
+
+    async deleteZone(creds: CloudflareCredentials, zoneId: string): Promise<{ id: string }> {
+      return (await call<{ id: string }>(creds, 'DELETE', zonePath(zoneId))).result;
+    },
+
+    async getSetting<S extends CfSettingId>(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      setting: S,
+    ): Promise<CfSetting<S>> {
+      return (await call<CfSetting<S>>(creds, 'GET', `${zonePath(zoneId)}/settings/${setting}`)).result;
+    },
+
+    async setSetting<S extends CfSettingId>(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      setting: S,
+      value: CfSettingValue<S>,
+    ): Promise<CfSetting<S>> {
+      const path = `${zonePath(zoneId)}/settings/${setting}`;
+      return (await call<CfSetting<S>>(creds, 'PATCH', path, { body: { value } })).result;
+    },
+
+    /** Every record of the zone, all pages. */
+    async listDnsRecords(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      filter: { type?: string; name?: string } = {},
+    ): Promise<CfDnsRecord[]> {
+      return all<CfDnsRecord>(creds, `${zonePath(zoneId)}/dns_records`, { type: filter.type, name: filter.name }, 100);
+    },
+
+    async getDnsRecord(creds: CloudflareCredentials, zoneId: string, recordId: string): Promise<CfDnsRecord> {
+      const path = `${zonePath(zoneId)}/dns_records/${encodeURIComponent(recordId)}`;
+      return (await call<CfDnsRecord>(creds, 'GET', path)).result;
+    },
+
+    async createDnsRecord(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      record: CfDnsRecordInput,
+    ): Promise<CfDnsRecord> {
+      return (await call<CfDnsRecord>(creds, 'POST', `${zonePath(zoneId)}/dns_records`, { body: record })).result;
+    },
+
+    async patchDnsRecord(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      recordId: string,
+      fields: Partial<CfDnsRecordInput>,
+    ): Promise<CfDnsRecord> {
+      const path = `${zonePath(zoneId)}/dns_records/${encodeURIComponent(recordId)}`;
+      return (await call<CfDnsRecord>(creds, 'PATCH', path, { body: fields })).result;
+    },
+
+    async putDnsRecord(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      recordId: string,
+      record: CfDnsRecordInput,
+    ): Promise<CfDnsRecord> {
+      const path = `${zonePath(zoneId)}/dns_records/${encodeURIComponent(recordId)}`;
+      return (await call<CfDnsRecord>(creds, 'PUT', path, { body: record })).result;
+    },
+
+    async deleteDnsRecord(creds: CloudflareCredentials, zoneId: string, recordId: string): Promise<{ id: string }> {
+      const path = `${zonePath(zoneId)}/dns_records/${encodeURIComponent(recordId)}`;
+      return (await call<{ id: string }>(creds, 'DELETE', path)).result;
+    },
+
+    /**
+     * One all-or-nothing batch (deletes → patches → puts → posts). A change set larger than the per-batch limit is
+     * split in that same order; each part is atomic on its own, and a failing part says which parts were applied.
+     */
+    async batchDns(creds: CloudflareCredentials, zoneId: string, batch: CfDnsBatch): Promise<CfDnsBatchResult> {
+      type Kind = 'deletes' | 'patches' | 'puts' | 'posts';
+      const kinds: Kind[] = ['deletes', 'patches', 'puts', 'posts'];
+      const ops = kinds.flatMap((kind) => (batch[kind] ?? []).map((item) => ({ kind, item })));
+      const chunks: (typeof ops)[] = [];
+      for (let i = 0; i < ops.length; i += dnsBatchLimit) chunks.push(ops.slice(i, i + dnsBatchLimit));
+      if (chunks.length === 0) chunks.push([]);
+      const result: CfDnsBatchResult = { deletes: [], patches: [], puts: [], posts: [], batches: chunks.length };
+      for (const [index, chunk] of chunks.entries()) {
+        const body: Record<string, unknown[]> = {};
+        for (const { kind, item } of chunk) (body[kind] ??= []).push(item);
+        try {
+          const env = await call<Partial<Record<Kind, CfDnsRecord[]>>>(
+            creds,
+            'POST',
+            `${zonePath(zoneId)}/dns_records/batch`,
+            { body },
+          );
+          for (const kind of kinds) result[kind].push(...(env.result?.[kind] ?? []));
+        } catch (err) {
+          if (chunks.length === 1 || !(err instanceof UpstreamError)) throw err;
+          const applied = index === 0 ? 'none were applied' : `parts 1-${index} were applied`;
+          throw upstream(creds, `${err.message} (in part ${index + 1} of ${chunks.length}; ${applied})`, {
+            code: err.code,
+            upstreamStatus: err.upstreamStatus,
+            upstreamCode: err.upstreamCode,
+            timeout: err.status === 504,
+          });
+        }
+      }
+      return result;
+    },
+
+    /** The phase's entry-point ruleset, or null when none was created yet (404 with 10003). */
+    async getEntrypointRuleset(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      phase: CfRulesetPhase,
+    ): Promise<CfRuleset | null> {
+      try {
+        return (await call<CfRuleset>(creds, 'GET', `${zonePath(zoneId)}/rulesets/phases/${phase}/entrypoint`)).result;
+      } catch (err) {
+        // A 404 about the zone itself (7003, could not route) is an error, not an empty phase.
+        const missing =
+          err instanceof UpstreamError &&
+          (err.upstreamCode === 10003 || (err.upstreamStatus === 404 && err.upstreamCode !== 7003));
+        if (missing) return null;
+        throw err;
+      }
+    },
+
+    /** Replaces the phase's whole rule list (rules left out are deleted); creates the entry point when absent. */
+    async putEntrypointRuleset(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      phase: CfRulesetPhase,
+      rules: CfRuleInput[],
+    ): Promise<CfRuleset> {
+      // Read-only fields from a fetched ruleset are dropped so callers can send back what they read.
+      const clean = rules.map((r) => {
+        const { id, ref, action, expression, description, enabled, action_parameters, logging } = r;
+        const out: CfRuleInput = { action, expression };
+        if (id !== undefined) out.id = id;
+        if (ref !== undefined) out.ref = ref;
+        if (description !== undefined) out.description = description;
+        if (enabled !== undefined) out.enabled = enabled;
+        if (action_parameters !== undefined) out.action_parameters = action_parameters;
+        if (logging !== undefined) out.logging = logging;
+        return out;
+      });
+      const path = `${zonePath(zoneId)}/rulesets/phases/${phase}/entrypoint`;
+      return (await call<CfRuleset>(creds, 'PUT', path, { body: { rules: clean } })).result;
+    },
+
+    async listRulesets(creds: CloudflareCredentials, zoneId: string): Promise<CfRulesetSummary[]> {
+      return (await call<CfRulesetSummary[]>(creds, 'GET', `${zonePath(zoneId)}/rulesets`)).result;
+    },
+
+    async purgeEverything(creds: CloudflareCredentials, zoneId: string): Promise<{ id: string }> {
+      const env = await call<{ id: string }>(creds, 'POST', `${zonePath(zoneId)}/purge_cache`, {
+        body: { purge_everything: true },
+      });
+      return env.result;
+    },
+  };
+  return client;
+}

@@ -1,0 +1,166 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { ProxyAgent, type Dispatcher } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { startForwardProxy, type ForwardProxy } from '@fleetdesk/simulators/proxy/index.ts';
+import { UpstreamError } from '../../http/errors.ts';
+import { createProxyDispatcher, type ProxyEndpoint } from '../proxy/index.ts';
+import { createCloudflareClient } from './cloudflare-client.ts';
+
+const TOKEN = 'tok_proxy_0123456789abcdefghijklmnopqrstuv';
+const PROXY_PASSWORD = 'pr0xy-s3cret';
+const creds = { token: TOKEN };
+
+let sim: CloudflareSim;
+let httpProxy: ForwardProxy;
+let socksProxy: ForwardProxy;
+let deadPort: number;
+let dropper: Server;
+const dispatchers: Dispatcher[] = [];
+
+function endpoint(p: Partial<ProxyEndpoint> & { httpPort: number }): ProxyEndpoint {
+  return { proxyType: 'http', isHttps: false, IPAddress: '127.0.0.1', username: 'ops', password: PROXY_PASSWORD, ...p };
+}
+
+/** A client whose routes are the given proxies, tried in order. */
+function clientThrough(proxies: ProxyEndpoint[]) {
+  const made = proxies.map((p) => createProxyDispatcher(p, { connectTimeoutMs: 2_000 }));
+  dispatchers.push(...made);
+  const tried: number[] = [];
+  const client = createCloudflareClient({
+    baseUrl: sim.url,
+    timeoutMs: 5_000,
+    dispatcherFor: (attempt) => {
+      tried.push(attempt);
+      return made[attempt];
+    },
+  });
+  return { client, tried };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  sim = await startCloudflareSim();
+  sim.addAccount({ email: 'proxy@example.com', token: TOKEN });
+  httpProxy = await startForwardProxy({ kind: 'http', username: 'ops', password: PROXY_PASSWORD });
+  socksProxy = await startForwardProxy({ kind: 'socks5', username: 'ops', password: PROXY_PASSWORD });
+  deadPort = await freePort();
+  // A proxy that opens the tunnel, then drops the connection as soon as the request arrives through it:
+  // the request may have reached the server, so only idempotent calls may be sent again elsewhere.
+  dropper = createServer((socket: Socket) => {
+    socket.once('data', () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      socket.once('data', () => socket.destroy());
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', () => resolve()));
+});
+
+afterAll(async () => {
+  await Promise.all(dispatchers.map((d) => d.close().catch(() => undefined)));
+  await Promise.all([sim?.close(), httpProxy?.close(), socksProxy?.close()]);
+  await new Promise((resolve) => dropper?.close(resolve));
+});
+
+describe('Cloudflare client through proxies', () => {
+  it('goes through an http proxy with credentials', async () => {
+    const before = httpProxy.requests;
+    const { client, tried } = clientThrough([endpoint({ httpPort: httpProxy.port })]);
+    expect(await client.listAccounts(creds)).toHaveLength(1);
+    expect(httpProxy.requests).toBeGreaterThan(before);
+    expect(tried).toEqual([0]);
+  });
+
+  it('goes through a socks5 proxy with credentials', async () => {
+    const before = socksProxy.requests;
+    const { client } = clientThrough([endpoint({ proxyType: 'socks5', httpPort: socksProxy.port })]);
+    expect(await client.listZones(creds)).toEqual([]);
+    expect(socksProxy.requests).toBeGreaterThan(before);
+  });
+
+  it('moves on when the first proxy is dead', async () => {
+    const before = socksProxy.requests;
+    const { client, tried } = clientThrough([
+      endpoint({ httpPort: deadPort }),
+      endpoint({ proxyType: 'socks5', httpPort: socksProxy.port }),
+    ]);
+    expect(await client.listAccounts(creds)).toHaveLength(1);
+    expect(tried).toEqual([0, 1]);
+    expect(socksProxy.requests).toBe(before + 1);
+  });
+
+  it('moves on when the first proxy refuses its credentials (407), and sends a POST once', async () => {
+    const { client, tried } = clientThrough([
+      endpoint({ httpPort: httpProxy.port, password: 'wrong' }),
+      endpoint({ httpPort: httpProxy.port }),
+    ]);
+    const posts = () => sim.state.requests.filter((r) => r.method === 'POST').length;
+    const before = posts();
+    const zone = await client.createZone({ ...creds, accountId: [...sim.state.accounts.keys()][0] }, 'via-proxy.com');
+    expect(zone.name).toBe('via-proxy.com');
+    expect(tried).toEqual([0, 1]);
+    expect(posts()).toBe(before + 1);
+  });
+
+  it('fails clearly, without proxy credentials in the message, when every proxy is dead', async () => {
+    const { client, tried } = clientThrough([
+      endpoint({ httpPort: deadPort }),
+      endpoint({ proxyType: 'socks5', httpPort: deadPort }),
+    ]);
+    const err = await client.listAccounts(creds).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamError);
+    const e = err as UpstreamError;
+    expect(e.message).toMatch(/^Cloudflare: could not connect \(.+; tried 2 routes\)$/);
+    expect(e.code).toBe('upstream_unreachable');
+    expect(e.message).not.toContain(PROXY_PASSWORD);
+    expect(e.message).not.toContain(TOKEN);
+    expect(tried).toEqual([0, 1, 2]);
+  });
+
+  it('after a connection lost mid-request, moves a GET to the next proxy but never resends a POST', async () => {
+    const dropperPort = (dropper.address() as { port: number }).port;
+    const routes = () => {
+      const made = [
+        new ProxyAgent({ uri: `http://127.0.0.1:${dropperPort}` }),
+        createProxyDispatcher(endpoint({ httpPort: httpProxy.port })),
+      ];
+      dispatchers.push(...made);
+      return made;
+    };
+    const getRoutes = routes();
+    const get = createCloudflareClient({ baseUrl: sim.url, timeoutMs: 5_000, dispatcherFor: (a) => getRoutes[a] });
+    expect(await get.listAccounts(creds)).toHaveLength(1);
+
+    const postRoutes = routes();
+    const tried: number[] = [];
+    const post = createCloudflareClient({
+      baseUrl: sim.url,
+      timeoutMs: 5_000,
+      dispatcherFor: (a) => {
+        tried.push(a);
+        return postRoutes[a];
+      },
+    });
+    const accountId = [...sim.state.accounts.keys()][0];
+    const err = await post.createZone({ ...creds, accountId }, 'dropped.com').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect((err as UpstreamError).message).toMatch(/^Cloudflare: could not connect \(/);
+    expect(tried).toEqual([0]);
+  });
+
+  it('goes direct when there is no proxy for the first attempt', async () => {
+    const { client, tried } = clientThrough([]);
+    expect(await client.listAccounts(creds)).toHaveLength(1);
+    expect(tried).toEqual([0]);
+  });
+});

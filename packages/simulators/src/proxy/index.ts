@@ -1,0 +1,3 @@
+export { startForwardProxy } from './forward-proxy.ts';
+export type { ForwardProxy, ForwardProxyOptions } from './forward-proxy.ts';
+export { generateSelfSignedCert } from './self-signed-cert.ts';

@@ -1,0 +1,2 @@
+export { startSshHost, sshFingerprint } from './ssh-host.ts';
+export type { SshHost, SshHostOptions } from './ssh-host.ts';
