@@ -14,7 +14,16 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { brandsRoutes } from './modules/brands/brands.routes.ts';
 import { regionsRoutes } from './modules/regions/regions.routes.ts';
+import { cloudsRoutes } from './modules/clouds/clouds.routes.ts';
+import { proxiesRoutes } from './modules/proxies/proxies.routes.ts';
+import { serversRoutes } from './modules/servers/servers.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { rolesRoutes } from './modules/roles/roles.routes.ts';
+import { firewallRulesRoutes } from './modules/firewall-rules/firewall-rules.routes.ts';
+import { domainRegistratorsRoutes } from './modules/domain-registrators/domain-registrators.routes.ts';
+import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-contacts/domain-registrators-contacts.routes.ts';
 import { healthRoutes } from './http/health.ts';
+import { domainsRoutes } from './modules/domains/domains.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,6 +87,15 @@ export async function buildApp(
   await app.register(auditRoutes(c.services.audit));
   await app.register(brandsRoutes(c.services.brands));
   await app.register(regionsRoutes(c.services.regions));
+  await app.register(cloudsRoutes(c.services.clouds));
+  await app.register(proxiesRoutes(c.services.proxies));
+  await app.register(serversRoutes(c.services.servers));
+  await app.register(usersRoutes(c.services.users));
+  await app.register(rolesRoutes(c.services.roles));
+  await app.register(firewallRulesRoutes(c.services.firewallRules));
+  await app.register(domainRegistratorsRoutes(c.services.domainRegistrators));
+  await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
+  await app.register(domainsRoutes(c.services.domains));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

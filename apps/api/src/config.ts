@@ -46,6 +46,7 @@ const ConfigSchema = z.object({
     .max(24 * 60)
     .default(15),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  SSH_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   DEMO: boolish,
   WEB_DIST: z.string().optional(),
   PROXY_CHECK_URL: z.url().default('https://www.cloudflare.com/cdn-cgi/trace'),

@@ -14,6 +14,22 @@ import { createRegionsService } from './modules/regions/regions.service.ts';
 import { createRolesRepository } from './modules/roles/roles.repository.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { createRolesService } from './modules/roles/roles.service.ts';
+import { createFirewallRulesRepository } from './modules/firewall-rules/firewall-rules.repository.ts';
+import { createFirewallRulesService } from './modules/firewall-rules/firewall-rules.service.ts';
+import { createDomainRegistratorsRepository } from './modules/domain-registrators/domain-registrators.repository.ts';
+import { createDomainRegistratorsService } from './modules/domain-registrators/domain-registrators.service.ts';
+import { createDomainRegistratorsContactsRepository } from './modules/domain-registrators-contacts/domain-registrators-contacts.repository.ts';
+import { createDomainRegistratorsContactsService } from './modules/domain-registrators-contacts/domain-registrators-contacts.service.ts';
+import { createCloudsRepository } from './modules/clouds/clouds.repository.ts';
+import { createCloudsService } from './modules/clouds/clouds.service.ts';
+import { createProxiesRepository } from './modules/proxies/proxies.repository.ts';
+import { createProxiesService } from './modules/proxies/proxies.service.ts';
+import { createServersRepository } from './modules/servers/servers.repository.ts';
+import { createServersService } from './modules/servers/servers.service.ts';
+import { createSshPool } from './files/ssh/index.ts';
+import { createDomainsRepository, domainsQtySql } from './modules/domains/domains.repository.ts';
+import { createDomainsService } from './modules/domains/domains.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(config: Config, opts: { database?: Database } = {}) {
@@ -28,15 +44,35 @@ export async function createContainer(config: Config, opts: { database?: Databas
     auth: createAuthRepository(db),
     users: createUsersRepository(db),
     roles: createRolesRepository(db),
+    firewallRules: createFirewallRulesRepository(db),
+    domainRegistrators: createDomainRegistratorsRepository(db),
+    domainRegistratorsContacts: createDomainRegistratorsContactsRepository(db),
     brands: createBrandsRepository(db),
     regions: createRegionsRepository(db),
+    clouds: createCloudsRepository(db),
+    proxies: createProxiesRepository(db),
+    servers: createServersRepository(db),
+    domains: createDomainsRepository(db),
   };
+  repos.servers.setDomainsQtySql(domainsQtySql);
 
   const audit = createAuditService({ repo: repos.audit });
+  const ssh = createSshPool({ connectTimeoutMs: config.SSH_TIMEOUT_SECONDS * 1000 });
+  const regions = createRegionsService({ database, audit, usage, repo: repos.regions });
   const throttle = createLoginThrottle({
     maxFailures: config.LOGIN_MAX_FAILURES,
     lockMs: config.LOGIN_LOCK_MINUTES * 60_000,
   });
+  const users = createUsersService({
+    database,
+    users: repos.users,
+    roles: repos.roles,
+    sessions: repos.auth,
+    audit,
+    usage,
+  });
+  const brands = createBrandsService({ database, audit, usage, repo: repos.brands });
+  const clouds = createCloudsService({ database, audit, usage, secrets, repo: repos.clouds, regions });
   const services = {
     audit,
     auth: createAuthService({
@@ -47,9 +83,36 @@ export async function createContainer(config: Config, opts: { database?: Databas
       throttle,
       policy: { ttlMs: config.SESSION_TTL_HOURS * 3_600_000, idleMs: config.SESSION_IDLE_MINUTES * 60_000 },
     }),
-    users: createUsersService({ database, users: repos.users, roles: repos.roles, audit }),
-    brands: createBrandsService({ database, audit, usage, repo: repos.brands }),
-    regions: createRegionsService({ database, audit, usage, repo: repos.regions }),
+    users,
+    roles: createRolesService({ database, audit, usage, repo: repos.roles, holders: users }),
+    firewallRules: createFirewallRulesService({ database, audit, usage, repo: repos.firewallRules }),
+    domainRegistrators: createDomainRegistratorsService({
+      database,
+      audit,
+      usage,
+      secrets,
+      repo: repos.domainRegistrators,
+    }),
+    domainRegistratorsContacts: createDomainRegistratorsContactsService({
+      database,
+      audit,
+      usage,
+      repo: repos.domainRegistratorsContacts,
+    }),
+    brands,
+    regions,
+    clouds,
+    proxies: createProxiesService({
+      database,
+      audit,
+      usage,
+      secrets,
+      repo: repos.proxies,
+      regions,
+      checkUrl: config.PROXY_CHECK_URL,
+    }),
+    servers: createServersService({ database, audit, usage, secrets, repo: repos.servers, ssh }),
+    domains: createDomainsService({ database, audit, usage, repo: repos.domains, clouds, brands }),
   };
 
   return {
@@ -57,9 +120,11 @@ export async function createContainer(config: Config, opts: { database?: Databas
     database,
     secrets,
     usage,
+    ssh,
     repos,
     services,
     async close() {
+      ssh.closeAll();
       await database.close();
     },
   };

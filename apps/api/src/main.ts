@@ -1,10 +1,11 @@
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './db/seed-demo.ts';
+import { attachDemoSsh, startDemoProviders } from './demo.ts';
 
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -15,6 +16,15 @@ async function main() {
     throw err;
   }
 
+  const providers = config.DEMO ? await startDemoProviders(config.DATA_DIR) : undefined;
+  if (providers) {
+    // Demo mode talks to its own simulators; nothing leaves the machine.
+    config = {
+      ...config,
+      CLOUDFLARE_API_URL: providers.cloudflare.url,
+      PROXY_CHECK_URL: `http://127.0.0.1:${config.PORT}/healthz`,
+    };
+  }
   const c = await createContainer(config);
   await c.database.migrate();
   const app = await buildApp(c);
@@ -22,7 +32,8 @@ async function main() {
 
   if (config.DEMO) {
     log.warn('DEMO MODE: sample data and simulated providers; sign in as admin / admin. Do not use for real work.');
-    await seedDemo(c, log);
+    await seedDemo(c, providers!, log);
+    await attachDemoSsh(c, providers!);
   } else {
     const admin = await c.services.users.ensureAdmin({
       username: config.ADMIN_USERNAME,
@@ -48,6 +59,7 @@ async function main() {
     timer.unref();
     await app.close().catch(() => undefined);
     await c.close().catch(() => undefined);
+    await providers?.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -59,6 +71,9 @@ async function main() {
     `\n  Fleetdesk${config.DEMO ? ' (DEMO)' : ''} is serving ${url}\n` +
       `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +
       (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
+      (providers
+        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}\n`
+        : '') +
       `  API docs: ${url}/api/docs\n\n`,
   );
 }

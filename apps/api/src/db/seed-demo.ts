@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { seedCloudflareDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { DEMO_PROXY_USER, DEMO_SSH_EMAIL, type DemoProviders } from '../demo.ts';
 
 export const DEMO_REGIONS = [
   'Europe West',
@@ -13,21 +16,95 @@ export const DEMO_REGIONS = [
   'Oceania',
 ];
 export const DEMO_BRANDS = ['Aurora Media', 'Bluefin', 'Cobalt Games', 'Driftwood', 'Evergreen News', 'Fjord Travel'];
+export const DEMO_CLOUDS = [
+  {
+    email: 'ops@fleetdesk-demo.com',
+    token: 'demo-cloudflare-token-1',
+    zones: ['fleetdesk-demo.com', 'fleetdesk-demo.net', 'fleetdesk-demo.org'] as [string, string, string],
+  },
+  {
+    email: 'edge@bluefin-demo.net',
+    globalAPIKey: 'demo-global-api-key-2',
+    zones: ['bluefin-demo.net', 'bluefin-demo.org', 'bluefin-demo.info'] as [string, string, string],
+  },
+];
 
 /** Seeds a data directory once: only when it has no users yet. */
-export async function seedDemo(c: Container, log: FastifyBaseLogger) {
+export async function seedDemo(c: Container, providers: DemoProviders, log: FastifyBaseLogger) {
   const admin = await c.services.users.ensureAdmin({ username: 'admin', password: 'admin-demo-password' });
   if (!admin.created) {
     log.info('demo data already present; not seeding again');
     return;
   }
   // The demo promises admin / admin, shorter than the production minimum: set it directly.
-  await c.repos.users.setPasswordHashByUsername(
-    'admin',
-    await (await import('../lib/passwords.ts')).hashPassword('admin'),
-  );
+  await c.repos.users.setPasswordHashByUsername('admin', await hashPassword('admin'));
   const actor = systemActor('demo-seed');
-  for (const name of DEMO_REGIONS) await c.services.regions.create({ name }, actor);
+  const regions = [];
+  for (const name of DEMO_REGIONS) regions.push(await c.services.regions.create({ name }, actor));
   for (const name of DEMO_BRANDS) await c.services.brands.create({ name }, actor);
+
+  // Proxies: one live (the demo forward proxy), one dead, so the check shows both outcomes.
+  await c.services.proxies.create(
+    {
+      IPAddress: '127.0.0.1',
+      httpPort: providers.proxy.port,
+      proxyType: 'http',
+      isHttps: false,
+      username: DEMO_PROXY_USER,
+      regionId: regions[0]!._id,
+    },
+    actor,
+  );
+  await c.services.proxies.create(
+    { IPAddress: '127.0.0.1', httpPort: 1, proxyType: 'socks5', isHttps: false, regionId: regions[1]!._id },
+    actor,
+  );
+
+  // Clouds, each backed by an account in the Cloudflare simulator; the second reaches it through the demo proxy.
+  for (const [i, cloud] of DEMO_CLOUDS.entries()) {
+    seedCloudflareDemo(
+      providers.cloudflare,
+      { email: cloud.email, token: cloud.token, globalAPIKey: cloud.globalAPIKey },
+      cloud.zones,
+    );
+    await c.services.clouds.create(
+      {
+        email: cloud.email,
+        token: cloud.token,
+        globalAPIKey: cloud.globalAPIKey,
+        proxyRegionId: i === 1 ? regions[0]!._id : null,
+      },
+      actor,
+    );
+  }
+
+  // Servers: one reachable over SSH (the in-process host, with a key already installed), one on a closed port.
+  const live = await c.services.servers.create(
+    {
+      IPAddress: '127.0.0.1',
+      email: DEMO_SSH_EMAIL,
+      sshPort: providers.sshHost.port,
+      domainsPath: '/www',
+      domainsLimitQty: 50,
+      username: 'root',
+    },
+    actor,
+  );
+  await c.services.servers.generateKey(live._id, 'ed25519', actor);
+  await c.services.servers.create(
+    {
+      IPAddress: '127.0.0.1',
+      email: 'closed-port@fleetdesk.local',
+      sshPort: 1,
+      domainsPath: '/www',
+      domainsLimitQty: 20,
+      username: 'root',
+    },
+    actor,
+  );
+  await c.services.servers.create(
+    { IPAddress: '203.0.113.40', email: 'panel@fleetdesk.local', domainsLimitQty: 40, domainsPath: '/var/www' },
+    actor,
+  );
   log.info('demo data seeded');
 }

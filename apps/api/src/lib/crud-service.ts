@@ -6,11 +6,12 @@ import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { AuditService } from '../modules/audit/audit.service.ts';
 import type { UsageRegistry } from './usage.ts';
 
-export type CrudRepository<E, I, Q> = {
+/** W is what the repository writes (for example with secrets sealed); by default the input itself. */
+export type CrudRepository<E, Q, W> = {
   list(q: Q, ex?: Executor): Promise<ListResult<E>>;
   findById(id: string, ex?: Executor): Promise<E | undefined>;
-  insert(input: I, ex?: Executor): Promise<E>;
-  update(id: string, patch: Partial<I>, ex?: Executor): Promise<E | undefined>;
+  insert(values: W, ex?: Executor): Promise<string | { _id: string }>;
+  update(id: string, values: Partial<W>, ex?: Executor): Promise<unknown>;
   delete(id: string, ex?: Executor): Promise<boolean>;
 };
 
@@ -18,28 +19,32 @@ export type UniqueMessages = Record<string, { field: string; message: string }>;
 
 /**
  * The common service for a resource: audited create, update and delete in one transaction each, 404s,
- * friendly 409s for unique constraints, and the in-use check before delete. Hooks let a resource add
- * cross-row rules without rewriting the flow.
+ * friendly 409s for unique constraints, and the in-use check before delete. Hooks carry the rules
+ * that differ per resource.
  */
-export function createCrudService<E extends { _id: string }, I, Q extends ListQuery>(deps: {
+export function createCrudService<E extends { _id: string }, I, Q extends ListQuery, W = Partial<I>>(deps: {
   database: Database;
   audit: AuditService;
   usage: UsageRegistry;
-  repo: CrudRepository<E, I, Q>;
-  /** Plural table-like name used in the audit log and usage registry: 'brands'. */
+  repo: CrudRepository<E, Q, W>;
+  /** Plural name used in the audit log, the usage registry and URLs: 'brands'. */
   entity: string;
   /** Lower-case singular for messages: 'brand'. */
   label: string;
   unique?: UniqueMessages;
-  /** Snapshot written to the audit diff (defaults to the entity). */
-  snapshot?: (e: E) => Record<string, unknown>;
-  beforeCreate?: (input: I, tx: Tx, actor: Actor) => Promise<I | void>;
-  beforeUpdate?: (current: E, patch: Partial<I>, tx: Tx, actor: Actor) => Promise<Partial<I> | void>;
+  /** Input → what the repository writes (seal secrets, rename fields). Defaults to the input. */
+  toWrite?: (input: Partial<I>, current: E | undefined) => Partial<W>;
+  /** Cross-row checks that need the database (references exist, capacity, …). */
+  validate?: (input: Partial<I>, current: E | undefined, tx: Tx, actor: Actor) => Promise<void>;
+  /** What the audit diff compares; defaults to the entity. Return sealed secrets here so changes show (redacted). */
+  snapshot?: (id: string, ex: Executor) => Promise<Record<string, unknown> | undefined>;
   afterWrite?: (e: E, tx: Tx, actor: Actor) => Promise<void>;
 }) {
   const { database, audit, usage, repo, entity, label } = deps;
-  const snap = deps.snapshot ?? ((e: E) => e as unknown as Record<string, unknown>);
   const notFound = () => new NotFoundError(`${capitalize(label)} not found`);
+  const toWrite = deps.toWrite ?? ((i: Partial<I>) => i as unknown as Partial<W>);
+  const snapshot = async (id: string, ex: Executor) =>
+    deps.snapshot ? deps.snapshot(id, ex) : ((await repo.findById(id, ex)) as Record<string, unknown> | undefined);
 
   const mapUnique = (err: unknown): never => {
     if (isUniqueViolation(err)) {
@@ -49,26 +54,22 @@ export function createCrudService<E extends { _id: string }, I, Q extends ListQu
     }
     throw err;
   };
+  const mustFind = async (id: string, ex?: Executor) => (await repo.findById(id, ex)) ?? Promise.reject(notFound());
 
   return {
     list: (q: Q) => repo.list(q),
-    async get(id: string): Promise<E> {
-      return (
-        (await repo.findById(id)) ??
-        (() => {
-          throw notFound();
-        })()
-      );
-    },
+    get: (id: string) => mustFind(id),
     async create(input: I, actor: Actor): Promise<E> {
       return database.db
         .transaction(async (tx) => {
-          const prepared = (await deps.beforeCreate?.(input, tx, actor)) ?? input;
-          const created = await repo.insert(prepared, tx);
+          await deps.validate?.(input, undefined, tx, actor);
+          const inserted = await repo.insert(toWrite(input, undefined) as W, tx);
+          const id = typeof inserted === 'string' ? inserted : inserted._id;
+          const created = await mustFind(id, tx);
           await deps.afterWrite?.(created, tx, actor);
           await audit.record(
             actor,
-            { action: 'create', entity, entityId: created._id, before: null, after: snap(created) },
+            { action: 'create', entity, entityId: id, before: null, after: await snapshot(id, tx) },
             tx,
           );
           return created;
@@ -78,15 +79,15 @@ export function createCrudService<E extends { _id: string }, I, Q extends ListQu
     async update(id: string, patch: Partial<I>, actor: Actor): Promise<E> {
       return database.db
         .transaction(async (tx) => {
-          const current = await repo.findById(id, tx);
-          if (!current) throw notFound();
-          const prepared = (await deps.beforeUpdate?.(current, patch, tx, actor)) ?? patch;
-          const updated = await repo.update(id, prepared, tx);
-          if (!updated) throw notFound();
+          const current = await mustFind(id, tx);
+          await deps.validate?.(patch, current, tx, actor);
+          const before = await snapshot(id, tx);
+          await repo.update(id, toWrite(patch, current), tx);
+          const updated = await mustFind(id, tx);
           await deps.afterWrite?.(updated, tx, actor);
           await audit.record(
             actor,
-            { action: 'update', entity, entityId: id, before: snap(current), after: snap(updated) },
+            { action: 'update', entity, entityId: id, before, after: await snapshot(id, tx) },
             tx,
           );
           return updated;
@@ -95,11 +96,11 @@ export function createCrudService<E extends { _id: string }, I, Q extends ListQu
     },
     async remove(id: string, actor: Actor): Promise<void> {
       await database.db.transaction(async (tx) => {
-        const current = await repo.findById(id, tx);
-        if (!current) throw notFound();
+        const before = await snapshot(id, tx);
+        if (!before) throw notFound();
         await usage.assertUnused(entity, id, label, tx);
         await repo.delete(id, tx);
-        await audit.record(actor, { action: 'delete', entity, entityId: id, before: snap(current), after: null }, tx);
+        await audit.record(actor, { action: 'delete', entity, entityId: id, before, after: null }, tx);
       });
     },
   };

@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../db/client.ts';
@@ -32,10 +32,7 @@ export function createNamedRepository<E>(
     findById: (id: string, ex: Executor = db) => one(eq(t.id, id), ex),
     async findByIds(ids: string[], ex: Executor = db): Promise<E[]> {
       if (!ids.length) return [];
-      const rows = (await ex
-        .select(fields)
-        .from(t.table)
-        .where(sql`${t.id} = any(${ids}::uuid[])`)) as Row[];
+      const rows = (await ex.select(fields).from(t.table).where(inArray(t.id, ids))) as Row[];
       return rows.map(toEntity);
     },
     async insert(input: { name: string }, ex: Executor = db): Promise<E> {

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { loadState, saveState } from './state-file.ts';
 import type { AddressInfo, Socket } from 'node:net';
 import { CfError, cfErrors, failure, ok, type Envelope, type ResultInfo } from './envelope.ts';
 import { applyBatch, createRecord, deleteRecord, filterRecords, recordJson, updateRecord } from './dns-records.ts';
@@ -26,6 +27,8 @@ export interface CloudflareSimOptions {
   dnsBatchLimit?: number;
   /** Opt-in: answer 429 (code 971) once a credential exceeds this many requests in the window, like Cloudflare. */
   rateLimit?: { requests: number; windowMs: number };
+  /** Demo mode: keep accounts and zones in this JSON file, loaded at start and written after every change. */
+  stateFile?: string;
 }
 
 export interface CloudflareFailure {
@@ -169,6 +172,7 @@ function nameMatcher(raw: string): (name: string) => boolean {
 
 export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promise<CloudflareSim> {
   const state = createState();
+  if (opts.stateFile) loadState(state, opts.stateFile);
   const queue: { failure: CloudflareFailure; remaining: number }[] = [];
   const batchLimit = opts.dnsBatchLimit ?? 200;
   const windows = new Map<string, number[]>();
@@ -604,6 +608,7 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
 
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
+    if (opts.stateFile && req.method !== 'GET') res.on('finish', () => saveState(state, opts.stateFile!));
     void handle(req, res);
   });
   server.on('connection', (s) => {

@@ -16,7 +16,12 @@ export const users = pgTable(
     dateCreated: timestamp('date_created', { withTimezone: true }).notNull().defaultNow(),
     dateLastLogin: timestamp('date_last_login', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`)],
+  (t) => [
+    uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
+    index('users_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
+    index('users_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+  ],
 );
 
 export const roles = pgTable(
@@ -30,7 +35,10 @@ export const roles = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
   },
-  (t) => [uniqueIndex('roles_name_lower_uq').on(sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('roles_name_lower_uq').on(sql`lower(${t.name})`),
+    index('roles_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+  ],
 );
 
 export const userRoles = pgTable(

@@ -1,11 +1,28 @@
-import { sql } from 'drizzle-orm';
+import { asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { PAGE_SIZE, type ListQuery, type ListResult, type Role } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { roles } from '../../db/schema/index.ts';
+import { pageOffset, searchWhere } from '../../http/list-query.ts';
 
 export type RoleRow = typeof roles.$inferSelect;
 
+export const toRole = (r: RoleRow): Role => ({ _id: r.id, roleNo: r.roleNo, name: r.name, rules: r.rules });
+
 export function createRolesRepository(db: Db) {
+  async function findById(id: string, ex: Executor = db): Promise<Role | undefined> {
+    const [r] = await ex.select().from(roles).where(eq(roles.id, id));
+    return r ? toRole(r) : undefined;
+  }
+
   return {
+    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Role>> {
+      const where = searchWhere(q.search, [roles.name]);
+      const [rows, [total]] = await Promise.all([
+        ex.select().from(roles).where(where).orderBy(asc(roles.roleNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
+        ex.select({ n: count() }).from(roles).where(where),
+      ]);
+      return { items: rows.map(toRole), itemsCount: total?.n ?? 0 };
+    },
     async findByName(name: string, ex: Executor = db): Promise<RoleRow | undefined> {
       const [r] = await ex
         .select()
@@ -13,9 +30,23 @@ export function createRolesRepository(db: Db) {
         .where(sql`lower(${roles.name}) = lower(${name})`);
       return r;
     },
+    findById,
+    async findByIds(ids: string[], ex: Executor = db): Promise<Role[]> {
+      if (!ids.length) return [];
+      return (await ex.select().from(roles).where(inArray(roles.id, ids))).map(toRole);
+    },
     async insert(values: { name: string; rules: string[] }, ex: Executor = db): Promise<RoleRow> {
       const [r] = await ex.insert(roles).values(values).returning();
       return r!;
+    },
+    async update(id: string, patch: { name?: string; rules?: string[] }, ex: Executor = db): Promise<Role | undefined> {
+      const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      if (!Object.keys(set).length) return findById(id, ex);
+      const [r] = await ex.update(roles).set(set).where(eq(roles.id, id)).returning();
+      return r ? toRole(r) : undefined;
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      return (await ex.delete(roles).where(eq(roles.id, id)).returning({ id: roles.id })).length > 0;
     },
   };
 }

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { brands, regions } from './catalogues.ts';
+import { domainRegistrators, firewallRules } from './catalogues-people.ts';
+import { clouds, servers } from './infrastructure.ts';
+
+/**
+ * Domains. domain_name is the stored form (lower-case punycode, unique); domain_name_unicode is kept
+ * beside it for display and for searches typed in Unicode. References are RESTRICT: the services refuse
+ * such deletes first with a 409 naming the domains, and the keys hold if two requests race.
+ */
+export const domains = pgTable(
+  'domains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    domainNo: integer('domain_no').generatedAlwaysAsIdentity().notNull(),
+    domainName: text('domain_name').notNull(),
+    domainNameUnicode: text('domain_name_unicode').notNull(),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
+    serverId: uuid('server_id').references(() => servers.id, { onDelete: 'restrict' }),
+    brandId: uuid('brand_id').references(() => brands.id, { onDelete: 'restrict' }),
+    cloudId: uuid('cloud_id').references(() => clouds.id, { onDelete: 'restrict' }),
+    cloudZoneId: text('cloud_zone_id'),
+    cloudRulesetId: text('cloud_ruleset_id'),
+    parserEnabled: boolean('parser_enabled').notNull().default(false),
+    isSinglePage: boolean('is_single_page').notNull().default(false),
+    parserUrl: text('parser_url'),
+    parserProxyRegionId: uuid('parser_proxy_region_id').references(() => regions.id, { onDelete: 'restrict' }),
+    redirectDomainName: text('redirect_domain_name'),
+    isRestricted: boolean('is_restricted').notNull().default(false),
+    domainRegistratorId: uuid('domain_registrator_id').references(() => domainRegistrators.id, {
+      onDelete: 'restrict',
+    }),
+    domainRegistratorExpirationDate: date('domain_registrator_expiration_date', { mode: 'string' }),
+    /** No accounts table yet: the Yandex Webmaster issue adds it and the foreign key. */
+    yandexWebmasterAccountId: uuid('yandex_webmaster_account_id'),
+    parsingStartDate: timestamp('parsing_start_date', { withTimezone: true }),
+    parsingEndDate: timestamp('parsing_end_date', { withTimezone: true }),
+    parsingProgress: jsonb('parsing_progress').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('domains_domain_name_uq').on(t.domainName),
+    // Paging walks this index alone (ids by number, then the page's rows), so deep pages stay cheap.
+    uniqueIndex('domains_domain_no_uq').on(t.domainNo),
+    index('domains_domain_name_trgm_idx').using('gin', sql`${t.domainName} gin_trgm_ops`),
+    index('domains_domain_name_unicode_trgm_idx').using('gin', sql`${t.domainNameUnicode} gin_trgm_ops`),
+    index('domains_redirect_domain_name_trgm_idx').using('gin', sql`${t.redirectDomainName} gin_trgm_ops`),
+    index('domains_server_idx').on(t.serverId),
+    index('domains_brand_idx').on(t.brandId),
+    index('domains_cloud_idx').on(t.cloudId),
+    index('domains_parser_proxy_region_idx').on(t.parserProxyRegionId),
+    index('domains_domain_registrator_idx').on(t.domainRegistratorId),
+    index('domains_yandex_webmaster_account_idx').on(t.yandexWebmasterAccountId),
+  ],
+);
+
+/** A domain's WAF rules (Setup WAF): templates with the domain's own priority, in the order saved. */
+export const domainFirewallRules = pgTable(
+  'domain_firewall_rules',
+  {
+    domainId: uuid('domain_id')
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => firewallRules.id, { onDelete: 'restrict' }),
+    priority: integer('priority').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainId, t.ruleId] }), index('domain_firewall_rules_rule_idx').on(t.ruleId)],
+);

@@ -1,0 +1,382 @@
+import { domainToASCII, domainToUnicode } from 'node:url';
+import { Column, and, asc, count, eq, getTableName, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import {
+  PAGE_SIZE,
+  hasNonAscii,
+  type Domain,
+  type DomainFirewallRule,
+  type DomainFirewallRuleDetail,
+  type ListQuery,
+  type ListResult,
+} from '@fleetdesk/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import {
+  brands,
+  clouds,
+  domainFirewallRules,
+  domainRegistrators,
+  domains,
+  firewallRules,
+  regions,
+  servers,
+} from '../../db/schema/index.ts';
+import { likePattern, pageOffset } from '../../http/list-query.ts';
+
+export type DomainRow = typeof domains.$inferSelect;
+export type DomainWrite = Partial<Omit<typeof domains.$inferInsert, 'id' | 'domainNo' | 'createdAt'>>;
+
+/** The references a domain holds, by the field name the API uses. */
+export const DOMAIN_REFS = {
+  serverId: domains.serverId,
+  brandId: domains.brandId,
+  cloudId: domains.cloudId,
+  parserProxyRegionId: domains.parserProxyRegionId,
+  domainRegistratorId: domains.domainRegistratorId,
+} as const;
+export type DomainRefField = keyof typeof DOMAIN_REFS;
+
+/**
+ * Counts a server's domains; the servers list and item compute domainsQty with it. A column is written out
+ * with its table's name: drizzle leaves the table off in a single-table select, and an unqualified "id"
+ * inside this subquery would name the domain's own id.
+ */
+export const domainsQtySql = (serverId: unknown) => {
+  const ref =
+    serverId instanceof Column
+      ? sql`${sql.identifier(getTableName(serverId.table))}.${sql.identifier(serverId.name)}`
+      : sql`${serverId}`;
+  return sql<number>`(select count(*)::int from ${domains} d where d.server_id = ${ref})`;
+};
+
+export const unicodeOf = (ascii: string) => domainToUnicode(ascii) || ascii;
+
+const rulesJson = sql<DomainFirewallRule[] | string>`coalesce((
+  select json_agg(json_build_object('ruleId', fr.id, 'ruleName', fr.name, 'action', fr.action, 'priority', dfr.priority)
+    order by dfr.position)
+  from ${domainFirewallRules} dfr join ${firewallRules} fr on fr.id = dfr.rule_id
+  where dfr.domain_id = ${domains.id}), '[]'::json)`;
+
+const fields = {
+  d: domains,
+  serverIp: servers.ipAddress,
+  serverEmail: servers.email,
+  brandName: brands.name,
+  cloudEmail: clouds.email,
+  regionName: regions.name,
+  registratorName: domainRegistrators.name,
+  rules: rulesJson,
+};
+type Joined = {
+  d: DomainRow;
+  serverIp: string | null;
+  serverEmail: string | null;
+  brandName: string | null;
+  cloudEmail: string | null;
+  regionName: string | null;
+  registratorName: string | null;
+  rules: DomainFirewallRule[] | string;
+};
+
+const ref = <T>(id: string | null, value: T | null, make: (id: string, v: T) => object) =>
+  id && value !== null ? make(id, value) : null;
+
+export const toDomain = (r: Joined): Domain => {
+  const { d } = r;
+  return {
+    _id: d.id,
+    domainNo: d.domainNo,
+    domainName: d.domainName,
+    domainNameUnicode: d.domainNameUnicode,
+    status: d.status,
+    serverId: d.serverId,
+    server: ref(d.serverId, r.serverIp, (_id, IPAddress) => ({ _id, IPAddress, email: r.serverEmail })) as Domain['server'],
+    brandId: d.brandId,
+    brand: ref(d.brandId, r.brandName, (_id, name) => ({ _id, name })) as Domain['brand'],
+    cloudId: d.cloudId,
+    cloud: ref(d.cloudId, r.cloudEmail, (_id, email) => ({ _id, email })) as Domain['cloud'],
+    cloudZoneId: d.cloudZoneId,
+    cloudRulesetId: d.cloudRulesetId,
+    parserEnabled: d.parserEnabled,
+    isSinglePage: d.isSinglePage,
+    parserURL: d.parserUrl,
+    parserProxyRegionId: d.parserProxyRegionId,
+    parserProxyRegion: ref(d.parserProxyRegionId, r.regionName, (_id, name) => ({
+      _id,
+      name,
+    })) as Domain['parserProxyRegion'],
+    redirectDomainName: d.redirectDomainName,
+    redirectDomainNameUnicode: d.redirectDomainName === null ? null : unicodeOf(d.redirectDomainName),
+    isRestricted: d.isRestricted,
+    domainRegistratorId: d.domainRegistratorId,
+    domainRegistrator: ref(d.domainRegistratorId, r.registratorName, (_id, name) => ({
+      _id,
+      name,
+    })) as Domain['domainRegistrator'],
+    domainRegistratorExpirationDate: d.domainRegistratorExpirationDate,
+    yandexWebmasterAccountId: d.yandexWebmasterAccountId,
+    // node-postgres and PGlite both parse json; a driver that does not would hand over the text.
+    cloudFirewallRules: typeof r.rules === 'string' ? (JSON.parse(r.rules) as DomainFirewallRule[]) : r.rules,
+    parsingStartDate: d.parsingStartDate?.toISOString() ?? null,
+    parsingEndDate: d.parsingEndDate?.toISOString() ?? null,
+    parsingProgress: d.parsingProgress ?? null,
+  };
+};
+
+/**
+ * Substring search on the domain name and the redirect domain, ignoring case (ILIKE, served by the trigram
+ * indexes). A search typed in Unicode also matches the Unicode form of the name, and, converted to punycode,
+ * the stored forms.
+ */
+export function domainSearchWhere(search: string | undefined): SQL | undefined {
+  const s = search?.trim().toLowerCase();
+  if (!s) return undefined;
+  if (!hasNonAscii(s)) {
+    const p = likePattern(s);
+    return or(sql`${domains.domainName} ILIKE ${p}`, sql`${domains.redirectDomainName} ILIKE ${p}`);
+  }
+  const parts: SQL[] = [sql`${domains.domainNameUnicode} ILIKE ${likePattern(s)}`];
+  const ascii = domainToASCII(s.replace(/^\.+|\.+$/g, ''));
+  if (ascii && ascii !== s) {
+    const p = likePattern(ascii);
+    parts.push(sql`${domains.domainName} ILIKE ${p}`, sql`${domains.redirectDomainName} ILIKE ${p}`);
+  }
+  return or(...parts);
+}
+
+export type DomainExportRow = {
+  domainNo: number;
+  domainName: string;
+  domainNameUnicode: string;
+  redirectDomainName: string | null;
+  expirationDate: string | null;
+  isRestricted: boolean;
+  status: string;
+  serverIp: string | null;
+  brandName: string | null;
+  cloudEmail: string | null;
+  registratorName: string | null;
+  cloudZoneId: string | null;
+};
+
+export function createDomainsRepository(db: Db) {
+  const joined = (ex: Executor) =>
+    ex
+      .select(fields)
+      .from(domains)
+      .leftJoin(servers, eq(servers.id, domains.serverId))
+      .leftJoin(brands, eq(brands.id, domains.brandId))
+      .leftJoin(clouds, eq(clouds.id, domains.cloudId))
+      .leftJoin(regions, eq(regions.id, domains.parserProxyRegionId))
+      .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId));
+
+  const findById = async (id: string, ex: Executor = db): Promise<Domain | undefined> => {
+    const [r] = await joined(ex).where(eq(domains.id, id));
+    return r ? toDomain(r as Joined) : undefined;
+  };
+
+  /** The first few domain names and the count, for the 409 that refuses a delete. */
+  const usage = async (where: SQL, ex: Executor, from: 'domains' | 'rules' = 'domains') => {
+    const base =
+      from === 'domains'
+        ? ex.select({ name: domains.domainNameUnicode, n: sql<number>`count(*) over ()` }).from(domains)
+        : ex
+            .select({ name: domains.domainNameUnicode, n: sql<number>`count(*) over ()` })
+            .from(domainFirewallRules)
+            .innerJoin(domains, eq(domains.id, domainFirewallRules.domainId));
+    const rows = await base.where(where).orderBy(asc(domains.domainNo)).limit(3);
+    return { what: 'domains', count: Number(rows[0]?.n ?? 0), examples: rows.map((r) => r.name) };
+  };
+
+  return {
+    /**
+     * One page in domain number order. The page's numbers come from the domain_no index alone (an index-only
+     * scan, even deep into the list), then only those rows are read and joined. The count uses the same WHERE.
+     */
+    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Domain>> {
+      const where = domainSearchWhere(q.search);
+      const page = ex
+        .select({ no: domains.domainNo })
+        .from(domains)
+        .where(where)
+        .orderBy(asc(domains.domainNo))
+        .limit(PAGE_SIZE)
+        .offset(pageOffset(q.page))
+        .as('page');
+      const [rows, [total]] = await Promise.all([
+        joined(ex)
+          .innerJoin(page, eq(page.no, domains.domainNo))
+          .orderBy(asc(domains.domainNo)),
+        ex.select({ n: count() }).from(domains).where(where),
+      ]);
+      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: total?.n ?? 0 };
+    },
+    findById,
+    async findRow(id: string, ex: Executor = db): Promise<DomainRow | undefined> {
+      const [r] = await ex.select().from(domains).where(eq(domains.id, id));
+      return r;
+    },
+    async insert(values: DomainWrite & { domainName: string; domainNameUnicode: string }, ex: Executor = db) {
+      const [r] = await ex.insert(domains).values(values).returning({ id: domains.id });
+      return r!.id;
+    },
+    async update(id: string, values: DomainWrite, ex: Executor = db): Promise<boolean> {
+      const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+      if (!Object.keys(set).length) return true;
+      const r = await ex.update(domains).set(set).where(eq(domains.id, id)).returning({ id: domains.id });
+      return r.length > 0;
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      const r = await ex.delete(domains).where(eq(domains.id, id)).returning({ id: domains.id });
+      return r.length > 0;
+    },
+
+    /**
+     * Locks the server row (FOR NO KEY UPDATE, held to the end of the transaction) so that two assignments
+     * to the same server run one after the other, then counts its domains. Undefined when there is no such server.
+     */
+    async lockServerCapacity(serverId: string, tx: Executor) {
+      const [s] = await tx
+        .select({ ipAddress: servers.ipAddress, limit: servers.domainsLimitQty })
+        .from(servers)
+        .where(eq(servers.id, serverId))
+        .for('no key update');
+      if (!s) return undefined;
+      const [c] = await tx.select({ n: count() }).from(domains).where(eq(domains.serverId, serverId));
+      return { ipAddress: s.ipAddress, limit: s.limit, qty: c?.n ?? 0 };
+    },
+
+    /** Of the given references, the fields whose row does not exist. */
+    async missingRefs(
+      refs: Partial<Record<Exclude<DomainRefField, 'serverId'>, string | null | undefined>>,
+      ex: Executor = db,
+    ): Promise<string[]> {
+      const tables = {
+        brandId: brands,
+        cloudId: clouds,
+        parserProxyRegionId: regions,
+        domainRegistratorId: domainRegistrators,
+      } as const;
+      const checks = Object.entries(refs)
+        .filter((e): e is [keyof typeof tables, string] => typeof e[1] === 'string')
+        .map(([field, id]) => {
+          const t = tables[field];
+          return sql`select ${field}::text as field where not exists (select 1 from ${t} where ${t.id} = ${id})`;
+        });
+      if (!checks.length) return [];
+      const res = await ex.execute<{ field: string }>(sql.join(checks, sql` union all `));
+      return (res as unknown as { rows: { field: string }[] }).rows.map((r) => r.field);
+    },
+
+    /** How many domains hold a reference (server, brand, cloud, region, registrator), naming the first few. */
+    usageOf: (field: DomainRefField, id: string, ex: Executor = db) => usage(eq(DOMAIN_REFS[field], id), ex),
+    usageOfFirewallRule: (ruleId: string, ex: Executor = db) =>
+      usage(eq(domainFirewallRules.ruleId, ruleId), ex, 'rules'),
+
+    /** Of the clouds given, those that a domain of the brand other than exceptDomainId uses. */
+    async cloudsInUse(cloudIds: string[], brandId: string, exceptDomainId?: string, ex: Executor = db) {
+      if (!cloudIds.length) return new Set<string>();
+      const rows = await ex
+        .selectDistinct({ id: domains.cloudId })
+        .from(domains)
+        .where(
+          and(
+            inArray(domains.cloudId, cloudIds),
+            eq(domains.brandId, brandId),
+            exceptDomainId ? ne(domains.id, exceptDomainId) : undefined,
+          ),
+        );
+      return new Set(rows.map((r) => r.id!));
+    },
+
+    /** Of the brands given, those with a domain other than exceptDomainId that uses the cloud (or account). */
+    async brandsInUse(
+      brandIds: string[],
+      by: { field: 'cloudId' | 'yandexWebmasterAccountId'; id: string; exceptDomainId?: string },
+      ex: Executor = db,
+    ) {
+      if (!brandIds.length) return new Set<string>();
+      const column = by.field === 'cloudId' ? domains.cloudId : domains.yandexWebmasterAccountId;
+      const rows = await ex
+        .selectDistinct({ id: domains.brandId })
+        .from(domains)
+        .where(
+          and(
+            inArray(domains.brandId, brandIds),
+            eq(column, by.id),
+            by.exceptDomainId ? ne(domains.id, by.exceptDomainId) : undefined,
+          ),
+        );
+      return new Set(rows.map((r) => r.id!));
+    },
+
+    /** The domain's WAF rules with their templates' fields, in the saved order. */
+    async firewallRules(domainId: string, ex: Executor = db): Promise<DomainFirewallRuleDetail[]> {
+      return ex
+        .select({
+          ruleId: firewallRules.id,
+          ruleName: firewallRules.name,
+          action: firewallRules.action,
+          expression: firewallRules.expression,
+          priority: domainFirewallRules.priority,
+        })
+        .from(domainFirewallRules)
+        .innerJoin(firewallRules, eq(firewallRules.id, domainFirewallRules.ruleId))
+        .where(eq(domainFirewallRules.domainId, domainId))
+        .orderBy(asc(domainFirewallRules.position));
+    },
+    /** Of the template ids given, those that exist (locked against a concurrent delete until commit). */
+    async existingFirewallRuleIds(ids: string[], tx: Executor): Promise<Set<string>> {
+      if (!ids.length) return new Set();
+      const rows = await tx
+        .select({ id: firewallRules.id })
+        .from(firewallRules)
+        .where(inArray(firewallRules.id, ids))
+        .for('key share');
+      return new Set(rows.map((r) => r.id));
+    },
+    async replaceFirewallRules(domainId: string, rules: { ruleId: string; priority: number }[], tx: Executor) {
+      await tx.delete(domainFirewallRules).where(eq(domainFirewallRules.domainId, domainId));
+      if (!rules.length) return;
+      await tx
+        .insert(domainFirewallRules)
+        .values(rules.map((r, position) => ({ domainId, ruleId: r.ruleId, priority: r.priority, position })));
+    },
+    async lockDomain(id: string, tx: Executor): Promise<boolean> {
+      const r = await tx.select({ id: domains.id }).from(domains).where(eq(domains.id, id)).for('no key update');
+      return r.length > 0;
+    },
+
+    /** One batch of the export: the rows after domain number `afterNo`, in order (keyset pagination). */
+    async exportBatch(
+      search: string | undefined,
+      afterNo: number,
+      limit: number,
+      ex: Executor = db,
+    ): Promise<DomainExportRow[]> {
+      return ex
+        .select({
+          domainNo: domains.domainNo,
+          domainName: domains.domainName,
+          domainNameUnicode: domains.domainNameUnicode,
+          redirectDomainName: domains.redirectDomainName,
+          expirationDate: domains.domainRegistratorExpirationDate,
+          isRestricted: domains.isRestricted,
+          status: domains.status,
+          serverIp: servers.ipAddress,
+          brandName: brands.name,
+          cloudEmail: clouds.email,
+          registratorName: domainRegistrators.name,
+          cloudZoneId: domains.cloudZoneId,
+        })
+        .from(domains)
+        .leftJoin(servers, eq(servers.id, domains.serverId))
+        .leftJoin(brands, eq(brands.id, domains.brandId))
+        .leftJoin(clouds, eq(clouds.id, domains.cloudId))
+        .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId))
+        .where(and(gt(domains.domainNo, afterNo), domainSearchWhere(search)))
+        .orderBy(asc(domains.domainNo))
+        .limit(limit);
+    },
+  };
+}
+export type DomainsRepository = ReturnType<typeof createDomainsRepository>;

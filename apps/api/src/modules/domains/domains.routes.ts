@@ -1,0 +1,65 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  DomainExportQuerySchema,
+  DomainFirewallRuleDetailSchema,
+  DomainFirewallRulesInputSchema,
+  DomainInputSchema,
+  DomainListQuerySchema,
+  DomainSchema,
+  DomainUpdateInputSchema,
+  IdParamsSchema,
+  dataOf,
+  type DomainFirewallRulesInput,
+} from '@fleetdesk/contract';
+import { mountCrud } from '../../http/crud.ts';
+import type { DomainsService } from './domains.service.ts';
+
+export const domainsRoutes = (service: DomainsService) => async (app: FastifyInstance) => {
+  const path = '/api/domains';
+  const config = { access: 'cnv:domains' as const };
+  const tags = ['domains'];
+  const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
+  const rulesList = dataOf(z.object({ items: z.array(DomainFirewallRuleDetailSchema) }));
+
+  // A static path: it wins over /api/domains/:id.
+  app.get(
+    `${path}/export`,
+    { config, schema: { tags, querystring: DomainExportQuerySchema, produces: ['text/csv'] } },
+    async (req, reply) => {
+      const { search } = req.query as z.infer<typeof DomainExportQuerySchema>;
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="domains.csv"')
+        .header('cache-control', 'no-store');
+      return reply.send(Readable.from(service.exportCsv(search)));
+    },
+  );
+
+  mountCrud(app, {
+    path,
+    rule: 'cnv:domains',
+    entity: DomainSchema,
+    input: DomainInputSchema,
+    updateInput: DomainUpdateInputSchema,
+    listQuery: DomainListQuerySchema,
+    service,
+  });
+
+  app.get(
+    `${path}/:id/firewall-rules`,
+    { config, schema: { tags, params: IdParamsSchema, response: { 200: rulesList } } },
+    async (req) => ({ data: { items: await service.getFirewallRules(idOf(req)) } }),
+  );
+  app.post(
+    `${path}/:id/firewall-rules`,
+    {
+      config,
+      schema: { tags, params: IdParamsSchema, body: DomainFirewallRulesInputSchema, response: { 200: rulesList } },
+    },
+    async (req) => ({
+      data: { items: await service.saveFirewallRules(idOf(req), req.body as DomainFirewallRulesInput, req.actor) },
+    }),
+  );
+};

@@ -1,0 +1,260 @@
+import {
+  DOMAIN_EXPORT_COLUMNS,
+  type Domain,
+  type DomainCloudZonePatch,
+  type DomainFirewallRuleDetail,
+  type DomainFirewallRulesInput,
+  type DomainInput,
+  type ListQuery,
+} from '@fleetdesk/contract';
+import type { Database, Executor, Tx } from '../../db/client.ts';
+import type { Actor } from '../../http/context.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import { createCrudService } from '../../lib/crud-service.ts';
+import type { UsageRegistry } from '../../lib/usage.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { BrandsService } from '../brands/brands.service.ts';
+import type { CloudsService } from '../clouds/clouds.service.ts';
+import { csvLine } from './csv.ts';
+import { unicodeOf, type DomainRow, type DomainWrite, type DomainsRepository } from './domains.repository.ts';
+
+export const DOMAIN_MESSAGES = {
+  duplicate: 'A domain with this name already exists',
+  notFound: 'Domain not found',
+  serverMissing: 'The server does not exist',
+  brandId: 'The brand does not exist',
+  cloudId: 'The cloud does not exist',
+  parserProxyRegionId: 'The parser proxy region does not exist',
+  domainRegistratorId: 'The domain registrator does not exist',
+  ruleMissing: 'The firewall rule does not exist',
+} as const;
+
+export const serverFullMessage = (ip: string, qty: number, limit: number) =>
+  `Server ${ip} is full: ${qty} of ${limit} domains`;
+
+export const EXPORT_BATCH_SIZE = 1000;
+
+type RefField = 'brandId' | 'cloudId' | 'parserProxyRegionId' | 'domainRegistratorId';
+const REF_FIELDS: RefField[] = ['brandId', 'cloudId', 'parserProxyRegionId', 'domainRegistratorId'];
+
+const toWrite = (input: Partial<DomainInput>): DomainWrite => ({
+  domainName: input.domainName,
+  domainNameUnicode: input.domainName === undefined ? undefined : unicodeOf(input.domainName),
+  status: input.status,
+  serverId: input.serverId,
+  brandId: input.brandId,
+  cloudId: input.cloudId,
+  parserEnabled: input.parserEnabled,
+  isSinglePage: input.isSinglePage,
+  parserUrl: input.parserURL,
+  parserProxyRegionId: input.parserProxyRegionId,
+  redirectDomainName: input.redirectDomainName,
+  isRestricted: input.isRestricted,
+  domainRegistratorId: input.domainRegistratorId,
+  domainRegistratorExpirationDate: input.domainRegistratorExpirationDate,
+  yandexWebmasterAccountId: input.yandexWebmasterAccountId,
+});
+
+/** What the audit trail compares: the stored fields, references by id. */
+const snapshotOf = (r: DomainRow) => ({
+  domainName: r.domainName,
+  status: r.status,
+  serverId: r.serverId,
+  brandId: r.brandId,
+  cloudId: r.cloudId,
+  cloudZoneId: r.cloudZoneId,
+  cloudRulesetId: r.cloudRulesetId,
+  parserEnabled: r.parserEnabled,
+  isSinglePage: r.isSinglePage,
+  parserURL: r.parserUrl,
+  parserProxyRegionId: r.parserProxyRegionId,
+  redirectDomainName: r.redirectDomainName,
+  isRestricted: r.isRestricted,
+  domainRegistratorId: r.domainRegistratorId,
+  domainRegistratorExpirationDate: r.domainRegistratorExpirationDate,
+  yandexWebmasterAccountId: r.yandexWebmasterAccountId,
+});
+
+export function createDomainsService(deps: {
+  database: Database;
+  audit: AuditService;
+  usage: UsageRegistry;
+  repo: DomainsRepository;
+  clouds: Pick<CloudsService, 'setInUseCheck'>;
+  brands: Pick<BrandsService, 'setInUseCheck'>;
+}) {
+  const { database, audit, usage, repo } = deps;
+
+  // Deleting anything a domain refers to is refused while a domain uses it (409 naming the domains).
+  usage.register('servers', (id, ex) => repo.usageOf('serverId', id, ex));
+  usage.register('brands', (id, ex) => repo.usageOf('brandId', id, ex));
+  usage.register('clouds', (id, ex) => repo.usageOf('cloudId', id, ex));
+  usage.register('regions', (id, ex) => repo.usageOf('parserProxyRegionId', id, ex));
+  usage.register('domain-registrators', (id, ex) => repo.usageOf('domainRegistratorId', id, ex));
+  usage.register('firewall-rules', (id, ex) => repo.usageOfFirewallRule(id, ex));
+
+  // In-use marks: a cloud (or webmaster account) that another domain of the same brand already uses.
+  deps.clouds.setInUseCheck((cloudIds, brandId, exceptDomainId) =>
+    repo.cloudsInUse(cloudIds, brandId, exceptDomainId),
+  );
+  deps.brands.setInUseCheck(async (brandIds, q) => ({
+    cloud: q.checkInUseCloudId
+      ? await repo.brandsInUse(brandIds, {
+          field: 'cloudId',
+          id: q.checkInUseCloudId,
+          exceptDomainId: q.checkInUseCloudIdDomainId,
+        })
+      : new Set<string>(),
+    webmaster: q.checkInUseYandexWebmasterAccountId
+      ? await repo.brandsInUse(brandIds, {
+          field: 'yandexWebmasterAccountId',
+          id: q.checkInUseYandexWebmasterAccountId,
+          exceptDomainId: q.checkInUseYandexWebmasterAccountIdDomainId,
+        })
+      : new Set<string>(),
+  }));
+
+  /**
+   * Capacity: moving a domain onto a server (or creating one there) needs a free place. The server row is
+   * locked until commit, so two concurrent assignments cannot both take the last place. Staying on the
+   * current server is always allowed, even when the limit was lowered below the count. A limit of 0 means no
+   * limit (docs/decisions/006-server-capacity-zero.md).
+   */
+  const checkServer = async (serverId: string | null | undefined, current: Domain | undefined, tx: Tx) => {
+    if (!serverId || serverId === current?.serverId) return;
+    const s = await repo.lockServerCapacity(serverId, tx);
+    if (!s) throw new ValidationError(DOMAIN_MESSAGES.serverMissing, { serverId: DOMAIN_MESSAGES.serverMissing });
+    if (s.limit > 0 && s.qty >= s.limit) {
+      const message = serverFullMessage(s.ipAddress, s.qty, s.limit);
+      throw new ConflictError(message, { serverId: message }, 'server_full');
+    }
+  };
+
+  const checkRefs = async (input: Partial<DomainInput>, tx: Tx) => {
+    const refs = Object.fromEntries(REF_FIELDS.map((f) => [f, input[f]]));
+    const missing = (await repo.missingRefs(refs, tx)) as RefField[];
+    if (!missing.length) return;
+    const fields = Object.fromEntries(missing.map((f) => [f, DOMAIN_MESSAGES[f]]));
+    throw new ValidationError(missing.length === 1 ? DOMAIN_MESSAGES[missing[0]!] : 'Some references do not exist', fields);
+  };
+
+  const crud = createCrudService<Domain, DomainInput, ListQuery, DomainWrite & { domainName: string; domainNameUnicode: string }>({
+    database,
+    audit,
+    usage,
+    repo,
+    entity: 'domains',
+    label: 'domain',
+    unique: { domains_domain_name_uq: { field: 'domainName', message: DOMAIN_MESSAGES.duplicate } },
+    toWrite,
+    validate: async (input, current, tx) => {
+      await checkRefs(input, tx);
+      await checkServer(input.serverId, current, tx);
+    },
+    snapshot: async (id: string, ex: Executor) => {
+      const r = await repo.findRow(id, ex);
+      return r && snapshotOf(r);
+    },
+  });
+
+  /** Audited change of the domain row outside the form (the Cloudflare actions). */
+  const changeRow = async (id: string, actor: Actor, action: string, values: DomainWrite) =>
+    database.db.transaction(async (tx) => {
+      const before = await repo.findRow(id, tx);
+      if (!before) throw new NotFoundError(DOMAIN_MESSAGES.notFound);
+      await repo.update(id, values, tx);
+      const after = (await repo.findRow(id, tx))!;
+      await audit.record(
+        actor,
+        { action, entity: 'domains', entityId: id, before: snapshotOf(before), after: snapshotOf(after) },
+        tx,
+      );
+    });
+
+  return {
+    ...crud,
+
+    /** Written by the Cloudflare actions (create, link, unlink and delete zone; push firewall rules). */
+    async setCloudZone(id: string, patch: DomainCloudZonePatch, actor: Actor): Promise<Domain> {
+      await changeRow(id, actor, 'set_cloud_zone', {
+        cloudZoneId: patch.cloudZoneId,
+        cloudRulesetId: patch.cloudRulesetId,
+      });
+      return crud.get(id);
+    },
+
+    async getFirewallRules(id: string): Promise<DomainFirewallRuleDetail[]> {
+      if (!(await repo.findRow(id))) throw new NotFoundError(DOMAIN_MESSAGES.notFound);
+      return repo.firewallRules(id);
+    },
+
+    /**
+     * Stores the domain's WAF rule set (Setup WAF). A repeated rule is kept once, the first one winning; an
+     * unknown template is a 400 naming its row. Pushing the set to Cloudflare is the update-firewall-rules action.
+     */
+    async saveFirewallRules(id: string, input: DomainFirewallRulesInput, actor: Actor) {
+      const seen = new Set<string>();
+      const rules = input.cloudFirewallRules.filter((r) => !seen.has(r.ruleId) && !!seen.add(r.ruleId));
+      return database.db.transaction(async (tx) => {
+        if (!(await repo.lockDomain(id, tx))) throw new NotFoundError(DOMAIN_MESSAGES.notFound);
+        const exists = await repo.existingFirewallRuleIds([...seen], tx);
+        const fields: Record<string, string> = {};
+        input.cloudFirewallRules.forEach((r, i) => {
+          if (!exists.has(r.ruleId)) fields[`cloudFirewallRules.${i}.ruleId`] = DOMAIN_MESSAGES.ruleMissing;
+        });
+        if (Object.keys(fields).length) throw new ValidationError(DOMAIN_MESSAGES.ruleMissing, fields);
+        const before = await repo.firewallRules(id, tx);
+        await repo.replaceFirewallRules(id, rules, tx);
+        const after = await repo.firewallRules(id, tx);
+        const brief = (list: DomainFirewallRuleDetail[]) => list.map((r) => ({ ruleId: r.ruleId, priority: r.priority }));
+        await audit.record(
+          actor,
+          {
+            action: 'set_firewall_rules',
+            entity: 'domains',
+            entityId: id,
+            before: { cloudFirewallRules: brief(before) },
+            after: { cloudFirewallRules: brief(after) },
+          },
+          tx,
+        );
+        return after;
+      });
+    },
+
+    /**
+     * The CSV export, produced batch by batch (keyset pagination on the domain number), so memory stays
+     * flat at any size. The first chunk is the header row.
+     */
+    async *exportCsv(search: string | undefined, opts: { batchSize?: number } = {}): AsyncGenerator<string> {
+      const batchSize = opts.batchSize ?? EXPORT_BATCH_SIZE;
+      yield csvLine(DOMAIN_EXPORT_COLUMNS);
+      let after = 0;
+      for (;;) {
+        const rows = await repo.exportBatch(search, after, batchSize);
+        if (!rows.length) return;
+        yield rows
+          .map((r) =>
+            csvLine([
+              r.domainNo,
+              r.domainNameUnicode,
+              r.domainName,
+              r.redirectDomainName === null ? null : unicodeOf(r.redirectDomainName),
+              r.expirationDate,
+              r.isRestricted ? 'Yes' : '',
+              r.status,
+              r.serverIp,
+              r.brandName,
+              r.cloudEmail,
+              r.registratorName,
+              r.cloudZoneId,
+            ]),
+          )
+          .join('');
+        if (rows.length < batchSize) return;
+        after = rows[rows.length - 1]!.domainNo;
+      }
+    },
+  };
+}
+export type DomainsService = ReturnType<typeof createDomainsService>;

@@ -1,0 +1,68 @@
+import { asc, count, eq, inArray } from 'drizzle-orm';
+import { PAGE_SIZE, type FirewallRule, type ListQuery, type ListResult } from '@fleetdesk/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import { firewallRules } from '../../db/schema/index.ts';
+import { pageOffset, searchWhere } from '../../http/list-query.ts';
+
+export type FirewallRuleRow = typeof firewallRules.$inferSelect;
+export type FirewallRuleWrite = Omit<typeof firewallRules.$inferInsert, 'id' | 'firewallRuleNo'>;
+
+export const toFirewallRule = (r: FirewallRuleRow): FirewallRule => ({
+  _id: r.id,
+  firewallRuleNo: r.firewallRuleNo,
+  name: r.name,
+  action: r.action,
+  expression: r.expression,
+  defaultPriority: r.defaultPriority,
+});
+
+const defined = <T extends object>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export function createFirewallRulesRepository(db: Db) {
+  const findById = async (id: string, ex: Executor = db): Promise<FirewallRule | undefined> => {
+    const [r] = await ex.select().from(firewallRules).where(eq(firewallRules.id, id));
+    return r ? toFirewallRule(r) : undefined;
+  };
+  return {
+    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<FirewallRule>> {
+      const where = searchWhere(q.search, [firewallRules.name]);
+      const [rows, [total]] = await Promise.all([
+        ex
+          .select()
+          .from(firewallRules)
+          .where(where)
+          .orderBy(asc(firewallRules.firewallRuleNo))
+          .limit(PAGE_SIZE)
+          .offset(pageOffset(q.page)),
+        ex.select({ n: count() }).from(firewallRules).where(where),
+      ]);
+      return { items: rows.map(toFirewallRule), itemsCount: total?.n ?? 0 };
+    },
+    findById,
+    async findByIds(ids: string[], ex: Executor = db): Promise<FirewallRule[]> {
+      if (!ids.length) return [];
+      const rows = await ex.select().from(firewallRules).where(inArray(firewallRules.id, ids));
+      return rows.map(toFirewallRule);
+    },
+    async insert(values: FirewallRuleWrite, ex: Executor = db): Promise<string> {
+      const [r] = await ex.insert(firewallRules).values(values).returning({ id: firewallRules.id });
+      return r!.id;
+    },
+    async update(id: string, values: Partial<FirewallRuleWrite>, ex: Executor = db): Promise<boolean> {
+      const set = defined(values);
+      if (!Object.keys(set).length) return !!(await findById(id, ex));
+      const r = await ex
+        .update(firewallRules)
+        .set(set)
+        .where(eq(firewallRules.id, id))
+        .returning({ id: firewallRules.id });
+      return r.length > 0;
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      const r = await ex.delete(firewallRules).where(eq(firewallRules.id, id)).returning({ id: firewallRules.id });
+      return r.length > 0;
+    },
+  };
+}
+export type FirewallRulesRepository = ReturnType<typeof createFirewallRulesRepository>;

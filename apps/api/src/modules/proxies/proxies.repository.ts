@@ -1,0 +1,90 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { PAGE_SIZE, type ListQuery, type ListResult, type Proxy } from '@fleetdesk/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import { proxies, regions } from '../../db/schema/index.ts';
+import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { maskOf } from '../../lib/secrets.ts';
+
+export type ProxyRow = typeof proxies.$inferSelect;
+export type ProxyWrite = Partial<Omit<typeof proxies.$inferInsert, 'id' | 'proxyNo'>>;
+
+const toProxy = ({ p, regionName }: { p: ProxyRow; regionName: string | null }): Proxy => ({
+  _id: p.id,
+  proxyNo: p.proxyNo,
+  isHttps: p.isHttps,
+  IPAddress: p.ipAddress,
+  httpPort: p.httpPort,
+  username: p.username,
+  password: maskOf(p.passwordEnc),
+  region: p.regionId && regionName !== null ? { _id: p.regionId, name: regionName } : null,
+  proxyType: p.proxyType,
+  checkStatus: p.checkStatus,
+  checkLatencyMs: p.checkLatencyMs,
+  checkError: p.checkError,
+  checkedAt: p.checkedAt?.toISOString() ?? null,
+});
+
+export function createProxiesRepository(db: Db) {
+  const base = (ex: Executor) =>
+    ex
+      .select({ p: proxies, regionName: regions.name })
+      .from(proxies)
+      .leftJoin(regions, eq(regions.id, proxies.regionId));
+  return {
+    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Proxy>> {
+      const where = searchWhere(q.search, [proxies.ipAddress, proxies.username, regions.name, proxies.proxyType]);
+      const [rows, [total]] = await Promise.all([
+        base(ex).where(where).orderBy(asc(proxies.proxyNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
+        ex.select({ n: count() }).from(proxies).leftJoin(regions, eq(regions.id, proxies.regionId)).where(where),
+      ]);
+      return { items: rows.map(toProxy), itemsCount: total?.n ?? 0 };
+    },
+    async findById(id: string, ex: Executor = db): Promise<Proxy | undefined> {
+      const [r] = await base(ex).where(eq(proxies.id, id));
+      return r ? toProxy(r) : undefined;
+    },
+    async findRow(id: string, ex: Executor = db): Promise<ProxyRow | undefined> {
+      const [r] = await ex.select().from(proxies).where(eq(proxies.id, id));
+      return r;
+    },
+    /** Usable proxies of a region, the last good check first, so callers try healthy ones before unknown ones. */
+    async findUsableInRegion(regionId: string, ex: Executor = db): Promise<ProxyRow[]> {
+      return ex
+        .select()
+        .from(proxies)
+        .where(
+          and(
+            eq(proxies.regionId, regionId),
+            sql`${proxies.ipAddress} is not null and ${proxies.httpPort} is not null and ${proxies.proxyType} is not null`,
+            sql`coalesce(${proxies.checkStatus}, 'ok') = 'ok'`,
+          ),
+        )
+        .orderBy(sql`${proxies.checkStatus} is null`, sql`${proxies.checkLatencyMs} nulls last`, asc(proxies.proxyNo));
+    },
+    async insert(values: ProxyWrite, ex: Executor = db): Promise<string> {
+      const [r] = await ex.insert(proxies).values(values).returning({ id: proxies.id });
+      return r!.id;
+    },
+    async update(id: string, values: ProxyWrite, ex: Executor = db) {
+      if (!Object.keys(values).length) return;
+      await ex.update(proxies).set(values).where(eq(proxies.id, id));
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      const r = await ex.delete(proxies).where(eq(proxies.id, id)).returning({ id: proxies.id });
+      return r.length > 0;
+    },
+    async usageOfRegion(regionId: string, ex: Executor = db) {
+      const rows = await ex
+        .select({
+          label: sql<string>`coalesce(${proxies.ipAddress}, '#' || ${proxies.proxyNo})`,
+          n: sql<number>`count(*) over ()`,
+        })
+        .from(proxies)
+        .where(eq(proxies.regionId, regionId))
+        .orderBy(asc(proxies.proxyNo))
+        .limit(3);
+      return { count: Number(rows[0]?.n ?? 0), examples: rows.map((r) => r.label) };
+    },
+  };
+}
+export type ProxiesRepository = ReturnType<typeof createProxiesRepository>;

@@ -1,0 +1,148 @@
+import type { ListQuery, Proxy, ProxyCheckResult, ProxyInput } from '@fleetdesk/contract';
+import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../http/context.ts';
+import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import { createCrudService } from '../../lib/crud-service.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import { createRevealer, sealInput } from '../../lib/secrets.ts';
+import type { UsageRegistry } from '../../lib/usage.ts';
+import { checkProxy, type ProxyEndpoint } from '../../integrations/proxy/index.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { RegionsService } from '../regions/regions.service.ts';
+import type { ProxiesRepository, ProxyRow, ProxyWrite } from './proxies.repository.ts';
+
+export function createProxiesService(deps: {
+  database: Database;
+  audit: AuditService;
+  usage: UsageRegistry;
+  secrets: SecretBox;
+  repo: ProxiesRepository;
+  regions: RegionsService;
+  checkUrl: string;
+  checkTimeoutMs?: number;
+}) {
+  const { database, audit, usage, secrets, repo } = deps;
+
+  usage.register('regions', async (regionId, ex) => ({ what: 'proxies', ...(await repo.usageOfRegion(regionId, ex)) }));
+
+  const toWrite = (input: Partial<ProxyInput>, current: Proxy | undefined): ProxyWrite => {
+    const w: ProxyWrite = {};
+    if (input.isHttps !== undefined) w.isHttps = input.isHttps;
+    if (input.IPAddress !== undefined) w.ipAddress = input.IPAddress;
+    if (input.httpPort !== undefined) w.httpPort = input.httpPort;
+    if (input.username !== undefined) w.username = input.username;
+    if (input.regionId !== undefined) w.regionId = input.regionId;
+    if (input.proxyType !== undefined) w.proxyType = input.proxyType;
+    const password = sealInput(secrets, input.password);
+    if (password !== undefined) w.passwordEnc = password;
+    // A changed endpoint invalidates the last check; re-saving the same values keeps it.
+    const changed =
+      password !== undefined ||
+      (current &&
+        ((w.isHttps !== undefined && w.isHttps !== current.isHttps) ||
+          (w.ipAddress !== undefined && w.ipAddress !== current.IPAddress) ||
+          (w.httpPort !== undefined && w.httpPort !== current.httpPort) ||
+          (w.username !== undefined && w.username !== current.username) ||
+          (w.proxyType !== undefined && w.proxyType !== current.proxyType)));
+    if (current && changed) {
+      Object.assign(w, { checkStatus: null, checkLatencyMs: null, checkError: null, checkedAt: null });
+    }
+    return w;
+  };
+
+  const crud = createCrudService<Proxy, ProxyInput, ListQuery, ProxyWrite>({
+    database,
+    audit,
+    usage,
+    repo,
+    entity: 'proxies',
+    label: 'proxy',
+    toWrite,
+    validate: async (input, _current, tx) => {
+      if (!input.regionId) return;
+      const [r] = await deps.regions.findByIds([input.regionId], tx);
+      if (!r) throw new ValidationError('The region does not exist', { regionId: 'The region does not exist' });
+    },
+    snapshot: async (id, ex) => {
+      const r = await repo.findRow(id, ex);
+      return (
+        r && {
+          isHttps: r.isHttps,
+          IPAddress: r.ipAddress,
+          httpPort: r.httpPort,
+          username: r.username,
+          password: r.passwordEnc,
+          regionId: r.regionId,
+          proxyType: r.proxyType,
+        }
+      );
+    },
+  });
+
+  /** The decrypted endpoint, or why it cannot be used. */
+  const endpointOf = (r: ProxyRow): ProxyEndpoint => {
+    const missing = [!r.ipAddress && 'IP Address', !r.httpPort && 'Port', !r.proxyType && 'Type'].filter(Boolean);
+    if (missing.length) throw new ValidationError(`The proxy cannot be checked: ${missing.join(', ')} not set`);
+    return {
+      proxyType: r.proxyType!,
+      isHttps: r.isHttps,
+      IPAddress: r.ipAddress!,
+      httpPort: r.httpPort!,
+      username: r.username,
+      password: r.passwordEnc ? secrets.decrypt(r.passwordEnc) : null,
+    };
+  };
+
+  return {
+    ...crud,
+    reveal: createRevealer<ProxyRow>({
+      database,
+      audit,
+      secrets,
+      entity: 'proxies',
+      label: 'proxy',
+      load: (id, ex) => repo.findRow(id, ex),
+      columns: { password: (r) => r.passwordEnc },
+    }),
+    /** Fetches the check URL through the proxy and records the outcome on the proxy. */
+    async check(id: string, actor: Actor): Promise<ProxyCheckResult> {
+      const row = await repo.findRow(id);
+      if (!row) throw new NotFoundError('Proxy not found');
+      const result = await checkProxy(endpointOf(row), deps.checkUrl, { timeoutMs: deps.checkTimeoutMs ?? 10_000 });
+      await database.db.transaction(async (tx) => {
+        await repo.update(
+          id,
+          {
+            checkStatus: result.ok ? 'ok' : 'error',
+            checkLatencyMs: result.latencyMs === null ? null : Math.round(result.latencyMs),
+            checkError: result.error,
+            checkedAt: result.checkedAt,
+          },
+          tx,
+        );
+        await audit.record(
+          actor,
+          {
+            action: 'check',
+            entity: 'proxies',
+            entityId: id,
+            details: { ok: result.ok, latencyMs: result.latencyMs, error: result.error },
+          },
+          tx,
+        );
+      });
+      return {
+        ok: result.ok,
+        latencyMs: result.latencyMs === null ? null : Math.round(result.latencyMs),
+        error: result.error,
+        checkedAt: result.checkedAt.toISOString(),
+      };
+    },
+    /** Healthy-first endpoints of a region, for outbound calls that go through a proxy. */
+    async endpointsInRegion(regionId: string): Promise<(ProxyEndpoint & { proxyId: string })[]> {
+      const rows = await repo.findUsableInRegion(regionId);
+      return rows.map((r) => ({ ...endpointOf(r), proxyId: r.id }));
+    },
+  };
+}
+export type ProxiesService = ReturnType<typeof createProxiesService>;

@@ -1,0 +1,80 @@
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { PAGE_SIZE, type ListQuery, type ListResult, type Server } from '@fleetdesk/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import { servers } from '../../db/schema/index.ts';
+import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { maskOf } from '../../lib/secrets.ts';
+
+export type ServerRow = typeof servers.$inferSelect;
+export type ServerWrite = Partial<Omit<typeof servers.$inferInsert, 'id' | 'serverNo'>>;
+
+/**
+ * domainsQty is counted from the domains assigned to the server. Until the domains table exists, a
+ * server has none; the domains module supplies the counting SQL through `setDomainsQtySql`.
+ */
+let domainsQtySql = (_serverId: unknown) => sql<number>`0`;
+
+export const toServer = (s: ServerRow, domainsQty: number): Server => ({
+  _id: s.id,
+  serverNo: s.serverNo,
+  IPAddress: s.ipAddress,
+  email: s.email,
+  domainsLimitQty: s.domainsLimitQty,
+  username: s.username,
+  sshPort: s.sshPort,
+  domainsPath: s.domainsPath,
+  ispmanagerUri: s.ispmanagerUri,
+  ispmanagerUsername: s.ispmanagerUsername,
+  ispmanagerPassword: maskOf(s.ispmanagerPasswordEnc),
+  directAdminUri: s.directAdminUri,
+  directAdminUsername: s.directAdminUsername,
+  directAdminPassword: maskOf(s.directAdminPasswordEnc),
+  domainsQty: Number(domainsQty),
+  status: s.status,
+  freeSpace: s.freeSpaceBytes,
+  totalSpace: s.totalSpaceBytes,
+  checkedAt: s.checkedAt?.toISOString() ?? null,
+  checkError: s.checkError,
+  rsaKeySet: !!s.rsaKeyEnc,
+  rsaKeyType: s.rsaKeyType,
+  rsaKeyFingerprint: s.rsaKeyFingerprint,
+  hostKeyFingerprint: s.hostKeyFingerprint,
+});
+
+export function createServersRepository(db: Db) {
+  const base = (ex: Executor) => ex.select({ s: servers, qty: domainsQtySql(servers.id) }).from(servers);
+  return {
+    setDomainsQtySql(fn: (serverId: unknown) => ReturnType<typeof sql<number>>) {
+      domainsQtySql = fn;
+    },
+    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Server>> {
+      const where = searchWhere(q.search, [servers.ipAddress, servers.email]);
+      const [rows, [total]] = await Promise.all([
+        base(ex).where(where).orderBy(asc(servers.serverNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
+        ex.select({ n: count() }).from(servers).where(where),
+      ]);
+      return { items: rows.map((r) => toServer(r.s, r.qty)), itemsCount: total?.n ?? 0 };
+    },
+    async findById(id: string, ex: Executor = db): Promise<Server | undefined> {
+      const [r] = await base(ex).where(eq(servers.id, id));
+      return r ? toServer(r.s, r.qty) : undefined;
+    },
+    async findRow(id: string, ex: Executor = db): Promise<ServerRow | undefined> {
+      const [r] = await ex.select().from(servers).where(eq(servers.id, id));
+      return r;
+    },
+    async insert(values: ServerWrite & { ipAddress: string }, ex: Executor = db): Promise<string> {
+      const [r] = await ex.insert(servers).values(values).returning({ id: servers.id });
+      return r!.id;
+    },
+    async update(id: string, values: ServerWrite, ex: Executor = db) {
+      if (!Object.keys(values).length) return;
+      await ex.update(servers).set(values).where(eq(servers.id, id));
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      const r = await ex.delete(servers).where(eq(servers.id, id)).returning({ id: servers.id });
+      return r.length > 0;
+    },
+  };
+}
+export type ServersRepository = ReturnType<typeof createServersRepository>;

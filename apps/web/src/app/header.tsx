@@ -1,0 +1,56 @@
+import { Link } from 'react-router';
+import Button from 'react-bootstrap/Button';
+import Container from 'react-bootstrap/Container';
+import Nav from 'react-bootstrap/Nav';
+import Navbar from 'react-bootstrap/Navbar';
+import { useMe } from './auth-queries.ts';
+
+export interface HeaderProps {
+  token: string | null;
+  onMenuClick: () => void;
+}
+
+export function Header({ token, onMenuClick }: HeaderProps) {
+  const me = useMe(token);
+  return (
+    <Navbar bg="dark" data-bs-theme="dark" expand className="py-2">
+      <Container fluid>
+        {token && (
+          <Button
+            variant="outline-light"
+            size="sm"
+            className="me-3 d-flex align-items-center"
+            onClick={onMenuClick}
+            aria-label="Open menu"
+          >
+            <svg width="20" height="20" viewBox="0 0 16 16" fill="currentColor" aria-hidden="true">
+              <path
+                fillRule="evenodd"
+                d="M2.5 12a.5.5 0 0 1 .5-.5h10a.5.5 0 0 1 0 1H3a.5.5 0 0 1-.5-.5m0-4a.5.5 0 0 1 .5-.5h10a.5.5 0 0 1 0 1H3a.5.5 0 0 1-.5-.5m0-4a.5.5 0 0 1 .5-.5h10a.5.5 0 0 1 0 1H3a.5.5 0 0 1-.5-.5"
+              />
+            </svg>
+          </Button>
+        )}
+        <Navbar.Brand as={Link} to="/">
+          Fleetdesk
+        </Navbar.Brand>
+        <Nav className="ms-auto align-items-center">
+          {token && me.data && (
+            <Navbar.Text className="me-3 d-none d-sm-inline" data-testid="current-user">
+              {me.data.user.name || me.data.user.username}
+            </Navbar.Text>
+          )}
+          {token ? (
+            <Nav.Link as={Link} to="/logout">
+              Logout
+            </Nav.Link>
+          ) : (
+            <Nav.Link as={Link} to="/login">
+              Login
+            </Nav.Link>
+          )}
+        </Nav>
+      </Container>
+    </Navbar>
+  );
+}

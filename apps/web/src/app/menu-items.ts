@@ -1,0 +1,26 @@
+export interface MenuItem {
+  label: string;
+  to: string;
+}
+
+/** The sections, in the side menu's order (the starting page lists the same). */
+export const SECTIONS: readonly MenuItem[] = [
+  { label: 'Users', to: '/users' },
+  { label: 'Roles', to: '/roles' },
+  { label: 'Domains', to: '/domains' },
+  { label: 'Clouds', to: '/clouds' },
+  { label: 'Proxies', to: '/proxies' },
+  { label: 'Servers', to: '/servers' },
+  { label: 'Brands', to: '/brands' },
+  { label: 'Regions', to: '/regions' },
+  { label: 'Firewall Rules', to: '/firewall-rules' },
+  { label: 'Domain Registrators', to: '/domain-registrators' },
+  { label: 'Yandex Webmaster', to: '/yandex-webmaster' },
+  { label: 'Audit Log', to: '/audit-log' },
+];
+
+export const MENU_ITEMS: readonly MenuItem[] = [
+  { label: 'Home', to: '/' },
+  ...SECTIONS,
+  { label: 'Logout', to: '/logout' },
+];

@@ -1,0 +1,142 @@
+import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import type { QueryParams } from '../lib/api-client.ts';
+import { exportCsv } from '../lib/csv-export.ts';
+import type { Entity, ListParams, UseListHook } from '../lib/resource.ts';
+import { useDialogs } from './dialog-host.tsx';
+import { LinkButton } from './link-button.tsx';
+import { ErrorBox } from './error-box.tsx';
+import { ListTable, type Column } from './list-table.tsx';
+import { LoadingSpinner } from './loading-spinner.tsx';
+import { Pager } from './pager.tsx';
+import { RefreshButton } from './refresh-button.tsx';
+import { SearchBox } from './search-box.tsx';
+import { useListUrlState } from './use-list-url-state.ts';
+import { useForbiddenDialog } from './use-forbidden-dialog.ts';
+
+export interface InUseColumn<T> {
+  /** Query params that request an in-use check; read from the URL (or `extraParams`) and sent to the API. */
+  params: readonly string[];
+  isInUse: (item: T) => boolean | null | undefined;
+}
+
+export interface ListViewProps<T extends Entity> {
+  title: string;
+  useList: UseListHook<T>;
+  columns: Column<T>[];
+  /** e.g. { to: '/brands/create', label: 'Create Brand' } */
+  createLink?: { to: string; label: string };
+  /** The edit route of a row. */
+  rowHref?: (item: T) => string;
+  /** Extra query sent with every list call. */
+  extraParams?: QueryParams;
+  /** An In Use column, shown only when one of its params has a value. */
+  inUse?: InUseColumn<T>;
+  /** An Export button: GET url?search=…, saved as fileName. */
+  csvExport?: { url: string; fileName: string };
+  /** Replaces the "Failed to load data" box. */
+  errorView?: (refresh: () => void) => ReactNode;
+  emptyText?: string;
+  /** Extra buttons beside Create and Refresh. */
+  actions?: ReactNode;
+  /** Drops the search box, for lists the server does not search (they filter in other ways). */
+  hideSearch?: boolean;
+  /** Shown between the header and the table, e.g. filters. */
+  filters?: ReactNode;
+}
+
+/** A paginated, searchable list screen. Paging and search live in the URL. */
+export function ListView<T extends Entity>({
+  title,
+  useList,
+  columns,
+  createLink,
+  rowHref,
+  extraParams,
+  inUse,
+  csvExport,
+  errorView,
+  emptyText,
+  actions,
+  hideSearch,
+  filters,
+}: ListViewProps<T>) {
+  const navigate = useNavigate();
+  const dialogs = useDialogs();
+  const { page, search, searchParams, setPage, setSearch } = useListUrlState();
+  const [exporting, setExporting] = useState(false);
+
+  const inUseParams: QueryParams = {};
+  for (const name of inUse?.params ?? []) {
+    const value = extraParams?.[name] ?? searchParams.get(name);
+    if (value !== null && value !== undefined && value !== '') inUseParams[name] = value;
+  }
+  const showInUse = Object.keys(inUseParams).length > 0;
+  const params: ListParams = { ...extraParams, ...inUseParams, page, search };
+  const query = useList(params);
+  useForbiddenDialog(query.error);
+
+  const handleRefresh = () => void query.refetch();
+
+  const handleExport = async () => {
+    if (!csvExport) return;
+    setExporting(true);
+    try {
+      await exportCsv(csvExport.url, { search, fileName: csvExport.fileName });
+    } catch (error) {
+      void dialogs.apiError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <h1 className="h3 mb-0 me-auto">{title}</h1>
+        {createLink && (
+          <LinkButton to={createLink.to} variant="primary">
+            {createLink.label}
+          </LinkButton>
+        )}
+        {actions}
+        {csvExport && (
+          <Button variant="outline-secondary" onClick={() => void handleExport()} disabled={exporting}>
+            {exporting && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+            Export
+          </Button>
+        )}
+        <RefreshButton onRefresh={handleRefresh} pending={query.isFetching} />
+      </div>
+      {filters}
+      <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
+        {!hideSearch && <SearchBox value={search} onSearch={setSearch} />}
+        {query.data && <span className="text-body-secondary small">Total: {query.data.itemsCount}</span>}
+      </div>
+      {query.isPending ? (
+        <LoadingSpinner />
+      ) : query.isError ? (
+        errorView ? (
+          errorView(handleRefresh)
+        ) : (
+          <ErrorBox onRefresh={handleRefresh} />
+        )
+      ) : (
+        <>
+          <ListTable
+            items={query.data.items}
+            columns={columns}
+            page={page}
+            rowHref={rowHref}
+            onRowClick={rowHref ? (item) => void navigate(rowHref(item)) : undefined}
+            isInUse={showInUse ? inUse?.isInUse : undefined}
+            emptyText={emptyText}
+          />
+          <Pager page={page} itemsCount={query.data.itemsCount} onPageChange={setPage} />
+        </>
+      )}
+    </section>
+  );
+}

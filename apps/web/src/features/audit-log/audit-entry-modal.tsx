@@ -1,0 +1,102 @@
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import Table from 'react-bootstrap/Table';
+import { REDACTED, type AuditEntry } from '@fleetdesk/contract';
+import { formatLocalDateTime } from '../../lib/format.ts';
+import { entityLabel } from './audit-log-api.ts';
+
+function Value({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="text-body-secondary">—</span>;
+  if (value === REDACTED) return <Badge bg="secondary">redacted</Badge>;
+  if (typeof value === 'string') return <span className="text-break">{value}</span>;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    return <span className="text-break">{value.length ? value.join(', ') : '(none)'}</span>;
+  }
+  return <code className="text-break">{JSON.stringify(value)}</code>;
+}
+
+/** One entry: its before/after diff field by field, and its details. Secrets arrive redacted. */
+export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; onHide: () => void }) {
+  const diff = Object.entries(entry?.diff ?? {});
+  const details = Object.entries(entry?.details ?? {});
+  return (
+    <Modal show={Boolean(entry)} onHide={onHide} size="lg" centered scrollable aria-labelledby="audit-entry-title">
+      <Modal.Header closeButton>
+        <Modal.Title as="h2" className="h5" id="audit-entry-title">
+          {entry && `${entityLabel(entry.entity)}: ${entry.action} (№ ${entry.auditNo})`}
+        </Modal.Title>
+      </Modal.Header>
+      {entry && (
+        <Modal.Body>
+          <dl className="row mb-3">
+            <dt className="col-sm-3">When</dt>
+            <dd className="col-sm-9">{formatLocalDateTime(entry.at)}</dd>
+            <dt className="col-sm-3">Who</dt>
+            <dd className="col-sm-9">{entry.username ?? '—'}</dd>
+            <dt className="col-sm-3">Record</dt>
+            <dd className="col-sm-9 text-break">{entry.entityId ?? '—'}</dd>
+            {entry.requestId && (
+              <>
+                <dt className="col-sm-3">Request</dt>
+                <dd className="col-sm-9 text-break">{entry.requestId}</dd>
+              </>
+            )}
+          </dl>
+          {diff.length > 0 && (
+            <Table size="sm" bordered responsive className="align-middle">
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Before</th>
+                  <th scope="col">After</th>
+                </tr>
+              </thead>
+              <tbody>
+                {diff.map(([field, change]) => (
+                  <tr key={field}>
+                    <th scope="row">{field}</th>
+                    <td>
+                      <Value value={change.before} />
+                    </td>
+                    <td>
+                      <Value value={change.after} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          {details.length > 0 && (
+            <Table size="sm" bordered responsive className="align-middle">
+              <thead>
+                <tr>
+                  <th scope="col">Detail</th>
+                  <th scope="col">Value</th>
+                </tr>
+              </thead>
+              <tbody>
+                {details.map(([key, value]) => (
+                  <tr key={key}>
+                    <th scope="row">{key}</th>
+                    <td>
+                      <Value value={value} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          {diff.length === 0 && details.length === 0 && (
+            <p className="text-body-secondary mb-0">No changes recorded.</p>
+          )}
+        </Modal.Body>
+      )}
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onHide}>
+          Close
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}

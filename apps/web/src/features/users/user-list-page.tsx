@@ -1,0 +1,27 @@
+import type { User } from '@fleetdesk/contract';
+import { ListView } from '../../components/list-view.tsx';
+import type { Column } from '../../components/list-table.tsx';
+import { formatLocalDateTime } from '../../lib/format.ts';
+import { userPaths, usersApi } from './users-api.ts';
+
+const columns: Column<User>[] = [
+  { header: '№', render: (user) => user.userNo, width: '6rem' },
+  { header: 'Username', render: (user) => user.username },
+  { header: 'Name', render: (user) => user.name },
+  { header: 'Email', render: (user) => user.email },
+  { header: 'Status', render: (user) => user.status },
+  { header: 'Created', render: (user) => formatLocalDateTime(user.dateCreated) },
+  { header: 'Last Login', render: (user) => formatLocalDateTime(user.dateLastLogin) },
+];
+
+export function UserListPage() {
+  return (
+    <ListView
+      title="Users"
+      useList={usersApi.useList}
+      columns={columns}
+      createLink={{ to: userPaths.create, label: 'Create User' }}
+      rowHref={(user) => userPaths.edit(user._id)}
+    />
+  );
+}

@@ -1,0 +1,49 @@
+export const EMPTY = '—';
+
+export function formatYesNo(value: boolean | null | undefined): string {
+  return value ? 'Yes' : 'No';
+}
+
+export function formatText(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return EMPTY;
+  return String(value);
+}
+
+export function formatNumber(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return EMPTY;
+  return value.toLocaleString('en-US');
+}
+
+/** An ISO date-time as "YYYY-MM-DD HH:MM" in local time. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return EMPTY;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** An ISO date-time in the operator's own locale and time zone. */
+export function formatLocalDateTime(value: string | null | undefined, locale?: string): string {
+  if (!value) return EMPTY;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleString(locale);
+}
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
+
+/** A byte count in human units (powers of 1024, as `df -h` counts): "512 B", "12.4 GB". */
+export function formatBytes(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return EMPTY;
+  let unit = 0;
+  let scaled = value;
+  while (scaled >= 1024 && unit < BYTE_UNITS.length - 1) {
+    scaled /= 1024;
+    unit += 1;
+  }
+  if (unit === 0) return `${Math.round(scaled)} B`;
+  // 1023.96 KB would print as "1024.0 KB": carry it into the next unit.
+  if (Number(scaled.toFixed(1)) >= 1024 && unit < BYTE_UNITS.length - 1) return `1.0 ${BYTE_UNITS[unit + 1]}`;
+  return `${scaled.toFixed(1)} ${BYTE_UNITS[unit]}`;
+}

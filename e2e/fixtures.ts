@@ -1,0 +1,91 @@
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+
+export { expect };
+
+export interface ConsoleGuard {
+  /** Lets a test expect a console error (e.g. the browser's log of a 409 it provokes). */
+  allow(pattern: RegExp): void;
+}
+
+/** Every test fails on a console error or an uncaught page error it did not announce. */
+export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  consoleGuard: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      const allowed: RegExp[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const where = message.location().url;
+        errors.push(`console error: ${message.text()}${where ? ` (${where})` : ''}`);
+      });
+      page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+      await use({ allow: (pattern) => allowed.push(pattern) });
+      const unexpected = errors.filter((error) => !allowed.some((pattern) => pattern.test(error)));
+      expect(unexpected, 'unexpected console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export const ADMIN = { username: 'admin', password: 'admin' };
+
+export async function signIn(page: Page, user = ADMIN) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Starting Page' })).toBeVisible();
+}
+
+/** A token for setting up data through the API. */
+export async function apiToken(request: APIRequestContext, user = ADMIN): Promise<string> {
+  const response = await request.post('/auth/login', { data: user });
+  expect(response.status()).toBe(200);
+  const token = response.headers()['authorization'];
+  expect(token).toMatch(/^Bearer /);
+  return token!;
+}
+
+export async function apiCreate<T = { _id: string }>(
+  request: APIRequestContext,
+  token: string,
+  resource: string,
+  data: object,
+): Promise<T> {
+  const response = await request.post(`/api/${resource}`, { data, headers: { Authorization: token } });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: T }).data;
+}
+
+export async function apiDelete(request: APIRequestContext, token: string, resource: string, id: string) {
+  const response = await request.delete(`/api/${resource}/${id}`, { headers: { Authorization: token } });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** A name no other test run has used. */
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export function toast(page: Page, text: string): Locator {
+  return page.locator('.toast').filter({ hasText: text });
+}
+
+/** A success toast with its title, then closed so later checks see only new ones. */
+export async function expectToast(page: Page, text: string) {
+  const item = toast(page, text);
+  await expect(item).toBeVisible();
+  await expect(item.locator('.toast-header')).toHaveText('Success');
+  await item.getByRole('button', { name: 'Close' }).click();
+  await expect(item).toBeHidden();
+}
+
+export function dialog(page: Page): Locator {
+  return page.getByRole('dialog');
+}
+
+/** The rows of the list table (not the header). */
+export function tableRows(page: Page | Locator): Locator {
+  return page.locator('table tbody tr');
+}

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { IdSchema, ListQuerySchema, booleanish, optionalRef } from './common.ts';
+import { SEARCH_MAX } from './constants.ts';
+import { RefSchema } from './clouds.ts';
+import { isHttpUrl } from './domain-registrators.ts';
+import { FIREWALL_ACTIONS, PRIORITY_MAX } from './firewall-rules.ts';
+import { statusValue } from './users.ts';
+
+export const DOMAIN_NAME_MAX = 253;
+export const DOMAIN_NAME_MESSAGE = 'Domain name must be a valid host name, such as example.com';
+export const REDIRECT_DOMAIN_MESSAGE = 'Redirect domain must be a valid host name, such as example.com';
+export const PARSER_URL_MESSAGE = 'Parser URL must be an http or https URL';
+export const EXPIRATION_DATE_MESSAGE = 'Expiration date must be a date (YYYY-MM-DD)';
+export const DOMAIN_PRIORITY_MESSAGE = 'Priority must be a whole number, 0 or more';
+/** How many firewall rules one domain may carry. */
+export const DOMAIN_FIREWALL_RULES_MAX = 200;
+
+const LDH_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+/**
+ * A host name in its stored form: lower-case, internationalised labels in punycode (UTS 46, through the
+ * WHATWG URL parser, which Node and browsers share), one trailing dot dropped. Null when it is not a valid
+ * host name of at least two labels with an alphabetic (or punycode) top level. IP addresses are not host names.
+ */
+export function toAsciiDomain(input: string): string | null {
+  let v = input.trim().toLowerCase();
+  if (v.endsWith('.')) v = v.slice(0, -1);
+  // Letters of any script, digits, hyphens and dots only: nothing the URL parser would decode or split on.
+  if (!v || v.length > DOMAIN_NAME_MAX * 4 || !/^[\p{L}\p{M}\p{N}.-]+$/u.test(v)) return null;
+  let host: string;
+  try {
+    host = new URL(`http://${v}/`).hostname;
+  } catch {
+    return null;
+  }
+  if (host.length > DOMAIN_NAME_MAX) return null;
+  const labels = host.split('.');
+  if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l))) return null;
+  return TOP_LABEL.test(labels[labels.length - 1]!) ? host : null;
+}
+
+/** True when the text has a character outside ASCII (a search typed in Unicode). */
+export const hasNonAscii = (s: string) => /[^\x00-\x7f]/.test(s);
+
+const hostName = (message: string) =>
+  z.string({ message }).transform((v, ctx) => {
+    const ascii = toAsciiDomain(v);
+    if (ascii === null) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return ascii;
+  });
+
+const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/** 'YYYY-MM-DD' of a real calendar day. */
+export const isIsoDate = (v: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+};
+
+export const DomainServerRefSchema = z.object({ _id: IdSchema, IPAddress: z.string(), email: z.string().nullable() });
+export const DomainCloudRefSchema = z.object({ _id: IdSchema, email: z.string() });
+
+export const DomainFirewallRuleSchema = z.object({
+  ruleId: IdSchema,
+  ruleName: z.string(),
+  action: z.enum(FIREWALL_ACTIONS),
+  priority: z.number().int(),
+});
+export type DomainFirewallRule = z.infer<typeof DomainFirewallRuleSchema>;
+
+/** One row of the Setup WAF screen: the template's fields and the domain's priority. */
+export const DomainFirewallRuleDetailSchema = DomainFirewallRuleSchema.extend({ expression: z.string() });
+export type DomainFirewallRuleDetail = z.infer<typeof DomainFirewallRuleDetailSchema>;
+
+export const DomainSchema = z.object({
+  _id: IdSchema,
+  domainNo: z.number().int(),
+  /** Stored form: lower-case punycode. */
+  domainName: z.string(),
+  /** For display. */
+  domainNameUnicode: z.string(),
+  status: z.enum(['active', 'inactive']),
+  serverId: IdSchema.nullable(),
+  server: DomainServerRefSchema.nullable(),
+  brandId: IdSchema.nullable(),
+  brand: RefSchema.nullable(),
+  cloudId: IdSchema.nullable(),
+  cloud: DomainCloudRefSchema.nullable(),
+  cloudZoneId: z.string().nullable(),
+  cloudRulesetId: z.string().nullable(),
+  parserEnabled: z.boolean(),
+  isSinglePage: z.boolean(),
+  parserURL: z.string().nullable(),
+  parserProxyRegionId: IdSchema.nullable(),
+  parserProxyRegion: RefSchema.nullable(),
+  redirectDomainName: z.string().nullable(),
+  redirectDomainNameUnicode: z.string().nullable(),
+  isRestricted: z.boolean(),
+  domainRegistratorId: IdSchema.nullable(),
+  domainRegistrator: RefSchema.nullable(),
+  /** 'YYYY-MM-DD' */
+  domainRegistratorExpirationDate: z.string().nullable(),
+  yandexWebmasterAccountId: IdSchema.nullable(),
+  cloudFirewallRules: z.array(DomainFirewallRuleSchema),
+  parsingStartDate: z.string().nullable(),
+  parsingEndDate: z.string().nullable(),
+  parsingProgress: z.record(z.string(), z.unknown()).nullable(),
+});
+export type Domain = z.infer<typeof DomainSchema>;
+
+/**
+ * Create and update (PUT and PATCH are partial). No defaults here: a partial update must not reset an
+ * omitted field, so a new domain's flags default in the database. `null` (or '') clears a reference.
+ */
+export const DomainInputSchema = z.object({
+  domainName: z
+    .string({ message: 'Domain name is required' })
+    .trim()
+    .min(1, { message: 'Domain name is required' })
+    .pipe(hostName(DOMAIN_NAME_MESSAGE)),
+  status: statusValue(),
+  serverId: optionalRef(),
+  brandId: optionalRef(),
+  cloudId: optionalRef(),
+  parserEnabled: booleanish().optional(),
+  isSinglePage: booleanish().optional(),
+  parserURL: z.preprocess(
+    emptyToNull,
+    z
+      .string({ message: PARSER_URL_MESSAGE })
+      .trim()
+      .max(2000, { message: 'Parser URL must be at most 2000 characters' })
+      .refine(isHttpUrl, { message: PARSER_URL_MESSAGE })
+      .nullable()
+      .optional(),
+  ),
+  parserProxyRegionId: optionalRef(),
+  redirectDomainName: z.preprocess(emptyToNull, hostName(REDIRECT_DOMAIN_MESSAGE).nullable().optional()),
+  isRestricted: booleanish().optional(),
+  domainRegistratorId: optionalRef(),
+  domainRegistratorExpirationDate: z.preprocess(
+    emptyToNull,
+    z
+      .string({ message: EXPIRATION_DATE_MESSAGE })
+      .trim()
+      .refine(isIsoDate, { message: EXPIRATION_DATE_MESSAGE })
+      .nullable()
+      .optional(),
+  ),
+  yandexWebmasterAccountId: optionalRef(),
+});
+export type DomainInput = z.infer<typeof DomainInputSchema>;
+
+export const DomainUpdateInputSchema = DomainInputSchema.partial();
+export type DomainUpdateInput = z.infer<typeof DomainUpdateInputSchema>;
+
+export const DomainListQuerySchema = ListQuerySchema;
+export const DomainExportQuerySchema = z.object({ search: z.string().trim().max(SEARCH_MAX).optional().default('') });
+
+const priority = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z
+      .number({ message: DOMAIN_PRIORITY_MESSAGE })
+      .int({ message: DOMAIN_PRIORITY_MESSAGE })
+      .min(0, { message: DOMAIN_PRIORITY_MESSAGE })
+      .max(PRIORITY_MAX, { message: `Priority must be at most ${PRIORITY_MAX}` }),
+  );
+
+/** The Setup WAF save: the domain's rules in order. A repeated ruleId is ignored (the first one wins). */
+export const DomainFirewallRulesInputSchema = z.object({
+  cloudFirewallRules: z
+    .array(z.object({ ruleId: IdSchema, priority: priority() }), {
+      message: 'cloudFirewallRules must be a list of ruleId and priority',
+    })
+    .max(DOMAIN_FIREWALL_RULES_MAX, { message: `At most ${DOMAIN_FIREWALL_RULES_MAX} firewall rules` }),
+});
+export type DomainFirewallRulesInput = z.infer<typeof DomainFirewallRulesInputSchema>;
+
+/** Written by the Cloudflare actions (create, link, unlink, delete zone; update firewall rules). */
+export type DomainCloudZonePatch = { cloudZoneId?: string | null; cloudRulesetId?: string | null };
+
+/** The CSV export's columns, in order. */
+export const DOMAIN_EXPORT_COLUMNS = [
+  'Number',
+  'Domain Name',
+  'Domain Name (ASCII)',
+  'Redirect Domain',
+  'Expiration Date',
+  'Restricted',
+  'Status',
+  'Server',
+  'Brand',
+  'Cloud',
+  'Domain Registrator',
+  'Cloud Zone Id',
+] as const;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { IdSchema, booleanish, optionalRef, optionalText, secretInput, secretOutput } from './common.ts';
+import { RefSchema } from './clouds.ts';
+
+export const PROXY_TYPES = ['http', 'socks5'] as const;
+export type ProxyType = (typeof PROXY_TYPES)[number];
+export const CHECK_STATUSES = ['ok', 'error'] as const;
+
+export const IpAddressSchema = z.union([z.ipv4(), z.ipv6()], { message: 'Must be a valid IPv4 or IPv6 address' });
+
+const emptyToNull = (v: unknown) => (v === '' ? null : v);
+
+export const portInput = (label: string) =>
+  z.preprocess(
+    (v) => (v === '' ? null : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z
+      .number({ message: `${label} must be a whole number from 1 to 65535` })
+      .int({ message: `${label} must be a whole number from 1 to 65535` })
+      .min(1, `${label} must be a whole number from 1 to 65535`)
+      .max(65535, `${label} must be a whole number from 1 to 65535`),
+  );
+
+export const ProxySchema = z.object({
+  _id: IdSchema,
+  proxyNo: z.number().int(),
+  isHttps: z.boolean(),
+  IPAddress: z.string().nullable(),
+  httpPort: z.number().int().nullable(),
+  username: z.string().nullable(),
+  password: secretOutput(),
+  region: RefSchema.nullable(),
+  proxyType: z.enum(PROXY_TYPES).nullable(),
+  checkStatus: z.enum(CHECK_STATUSES).nullable(),
+  checkLatencyMs: z.number().int().nullable(),
+  checkError: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+});
+export type Proxy = z.infer<typeof ProxySchema>;
+
+export const ProxyInputSchema = z.object({
+  isHttps: booleanish().optional(),
+  IPAddress: z.preprocess(emptyToNull, z.string().trim().pipe(IpAddressSchema).nullable().optional()),
+  httpPort: portInput('Port').nullable().optional(),
+  username: optionalText(200),
+  password: secretInput(),
+  regionId: optionalRef(),
+  proxyType: z.preprocess(
+    emptyToNull,
+    z
+      .enum(PROXY_TYPES, { message: `Type must be one of: ${PROXY_TYPES.join(', ')}` })
+      .nullable()
+      .optional(),
+  ),
+});
+export type ProxyInput = z.infer<typeof ProxyInputSchema>;
+
+export const ProxyCheckResultSchema = z.object({
+  ok: z.boolean(),
+  latencyMs: z.number().int().nullable(),
+  error: z.string().nullable(),
+  checkedAt: z.string(),
+});
+export type ProxyCheckResult = z.infer<typeof ProxyCheckResultSchema>;

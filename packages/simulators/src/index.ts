@@ -1,0 +1,3 @@
+export * from './cloudflare/index.ts';
+export * from './ssh-host/index.ts';
+export * from './proxy/index.ts';

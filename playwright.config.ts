@@ -1,0 +1,54 @@
+import { defineConfig, devices } from '@playwright/test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const PORT = 3100;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// Workers load this file again; the environment carries the runner's directory to them, so there is only one.
+if (!process.env.FLEETDESK_E2E_DATA_DIR) {
+  const created = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdesk-e2e-'));
+  process.env.FLEETDESK_E2E_DATA_DIR = created;
+  // The server is stopped by then; E2E_KEEP_DATA=1 keeps the database for a post-mortem.
+  if (!process.env.E2E_KEEP_DATA) process.on('exit', () => fs.rmSync(created, { recursive: true, force: true }));
+}
+const dataDir = process.env.FLEETDESK_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: 'e2e',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          // Without these Chromium fills the closed network with refused connections.
+          args: ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node scripts/start.mjs --demo',
+    url: `${baseURL}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    env: { PORT: String(PORT), DATA_DIR: dataDir },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
