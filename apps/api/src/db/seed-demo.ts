@@ -3,6 +3,7 @@ import { seedCloudflareDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { seedDemoDomains } from './seed-demo-domains.ts';
 import { DEMO_PROXY_USER, DEMO_SSH_EMAIL, type DemoProviders } from '../demo.ts';
 
 export const DEMO_REGIONS = [
@@ -106,5 +107,65 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     { IPAddress: '203.0.113.40', email: 'panel@fleetdesk.local', domainsLimitQty: 40, domainsPath: '/var/www' },
     actor,
   );
-  log.info('demo data seeded');
+  // People and catalogues: an operator with a narrower role, WAF templates, a registrator and a contact.
+  const operators = await c.services.roles.create(
+    { name: 'Operators', rules: ['cnv:domains', 'cnv:clouds', 'cnv:servers', 'cnv:brands', 'cnv:firewallRules'] },
+    actor,
+  );
+  await c.services.users.create(
+    {
+      username: 'operator',
+      name: 'Olga Operator',
+      email: 'operator@fleetdesk.local',
+      password: 'operator-demo',
+      status: 'active',
+      roles: [operators._id],
+    },
+    actor,
+  );
+  for (const rule of [
+    {
+      name: 'Challenge bad bots',
+      action: 'managed_challenge',
+      expression: '(cf.client.bot eq false and cf.threat_score gt 10)',
+      defaultPriority: 10,
+    },
+    {
+      name: 'Block admin paths',
+      action: 'block',
+      expression: '(http.request.uri.path contains "/wp-admin")',
+      defaultPriority: 20,
+    },
+    { name: 'Allow office', action: 'skip', expression: '(ip.src in {203.0.113.0/24})', defaultPriority: 1 },
+  ] as const) {
+    await c.services.firewallRules.create(rule, actor);
+  }
+  await c.services.domainRegistrators.create(
+    {
+      name: 'Namecheap sandbox',
+      type: 'namecheap',
+      credentials: {
+        endpointUrl: 'https://api.sandbox.namecheap.com/xml.response',
+        apiUsername: 'fleetdesk-demo',
+        apiKey: 'demo-namecheap-key',
+      },
+    },
+    actor,
+  );
+  await c.services.domainRegistratorsContacts.create(
+    {
+      name: 'Default registrant',
+      firstName: 'Dana',
+      lastName: 'Registrant',
+      address1: '1 Example Street',
+      city: 'Lisbon',
+      postalCode: '1000-001',
+      country: 'PT',
+      phone: '+351.210000000',
+      email: 'registrant@fleetdesk.local',
+    },
+    actor,
+  );
+  const domains = await seedDemoDomains(c, actor);
+  log.info({ domains }, 'demo data seeded');
 }

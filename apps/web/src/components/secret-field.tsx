@@ -71,7 +71,8 @@ function EyeIcon({ open }: { open: boolean }) {
 /**
  * A password-like field for a stored secret. The API answers the mask for a stored value; the form keeps the mask
  * (which the API reads as "keep"), and the eye button shows what is typed or, on edit pages (`reveal`), fetches the
- * stored value through the audited reveal call. When a value is stored, Clear sets the field to null (cleared on save).
+ * stored value through the audited reveal call and shows it without changing the form's value (an unedited revealed
+ * secret is still sent as "keep"). When a value is stored, Clear sets the field to null (cleared on save).
  */
 export function SecretField<T extends FieldValues>({
   name,
@@ -90,6 +91,16 @@ export function SecretField<T extends FieldValues>({
   const error = useFieldError<T>(name);
   const [shown, setShown] = useState(false);
   const [revealing, setRevealing] = useState(false);
+  // The revealed value is only shown: the form keeps the mask (keep) until the operator types a new value.
+  const [revealed, setRevealed] = useState<string | null | undefined>(undefined);
+  // A reset (e.g. FormView's after a save) hides the value again and forgets what was revealed.
+  const defaults = formState.defaultValues;
+  const [seenDefaults, setSeenDefaults] = useState(defaults);
+  if (seenDefaults !== defaults) {
+    setSeenDefaults(defaults);
+    setShown(false);
+    setRevealed(undefined);
+  }
   const value = field.value as string | null | undefined;
   const stored = get(formState.defaultValues, name) === SECRET_MASK;
   const cleared = value === null && stored;
@@ -100,11 +111,10 @@ export function SecretField<T extends FieldValues>({
       setShown(false);
       return;
     }
-    if (reveal && value === SECRET_MASK) {
+    if (reveal && value === SECRET_MASK && revealed === undefined) {
       setRevealing(true);
       try {
-        const revealed = await revealSecret({ ...reveal, field: reveal.field ?? name });
-        field.onChange((revealed ?? '') as PathValue<T, Path<T>>);
+        setRevealed(await revealSecret({ ...reveal, field: reveal.field ?? name }));
       } catch (err) {
         void dialogs.apiError(err);
         return;
@@ -116,8 +126,8 @@ export function SecretField<T extends FieldValues>({
   };
 
   const handleFocus = (event: FocusEvent<HTMLInputElement>) => {
-    // The mask is a placeholder for the stored value: typing replaces it whole.
-    if (event.currentTarget.value === SECRET_MASK) event.currentTarget.select();
+    // The mask (or the revealed value) stands for the stored value: typing replaces it whole.
+    if (value === SECRET_MASK) event.currentTarget.select();
   };
 
   return (
@@ -129,8 +139,11 @@ export function SecretField<T extends FieldValues>({
           type={shown ? 'text' : 'password'}
           name={field.name}
           ref={field.ref}
-          value={value ?? ''}
-          onChange={(event) => field.onChange(event.target.value as PathValue<T, Path<T>>)}
+          value={shown && value === SECRET_MASK && revealed !== undefined ? (revealed ?? '') : (value ?? '')}
+          onChange={(event) => {
+            setRevealed(undefined);
+            field.onChange(event.target.value as PathValue<T, Path<T>>);
+          }}
           onBlur={field.onBlur}
           onFocus={handleFocus}
           isInvalid={Boolean(error)}
@@ -157,7 +170,10 @@ export function SecretField<T extends FieldValues>({
         {stored && (
           <Button
             variant="outline-secondary"
-            onClick={() => field.onChange(null as PathValue<T, Path<T>>)}
+            onClick={() => {
+              setRevealed(undefined);
+              field.onChange(null as PathValue<T, Path<T>>);
+            }}
             disabled={disabled || cleared}
             aria-label={`Clear ${label}`}
           >

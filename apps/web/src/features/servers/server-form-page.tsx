@@ -4,7 +4,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Tab from 'react-bootstrap/Tab';
 import { get, useFormState } from 'react-hook-form';
-import { ServerInputSchema, type Server, type ServerInput } from '@fleetdesk/contract';
+import type { Server, ServerInput } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { StaticField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
@@ -14,7 +14,7 @@ import { SecretField, secretFormValue } from '../../components/secret-field.tsx'
 import { useToasts } from '../../components/toasts.tsx';
 import { EMPTY, formatBytes, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { ServerStatusBadge } from './server-status.tsx';
-import { serverPaths, serversApi, useClearHostKey, type ServerFormValues } from './servers-api.ts';
+import { ServerFormSchema, serverPaths, serversApi, useClearHostKey, type ServerFormValues } from './servers-api.ts';
 
 const GENERAL_FIELDS = ['IPAddress', 'email', 'domainsLimitQty', 'username', 'sshPort', 'domainsPath'] as const;
 const DIRECT_ADMIN_FIELDS = ['directAdminUri', 'directAdminUsername', 'directAdminPassword'] as const;
@@ -125,7 +125,7 @@ export function ServerFormPage() {
     <FormView<Server, ServerFormValues, ServerInput>
       entity="Server"
       resource={serversApi}
-      schema={ServerInputSchema as never}
+      schema={ServerFormSchema as never}
       id={id}
       defaultValues={{
         IPAddress: '',

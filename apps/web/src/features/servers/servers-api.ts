@@ -1,5 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RsaKeyInfo, Server, ServerInput, TestConnectionResult } from '@fleetdesk/contract';
+import { z } from 'zod';
+import {
+  IpAddressSchema,
+  ServerInputSchema,
+  type RsaKeyInfo,
+  type Server,
+  type ServerInput,
+  type TestConnectionResult,
+} from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { createResourceHooks } from '../../lib/resource.ts';
@@ -28,6 +36,18 @@ export type ServerFormValues = {
   directAdminUsername: string;
   directAdminPassword: string | null;
 };
+
+const IP_MESSAGE = IpAddressSchema.safeParse('').error?.issues[0]?.message;
+
+/**
+ * The contract's rules, with the address checked as one rule: the form resolver would show the first branch of the
+ * contract's IPv4-or-IPv6 union ("Invalid IPv4 address") instead of its message.
+ */
+export const ServerFormSchema = ServerInputSchema.extend({
+  IPAddress: ServerInputSchema.shape.IPAddress.in.pipe(
+    z.string().refine((value) => IpAddressSchema.safeParse(value).success, IP_MESSAGE),
+  ),
+});
 
 export type KeyKind = 'ed25519' | 'rsa4096';
 
