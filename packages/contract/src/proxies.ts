@@ -6,7 +6,12 @@ export const PROXY_TYPES = ['http', 'socks5'] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
 export const CHECK_STATUSES = ['ok', 'error'] as const;
 
-export const IpAddressSchema = z.union([z.ipv4(), z.ipv6()], { message: 'Must be a valid IPv4 or IPv6 address' });
+const ipv4 = z.ipv4();
+const ipv6 = z.ipv6();
+/** One refinement rather than a union, so forms show this message instead of the first branch's. */
+export const IpAddressSchema = z
+  .string()
+  .refine((v) => ipv4.safeParse(v).success || ipv6.safeParse(v).success, 'Must be a valid IPv4 or IPv6 address');
 
 const emptyToNull = (v: unknown) => (v === '' ? null : v);
 

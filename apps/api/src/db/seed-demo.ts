@@ -92,7 +92,8 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   await c.services.servers.generateKey(live._id, 'ed25519', actor);
-  await c.services.servers.create(
+  // Has a key, so its connection test fails for the reason that matters: nothing listens on the port.
+  const closed = await c.services.servers.create(
     {
       IPAddress: '127.0.0.1',
       email: 'closed-port@fleetdesk.local',
@@ -103,6 +104,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     },
     actor,
   );
+  await c.services.servers.generateKey(closed._id, 'ed25519', actor);
   await c.services.servers.create(
     { IPAddress: '203.0.113.40', email: 'panel@fleetdesk.local', domainsLimitQty: 40, domainsPath: '/var/www' },
     actor,

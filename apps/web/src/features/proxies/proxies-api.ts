@@ -1,12 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import {
-  IpAddressSchema,
-  ProxyInputSchema,
-  type Proxy,
-  type ProxyCheckResult,
-  type ProxyInput,
-} from '@fleetdesk/contract';
+import { ProxyInputSchema, type Proxy, type ProxyCheckResult, type ProxyInput } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { createResourceHooks } from '../../lib/resource.ts';
@@ -29,19 +23,9 @@ export type ProxyFormValues = {
   proxyType: string;
 };
 
-/**
- * The contract's rules, with the checkbox's boolean sent as "true" / "false". The address is checked as one rule:
- * the form resolver would show the first branch of the contract's IPv4-or-IPv6 union ("Invalid IPv4 address").
- */
-const IP_MESSAGE = IpAddressSchema.safeParse('').error?.issues[0]?.message;
-
+/** The contract's rules, with the checkbox's boolean sent as "true" / "false", as the spec says. */
 export const ProxyFormSchema = ProxyInputSchema.extend({
   isHttps: z.boolean().transform((value): 'true' | 'false' => (value ? 'true' : 'false')),
-  IPAddress: z
-    .string()
-    .trim()
-    .refine((value) => value === '' || IpAddressSchema.safeParse(value).success, IP_MESSAGE)
-    .transform((value) => value || null),
 });
 
 /** POST /api/proxies/{id}/check: fetches the check URL through the proxy and records the outcome. */

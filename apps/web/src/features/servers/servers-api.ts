@@ -1,7 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import {
-  IpAddressSchema,
   ServerInputSchema,
   type RsaKeyInfo,
   type Server,
@@ -37,17 +35,7 @@ export type ServerFormValues = {
   directAdminPassword: string | null;
 };
 
-const IP_MESSAGE = IpAddressSchema.safeParse('').error?.issues[0]?.message;
-
-/**
- * The contract's rules, with the address checked as one rule: the form resolver would show the first branch of the
- * contract's IPv4-or-IPv6 union ("Invalid IPv4 address") instead of its message.
- */
-export const ServerFormSchema = ServerInputSchema.extend({
-  IPAddress: ServerInputSchema.shape.IPAddress.in.pipe(
-    z.string().refine((value) => IpAddressSchema.safeParse(value).success, IP_MESSAGE),
-  ),
-});
+export const ServerFormSchema = ServerInputSchema;
 
 export type KeyKind = 'ed25519' | 'rsa4096';
 
