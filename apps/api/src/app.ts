@@ -24,6 +24,7 @@ import { domainRegistratorsRoutes } from './modules/domain-registrators/domain-r
 import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-contacts/domain-registrators-contacts.routes.ts';
 import { healthRoutes } from './http/health.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
+import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,6 +97,7 @@ export async function buildApp(
   await app.register(domainRegistratorsRoutes(c.services.domainRegistrators));
   await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
   await app.register(domainsRoutes(c.services.domains));
+  await app.register(cloudFlareRoutes(c.services.cloudFlare));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

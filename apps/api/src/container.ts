@@ -30,6 +30,9 @@ import { createServersService } from './modules/servers/servers.service.ts';
 import { createSshPool } from './files/ssh/index.ts';
 import { createDomainsRepository, domainsQtySql } from './modules/domains/domains.repository.ts';
 import { createDomainsService } from './modules/domains/domains.service.ts';
+import { createCloudflareClient } from './integrations/cloudflare/index.ts';
+import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
+import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(config: Config, opts: { database?: Database } = {}) {
@@ -115,6 +118,25 @@ export async function createContainer(config: Config, opts: { database?: Databas
     domains: createDomainsService({ database, audit, usage, repo: repos.domains, clouds, brands }),
   };
 
+  // One Cloudflare client for every cloud: its request budget and account-id cache are per credentials, and
+  // each call's proxy route comes from the cloud it acts for (see cloudflare-routing.ts).
+  const cloudflareRouting = createCloudflareRouting();
+  const cloudflare = createCloudflareClient({
+    baseUrl: config.CLOUDFLARE_API_URL,
+    timeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
+    budget: { requests: config.CLOUDFLARE_BUDGET_PER_5_MIN, windowMs: 5 * 60_000 },
+    dispatcherFor: cloudflareRouting.dispatcherFor,
+  });
+  const cloudFlare = createCloudFlareService({
+    cloudflare,
+    routing: cloudflareRouting,
+    domains: services.domains,
+    clouds,
+    proxies: services.proxies,
+    audit,
+    proxyTimeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
+  });
+
   return {
     config,
     database,
@@ -122,7 +144,8 @@ export async function createContainer(config: Config, opts: { database?: Databas
     usage,
     ssh,
     repos,
-    services,
+    cloudflare,
+    services: { ...services, cloudFlare },
     async close() {
       ssh.closeAll();
       await database.close();

@@ -41,7 +41,7 @@ export function toAsciiDomain(input: string): string | null {
 }
 
 /** True when the text has a character outside ASCII (a search typed in Unicode). */
-export const hasNonAscii = (s: string) => /[^\x00-\x7f]/.test(s);
+export const hasNonAscii = (s: string) => [...s].some((ch) => ch.charCodeAt(0) > 0x7f);
 
 const hostName = (message: string) =>
   z.string({ message }).transform((v, ctx) => {

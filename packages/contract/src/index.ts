@@ -16,3 +16,4 @@ export * from './countries.ts';
 export * from './domain-registrators.ts';
 export * from './domain-registrators-contacts.ts';
 export * from './domains.ts';
+export * from './cloud-flare.ts';

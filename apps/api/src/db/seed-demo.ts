@@ -62,13 +62,14 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   );
 
   // Clouds, each backed by an account in the Cloudflare simulator; the second reaches it through the demo proxy.
+  const zoneLinks: { name: string; zoneId: string; cloudId: string }[] = [];
   for (const [i, cloud] of DEMO_CLOUDS.entries()) {
-    seedCloudflareDemo(
+    const seeded = seedCloudflareDemo(
       providers.cloudflare,
       { email: cloud.email, token: cloud.token, globalAPIKey: cloud.globalAPIKey },
       cloud.zones,
     );
-    await c.services.clouds.create(
+    const created = await c.services.clouds.create(
       {
         email: cloud.email,
         token: cloud.token,
@@ -77,6 +78,8 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
       },
       actor,
     );
+    // The first two zones of each account get a domain linked to them; the third is left to link by hand.
+    for (const z of seeded.zones.slice(0, 2)) zoneLinks.push({ name: z.name, zoneId: z.zoneId, cloudId: created._id });
   }
 
   // Servers: one reachable over SSH (the in-process host, with a key already installed), one on a closed port.
@@ -169,5 +172,13 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   const domains = await seedDemoDomains(c, actor);
+  const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;
+  for (const z of zoneLinks) {
+    const d = await c.services.domains.create(
+      { domainName: z.name, status: 'active', cloudId: z.cloudId, brandId: brand?._id ?? null },
+      actor,
+    );
+    await c.services.domains.setCloudZone(d._id, { cloudZoneId: z.zoneId, cloudRulesetId: null }, actor);
+  }
   log.info({ domains }, 'demo data seeded');
 }

@@ -10,6 +10,8 @@ import { auditLogRoutes } from '../features/audit-log/index.ts';
 import { cloudRoutes } from '../features/clouds/index.ts';
 import { proxyRoutes } from '../features/proxies/index.ts';
 import { serverRoutes } from '../features/servers/index.ts';
+import { cloudFlareRoutes } from '../features/cloud-flare/index.ts';
+import { domainRoutes } from '../features/domains/index.ts';
 import { Layout } from './layout.tsx';
 import { LoginPage } from './pages/login-page.tsx';
 import { LogoutPage } from './pages/logout-page.tsx';
@@ -34,6 +36,9 @@ export const featureRoutes: RouteObject[] = [
   ...cloudRoutes,
   ...proxyRoutes,
   ...serverRoutes,
+  ...cloudFlareRoutes,
+  // Last: its notes for routes later issues build give way to their own routes listed above.
+  ...domainRoutes,
 ];
 
 export const routes: RouteObject[] = [

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -84,3 +85,12 @@ export const domainFirewallRules = pgTable(
   },
   (t) => [primaryKey({ columns: [t.domainId, t.ruleId] }), index('domain_firewall_rules_rule_idx').on(t.ruleId)],
 );
+
+/**
+ * The number of domains, in one row (id 1), kept exact by statement-level triggers on domains (insert,
+ * delete, truncate; migration 0004), so the unfiltered list's count is a single row read at any size.
+ */
+export const domainCounts = pgTable('domain_counts', {
+  id: integer('id').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});

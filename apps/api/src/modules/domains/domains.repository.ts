@@ -13,6 +13,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import {
   brands,
   clouds,
+  domainCounts,
   domainFirewallRules,
   domainRegistrators,
   domains,
@@ -89,7 +90,11 @@ export const toDomain = (r: Joined): Domain => {
     domainNameUnicode: d.domainNameUnicode,
     status: d.status,
     serverId: d.serverId,
-    server: ref(d.serverId, r.serverIp, (_id, IPAddress) => ({ _id, IPAddress, email: r.serverEmail })) as Domain['server'],
+    server: ref(d.serverId, r.serverIp, (_id, IPAddress) => ({
+      _id,
+      IPAddress,
+      email: r.serverEmail,
+    })) as Domain['server'],
     brandId: d.brandId,
     brand: ref(d.brandId, r.brandName, (_id, name) => ({ _id, name })) as Domain['brand'],
     cloudId: d.cloudId,
@@ -187,10 +192,18 @@ export function createDomainsRepository(db: Db) {
     return { what: 'domains', count: Number(rows[0]?.n ?? 0), examples: rows.map((r) => r.name) };
   };
 
+  /** The exact number of domains, from the trigger-kept counter row (one row read at any size). */
+  const countAll = (ex: Executor) =>
+    ex
+      .select({ n: sql<number>`coalesce(max(${domainCounts.n}), 0)::int` })
+      .from(domainCounts)
+      .where(eq(domainCounts.id, 1));
+
   return {
     /**
      * One page in domain number order. The page's numbers come from the domain_no index alone (an index-only
-     * scan, even deep into the list), then only those rows are read and joined. The count uses the same WHERE.
+     * scan, even deep into the list), then only those rows are read and joined. A search is counted with the
+     * same WHERE (the trigram indexes); the whole list with the counter row.
      */
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Domain>> {
       const where = domainSearchWhere(q.search);
@@ -203,12 +216,10 @@ export function createDomainsRepository(db: Db) {
         .offset(pageOffset(q.page))
         .as('page');
       const [rows, [total]] = await Promise.all([
-        joined(ex)
-          .innerJoin(page, eq(page.no, domains.domainNo))
-          .orderBy(asc(domains.domainNo)),
-        ex.select({ n: count() }).from(domains).where(where),
+        joined(ex).innerJoin(page, eq(page.no, domains.domainNo)).orderBy(asc(domains.domainNo)),
+        where ? ex.select({ n: count() }).from(domains).where(where) : countAll(ex),
       ]);
-      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: total?.n ?? 0 };
+      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: Number(total?.n ?? 0) };
     },
     findById,
     async findRow(id: string, ex: Executor = db): Promise<DomainRow | undefined> {

@@ -94,9 +94,7 @@ export function createDomainsService(deps: {
   usage.register('firewall-rules', (id, ex) => repo.usageOfFirewallRule(id, ex));
 
   // In-use marks: a cloud (or webmaster account) that another domain of the same brand already uses.
-  deps.clouds.setInUseCheck((cloudIds, brandId, exceptDomainId) =>
-    repo.cloudsInUse(cloudIds, brandId, exceptDomainId),
-  );
+  deps.clouds.setInUseCheck((cloudIds, brandId, exceptDomainId) => repo.cloudsInUse(cloudIds, brandId, exceptDomainId));
   deps.brands.setInUseCheck(async (brandIds, q) => ({
     cloud: q.checkInUseCloudId
       ? await repo.brandsInUse(brandIds, {
@@ -135,10 +133,18 @@ export function createDomainsService(deps: {
     const missing = (await repo.missingRefs(refs, tx)) as RefField[];
     if (!missing.length) return;
     const fields = Object.fromEntries(missing.map((f) => [f, DOMAIN_MESSAGES[f]]));
-    throw new ValidationError(missing.length === 1 ? DOMAIN_MESSAGES[missing[0]!] : 'Some references do not exist', fields);
+    throw new ValidationError(
+      missing.length === 1 ? DOMAIN_MESSAGES[missing[0]!] : 'Some references do not exist',
+      fields,
+    );
   };
 
-  const crud = createCrudService<Domain, DomainInput, ListQuery, DomainWrite & { domainName: string; domainNameUnicode: string }>({
+  const crud = createCrudService<
+    Domain,
+    DomainInput,
+    ListQuery,
+    DomainWrite & { domainName: string; domainNameUnicode: string }
+  >({
     database,
     audit,
     usage,
@@ -206,7 +212,8 @@ export function createDomainsService(deps: {
         const before = await repo.firewallRules(id, tx);
         await repo.replaceFirewallRules(id, rules, tx);
         const after = await repo.firewallRules(id, tx);
-        const brief = (list: DomainFirewallRuleDetail[]) => list.map((r) => ({ ruleId: r.ruleId, priority: r.priority }));
+        const brief = (list: DomainFirewallRuleDetail[]) =>
+          list.map((r) => ({ ruleId: r.ruleId, priority: r.priority }));
         await audit.record(
           actor,
           {

@@ -1,0 +1,44 @@
+/** One entry of a header action menu, and, for routes a later issue builds, what brings it. */
+export interface DomainActionEntry {
+  label: string;
+  /** The route segment after /domains/{id}/ (or after /domains/{id}/cloud-flare/). */
+  path: string;
+  /** Shown on the route until its own issue builds the screen. */
+  comesWith?: string;
+  danger?: boolean;
+  /** Shown only when the domain has a cloud zone id (spec 1, "Domain cloud-zone subviews"). */
+  needsZone?: boolean;
+}
+
+/** The Domain Actions menu, in the spec's order (spec 2 §2). */
+export const DOMAIN_ACTIONS: readonly DomainActionEntry[] = [
+  { label: 'Setup WAF', path: 'firewall-rules' },
+  { label: 'Domain Parsing', path: 'parsing', comesWith: 'the domain parsing issue' },
+  { label: 'Generate Sitemap', path: 'generate-sitemap', comesWith: 'the sitemap issue' },
+  { label: 'Copy Content Files', path: 'copy-content-files', comesWith: 'the content files issue' },
+  { label: 'Edit Content Files', path: 'edit-content-files', comesWith: 'the content files issue' },
+  { label: 'Delete Domain', path: 'delete', danger: true },
+  { label: 'Domain Replacement', path: 'replacement', comesWith: 'the domain replacement issue' },
+  { label: 'Register Domain', path: 'register', comesWith: 'the Namecheap registration issue' },
+];
+
+/**
+ * The Cloud Actions menu (spec 2 §2, plus Zone Info from spec 1), under /domains/{id}/cloud-flare/. Delete,
+ * Unlink and Zone Info need a zone id.
+ */
+export const CLOUD_ACTIONS: readonly DomainActionEntry[] = [
+  { label: 'Create Zone', path: 'create-zone' },
+  { label: 'Delete Zone', path: 'delete-zone', danger: true, needsZone: true },
+  { label: 'Link Zone', path: 'link-zone' },
+  { label: 'Unlink Zone', path: 'unlink-zone', needsZone: true },
+  { label: 'Zone Info', path: 'zone-info', needsZone: true },
+  { label: 'Update Firewall Rules', path: 'update-firewall-rules' },
+  { label: 'Update SSL Settings', path: 'update-ssl-settings' },
+  { label: 'Update TLS 1.3 Settings', path: 'update-tls-1-3-settings' },
+  { label: 'Update DNS', path: 'update-dns' },
+  { label: 'Update Redirect Rules', path: 'update-redirect-rules' },
+  { label: 'Purge Cache', path: 'purge-cache' },
+].map((a) => ({ ...a, comesWith: 'the Cloudflare issue' }));
+
+/** The domain action routes a later issue builds (each shows which one until then). */
+export const LATER_DOMAIN_ACTIONS = DOMAIN_ACTIONS.filter((a) => a.comesWith);

@@ -1,0 +1,300 @@
+import { useEffect, useRef, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Form from 'react-bootstrap/Form';
+import Tab from 'react-bootstrap/Tab';
+import { useFormContext, useFormState, useWatch } from 'react-hook-form';
+import { STATUSES, type Cloud, type Domain, type DomainInput, type Server } from '@fleetdesk/contract';
+import { CheckField, SelectField, StaticField, TextField, useFieldError } from '../../components/form-fields.tsx';
+import { FormView } from '../../components/form-view.tsx';
+import { QueryTabs } from '../../components/query-tabs.tsx';
+import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.tsx';
+import { CloudPicker, cloudLabel } from '../../components/pickers/cloud-picker.tsx';
+import {
+  DomainRegistratorPicker,
+  domainRegistratorLabel,
+} from '../../components/pickers/domain-registrator-picker.tsx';
+import { RegionPicker, regionLabel } from '../../components/pickers/region-picker.tsx';
+import { ServerPicker, isServerFull, serverFill, serverLabel } from '../../components/pickers/server-picker.tsx';
+import { CloudZoneInfo } from './cloud-zone/index.ts';
+import { CloudActionsMenu, DomainMenus } from './domain-menus.tsx';
+import {
+  DOMAIN_TABS,
+  DomainFormSchema,
+  NEW_DOMAIN,
+  domainPaths,
+  domainsApi,
+  toFormValues,
+  useCloudBrandConflict,
+  type DomainFormValues,
+  type DomainTab,
+} from './domains-api.ts';
+import { RefField } from './ref-field.tsx';
+
+const STATUS_OPTIONS = STATUSES.map((status) => ({ value: status, label: status }));
+
+export const IN_USE_CLOUD_WARNING = 'Another domain of this brand already uses this cloud.';
+export const IN_USE_BRAND_WARNING = "Another domain of this brand already uses this domain's cloud.";
+
+/** Which fields each tab holds: a tab with an error is marked, and a failed save opens it. */
+const TAB_FIELDS: Record<DomainTab, readonly (keyof DomainFormValues)[]> = {
+  general: [
+    'domainName',
+    'status',
+    'serverId',
+    'brandId',
+    'parserEnabled',
+    'isSinglePage',
+    'parserURL',
+    'parserProxyRegionId',
+    'redirectDomainName',
+    'isRestricted',
+  ],
+  cloud: ['cloudId'],
+  'direct-admin': [],
+  'isp-manager': [],
+  'domain-registrator': ['domainRegistratorId', 'domainRegistratorExpirationDate'],
+  'yandex-webmaster': [],
+};
+
+type ServerRef = Pick<Server, '_id' | 'IPAddress' | 'email'> & Partial<Pick<Server, 'domainsQty' | 'domainsLimitQty'>>;
+type NamedRef = { _id: string; name: string };
+
+function TabTitle({ tab, title }: { tab: DomainTab; title: string }) {
+  const { errors } = useFormState<DomainFormValues>();
+  const bad = TAB_FIELDS[tab].some((f) => errors[f]);
+  return (
+    <>
+      {title}
+      {bad && (
+        <span className="text-danger ms-1" aria-hidden="true">
+          ●
+        </span>
+      )}
+      {bad && <span className="visually-hidden"> (has errors)</span>}
+    </>
+  );
+}
+
+/** After a save that failed, opens the first tab with an error when the current one has none. */
+function useOpenTabWithErrors() {
+  const { errors } = useFormState<DomainFormValues>();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const keys = Object.keys(errors).sort().join(',');
+  const seen = useRef('');
+  const active = searchParams.get('tab') ?? 'general';
+  useEffect(() => {
+    const previous = new Set(seen.current.split(',').filter(Boolean));
+    seen.current = keys;
+    const now = keys.split(',').filter(Boolean);
+    if (!now.some((k) => !previous.has(k))) return;
+    const failing = DOMAIN_TABS.filter((t) => TAB_FIELDS[t.key].some((f) => now.includes(f)));
+    if (!failing.length || failing.some((t) => t.key === active)) return;
+    setSearchParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('tab', failing[0]!.key);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [keys, active, setSearchParams]);
+}
+
+function DateField({ name, label }: { name: 'domainRegistratorExpirationDate'; label: string }) {
+  const { register } = useFormContext<DomainFormValues>();
+  const error = useFieldError<DomainFormValues>(name);
+  return (
+    <Form.Group className="mb-3" controlId={`field-${name}`} style={{ maxWidth: 240 }}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control type="date" isInvalid={Boolean(error)} {...register(name)} />
+      {error && <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>}
+    </Form.Group>
+  );
+}
+
+function LaterNote({ what }: { what: string }) {
+  return (
+    <Alert variant="secondary" className="mb-3">
+      <strong>Not available yet.</strong> The {what} integration comes with its own, later issue.
+    </Alert>
+  );
+}
+
+function DomainFields({ item }: { item?: Domain }) {
+  const { control } = useFormContext<DomainFormValues>();
+  const brandId = useWatch({ control, name: 'brandId' });
+  const cloudId = useWatch({ control, name: 'cloudId' });
+  const [server, setServer] = useState<ServerRef | null>(item?.server ?? null);
+  const [brand, setBrand] = useState<NamedRef | null>(item?.brand ?? null);
+  const [cloud, setCloud] = useState<Pick<Cloud, '_id' | 'email'> | null>(item?.cloud ?? null);
+  const [region, setRegion] = useState<NamedRef | null>(item?.parserProxyRegion ?? null);
+  const [registrator, setRegistrator] = useState<NamedRef | null>(item?.domainRegistrator ?? null);
+  useOpenTabWithErrors();
+
+  const conflict = useCloudBrandConflict({
+    domainId: item?._id,
+    brandId,
+    cloud: cloud && cloud._id === cloudId ? cloud : null,
+  });
+  const serverFull =
+    server && server._id !== item?.serverId && server.domainsQty !== undefined && server.domainsLimitQty !== undefined
+      ? isServerFull({ domainsQty: server.domainsQty, domainsLimitQty: server.domainsLimitQty })
+      : false;
+
+  return (
+    // Small labels and padding keep the six tabs on one line within the form's 720px.
+    <QueryTabs defaultActiveKey="general" id="domain-tabs" className="mb-3 small">
+      <Tab tabClassName="px-2" eventKey="general" title={<TabTitle tab="general" title="General" />}>
+        {item && <StaticField label="№" value={item.domainNo} />}
+        <TextField<DomainFormValues>
+          name="domainName"
+          label="Domain Name"
+          required
+          maxLength={253}
+          autoFocus={!item}
+          help={
+            item && item.domainName !== item.domainNameUnicode ? `Stored as ${item.domainName}` : 'e.g. example.com'
+          }
+        />
+        <SelectField<DomainFormValues> name="status" label="Status" required options={STATUS_OPTIONS} />
+        <RefField<ServerRef>
+          name="serverId"
+          label="Server"
+          value={server}
+          onValueChange={setServer}
+          getLabel={serverLabel}
+          picker={ServerPicker}
+          warning={
+            serverFull && server?.domainsQty !== undefined && server.domainsLimitQty !== undefined
+              ? `This server is full (${serverFill({ domainsQty: server.domainsQty, domainsLimitQty: server.domainsLimitQty })}): saving will be refused.`
+              : undefined
+          }
+        />
+        <RefField<NamedRef>
+          name="brandId"
+          label="Brand"
+          value={brand}
+          onValueChange={setBrand}
+          getLabel={brandLabel}
+          picker={BrandPicker}
+          pickerParams={cloudId ? { checkInUseCloudId: cloudId, checkInUseCloudIdDomainId: item?._id } : undefined}
+          warning={conflict ? IN_USE_BRAND_WARNING : undefined}
+        />
+        <CheckField<DomainFormValues> name="parserEnabled" label="Parser Enabled" />
+        <CheckField<DomainFormValues> name="isSinglePage" label="Single Page" />
+        <TextField<DomainFormValues>
+          name="parserURL"
+          label="Parser URL"
+          type="url"
+          maxLength={2000}
+          placeholder="https://"
+        />
+        <RefField<NamedRef>
+          name="parserProxyRegionId"
+          label="Parser Proxy Region"
+          value={region}
+          onValueChange={setRegion}
+          getLabel={regionLabel}
+          picker={RegionPicker}
+        />
+        <TextField<DomainFormValues>
+          name="redirectDomainName"
+          label="Redirect Domain"
+          maxLength={253}
+          help={
+            item?.redirectDomainName && item.redirectDomainName !== item.redirectDomainNameUnicode
+              ? `Stored as ${item.redirectDomainName}`
+              : undefined
+          }
+        />
+        <CheckField<DomainFormValues> name="isRestricted" label="Restricted" />
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="cloud" title={<TabTitle tab="cloud" title="Cloud" />}>
+        <RefField<Pick<Cloud, '_id' | 'email'>>
+          name="cloudId"
+          label="Cloud"
+          value={cloud}
+          onValueChange={setCloud}
+          getLabel={cloudLabel}
+          picker={CloudPicker}
+          pickerParams={brandId ? { checkInUseBrandId: brandId, checkInUseBrandIdDomainId: item?._id } : undefined}
+          warning={conflict ? IN_USE_CLOUD_WARNING : undefined}
+        />
+        {!brandId && (
+          <p className="small text-body-secondary mt-n2">
+            With a brand picked on the General tab, the list marks the clouds its other domains use.
+          </p>
+        )}
+        <StaticField label="Cloud Zone Id" value={item?.cloudZoneId || '—'} />
+        <StaticField label="Cloud Ruleset Id" value={item?.cloudRulesetId || '—'} />
+        {/* The Cloudflare issue's part of this tab: the Actions modal and the Cloud Zone Info block. */}
+        {item && (
+          <div className="mb-3" data-testid="cloud-zone-section">
+            <div className="mb-3">
+              <CloudActionsMenu
+                domainId={item._id}
+                cloudZoneId={item.cloudZoneId}
+                label="Actions"
+                variant="outline-secondary"
+              />
+            </div>
+            <CloudZoneInfo domainId={item._id} cloudZoneId={item.cloudZoneId} />
+          </div>
+        )}
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="direct-admin" title="Direct Admin">
+        <LaterNote what="Direct Admin" />
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="isp-manager" title="ISP Manager">
+        <LaterNote what="ISP Manager" />
+      </Tab>
+
+      <Tab
+        tabClassName="px-2"
+        eventKey="domain-registrator"
+        title={<TabTitle tab="domain-registrator" title="Domain Registrator" />}
+      >
+        <RefField<NamedRef>
+          name="domainRegistratorId"
+          label="Domain Registrator"
+          value={registrator}
+          onValueChange={setRegistrator}
+          getLabel={domainRegistratorLabel}
+          picker={DomainRegistratorPicker}
+        />
+        <DateField name="domainRegistratorExpirationDate" label="Expiration Date" />
+        {/* The registrar's live information block comes with the Namecheap issue. */}
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="yandex-webmaster" title="Yandex Webmaster">
+        <LaterNote what="Yandex Webmaster" />
+        {item?.yandexWebmasterAccountId && (
+          <StaticField label="Yandex Webmaster Account Id" value={<code>{item.yandexWebmasterAccountId}</code>} />
+        )}
+      </Tab>
+    </QueryTabs>
+  );
+}
+
+export function DomainFormPage() {
+  const { id } = useParams();
+  return (
+    <FormView<Domain, DomainFormValues, DomainInput>
+      entity="Domain"
+      resource={domainsApi}
+      schema={DomainFormSchema as never}
+      id={id}
+      defaultValues={NEW_DOMAIN}
+      toValues={toFormValues}
+      paths={domainPaths}
+      hideDelete
+      actions={(item) => <DomainMenus domainId={item._id} cloudZoneId={item.cloudZoneId} />}
+    >
+      {({ item }) => <DomainFields item={item} />}
+    </FormView>
+  );
+}

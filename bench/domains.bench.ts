@@ -1,0 +1,285 @@
+/**
+ * Domains at scale, through the real HTTP API.
+ *
+ *   npm run bench:domains                 100,000 domains (PostgreSQL when DATABASE_URL is set, else PGlite)
+ *   npm run bench:domains -- --million    1,000,000 domains
+ *   npm run bench:domains -- --requests 300 --concurrency 8
+ *   npm run bench:domains -- --keep       keep the scratch database (PostgreSQL) for a look with EXPLAIN
+ *
+ * On PostgreSQL it creates a scratch database on that server and drops it at the end. It seeds with bulk
+ * SQL (generate_series), starts the app (buildApp + listen on 127.0.0.1, a random port), signs in, and then
+ * measures page 1, page 4,000, a three-letter substring search and the full CSV export. Latency (p50, p99)
+ * comes from sequential requests; throughput from the same number of requests at the given concurrency.
+ * It prints figures and never asserts a time.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { openPglite, openPostgres, type Database } from '../apps/api/src/db/client.ts';
+import { createContainer } from '../apps/api/src/container.ts';
+import { buildApp } from '../apps/api/src/app.ts';
+import { hashPassword } from '../apps/api/src/lib/passwords.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const TOTAL = args.includes('--million') ? 1_000_000 : arg('domains', 100_000);
+const REQUESTS = arg('requests', 300);
+const CONCURRENCY = arg('concurrency', 8);
+const EXPORT_RUNS = arg('export-runs', 3);
+const WARMUP = 20;
+const KEEP = args.includes('--keep');
+/** Three-letter substrings of the seeded names (hex from md5), rotated so no single plan is cached. */
+const SEARCHES = ['abc', 'e4f', '7d2', 'c0f', '9ab', 'f31'];
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+async function openBenchDatabase(url: string | undefined) {
+  if (!url) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-'));
+    const database = await openPglite(path.join(dir, 'pgdata'));
+    return {
+      database,
+      label: 'PGlite (embedded)',
+      drop: async () => {
+        await database.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `fd_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openPostgres(u.toString(), { max: 10 });
+  const version = await database.db.execute(sql`select version() as v`);
+  const v = (version as unknown as { rows: { v: string }[] }).rows[0]?.v.split(' on ')[0] ?? 'PostgreSQL';
+  return {
+    database,
+    label: `${v} (scratch database ${name}${KEEP ? '' : ', dropped afterwards'})`,
+    drop: async () => {
+      await database.close();
+      if (KEEP) log(`Kept the scratch database ${name}; drop it with: DROP DATABASE ${name};`);
+      else await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+/** Brands, servers, clouds, regions and registrators, then the domains, all with set-based SQL. */
+async function seed(database: Database, total: number) {
+  await database.exec(`
+    insert into brands (name) select 'Brand ' || g from generate_series(1, 30) g;
+    insert into regions (name) select 'Region ' || g from generate_series(1, 8) g;
+    insert into servers (ip_address, email, domains_limit_qty)
+      select '10.' || (g / 250) || '.' || (g % 250) || '.1', 'ops' || g || '@example.com', 0 from generate_series(1, 400) g;
+    insert into clouds (email) select 'cloud' || g || '@example.com' from generate_series(1, 60) g;
+    insert into domain_registrators (name, type, endpoint_url, api_username)
+      select 'Registrar ' || g, 'namecheap', 'https://api.sandbox.namecheap.com/xml.response', 'user' || g
+      from generate_series(1, 4) g;
+  `);
+  const chunk = 100_000;
+  for (let from = 1; from <= total; from += chunk) {
+    const to = Math.min(total, from + chunk - 1);
+    await database.exec(`
+      with b as (select array_agg(id order by brand_no) a from brands),
+           s as (select array_agg(id order by server_no) a from servers),
+           c as (select array_agg(id order by cloud_no) a from clouds),
+           r as (select array_agg(id order by region_no) a from regions),
+           dr as (select array_agg(id order by domain_registrator_no) a from domain_registrators)
+      insert into domains (domain_name, domain_name_unicode, status, server_id, brand_id, cloud_id,
+        parser_enabled, parser_proxy_region_id, redirect_domain_name, is_restricted, domain_registrator_id,
+        domain_registrator_expiration_date, cloud_zone_id)
+      select n, n,
+        case when g % 9 = 0 then 'inactive' else 'active' end,
+        s.a[1 + g % 400], b.a[1 + g % 30], c.a[1 + g % 60],
+        g % 3 = 0, case when g % 3 = 0 then r.a[1 + g % 8] end,
+        case when g % 4 = 0 then 'www.' || substr(md5('r' || g), 1, 9) || '.net' end,
+        g % 11 = 0,
+        case when g % 5 <> 0 then dr.a[1 + g % 4] end,
+        case when g % 5 <> 0 then date '2026-01-01' + (g % 1000) end,
+        case when g % 2 = 0 then md5('z' || g) end
+      from (select g, substr(md5(g::text), 1, 10) || '-' || g || '.' ||
+                   (array['com','net','org','io','de','info'])[1 + g % 6] as n
+            from generate_series(${from}, ${to}) g) x, b, s, c, r, dr;
+    `);
+    log(`  seeded ${to.toLocaleString('en')} domains`);
+  }
+  await database.exec('vacuum analyze');
+}
+
+async function signIn(base: string, c: Awaited<ReturnType<typeof createContainer>>) {
+  const password = crypto.randomBytes(12).toString('hex');
+  const role = await c.repos.roles.insert({ name: 'Bench', rules: ['cnv:domains', 'cnv:regions'] });
+  const user = await c.repos.users.insert({
+    username: 'bench',
+    name: 'Bench',
+    email: 'bench@example.test',
+    passwordHash: await hashPassword(password),
+  });
+  await c.repos.users.setRoles(user.id, [role.id]);
+  const res = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', password }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return res.headers.get('authorization')!;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+type Row = { name: string; p50: number; p99: number; max: number; rps: number; note: string };
+
+async function measureList(name: string, urls: (i: number) => string, headers: Record<string, string>): Promise<Row> {
+  let items = 0;
+  let total = 0;
+  const once = async (i: number) => {
+    const res = await fetch(urls(i), { headers });
+    const body = (await res.json()) as { data: { items: unknown[]; itemsCount: number } };
+    if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
+    items = body.data.items.length;
+    total = body.data.itemsCount;
+  };
+  for (let i = 0; i < WARMUP; i++) await once(i);
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const t0 = performance.now();
+    await once(i);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) await once(next++);
+    }),
+  );
+  const rps = REQUESTS / ((performance.now() - t0) / 1000);
+  return {
+    name,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: times[times.length - 1]!,
+    rps,
+    note: `${items} items of ${total.toLocaleString('en')}`,
+  };
+}
+
+async function measureExport(url: string, headers: Record<string, string>) {
+  const runs: { ms: number; rows: number; bytes: number; peakRss: number; baseRss: number }[] = [];
+  for (let run = 0; run < EXPORT_RUNS; run++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const baseRss = process.memoryUsage().rss;
+    let peakRss = baseRss;
+    const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    if (!res.ok || !res.body) throw new Error(`export: ${res.status}`);
+    let bytes = 0;
+    let newlines = 0;
+    // Counted chunk by chunk, never held whole: the figure is the server's memory, not the client's.
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) newlines++;
+    }
+    const ms = performance.now() - t0;
+    clearInterval(timer);
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    runs.push({ ms, rows: newlines - 1, bytes, peakRss, baseRss });
+  }
+  return runs;
+}
+
+async function main() {
+  const config = loadConfig(
+    { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-data-')) },
+    { dotenv: false },
+  );
+  const started = performance.now();
+  const { database, label, drop } = await openBenchDatabase(config.DATABASE_URL);
+  try {
+    log(`Domains benchmark: ${TOTAL.toLocaleString('en')} domains on ${label}`);
+    log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ${os.platform()}`);
+    await database.migrate();
+    const t0 = performance.now();
+    await seed(database, TOTAL);
+    log(`  seed and vacuum analyze: ${fmt((performance.now() - t0) / 1000)} s`);
+
+    const c = await createContainer(config, { database });
+    const app = await buildApp(c, { logger: false, webDist: null });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const headers = { authorization: await signIn(base, c) };
+
+    const lastPage = Math.ceil(TOTAL / 20);
+    const deep = Math.min(4000, lastPage);
+    log(
+      `Each list case: ${WARMUP} warm-up, ${REQUESTS} sequential requests (latency), ${REQUESTS} at concurrency ${CONCURRENCY} (throughput)\n`,
+    );
+    const rows: Row[] = [];
+    // The floor: the same HTTP stack, sign-in check and envelope around an 8-row table.
+    rows.push(await measureList('baseline: regions list', () => `${base}/api/regions`, headers));
+    rows.push(await measureList('page 1, unfiltered', () => `${base}/api/domains?page=1`, headers));
+    rows.push(
+      await measureList(
+        `page ${deep.toLocaleString('en')}, unfiltered`,
+        () => `${base}/api/domains?page=${deep}`,
+        headers,
+      ),
+    );
+    rows.push(
+      await measureList(
+        'search, 3 letters, page 1',
+        (i) => `${base}/api/domains?search=${SEARCHES[i % SEARCHES.length]}`,
+        headers,
+      ),
+    );
+
+    const w = [30, 9, 9, 9, 10, 28];
+    const line = (cells: string[]) =>
+      cells.map((s, i) => (i === 0 || i === 5 ? s.padEnd(w[i]!) : s.padStart(w[i]!))).join('  ');
+    log(line(['case', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'answer']));
+    log(line(w.map((n) => '-'.repeat(n))));
+    for (const r of rows) log(line([r.name, fmt(r.p50), fmt(r.p99), fmt(r.max), fmt(r.rps, 0), r.note]));
+    log(`(searches rotated over: ${SEARCHES.join(', ')})\n`);
+
+    const exports = await measureExport(`${base}/api/domains/export`, headers);
+    log(line(['CSV export (full)', 'seconds', 'rows/s', 'MB', 'RSS +MB', 'peak RSS']));
+    log(line(w.map((n) => '-'.repeat(n))));
+    exports.forEach((e, i) =>
+      log(
+        line([
+          `run ${i + 1}: ${e.rows.toLocaleString('en')} rows`,
+          fmt(e.ms / 1000, 2),
+          fmt(e.rows / (e.ms / 1000), 0),
+          fmt(e.bytes / 1e6),
+          fmt((e.peakRss - e.baseRss) / 1e6),
+          `${fmt(e.peakRss / 1e6)} MB (app and client in one process)`,
+        ]),
+      ),
+    );
+    if (exports.some((e) => e.rows !== TOTAL))
+      log(`!! the export returned ${exports.map((e) => e.rows).join(', ')} rows, expected ${TOTAL}`);
+    log(`\nTotal time ${fmt((performance.now() - started) / 1000)} s`);
+    await app.close();
+  } finally {
+    await drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
