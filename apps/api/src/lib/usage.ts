@@ -5,6 +5,10 @@ import { ConflictError } from '../http/errors.ts';
 export type Usage = { what: string; count: number; examples: string[] };
 export type UsageCheck = (id: string, ex?: Executor) => Promise<Usage | null>;
 
+/** 'proxies' → 'proxy', 'domains' → 'domain': enough for the plural names the registry is given. */
+export const singular = (plural: string) =>
+  plural.endsWith('ies') ? `${plural.slice(0, -3)}y` : plural.endsWith('s') ? plural.slice(0, -1) : plural;
+
 /**
  * Who refers to what. Modules that hold references register a check for the entity they point at;
  * the referred-to entity's service asks before deleting. New referrers need no change to the referred service.
@@ -25,7 +29,7 @@ export function createUsageRegistry() {
       if (!usages.length) return;
       const parts = usages.map((u) => {
         const more = u.count > u.examples.length ? `, and ${u.count - u.examples.length} more` : '';
-        return `${u.count} ${u.what} (${u.examples.join(', ')}${more})`;
+        return `${u.count} ${u.count === 1 ? singular(u.what) : u.what} (${u.examples.join(', ')}${more})`;
       });
       throw new ConflictError(
         `This ${label} cannot be deleted: it is used by ${parts.join(' and ')}`,

@@ -118,7 +118,7 @@ describe('clouds', () => {
     await post({ email: 'a@b.co', proxyRegionId: region._id });
     const del = await t.inject({ method: 'DELETE', url: `/api/regions/${region._id}`, headers: h });
     expect(del.statusCode).toBe(409);
-    expect(del.json().message).toBe('This region cannot be deleted: it is used by 1 clouds (a@b.co)');
+    expect(del.json().message).toBe('This region cannot be deleted: it is used by 1 cloud (a@b.co)');
   });
 
   it('audits secret changes as redacted', async () => {

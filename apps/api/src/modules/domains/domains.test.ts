@@ -436,7 +436,7 @@ describe('Setup WAF', () => {
     // A template in use cannot be deleted; once the domain drops it, it can.
     const del = await call('DELETE', `/api/firewall-rules/${r1._id}`);
     expect(del.statusCode).toBe(409);
-    expect(del.json().message).toContain('1 domains (waf.example)');
+    expect(del.json().message).toContain('1 domain (waf.example)');
     expect((await call('POST', url, { cloudFirewallRules: [] })).json().data.items).toEqual([]);
     expect((await call('DELETE', `/api/firewall-rules/${r1._id}`)).statusCode).toBe(200);
 
@@ -485,7 +485,7 @@ describe('referential integrity', () => {
     }
     const tplRes = await call('DELETE', `/api/firewall-rules/${tpl._id}`);
     expect(tplRes.statusCode).toBe(409);
-    expect(tplRes.json().message).toBe('This firewall rule cannot be deleted: it is used by 1 domains (one.example)');
+    expect(tplRes.json().message).toBe('This firewall rule cannot be deleted: it is used by 1 domain (one.example)');
 
     for (const d of ds) expect((await call('DELETE', `/api/domains/${d._id}`)).statusCode).toBe(200);
     for (const [resource, id] of targets) expect((await call('DELETE', `/api/${resource}/${id}`)).statusCode).toBe(200);

@@ -95,7 +95,7 @@ describe('proxies', () => {
     await post({ IPAddress: '10.0.0.9', regionId: region._id });
     const del = await t.inject({ method: 'DELETE', url: `/api/regions/${region._id}`, headers: h });
     expect(del.statusCode).toBe(409);
-    expect(del.json().message).toContain('1 proxies (10.0.0.9)');
+    expect(del.json().message).toContain('1 proxy (10.0.0.9)');
   });
 
   describe('check', () => {

@@ -137,10 +137,13 @@ function DomainFields({ item }: { item?: Domain }) {
     brandId,
     cloud: cloud && cloud._id === cloudId ? cloud : null,
   });
-  const serverFull =
+  // A freshly picked server carries its fill; the loaded one does not, and staying on it is always allowed.
+  const fill =
     server && server._id !== item?.serverId && server.domainsQty !== undefined && server.domainsLimitQty !== undefined
-      ? isServerFull({ domainsQty: server.domainsQty, domainsLimitQty: server.domainsLimitQty })
-      : false;
+      ? { domainsQty: server.domainsQty, domainsLimitQty: server.domainsLimitQty }
+      : null;
+  const serverWarning =
+    fill && isServerFull(fill) ? `This server is full (${serverFill(fill)}): saving will be refused.` : undefined;
 
   return (
     // Small labels and padding keep the six tabs on one line within the form's 720px.
@@ -165,11 +168,7 @@ function DomainFields({ item }: { item?: Domain }) {
           onValueChange={setServer}
           getLabel={serverLabel}
           picker={ServerPicker}
-          warning={
-            serverFull && server?.domainsQty !== undefined && server.domainsLimitQty !== undefined
-              ? `This server is full (${serverFill({ domainsQty: server.domainsQty, domainsLimitQty: server.domainsLimitQty })}): saving will be refused.`
-              : undefined
-          }
+          warning={serverWarning}
         />
         <RefField<NamedRef>
           name="brandId"
