@@ -115,10 +115,18 @@ export function parsePrivateKey(text: string): ParsedPrivateKey {
 
 /** A fresh key pair in OpenSSH format, commented "fleetdesk" so it is recognisable in authorized_keys. */
 export function generateKeyPair(kind: 'ed25519' | 'rsa4096'): GeneratedKeyPair {
-  const pair =
-    kind === 'ed25519'
-      ? utils.generateKeyPairSync('ed25519', { comment: 'fleetdesk' })
-      : utils.generateKeyPairSync('rsa', { bits: 4096, comment: 'fleetdesk' });
-  const { fingerprint, publicLine } = parsePrivateKey(pair.private);
-  return { privateKey: pair.private, publicLine, fingerprint };
+  // ssh2 now and then writes an ed25519 key whose public half lost a leading zero byte (about 1 in 300),
+  // which its own parser then rejects: draw again rather than store an unusable key.
+  for (let attempt = 1; ; attempt++) {
+    const pair =
+      kind === 'ed25519'
+        ? utils.generateKeyPairSync('ed25519', { comment: 'fleetdesk' })
+        : utils.generateKeyPairSync('rsa', { bits: 4096, comment: 'fleetdesk' });
+    try {
+      const { fingerprint, publicLine } = parsePrivateKey(pair.private);
+      return { privateKey: pair.private, publicLine, fingerprint };
+    } catch (err) {
+      if (attempt >= 10) throw err;
+    }
+  }
 }
