@@ -1,2 +1,3 @@
 export { startSshHost, sshFingerprint } from './ssh-host.ts';
 export type { SshHost, SshHostOptions } from './ssh-host.ts';
+export { generateSshKeyPair } from './generate-key.ts';

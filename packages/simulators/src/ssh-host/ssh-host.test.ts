@@ -7,12 +7,13 @@ import type { Client as SshClient, SFTPWrapper } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHost, type SshHost } from './index.ts';
 import { tokenizeShell } from './exec-commands.ts';
+import { generateSshKeyPair } from './generate-key.ts';
 
-const { Client, utils } = ssh2;
+const { Client } = ssh2;
 
-const ed25519 = utils.generateKeyPairSync('ed25519', { comment: 'test' });
-const rsa = utils.generateKeyPairSync('rsa', { bits: 2048 });
-const stranger = utils.generateKeyPairSync('ed25519');
+const ed25519 = generateSshKeyPair('ed25519', { comment: 'test' });
+const rsa = generateSshKeyPair('rsa', { bits: 2048 });
+const stranger = generateSshKeyPair('ed25519');
 
 function connect(
   host: SshHost,

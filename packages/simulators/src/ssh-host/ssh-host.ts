@@ -8,6 +8,7 @@ import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ParsedKey } from 'ssh2';
 import { runCommand } from './exec-commands.ts';
 import { serveSftp } from './sftp-server.ts';
+import { generateSshKeyPair } from './generate-key.ts';
 
 const { Server, utils } = ssh2;
 
@@ -54,7 +55,7 @@ export function sshFingerprint(publicBlob: Buffer): string {
 export async function startSshHost(opts: SshHostOptions = {}): Promise<SshHost> {
   const ownsRoot = !opts.rootDir;
   const rootDir = opts.rootDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'fleetdesk-ssh-host-')));
-  const hostKey = opts.hostKey ?? utils.generateKeyPairSync('ed25519').private;
+  const hostKey = opts.hostKey ?? generateSshKeyPair('ed25519').private;
   const hostKeyFingerprint = sshFingerprint(parseOrThrow(hostKey, 'The host key').getPublicSSH());
   const allowed: ParsedKey[] = [];
   const addAuthorizedKey = (line: string) => {
