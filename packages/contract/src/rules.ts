@@ -35,3 +35,22 @@ export const ADMIN_RULE: Rule = 'cnv';
 export function hasRule(held: readonly string[], needed: Rule): boolean {
   return held.includes(ADMIN_RULE) || held.includes(needed);
 }
+
+/**
+ * Areas whose forms pick items of another area: holders of these rules may also read (list and get, never
+ * write) that area, so that an operator who edits domains can open the server, brand or cloud picker.
+ */
+export const PICKER_READERS: Partial<Record<Rule, readonly Rule[]>> = {
+  'cnv:regions': ['cnv:proxies', 'cnv:clouds', 'cnv:domains'],
+  'cnv:servers': ['cnv:domains'],
+  'cnv:brands': ['cnv:domains'],
+  'cnv:clouds': ['cnv:domains'],
+  'cnv:domainRegistrators': ['cnv:domains'],
+  'cnv:firewallRules': ['cnv:domains'],
+  'cnv:roles': ['cnv:users'],
+};
+
+/** True when the held rules grant any of the needed ones. */
+export function hasAnyRule(held: readonly string[], needed: Rule | readonly Rule[]): boolean {
+  return (typeof needed === 'string' ? [needed] : needed).some((r) => hasRule(held, r));
+}

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { hasRule, type Rule } from '@fleetdesk/contract';
+import { hasAnyRule } from '@fleetdesk/contract';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import type { Access } from './context.ts';
 import { ForbiddenError, UnauthorizedError } from './errors.ts';
@@ -34,8 +34,11 @@ export function installAuthGuard(app: FastifyInstance, auth: AuthService): Regis
     if (!found) throw new UnauthorizedError('Your session has expired or is invalid. Please sign in again.');
     req.actor = { ...found.actor, requestId: String(req.id), ip: req.ip };
     req.sessionId = found.sessionId;
-    if (access !== 'authenticated' && !hasRule(found.actor.rules, access as Rule)) {
-      throw new ForbiddenError(`You do not have permission for this area (${access})`);
+    if (access !== 'authenticated' && !hasAnyRule(found.actor.rules, access)) {
+      // The first rule names the area; the others only read it for their pickers.
+      throw new ForbiddenError(
+        `You do not have permission for this area (${typeof access === 'string' ? access : access[0]})`,
+      );
     }
   });
   return routes;

@@ -17,10 +17,11 @@ export const systemActor = (label = 'system'): Actor => ({
 });
 
 /**
- * Every route declares its access: a rule, 'authenticated' (any signed-in user) or 'public'.
+ * Every route declares its access: a rule (or a list of rules, any of which grants it), 'authenticated'
+ * (any signed-in user) or 'public'.
  * The guard refuses to register a route without it.
  */
-export type Access = Rule | 'authenticated' | 'public';
+export type Access = Rule | readonly Rule[] | 'authenticated' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { IdParamsSchema, ListQuerySchema, dataOf, listOf, type ListResult, type Rule } from '@fleetdesk/contract';
+import {
+  IdParamsSchema,
+  ListQuerySchema,
+  PICKER_READERS,
+  dataOf,
+  listOf,
+  type ListResult,
+  type Rule,
+} from '@fleetdesk/contract';
 import type { Actor } from './context.ts';
 
 export type CrudService<E, I, Q> = {
@@ -39,18 +47,20 @@ export function mountCrud<
   const r = app;
   const tag = def.path.replace(/^\/api\//, '');
   const config = { access: def.rule };
+  // Reads also serve the pickers of other areas' forms (see PICKER_READERS).
+  const readConfig = { access: [def.rule, ...(PICKER_READERS[def.rule] ?? [])] };
   const listQuery = (def.listQuery ?? ListQuerySchema) as Q;
   const updateInput = (def.updateInput ?? def.input.partial()) as z.ZodObject;
   const one = dataOf(def.entity);
 
   r.get(
     def.path,
-    { config, schema: { tags: [tag], querystring: listQuery, response: { 200: listOf(def.entity) } } },
+    { config: readConfig, schema: { tags: [tag], querystring: listQuery, response: { 200: listOf(def.entity) } } },
     async (req) => ({ data: await def.service.list(req.query as z.infer<Q>, req.actor) }),
   );
   r.get(
     `${def.path}/:id`,
-    { config, schema: { tags: [tag], params: IdParamsSchema, response: { 200: one } } },
+    { config: readConfig, schema: { tags: [tag], params: IdParamsSchema, response: { 200: one } } },
     async (req) => ({ data: await def.service.get((req.params as { id: string }).id, req.actor) }),
   );
   r.post(def.path, { config, schema: { tags: [tag], body: def.input, response: { 201: one } } }, async (req, reply) => {
