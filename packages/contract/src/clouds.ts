@@ -13,6 +13,8 @@ export const CloudSchema = z.object({
   globalAPIKey: secretOutput(),
   emailPassword: secretOutput(),
   proxyRegion: RefSchema.nullable(),
+  /** Cloudflare's account id: found through GET /accounts and cached, or set by the operator. */
+  accountId: z.string().nullable(),
   isInUseBrandId: z.boolean().optional(),
 });
 export type Cloud = z.infer<typeof CloudSchema>;
@@ -29,6 +31,15 @@ export const CloudInputSchema = z.object({
   globalAPIKey: secretInput(),
   emailPassword: secretInput(),
   proxyRegionId: optionalRef(),
+  accountId: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9a-f]{32}$/, 'Account ID must be 32 hexadecimal characters, as Cloudflare shows it')
+      .nullable()
+      .optional(),
+  ),
 });
 export type CloudInput = z.infer<typeof CloudInputSchema>;
 

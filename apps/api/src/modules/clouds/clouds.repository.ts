@@ -20,6 +20,7 @@ export const toCloud = ({ c, regionName }: Joined): Cloud => ({
   globalAPIKey: maskOf(c.globalApiKeyEnc),
   emailPassword: maskOf(c.emailPasswordEnc),
   proxyRegion: c.proxyRegionId && regionName !== null ? { _id: c.proxyRegionId, name: regionName } : null,
+  accountId: c.accountId,
 });
 
 export function createCloudsRepository(db: Db) {

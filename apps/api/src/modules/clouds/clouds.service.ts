@@ -25,7 +25,7 @@ export function createCloudsService(deps: {
 
   usage.register('regions', async (regionId, ex) => ({ what: 'clouds', ...(await repo.usageOfRegion(regionId, ex)) }));
 
-  const toWrite = (input: Partial<CloudInput>): CloudWrite => {
+  const toWrite = (input: Partial<CloudInput>, current?: Cloud): CloudWrite => {
     const w: CloudWrite = {};
     if (input.email !== undefined) w.email = input.email;
     if (input.proxyRegionId !== undefined) w.proxyRegionId = input.proxyRegionId;
@@ -36,8 +36,14 @@ export function createCloudsService(deps: {
       emailPasswordEnc: sealInput(secrets, input.emailPassword),
     };
     for (const [k, v] of Object.entries(sealed)) if (v !== undefined) (w as Record<string, unknown>)[k] = v;
-    // Credentials changed: the cached account id may belong to another account now.
-    if (w.email !== undefined || w.tokenEnc !== undefined || w.globalApiKeyEnc !== undefined) w.accountId = null;
+    // Credentials changed: the cached account id may belong to another account now…
+    const emailChanged = w.email !== undefined && w.email.toLowerCase() !== current?.email.toLowerCase();
+    const credentialsChanged = emailChanged || w.tokenEnc !== undefined || w.globalApiKeyEnc !== undefined;
+    if (current && credentialsChanged) w.accountId = null;
+    // …unless the operator names the account, as account-owned tokens (which cannot list accounts) need.
+    // A form re-sending the old id along with new credentials does not count as naming it.
+    const resent = credentialsChanged && input.accountId === current?.accountId;
+    if (input.accountId !== undefined && !resent) w.accountId = input.accountId;
     return w;
   };
 

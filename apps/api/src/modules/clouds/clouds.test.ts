@@ -132,3 +132,26 @@ describe('clouds', () => {
     expect(JSON.stringify(log)).not.toMatch(/first-token|second-token/);
   });
 });
+
+describe('cloud account id', () => {
+  const ACCOUNT = '0123456789abcdef0123456789abcdef';
+  it('is kept when set by the operator, validated, and forgotten when the credentials change', async () => {
+    const c = (await post({ email: 'acct@example.com', token: 'tok', accountId: ACCOUNT })).json().data;
+    expect(c.accountId).toBe(ACCOUNT);
+    const bad = await post({ email: 'other@example.com', accountId: 'nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields.accountId).toMatch(/32 hexadecimal/);
+
+    const patch = (payload: object) =>
+      t.inject({ method: 'PATCH', url: `/api/clouds/${c._id}`, headers: h, payload }).then((r) => r.json().data);
+    // A form re-saving the same email and id keeps it.
+    expect((await patch({ email: 'acct@example.com', accountId: ACCOUNT, token: SECRET_MASK })).accountId).toBe(
+      ACCOUNT,
+    );
+    // New credentials with the old id re-sent: the id may belong to the old account, so it is dropped.
+    expect((await patch({ token: 'new-token', accountId: ACCOUNT })).accountId).toBeNull();
+    // New credentials with an id named on purpose: kept.
+    expect((await patch({ token: 'newer-token', accountId: ACCOUNT })).accountId).toBe(ACCOUNT);
+    expect((await patch({ accountId: '' })).accountId).toBeNull();
+  });
+});

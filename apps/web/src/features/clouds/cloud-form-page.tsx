@@ -22,7 +22,15 @@ export function CloudFormPage() {
       resource={cloudsApi}
       schema={CloudInputSchema as never}
       id={id}
-      defaultValues={{ email: '', password: '', token: '', globalAPIKey: '', emailPassword: '', proxyRegionId: null }}
+      defaultValues={{
+        email: '',
+        password: '',
+        token: '',
+        globalAPIKey: '',
+        emailPassword: '',
+        proxyRegionId: null,
+        accountId: '',
+      }}
       toValues={(cloud) => ({
         email: cloud.email,
         password: secretFormValue(cloud.password),
@@ -30,6 +38,7 @@ export function CloudFormPage() {
         globalAPIKey: secretFormValue(cloud.globalAPIKey),
         emailPassword: secretFormValue(cloud.emailPassword),
         proxyRegionId: cloud.proxyRegion?._id ?? null,
+        accountId: cloud.accountId ?? '',
       })}
       paths={cloudPaths}
     >
@@ -60,6 +69,13 @@ export function CloudFormPage() {
             getLabel={regionLabel}
             picker={RegionPicker}
             initial={item?.proxyRegion}
+          />
+          <TextField<CloudFormValues>
+            name="accountId"
+            label="Cloudflare Account ID"
+            maxLength={32}
+            autoComplete="off"
+            help="Found automatically from the credentials. Set it for an account-owned API token, which cannot list accounts."
           />
         </>
       )}

@@ -14,4 +14,5 @@ export type CloudFormValues = {
   globalAPIKey: string | null;
   emailPassword: string | null;
   proxyRegionId: string | null;
+  accountId: string;
 };
