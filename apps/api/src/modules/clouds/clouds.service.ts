@@ -1,6 +1,6 @@
 import type { Cloud, CloudInput, CloudListQuery } from '@fleetdesk/contract';
-import type { Database, Tx } from '../../db/client.ts';
-import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import type { Database } from '../../db/client.ts';
+import { NotFoundError } from '../../http/errors.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
@@ -47,15 +47,6 @@ export function createCloudsService(deps: {
     return w;
   };
 
-  const checkRegion = async (regionId: string | null | undefined, tx: Tx) => {
-    if (!regionId) return;
-    const [r] = await deps.regions.findByIds([regionId], tx);
-    if (!r)
-      throw new ValidationError('The proxy region does not exist', {
-        proxyRegionId: 'The proxy region does not exist',
-      });
-  };
-
   const crud = createCrudService<Cloud, CloudInput, CloudListQuery, CloudWrite & { email: string }>({
     database,
     audit,
@@ -65,7 +56,8 @@ export function createCloudsService(deps: {
     label: 'cloud',
     unique: { clouds_email_lower_uq: { field: 'email', message: 'A cloud with this email already exists' } },
     toWrite,
-    validate: (input, _current, tx) => checkRegion(input.proxyRegionId, tx),
+    validate: (input, _current, tx) =>
+      deps.regions.assertExists(input.proxyRegionId, 'proxyRegionId', 'The proxy region does not exist', tx),
     // Sealed values change when a secret changes, and the audit redacts them by name.
     snapshot: async (id, ex) => {
       const row = await repo.findRow(id, ex);

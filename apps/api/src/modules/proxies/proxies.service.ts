@@ -58,11 +58,8 @@ export function createProxiesService(deps: {
     entity: 'proxies',
     label: 'proxy',
     toWrite,
-    validate: async (input, _current, tx) => {
-      if (!input.regionId) return;
-      const [r] = await deps.regions.findByIds([input.regionId], tx);
-      if (!r) throw new ValidationError('The region does not exist', { regionId: 'The region does not exist' });
-    },
+    validate: (input, _current, tx) =>
+      deps.regions.assertExists(input.regionId, 'regionId', 'The region does not exist', tx),
     snapshot: async (id, ex) => {
       const r = await repo.findRow(id, ex);
       return (
