@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import type { Container } from './container.ts';
 import { installAuthGuard, type RegisteredRoute } from './http/auth-guard.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { DOCS_CSP, installSecurity, serverLimits } from './http/security.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { brandsRoutes } from './modules/brands/brands.routes.ts';
@@ -50,8 +51,8 @@ export async function buildApp(
     logger: opts.logger ?? { level: c.config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
-    trustProxy: false,
-    bodyLimit: 10 * 1024 * 1024,
+    // Trusted proxies, body limit, timeouts: see http/security.ts and decision 013.
+    ...serverLimits(c.config),
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -70,6 +71,7 @@ export async function buildApp(
       return reply.type('text/html').sendFile('index.html');
     },
   });
+  await installSecurity(app, c.config);
   const routes = installAuthGuard(app, c.services.auth);
   app.decorate('registeredRoutes', routes);
 
@@ -81,7 +83,10 @@ export async function buildApp(
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP });
+
+  // Past the per-socket checks Fastify does, a cap on how many sockets the process holds at once.
+  app.server.maxConnections = c.config.MAX_CONNECTIONS;
 
   await app.register(healthRoutes(c));
   await app.register(authRoutes(c.services.auth, { demo: c.config.DEMO }));

@@ -1,5 +1,6 @@
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
+import net from 'node:net';
 import path from 'node:path';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -8,6 +9,41 @@ const boolish = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy takes it: unset/false (the socket's address is the client's), true (trust
+ * every hop: only behind a proxy that overwrites X-Forwarded-For), a hop count, or addresses/CIDRs of the proxies.
+ */
+export type TrustProxy = boolean | number | string[];
+function parseTrustProxy(v: string | undefined, ctx: z.RefinementCtx): TrustProxy {
+  const t = (v ?? '').trim().toLowerCase();
+  if (['', 'false', '0', 'no', 'off'].includes(t)) return false;
+  if (['true', 'yes', 'on'].includes(t)) return true;
+  if (/^\d+$/.test(t)) {
+    const hops = Number(t);
+    if (hops > 100) ctx.addIssue({ code: 'custom', message: 'a hop count must be at most 100' });
+    return hops;
+  }
+  const list = t
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    // proxy-addr's names for the private ranges.
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) continue;
+    const [addr, bits, extra] = entry.split('/');
+    const family = net.isIP(addr ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (!family || !bitsOk || extra !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry.slice(0, 60)}" is not an IP address or CIDR; use true, false, a hop count, or a comma-separated list of addresses/CIDRs (or loopback, linklocal, uniquelocal)`,
+      });
+    }
+  }
+  return list;
+}
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -39,12 +75,41 @@ const ConfigSchema = z.object({
     .positive()
     .max(60 * 24 * 30)
     .default(120),
-  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  LOGIN_LOCK_MINUTES: z.coerce
+  // Sign-in throttle (decision 012).
+  LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_DELAY_SECONDS: z.coerce.number().positive().max(3600).default(1),
+  LOGIN_MAX_DELAY_MINUTES: z.coerce
     .number()
     .positive()
     .max(24 * 60)
     .default(15),
+  LOGIN_WINDOW_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(15),
+  LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(50),
+  LOGIN_USERNAME_SLOW_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => parseTrustProxy(v, ctx)),
+  // Request limits, rate limits and timeouts (decision 013).
+  BODY_LIMIT_KB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100 * 1024)
+    .default(1024),
+  JSON_MAX_DEPTH: z.coerce.number().int().min(2).max(1000).default(32),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  RATE_LIMIT_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  RATE_LIMIT_EXPENSIVE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  CONNECTION_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(120),
+  KEEP_ALIVE_SECONDS: z.coerce.number().positive().max(600).default(10),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SSH_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   DEMO: boolish,

@@ -63,8 +63,15 @@ export async function createContainer(config: Config, opts: { database?: Databas
   const ssh = createSshPool({ connectTimeoutMs: config.SSH_TIMEOUT_SECONDS * 1000 });
   const regions = createRegionsService({ database, audit, usage, repo: repos.regions });
   const throttle = createLoginThrottle({
-    maxFailures: config.LOGIN_MAX_FAILURES,
-    lockMs: config.LOGIN_LOCK_MINUTES * 60_000,
+    database,
+    policy: {
+      freeAttempts: config.LOGIN_FREE_ATTEMPTS,
+      delayMs: config.LOGIN_DELAY_SECONDS * 1000,
+      maxDelayMs: config.LOGIN_MAX_DELAY_MINUTES * 60_000,
+      windowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
+      addressMaxFailures: config.LOGIN_ADDRESS_MAX_FAILURES,
+      usernameSlowAfter: config.LOGIN_USERNAME_SLOW_AFTER,
+    },
   });
   const users = createUsersService({
     database,

@@ -54,12 +54,26 @@ export type TestApp = {
   inject: FastifyInstance['inject'];
 };
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Test files sign in and call far more often than a person: unless a test asks for the production limits, the
+ * request rate limits are raised out of the way (the sign-in throttle keeps its defaults).
+ */
+export const TEST_RATE_LIMITS = {
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_ADDRESS_PER_MINUTE: '1000000',
+  RATE_LIMIT_LOGIN_PER_MINUTE: '1000000',
+  RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000000',
+};
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { productionRateLimits?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-test-'));
-  const config = loadConfig(
-    { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', LOGIN_MAX_FAILURES: '5', ...env },
-    { dotenv: false },
-  );
+  const limits = opts.productionRateLimits ? {} : TEST_RATE_LIMITS;
+  const clean = { ...process.env };
+  for (const k of Object.keys(clean)) if (k.startsWith('RATE_LIMIT_') || k.startsWith('LOGIN_')) delete clean[k];
+  const config = loadConfig({ ...clean, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...limits, ...env }, { dotenv: false });
   const { database, drop } = await createTestDatabase();
   const c = await createContainer(config, { database });
   const logs: string[] = [];

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { LoginInput, Me } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import { RateLimitedError, UnauthorizedError } from '../../http/errors.ts';
@@ -11,6 +12,15 @@ import type { AuthRepository } from './auth.repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
+
+/**
+ * How an unknown username appears in the audit log: a short hash, so that repeated attempts with the same name
+ * can be told apart and grouped, while whatever was typed (often a password) is not kept.
+ */
+export function maskUnknownUsername(username: string): string {
+  const digest = crypto.createHash('sha256').update(username.trim().toLowerCase()).digest('hex');
+  return `unknown#${digest.slice(0, 12)}`;
+}
 
 export type SessionPolicy = { ttlMs: number; idleMs: number };
 
@@ -28,9 +38,10 @@ export function createAuthService(deps: {
 
   return {
     async login(input: LoginInput, meta: { ip: string; userAgent?: string; requestId: string }) {
-      const keys = [`u:${input.username.toLowerCase()}`, `ip:${meta.ip}`];
-      const wait = throttle.retryAfter(keys);
-      if (wait > 0) {
+      // Counted before the slow password check, so a concurrent burst cannot outrun the limit.
+      const admission = await throttle.admit(input.username, meta.ip);
+      if (!admission.ok) {
+        const wait = admission.retryAfterSeconds;
         throw new RateLimitedError(
           `Too many failed sign-in attempts. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
           wait,
@@ -40,13 +51,13 @@ export function createAuthService(deps: {
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
       const actor: Actor = {
         userId: user?.id ?? null,
-        username: input.username,
+        // A name that matches no user may be a password typed into the wrong field: never stored in clear.
+        username: user ? user.username : maskUnknownUsername(input.username),
         rules: [],
         requestId: meta.requestId,
         ip: meta.ip,
       };
       if (!user || !ok || user.status !== 'active') {
-        throttle.fail(keys);
         await audit.record(actor, {
           action: 'login_failed',
           entity: 'sessions',
@@ -55,7 +66,7 @@ export function createAuthService(deps: {
         });
         throw new UnauthorizedError(INVALID_CREDENTIALS, 'invalid_credentials');
       }
-      throttle.succeed([keys[0]!]);
+      await throttle.succeed(admission.keys);
       const token = newToken();
       const now = Date.now();
       const fresh = await database.db.transaction(async (tx) => {

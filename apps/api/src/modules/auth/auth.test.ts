@@ -4,7 +4,14 @@ import { hashPassword } from '../../lib/passwords.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ LOGIN_MAX_FAILURES: '3', SESSION_IDLE_MINUTES: '30', SESSION_TTL_HOURS: '1' });
+  t = await createTestApp({
+    LOGIN_FREE_ATTEMPTS: '3',
+    LOGIN_ADDRESS_MAX_FAILURES: '6',
+    // Long enough that no delay runs out while a test runs.
+    LOGIN_DELAY_SECONDS: '120',
+    SESSION_IDLE_MINUTES: '30',
+    SESSION_TTL_HOURS: '1',
+  });
 });
 afterAll(async () => t?.close());
 beforeEach(async () => t.reset());
@@ -78,18 +85,74 @@ describe('sign-in', () => {
     expect(bad.json().message).toBeTruthy();
   });
 
-  it('throttles repeated failures for a username, even from other IPs, with 429 and Retry-After', async () => {
+  it('throttles the (username, address) pair with 429 and Retry-After, without locking the user out elsewhere', async () => {
     await t.tokenFor(['cnv'], { username: 'dave', password: 'dave-password-1' });
-    for (let i = 0; i < 3; i++) expect((await login('dave', 'wrong', `10.2.0.${i}`)).statusCode).toBe(401);
-    const res = await login('dave', 'dave-password-1', '10.2.0.99');
+    for (let i = 0; i < 3; i++) expect((await login('dave', 'wrong', '10.2.0.1')).statusCode).toBe(401);
+    const res = await login('dave', 'dave-password-1', '10.2.0.1');
     expect(res.statusCode).toBe(429);
-    expect(res.json().message).toMatch(/Try again in \d+ seconds?/);
+    expect(res.json().message).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ seconds?\.$/);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    // Someone else's wrong guesses do not lock the real user out from their own address.
+    expect((await login('dave', 'dave-password-1', '10.2.0.99')).statusCode).toBe(200);
   });
 
-  it('throttles repeated failures from one IP across usernames', async () => {
-    for (let i = 0; i < 3; i++) expect((await login(`ghost${i}`, 'wrong', '10.3.0.1')).statusCode).toBe(401);
+  it('a success resets the pair: the free attempts start again', async () => {
+    await t.tokenFor(['cnv'], { username: 'fred', password: 'fred-password-1' });
+    for (let i = 0; i < 2; i++) expect((await login('fred', 'wrong', '10.4.0.1')).statusCode).toBe(401);
+    expect((await login('fred', 'fred-password-1', '10.4.0.1')).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await login('fred', 'wrong', '10.4.0.1')).statusCode).toBe(401);
+    expect((await login('fred', 'wrong', '10.4.0.1')).statusCode).toBe(429);
+  });
+
+  it('counts attempts before the password check: a concurrent burst gets at most the limit checked', async () => {
+    await t.tokenFor(['cnv'], { username: 'gina', password: 'gina-password-1' });
+    const results = await Promise.all(Array.from({ length: 60 }, () => login('gina', 'wrong-guess', '10.5.0.1')));
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(3);
+    expect(codes.filter((c) => c === 429)).toHaveLength(57);
+    const { auditLog } = await import('../../db/schema/index.ts');
+    const rows = await t.c.database.db.select().from(auditLog);
+    expect(rows.filter((e) => e.action === 'login_failed')).toHaveLength(3);
+  });
+
+  it('throttles failures from one address across usernames (looser than the pair limit)', async () => {
+    for (let i = 0; i < 6; i++) expect((await login(`ghost${i}`, 'wrong', '10.3.0.1')).statusCode).toBe(401);
     expect((await login('ghost9', 'wrong', '10.3.0.1')).statusCode).toBe(429);
+  });
+
+  it('audits an unknown username as a short hash, never as typed', async () => {
+    expect((await login('hunter2-my-password', 'x', '10.7.0.1')).statusCode).toBe(401);
+    const { auditLog } = await import('../../db/schema/index.ts');
+    const rows = await t.c.database.db.select().from(auditLog);
+    expect(JSON.stringify(rows)).not.toContain('hunter2');
+    expect(rows.find((r) => r.action === 'login_failed')?.username).toMatch(/^unknown#[0-9a-f]{12}$/);
+  });
+
+  it('refuses a sign-in body over a few KB and JSON nested too deep, with 4xx and a message', async () => {
+    const big = await t.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { username: 'a', password: 'x'.repeat(8 * 1024) },
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().message).toBeTruthy();
+    const deep = await t.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: `${'['.repeat(40)}${']'.repeat(40)}`,
+    });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json()).toMatchObject({ code: 'json_too_deep' });
+    // Past the sign-in, the API's default limit still refuses bodies far beyond any form.
+    const header = await t.tokenFor(['cnv']);
+    const huge = await t.inject({
+      method: 'POST',
+      url: '/api/brands',
+      headers: { authorization: header, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(huge.statusCode).toBe(413);
   });
 
   it('logout revokes the token', async () => {

@@ -1,26 +1,91 @@
-import { describe, expect, it } from 'vitest';
-import { createLoginThrottle } from './login-throttle.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/harness.ts';
+import type { Database } from '../../db/client.ts';
+import { attemptKeys, createLoginThrottle, type LoginThrottlePolicy } from './login-throttle.ts';
 
-describe('login throttle', () => {
-  it('locks a key after the maximum number of failures and opens it after the lock time', () => {
-    let t = 0;
-    const th = createLoginThrottle({ maxFailures: 3, lockMs: 60_000, now: () => t });
-    th.fail(['u:a']);
-    th.fail(['u:a']);
-    expect(th.retryAfter(['u:a'])).toBe(0);
-    th.fail(['u:a']);
-    expect(th.retryAfter(['u:a', 'ip:x'])).toBe(60);
-    t = 30_000;
-    expect(th.retryAfter(['u:a'])).toBe(30);
-    t = 60_001;
-    expect(th.retryAfter(['u:a'])).toBe(0);
+let database: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  ({ database, drop } = await createTestDatabase());
+});
+afterAll(async () => drop?.());
+beforeEach(async () => database.exec('TRUNCATE login_attempts'));
+
+const policy: LoginThrottlePolicy = {
+  freeAttempts: 3,
+  delayMs: 10_000,
+  maxDelayMs: 60_000,
+  windowMs: 15 * 60_000,
+  addressMaxFailures: 10,
+  usernameSlowAfter: 20,
+};
+
+function clocked(p: Partial<LoginThrottlePolicy> = {}) {
+  const clock = { t: 1_000_000_000_000 };
+  const th = createLoginThrottle({ database, policy: { ...policy, ...p }, now: () => clock.t });
+  return { th, clock };
+}
+
+describe('login throttle (in the database)', () => {
+  it('admits the free attempts, then makes each further attempt wait longer', async () => {
+    const { th, clock } = clocked();
+    for (let i = 0; i < 3; i++) expect((await th.admit('alice', '10.0.0.1')).ok).toBe(true);
+    expect(await th.admit('alice', '10.0.0.1')).toEqual({ ok: false, retryAfterSeconds: 10 });
+    clock.t += 10_000;
+    expect((await th.admit('alice', '10.0.0.1')).ok).toBe(true);
+    // The delay doubles: 20 s after the fourth failure.
+    clock.t += 10_000;
+    expect(await th.admit('alice', '10.0.0.1')).toEqual({ ok: false, retryAfterSeconds: 10 });
+    clock.t += 10_000;
+    expect((await th.admit('alice', '10.0.0.1')).ok).toBe(true);
   });
 
-  it('forgets failures after a success', () => {
-    const th = createLoginThrottle({ maxFailures: 2, lockMs: 1000, now: () => 0 });
-    th.fail(['u:a']);
-    th.succeed(['u:a']);
-    th.fail(['u:a']);
-    expect(th.retryAfter(['u:a'])).toBe(0);
+  it('throttles the (username, address) pair, not the username: another address is not locked out', async () => {
+    const { th } = clocked();
+    for (let i = 0; i < 3; i++) await th.admit('admin', '10.6.6.6');
+    expect((await th.admit('admin', '10.6.6.6')).ok).toBe(false);
+    expect((await th.admit('admin', '10.0.0.2')).ok).toBe(true);
+    expect((await th.admit('ADMIN ', '10.6.6.6')).ok).toBe(false);
+  });
+
+  it('a success forgets the pair and does not count against the address', async () => {
+    const { th } = clocked({ addressMaxFailures: 4 });
+    for (let i = 0; i < 2; i++) await th.admit('bob', '10.0.0.3');
+    const ok = await th.admit('bob', '10.0.0.3');
+    if (!ok.ok) throw new Error('expected admission');
+    await th.succeed(ok.keys);
+    // Three more for the pair are free again, and the address has 2 failures of its 4.
+    expect((await th.admit('bob', '10.0.0.3')).ok).toBe(true);
+    expect((await th.admit('bob', '10.0.0.3')).ok).toBe(true);
+    expect((await th.admit('carol', '10.0.0.3')).ok).toBe(false);
+  });
+
+  it('limits failures per address across usernames, until the window ends', async () => {
+    const { th, clock } = clocked();
+    for (let i = 0; i < 10; i++) expect((await th.admit(`ghost${i}`, '10.0.0.4')).ok).toBe(true);
+    const refused = await th.admit('ghost99', '10.0.0.4');
+    expect(refused).toEqual({ ok: false, retryAfterSeconds: 15 * 60 });
+    clock.t += 15 * 60_000 + 1;
+    expect((await th.admit('ghost99', '10.0.0.4')).ok).toBe(true);
+  });
+
+  it('slows, but never locks, a username guessed from many addresses', async () => {
+    const { th, clock } = clocked();
+    for (let i = 0; i < 20; i++) expect((await th.admit('admin', `10.1.0.${i}`)).ok).toBe(true);
+    expect(await th.admit('admin', '10.1.1.1')).toEqual({ ok: false, retryAfterSeconds: 10 });
+    clock.t += 10_000;
+    expect((await th.admit('admin', '10.1.1.1')).ok).toBe(true);
+  });
+
+  it('counts a concurrent burst atomically: at most the free attempts are admitted', async () => {
+    const { th } = clocked();
+    const results = await Promise.all(Array.from({ length: 100 }, () => th.admit('dave', '10.0.0.5')));
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+  });
+
+  it('keeps no username in clear in its keys', () => {
+    const keys = attemptKeys('MySecretPassw0rd', '10.0.0.6');
+    expect(JSON.stringify(keys)).not.toMatch(/mysecret/i);
+    expect(keys.address).toBe('addr:10.0.0.6');
   });
 });

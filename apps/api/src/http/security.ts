@@ -1,0 +1,175 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, RouteOptions } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { Config } from '../config.ts';
+import { AppError, RateLimitedError } from './errors.ts';
+
+/** The Fastify server options that bound what one client can hold open (decision 013). */
+export function serverLimits(
+  config: Config,
+): Pick<
+  FastifyServerOptions,
+  'trustProxy' | 'bodyLimit' | 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout' | 'maxRequestsPerSocket'
+> & { http: { headersTimeout: number; connectionsCheckingInterval: number } } {
+  const requestMs = config.REQUEST_TIMEOUT_SECONDS * 1000;
+  return {
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
+    bodyLimit: config.BODY_LIMIT_KB * 1024,
+    // The whole request, body included, must arrive within this time: a trickled body is cut off.
+    requestTimeout: requestMs,
+    // A socket that sends and receives nothing for this long is closed.
+    connectionTimeout: config.CONNECTION_IDLE_SECONDS * 1000,
+    keepAliveTimeout: config.KEEP_ALIVE_SECONDS * 1000,
+    maxRequestsPerSocket: 1000,
+    http: {
+      headersTimeout: Math.min(requestMs, 20_000),
+      // Node checks the two timeouts above on this interval (30 s by default, longer than short timeouts).
+      connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(requestMs / 4))),
+    },
+  };
+}
+
+/**
+ * A hop count trusts that many proxies nearest to the server, as Express does (Fastify 5 ignores a bare number).
+ * Addresses are safer: a client that reaches the server directly cannot pose as a trusted proxy.
+ */
+export function trustProxyOption(tp: Config['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  return typeof tp === 'number' ? (_address: string, hop: number) => hop < tp : tp;
+}
+
+/** The body limit of the public sign-in: a username and a password. */
+export const LOGIN_BODY_LIMIT = 4 * 1024;
+
+/**
+ * Depth of the deepest array/object in JSON text, in one pass without parsing: refusing deep nesting before
+ * JSON.parse keeps a small hostile body from costing parse time and stack. Returns early past `limit`.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > limit) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return false;
+}
+
+// The console loads nothing from elsewhere: every directive is 'self' or narrower.
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  // Off: over plain HTTP on a LAN it would send every asset request to an HTTPS port that does not exist.
+  upgradeInsecureRequests: null,
+};
+
+/** Swagger UI styles its elements inline; only /api/docs gets that, nothing else is relaxed. */
+export const DOCS_CSP =
+  "default-src 'self'; base-uri 'self'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const isApi = (url: string) => url.startsWith('/api/') || url.startsWith('/auth/');
+const isDocs = (url: string) => url === '/api/docs' || url.startsWith('/api/docs/');
+
+/** Routes whose work is costly (CPU, outbound connections, whole-table reads): limited per user and route. */
+export function isExpensiveRoute(method: string, url: string): boolean {
+  if (method === 'POST' && /\/rsa-key\/generate$/.test(url)) return true;
+  if (method === 'POST' && /\/test-connection$/.test(url)) return true;
+  if (method === 'POST' && /^\/api\/proxies\/:id\/check$/.test(url)) return true;
+  if (method === 'GET' && /\/export$/.test(url)) return true;
+  return false;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Security headers, rate limits and body rules. Call before any route is registered and before the auth guard,
+ * so the per-address limit runs before a token costs a database read.
+ */
+export async function installSecurity(app: FastifyInstance, config: Config) {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    referrerPolicy: { policy: 'no-referrer' },
+    // HSTS only matters over HTTPS, where it belongs to the TLS-terminating proxy's configuration.
+    strictTransportSecurity: false,
+  });
+
+  app.addHook('onSend', async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    // API answers may carry revealed secrets or personal data: never kept by a browser or a shared cache.
+    if (isApi(url)) reply.header('cache-control', 'no-store');
+    if (isDocs(url)) reply.header('content-security-policy', DOCS_CSP);
+  });
+
+  installJsonParser(app, config.JSON_MAX_DEPTH);
+
+  await app.register(fastifyRateLimit, { global: false });
+  const limiter = (max: number, what: string) => {
+    const check = app.createRateLimit({ max, timeWindow: MINUTE, keyGenerator: (req) => keyOf(req) });
+    return async (req: FastifyRequest, key: string) => {
+      (req as FastifyRequest & { rateKey?: string }).rateKey = key;
+      const r = await check(req);
+      if (!r.isAllowed && r.isExceeded) {
+        const wait = Math.max(1, r.ttlInSeconds);
+        throw new RateLimitedError(`Too many ${what}. Try again in ${wait} second${wait === 1 ? '' : 's'}.`, wait);
+      }
+    };
+  };
+  const keyOf = (req: FastifyRequest) => (req as FastifyRequest & { rateKey?: string }).rateKey ?? req.ip;
+
+  const perAddress = limiter(config.RATE_LIMIT_ADDRESS_PER_MINUTE, 'requests from your address');
+  const perUser = limiter(config.RATE_LIMIT_PER_MINUTE, 'requests');
+  const perLogin = limiter(config.RATE_LIMIT_LOGIN_PER_MINUTE, 'sign-in attempts from your address');
+  const perExpensive = limiter(config.RATE_LIMIT_EXPENSIVE_PER_MINUTE, 'requests for this action');
+
+  app.addHook('onRequest', async (req) => perAddress(req, `a:${req.ip}`));
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!isApi(route.url) || isDocs(route.url)) return;
+    const methods = [route.method].flat().map(String);
+    const hooks: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>)[] = [];
+    if (route.url === '/auth/login') {
+      route.bodyLimit ??= LOGIN_BODY_LIMIT;
+      hooks.push(async (req) => perLogin(req, `l:${req.ip}`));
+    }
+    // Route-level hooks run after the app's, so the auth guard has named the user by now.
+    hooks.push(async (req) => {
+      if (req.actor?.userId) await perUser(req, `u:${req.actor.userId}`);
+    });
+    if (methods.some((m) => isExpensiveRoute(m, route.url))) {
+      hooks.push(async (req) => perExpensive(req, `x:${req.actor?.userId ?? req.ip}:${route.url}`));
+    }
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [...existing, ...hooks] as RouteOptions['onRequest'];
+  });
+}
+
+/**
+ * Fastify's own JSON parser (prototype-poisoning checks included), behind a nesting-depth check that answers 400
+ * before anything is parsed.
+ */
+function installJsonParser(app: FastifyInstance, maxDepth: number) {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && jsonDepthExceeds(body, maxDepth)) {
+      done(new AppError(400, 'json_too_deep', `JSON nested deeper than ${maxDepth} levels is not accepted`), undefined);
+      return;
+    }
+    parse(req, body as string, done);
+  });
+}
