@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import ssh2 from 'ssh2';
 import { describe, expect, it } from 'vitest';
-import { generateKeyPair, parsePrivateKey, sshFingerprint } from './keys.ts';
+import { generateKeyPair, generateKeyPairLimited, parsePrivateKey, sshFingerprint } from './keys.ts';
 import { SshError } from './ssh-error.ts';
 
 /** The fingerprint computed independently from an authorized_keys line. */
@@ -123,5 +123,35 @@ describe('generateKeyPair, many times', () => {
       const pair = generateKeyPair('ed25519');
       expect(parsePrivateKey(pair.privateKey).fingerprint).toBe(pair.fingerprint);
     }
+  });
+});
+
+describe('generateKeyPairLimited', () => {
+  it('generates RSA-4096 off the main thread: timers keep firing while it runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      const pair = await generateKeyPairLimited('rsa4096', 'owner-a');
+      // A synchronous generation would hold the event loop until it returned, so no tick could land before.
+      expect(ticks).toBeGreaterThan(0);
+      expect(pair.publicLine).toMatch(/^ssh-rsa \S+ fleetdesk$/);
+      expect(parsePrivateKey(pair.privateKey).fingerprint).toBe(pair.fingerprint);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it('runs one generation at a time per owner, and answers a second one with 429', async () => {
+    const first = generateKeyPairLimited('ed25519', 'owner-b');
+    const second = generateKeyPairLimited('ed25519', 'owner-b');
+    const other = generateKeyPairLimited('ed25519', 'owner-c');
+    await expect(second).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/already being generated/),
+    });
+    expect((await first).publicLine).toMatch(/^ssh-ed25519 /);
+    expect((await other).publicLine).toMatch(/^ssh-ed25519 /);
+    // Once the first is done, the owner may generate again.
+    expect((await generateKeyPairLimited('ed25519', 'owner-b')).publicLine).toMatch(/^ssh-ed25519 /);
   });
 });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import ssh2 from 'ssh2';
 import type { ParsedKey } from 'ssh2';
+import { RateLimitedError } from '../../http/errors.ts';
 import { SshError } from './ssh-error.ts';
 
 const { utils } = ssh2;
@@ -113,7 +114,10 @@ export function parsePrivateKey(text: string): ParsedPrivateKey {
   };
 }
 
-/** A fresh key pair in OpenSSH format, commented "fleetdesk" so it is recognisable in authorized_keys. */
+/**
+ * A fresh key pair in OpenSSH format, commented "fleetdesk" so it is recognisable in authorized_keys.
+ * Synchronous, for tests and tools: requests use generateKeyPairLimited, which keeps the main thread free.
+ */
 export function generateKeyPair(kind: 'ed25519' | 'rsa4096'): GeneratedKeyPair {
   // ssh2 now and then writes an ed25519 key whose public half lost a leading zero byte (about 1 in 300),
   // which its own parser then rejects: draw again rather than store an unusable key.
@@ -128,5 +132,64 @@ export function generateKeyPair(kind: 'ed25519' | 'rsa4096'): GeneratedKeyPair {
     } catch (err) {
       if (attempt >= 10) throw err;
     }
+  }
+}
+
+const generateAsync = (kind: 'ed25519' | 'rsa4096') =>
+  new Promise<{ private: string }>((resolve, reject) => {
+    const cb = (err: Error | null, pair: { private: string }) => (err ? reject(err) : resolve(pair));
+    if (kind === 'ed25519') utils.generateKeyPair('ed25519', { comment: 'fleetdesk' }, cb);
+    else utils.generateKeyPair('rsa', { bits: 4096, comment: 'fleetdesk' }, cb);
+  });
+
+/** RSA-4096 takes seconds of CPU: at most this many run at once, the rest wait their turn. */
+export const MAX_PARALLEL_GENERATIONS = 2;
+/** Past this many waiting, a request is refused rather than queued. */
+const MAX_WAITING = 16;
+let running = 0;
+const waiting: (() => void)[] = [];
+const busyOwners = new Set<string>();
+
+async function slot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_PARALLEL_GENERATIONS) {
+    if (waiting.length >= MAX_WAITING) {
+      throw new RateLimitedError('The server is busy generating keys. Try again in a few seconds.', 5);
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/**
+ * generateKeyPair for requests: off the main thread (Node's crypto runs it in the libuv pool), at most
+ * MAX_PARALLEL_GENERATIONS at once, and one at a time per owner (a 429 for a second one), so no one can keep the
+ * CPU busy for everyone.
+ */
+export async function generateKeyPairLimited(kind: 'ed25519' | 'rsa4096', owner: string): Promise<GeneratedKeyPair> {
+  if (busyOwners.has(owner)) {
+    throw new RateLimitedError('A key is already being generated for you. Try again when it is done.', 5);
+  }
+  busyOwners.add(owner);
+  try {
+    return await slot(async () => {
+      for (let attempt = 1; ; attempt++) {
+        const pair = await generateAsync(kind);
+        try {
+          const { fingerprint, publicLine } = parsePrivateKey(pair.private);
+          return { privateKey: pair.private, publicLine, fingerprint };
+        } catch (err) {
+          // As in generateKeyPair: ssh2 now and then writes an ed25519 key it cannot read back.
+          if (attempt >= 10) throw err;
+        }
+      }
+    });
+  } finally {
+    busyOwners.delete(owner);
   }
 }

@@ -1,3 +1,5 @@
+import { ValidationError } from '../../http/errors.ts';
+import { sshPortRefusal } from '../../lib/probe-ports.ts';
 import { SshError } from './ssh-error.ts';
 import type { SshPool } from './ssh-pool.ts';
 import { hostPort, type SshTarget } from './types.ts';
@@ -26,12 +28,19 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
+/** Refuses, with a 400 naming the field, a port that an SSH connection test may not probe (decision 013). */
+export function assertSshProbePort(port: number) {
+  const why = sshPortRefusal(port);
+  if (why) throw new ValidationError(why, { sshPort: why }, 'port_not_allowed');
+}
+
 /** Logs in, checks that domainsPath exists, and reports the free space of its file system. */
 export async function testConnection(
   pool: SshPool,
   target: SshTarget,
   domainsPath: string,
 ): Promise<ConnectionTestResult> {
+  assertSshProbePort(target.port);
   if (!domainsPath.trim()) throw new SshError('path_missing', 'No domains path is set for this server');
   // A leading "-" would read as an option to df.
   const arg = domainsPath.startsWith('-') ? `./${domainsPath}` : domainsPath;

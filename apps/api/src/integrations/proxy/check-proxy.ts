@@ -1,4 +1,5 @@
 import { fetch } from 'undici';
+import { proxyPortRefusal } from '../../lib/probe-ports.ts';
 import { createProxyDispatcher, proxyAddress, type ProxyEndpoint } from './proxy-dispatcher.ts';
 
 export type ProxyCheckResult = { ok: boolean; latencyMs: number | null; error: string | null; checkedAt: Date };
@@ -68,6 +69,9 @@ export async function checkProxy(
 ): Promise<ProxyCheckResult> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const checkedAt = new Date();
+  // Only the proxy's own port, and not one of another well-known service (decision 013).
+  const refused = proxyPortRefusal(p.httpPort);
+  if (refused) return { ok: false, latencyMs: null, error: refused, checkedAt };
   const target = new URL(checkUrl);
   const dispatcher = createProxyDispatcher(p, {
     connectTimeoutMs: timeoutMs,

@@ -101,6 +101,19 @@ describe('proxies', () => {
   describe('check', () => {
     const check = (id: string) => t.inject({ method: 'POST', url: `/api/proxies/${id}/check`, headers: h });
 
+    it('does not probe ports of other services (decision 013): the check fails without connecting', async () => {
+      for (const port of [22, 25, 3306, 6379]) {
+        const p = (await post({ IPAddress: '127.0.0.1', httpPort: port, proxyType: 'http' })).json().data;
+        const res = await check(p._id);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().data).toMatchObject({
+          ok: false,
+          latencyMs: null,
+          error: expect.stringMatching(/^Proxy checks /),
+        });
+      }
+    });
+
     for (const kind of ['http', 'socks5'] as const) {
       for (const withAuth of [false, true]) {
         it(`goes through a ${kind} proxy ${withAuth ? 'with' : 'without'} credentials and records the result`, async () => {

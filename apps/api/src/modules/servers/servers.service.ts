@@ -8,7 +8,8 @@ import { createRevealer, sealInput } from '../../lib/secrets.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
 import {
   SshError,
-  generateKeyPair,
+  assertSshProbePort,
+  generateKeyPairLimited,
   parsePrivateKey,
   testConnection,
   type SshPool,
@@ -157,7 +158,7 @@ export function createServersService(deps: {
 
     async generateKey(id: string, kind: 'ed25519' | 'rsa4096', actor: Actor): Promise<RsaKeyInfo> {
       await mustRow(id);
-      const pair = generateKeyPair(kind);
+      const pair = await generateKeyPairLimited(kind, actor.userId ?? actor.ip ?? 'anonymous');
       await changeKey(id, actor, 'generate_rsa_key', {
         rsaKeyEnc: secrets.encrypt(pair.privateKey),
         rsaKeyType: kind === 'ed25519' ? 'ssh-ed25519' : 'ssh-rsa',
@@ -210,6 +211,8 @@ export function createServersService(deps: {
           { domainsPath: 'Set the domains path first' },
           'path_not_set',
         );
+      // A refused port is the operator's input to fix, not a failed connection: 400, status unchanged.
+      assertSshProbePort(r.sshPort);
       const target = await this.sshTarget(id);
       const checkedAt = new Date();
       try {

@@ -128,6 +128,16 @@ describe('RSA key', () => {
 describe('test connection', () => {
   const run = (id: string) => api('POST', `/${id}/test-connection`);
 
+  it('refuses to probe ports of other services (decision 013), with 400, leaving the status alone', async () => {
+    for (const port of [25, 80, 5432, 6379]) {
+      const s = await serverWithKey({ sshPort: port });
+      const res = await run(s._id);
+      expect(res.statusCode, `port ${port}`).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'port_not_allowed', fields: { sshPort: expect.any(String) } });
+      expect((await api('GET', `/${s._id}`)).json().data.checkError).toBeNull();
+    }
+  });
+
   it('succeeds over real SSH, reads the free space, trusts the host key on first use', async () => {
     const s = await serverWithKey();
     const res = await run(s._id);
@@ -155,7 +165,13 @@ describe('test connection', () => {
   });
 
   it('fails for a closed port, a timeout and a missing path', async () => {
-    const closed = await serverWithKey({ sshPort: 1 });
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const closed = await serverWithKey({ sshPort: closedPort });
     const r1 = await run(closed._id);
     expect(r1.statusCode).toBe(502);
     expect(r1.json().message).toMatch(/refused/i);
