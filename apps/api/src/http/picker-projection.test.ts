@@ -42,7 +42,12 @@ beforeAll(async () => {
     phone: '+49.301234567',
     email: 'jane@example.com',
   });
-  await create('firewall-rules', { name: 'Bots', action: 'block', expression: '(ip.src eq 1.2.3.4)', defaultPriority: 10 });
+  await create('firewall-rules', {
+    name: 'Bots',
+    action: 'block',
+    expression: '(ip.src eq 1.2.3.4)',
+    defaultPriority: 10,
+  });
   await create('roles', { name: 'Editors', rules: ['cnv:brands'] });
 }, 60_000);
 afterAll(async () => t?.close());
