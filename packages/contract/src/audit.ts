@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema } from './common.ts';
+import { IdSchema, ListQuerySchema, NUL_MESSAGE, hasNoNul } from './common.ts';
 
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'login', 'logout', 'reveal', 'action'] as const;
 
@@ -20,8 +20,8 @@ export const AuditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 export const AuditListQuerySchema = ListQuerySchema.extend({
-  entity: z.string().trim().max(100).optional(),
-  entityId: z.string().trim().max(100).optional(),
+  entity: z.string().trim().max(100).refine(hasNoNul, { message: NUL_MESSAGE }).optional(),
+  entityId: z.string().trim().max(100).refine(hasNoNul, { message: NUL_MESSAGE }).optional(),
   userId: IdSchema.optional(),
   from: z.iso.datetime({ offset: true, message: 'from must be an ISO date-time' }).optional().or(z.iso.date()),
   to: z.iso.datetime({ offset: true, message: 'to must be an ISO date-time' }).optional().or(z.iso.date()),

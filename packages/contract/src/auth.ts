@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { IdSchema } from './common.ts';
+import { IdSchema, NUL_MESSAGE, hasNoNul } from './common.ts';
 import { STATUSES } from './constants.ts';
 
 export const LoginInputSchema = z.object({
-  username: z.string({ message: 'Username is required' }).trim().min(1, 'Username is required').max(200),
+  username: z
+    .string({ message: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(200)
+    .refine(hasNoNul, { message: NUL_MESSAGE }),
   password: z.string({ message: 'Password is required' }).min(1, 'Password is required').max(1024),
 });
 export type LoginInput = z.infer<typeof LoginInputSchema>;

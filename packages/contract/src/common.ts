@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { NAME_MAX, PAGE_SIZE, SEARCH_MAX, SECRET_MASK } from './constants.ts';
 
-export const IdSchema = z.uuid({ message: 'Must be a valid id' });
+/**
+ * An id: a UUID, canonicalised to lower case here, once, so that the audit trail, the self-delete guard and
+ * every comparison of ids see one form whatever case the client sent (docs/decisions/016).
+ */
+export const IdSchema = z.uuid({ message: 'Must be a valid id' }).toLowerCase();
+
+export const NUL_MESSAGE = 'Must not contain a NUL character';
+/**
+ * Text never carries a NUL (U+0000): PostgreSQL cannot store it and C-string consumers cut at it. Refused with
+ * a 400 in every shared text schema.
+ */
+export const hasNoNul = (s: string) => !s.includes('\u0000');
 export const IdParamsSchema = z.object({ id: IdSchema });
 
 /** A required, trimmed, bounded string. */
@@ -10,7 +21,8 @@ export const requiredText = (max = NAME_MAX, label = 'This field') =>
     .string({ message: `${label} is required` })
     .trim()
     .min(1, { message: `${label} is required` })
-    .max(max, { message: `${label} must be at most ${max} characters` });
+    .max(max, { message: `${label} must be at most ${max} characters` })
+    .refine(hasNoNul, { message: NUL_MESSAGE });
 
 /** An optional trimmed string; empty or null becomes null. */
 export const optionalText = (max = NAME_MAX) =>
@@ -20,9 +32,20 @@ export const optionalText = (max = NAME_MAX) =>
       .string()
       .trim()
       .max(max, { message: `Must be at most ${max} characters` })
+      .refine(hasNoNul, { message: NUL_MESSAGE })
       .nullable()
       .optional(),
   );
+
+/** A search or filter text: trimmed, bounded, without NUL; absent is ''. */
+export const searchText = (max = SEARCH_MAX) =>
+  z
+    .string({ message: 'search must be text' })
+    .trim()
+    .max(max, { message: `search must be at most ${max} characters` })
+    .refine(hasNoNul, { message: NUL_MESSAGE })
+    .optional()
+    .default('');
 
 /**
  * A secret on input: the mask, an empty string or an absent field keep the stored value (undefined);
@@ -34,6 +57,7 @@ export const secretInput = (max = 4096) =>
     z
       .string()
       .max(max, { message: `Must be at most ${max} characters` })
+      .refine(hasNoNul, { message: NUL_MESSAGE })
       .nullable()
       .optional(),
   );
@@ -41,7 +65,14 @@ export const secretInput = (max = 4096) =>
 /** A secret on output: the mask when one is stored, else null. */
 export const secretOutput = () => z.union([z.literal(SECRET_MASK), z.null()]);
 
-export const RevealInputSchema = z.object({ field: z.string().trim().min(1, 'field is required').max(100) });
+export const RevealInputSchema = z.object({
+  field: z
+    .string({ message: 'field is required' })
+    .trim()
+    .min(1, 'field is required')
+    .max(100)
+    .refine(hasNoNul, { message: NUL_MESSAGE }),
+});
 export const RevealResultSchema = z.object({ field: z.string(), value: z.string().nullable() });
 
 /** A reference to another entity by id; '' and null clear it. */
@@ -56,7 +87,7 @@ export const booleanish = () =>
 
 export const ListQuerySchema = z.object({
   page: z.coerce.number({ message: 'page must be a whole number' }).int().min(1).max(1_000_000).default(1),
-  search: z.string().trim().max(SEARCH_MAX).optional().default(''),
+  search: searchText(),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 

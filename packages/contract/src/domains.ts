@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, booleanish, optionalRef } from './common.ts';
+import { IdSchema, ListQuerySchema, booleanish, optionalRef, searchText } from './common.ts';
 import { SEARCH_MAX } from './constants.ts';
 import { RefSchema } from './clouds.ts';
 import { isHttpUrl } from './domain-registrators.ts';
@@ -160,7 +160,7 @@ export const DomainUpdateInputSchema = DomainInputSchema.partial();
 export type DomainUpdateInput = z.infer<typeof DomainUpdateInputSchema>;
 
 export const DomainListQuerySchema = ListQuerySchema;
-export const DomainExportQuerySchema = z.object({ search: z.string().trim().max(SEARCH_MAX).optional().default('') });
+export const DomainExportQuerySchema = z.object({ search: searchText(SEARCH_MAX) });
 
 const priority = () =>
   z.preprocess(

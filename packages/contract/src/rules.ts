@@ -50,6 +50,23 @@ export const PICKER_READERS: Partial<Record<Rule, readonly Rule[]>> = {
   'cnv:roles': ['cnv:users'],
 };
 
+/**
+ * What a picker reader (a holder of a rule in PICKER_READERS, not of the area's own rule) gets of each item,
+ * by resource path: `_id` and the fields the pickers show or copy (docs/decisions/017). SSH users and ports,
+ * panel URIs, account ids, API usernames and contacts' addresses stay with the area's own rule.
+ */
+export const PICKER_FIELDS: Record<string, readonly string[]> = {
+  regions: ['_id', 'regionNo', 'name'],
+  servers: ['_id', 'serverNo', 'IPAddress', 'email', 'domainsQty', 'domainsLimitQty'],
+  brands: ['_id', 'brandNo', 'name', 'isInUseCloudId', 'isInUseYandexWebmasterAccountId'],
+  clouds: ['_id', 'cloudNo', 'email', 'isInUseBrandId'],
+  'domain-registrators': ['_id', 'domainRegistratorNo', 'name', 'type'],
+  'domain-registrators-contacts': ['_id', 'domainRegistratorContactNo', 'name', 'email', 'country'],
+  // Setup WAF copies the template's expression into the domain's row.
+  'firewall-rules': ['_id', 'firewallRuleNo', 'name', 'action', 'expression', 'defaultPriority'],
+  roles: ['_id', 'roleNo', 'name', 'rules'],
+};
+
 /** True when the held rules grant any of the needed ones. */
 export function hasAnyRule(held: readonly string[], needed: Rule | readonly Rule[]): boolean {
   return (typeof needed === 'string' ? [needed] : needed).some((r) => hasRule(held, r));

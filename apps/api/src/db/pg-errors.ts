@@ -14,3 +14,9 @@ export const isUniqueViolation = (err: unknown, constraint?: string) => {
 };
 
 export const isForeignKeyViolation = (err: unknown) => pgError(err)?.code === '23503';
+
+/**
+ * A data exception (SQLSTATE class 22: a NUL in text, a number out of range, text that is not a uuid, …): the
+ * input was bad, not the server, so it answers 400. Schemas refuse these first; this is the net under them.
+ */
+export const isDataException = (err: unknown) => pgError(err)?.code?.startsWith('22') ?? false;

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import {
   IdParamsSchema,
   ListQuerySchema,
+  PICKER_FIELDS,
   PICKER_READERS,
   dataOf,
+  hasRule,
   listOf,
   type ListResult,
   type Rule,
@@ -48,20 +50,50 @@ export function mountCrud<
   const tag = def.path.replace(/^\/api\//, '');
   const config = { access: def.rule };
   // Reads also serve the pickers of other areas' forms (see PICKER_READERS).
-  const readConfig = { access: [def.rule, ...(PICKER_READERS[def.rule] ?? [])] };
+  const readers = PICKER_READERS[def.rule] ?? [];
+  const readConfig = { access: [def.rule, ...readers] };
   const listQuery = (def.listQuery ?? ListQuerySchema) as Q;
   const updateInput = (def.updateInput ?? def.input.partial()) as z.ZodObject;
   const one = dataOf(def.entity);
 
+  // A picker reader (a rule in PICKER_READERS, not the area's own) gets the slim projection only.
+  const slimFields = PICKER_FIELDS[tag];
+  if (readers.length && !slimFields) throw new Error(`${def.path} has picker readers but no PICKER_FIELDS entry`);
+  const mask = Object.fromEntries((slimFields ?? []).map((k) => [k, true as const]));
+  const slim = def.entity.pick(mask as never) as z.ZodObject;
+  const slimOnly = (actor: Actor) => readers.length > 0 && !hasRule(actor.rules, def.rule);
+  const project = <T extends object>(item: T) =>
+    Object.fromEntries(Object.entries(item).filter(([k]) => mask[k])) as Partial<T>;
+
   r.get(
     def.path,
-    { config: readConfig, schema: { tags: [tag], querystring: listQuery, response: { 200: listOf(def.entity) } } },
-    async (req) => ({ data: await def.service.list(req.query as z.infer<Q>, req.actor) }),
+    {
+      config: readConfig,
+      schema: {
+        tags: [tag],
+        querystring: listQuery,
+        response: { 200: readers.length ? z.union([listOf(def.entity), listOf(slim)]) : listOf(def.entity) },
+      },
+    },
+    async (req) => {
+      const list = await def.service.list(req.query as z.infer<Q>, req.actor);
+      return { data: slimOnly(req.actor) ? { ...list, items: list.items.map(project) } : list };
+    },
   );
   r.get(
     `${def.path}/:id`,
-    { config: readConfig, schema: { tags: [tag], params: IdParamsSchema, response: { 200: one } } },
-    async (req) => ({ data: await def.service.get((req.params as { id: string }).id, req.actor) }),
+    {
+      config: readConfig,
+      schema: {
+        tags: [tag],
+        params: IdParamsSchema,
+        response: { 200: readers.length ? z.union([one, dataOf(slim)]) : one },
+      },
+    },
+    async (req) => {
+      const item = await def.service.get((req.params as { id: string }).id, req.actor);
+      return { data: slimOnly(req.actor) ? project(item) : item };
+    },
   );
   r.post(def.path, { config, schema: { tags: [tag], body: def.input, response: { 201: one } } }, async (req, reply) => {
     const created = await def.service.create(req.body as z.infer<I>, req.actor);

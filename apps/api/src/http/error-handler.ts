@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from './errors.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/pg-errors.ts';
+import { isDataException, isForeignKeyViolation, isUniqueViolation, pgError } from '../db/pg-errors.ts';
 
 type Envelope = { message: string; code: string; fields?: Record<string, string>; requestId: string };
 
@@ -56,6 +56,11 @@ export function installErrorHandler(
       return send(409, { message: 'This conflicts with an existing record', code: 'conflict' });
     if (isForeignKeyViolation(err))
       return send(409, { message: 'This record is referenced by other records', code: 'in_use' });
+    if (isDataException(err)) {
+      // The SQLSTATE only: the driver's message may quote the offending value.
+      req.log.warn({ sqlstate: pgError(err)?.code }, 'input refused by the database');
+      return send(400, { message: 'The request holds a value that cannot be stored', code: 'invalid_value' });
+    }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own client errors: bad JSON, body too large, unsupported media type, …
       const code = err.code

@@ -37,8 +37,9 @@ export function createRevealer<Row>(deps: {
   columns: Record<string, (row: Row) => string | null | undefined>;
 }) {
   return async (id: string, field: string, actor: Actor): Promise<{ field: string; value: string | null }> => {
-    const pick = deps.columns[field];
-    if (!pick) {
+    // Own keys only: `__proto__`, `constructor` or `toString` would otherwise find Object.prototype's members.
+    const pick = Object.hasOwn(deps.columns, field) ? deps.columns[field] : undefined;
+    if (typeof pick !== 'function') {
       throw new ValidationError(`${field} is not a secret field of a ${deps.label}`, {
         field: `One of: ${Object.keys(deps.columns).join(', ')}`,
       });

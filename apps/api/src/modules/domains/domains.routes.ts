@@ -29,11 +29,19 @@ export const domainsRoutes = (service: DomainsService) => async (app: FastifyIns
     { config, schema: { tags, querystring: DomainExportQuerySchema, produces: ['text/csv'] } },
     async (req, reply) => {
       const { search } = req.query as z.infer<typeof DomainExportQuerySchema>;
+      // The query is validated and the first chunk (header and first batch) produced before any byte is sent,
+      // so a bad search or a failing database still answers with a status, not a cut-off file.
+      const chunks = service.exportCsv(search);
+      const first = await chunks.next();
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="domains.csv"')
         .header('cache-control', 'no-store');
-      return reply.send(Readable.from(service.exportCsv(search)));
+      async function* all() {
+        if (!first.done) yield first.value;
+        yield* chunks;
+      }
+      return reply.send(Readable.from(all()));
     },
   );
 

@@ -15,7 +15,7 @@ import type { UsageRegistry } from '../../lib/usage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { BrandsService } from '../brands/brands.service.ts';
 import type { CloudsService } from '../clouds/clouds.service.ts';
-import { csvLine } from './csv.ts';
+import { CSV_BOM, csvLine } from './csv.ts';
 import { unicodeOf, type DomainRow, type DomainWrite, type DomainsRepository } from './domains.repository.ts';
 
 export const DOMAIN_MESSAGES = {
@@ -235,10 +235,11 @@ export function createDomainsService(deps: {
      */
     async *exportCsv(search: string | undefined, opts: { batchSize?: number } = {}): AsyncGenerator<string> {
       const batchSize = opts.batchSize ?? EXPORT_BATCH_SIZE;
-      yield csvLine(DOMAIN_EXPORT_COLUMNS);
       let after = 0;
+      // The first batch is read before the first chunk: a failure there is still a proper error status.
+      let rows = await repo.exportBatch(search, after, batchSize);
+      yield CSV_BOM + csvLine(DOMAIN_EXPORT_COLUMNS);
       for (;;) {
-        const rows = await repo.exportBatch(search, after, batchSize);
         if (!rows.length) return;
         yield rows
           .map((r) =>
@@ -260,6 +261,7 @@ export function createDomainsService(deps: {
           .join('');
         if (rows.length < batchSize) return;
         after = rows[rows.length - 1]!.domainNo;
+        rows = await repo.exportBatch(search, after, batchSize);
       }
     },
   };

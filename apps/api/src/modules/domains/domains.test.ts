@@ -494,7 +494,9 @@ describe('referential integrity', () => {
 });
 
 describe('export', () => {
-  const parseCsv = (text: string): string[][] => {
+  const parseCsv = (bom: string): string[][] => {
+    expect(bom.startsWith('\uFEFF')).toBe(true);
+    const text = bom.slice(1);
     const rows: string[][] = [];
     let row: string[] = [];
     let field = '';
@@ -583,7 +585,7 @@ describe('export', () => {
     const chunks: string[] = [];
     for await (const chunk of t.c.services.domains.exportCsv('', { batchSize: 500 })) chunks.push(chunk);
     expect(chunks).toHaveLength(1 + 5);
-    const lines = chunks.join('').trimEnd().split('\r\n');
+    const lines = chunks.join('').slice(1).trimEnd().split('\r\n');
     expect(lines).toHaveLength(1 + 2343);
     const numbers = lines.slice(1).map((l) => Number(l.split(',')[0]));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
@@ -603,6 +605,51 @@ describe('export', () => {
     expect(csvField('plain')).toBe('plain');
     expect(csvField(null)).toBe('');
     expect(csvField(12)).toBe('12');
+  });
+
+  it('neutralises cells a spreadsheet would run as a formula (OWASP), and starts with a UTF-8 BOM', async () => {
+    for (const [raw, safe] of [
+      ['=HYPERLINK("http://evil.example","x")', `"'=HYPERLINK(""http://evil.example"",""x"")"`],
+      ['+1+2', "'+1+2"],
+      ['-2+3', "'-2+3"],
+      ['@SUM(A1)', "'@SUM(A1)"],
+      ['\tcmd', "'\tcmd"],
+      ['\rcmd', `"'\rcmd"`],
+      ['a=b', 'a=b'],
+    ] as const)
+      expect(csvField(raw), raw).toBe(safe);
+    expect(csvField(-5)).toBe('-5');
+
+    const brand = await create('brands', { name: '=HYPERLINK("http://evil.example","click")' });
+    await mkDomain({ domainName: 'formula.example', brandId: brand._id });
+    const res = await call('GET', '/api/domains/export');
+    expect(res.statusCode).toBe(200);
+    const rows = parseCsv(res.body);
+    expect(rows[1]![8]).toBe(`'=HYPERLINK("http://evil.example","click")`);
+  });
+
+  it('exports and finds an internationalised name by its ASCII (punycode) form as well as its Unicode form', async () => {
+    await mkDomain({ domainName: 'münchen.de' });
+    await mkDomain({ domainName: 'bücher-welt.de' });
+    await mkDomain({ domainName: 'plain.example' });
+    const names = async (search: string) =>
+      (await call('GET', `/api/domains?search=${encodeURIComponent(search)}`))
+        .json()
+        .data.items.map((d: { domainNameUnicode: string }) => d.domainNameUnicode);
+    expect(await names('xn--mnchen')).toEqual(['münchen.de']);
+    expect(await names('XN--BCHER-WELT-9DB.DE')).toEqual(['bücher-welt.de']);
+    expect(await names('münch')).toEqual(['münchen.de']);
+    const rows = parseCsv((await call('GET', '/api/domains/export?search=xn--bcher')).body);
+    expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual([['bücher-welt.de', 'xn--bcher-welt-9db.de']]);
+  });
+
+  it('refuses a NUL in the search with a 400 before the first byte of the file, and in the list search', async () => {
+    await mkDomain({ domainName: 'nul.example' });
+    for (const url of ['/api/domains/export?search=nul%00x', '/api/domains?search=nul%00x']) {
+      const res = await call('GET', url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().fields.search).toBe('Must not contain a NUL character');
+    }
   });
 });
 

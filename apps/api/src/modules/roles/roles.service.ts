@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../../http/errors.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { assertMayTouchAdmin } from '../users/users.service.ts';
+import { assertHoldsAll } from '../users/users.service.ts';
 import type { RolesRepository } from './roles.repository.ts';
 
 export const ROLE_MESSAGES = {
@@ -44,8 +44,8 @@ export function createRolesService(deps: {
       if (current?.rules.includes(ADMIN_RULE) && input.rules && !input.rules.includes(ADMIN_RULE)) {
         await holders.assertRoleMayDropAdmin(current._id, tx);
       }
-      assertMayTouchAdmin(actor, current?.rules ?? [], 'change a role holding it');
-      assertMayTouchAdmin(actor, input.rules ?? [], 'grant it');
+      assertHoldsAll(actor, current?.rules ?? [], 'change this role', 'change a role holding it');
+      assertHoldsAll(actor, input.rules ?? [], 'grant these rules', 'grant it');
     },
   });
 
@@ -58,7 +58,7 @@ export function createRolesService(deps: {
         if (!current) throw new NotFoundError(ROLE_MESSAGES.notFound);
         const { all } = await holders.countHolders(id, tx);
         if (all > 0) throw new ConflictError(ROLE_MESSAGES.heldBy(all), undefined, 'in_use');
-        assertMayTouchAdmin(actor, current.rules, 'delete a role holding it');
+        assertHoldsAll(actor, current.rules, 'delete this role', 'delete a role holding it');
         await usage.assertUnused('roles', id, 'role', tx);
         await repo.delete(id, tx);
         await audit.record(

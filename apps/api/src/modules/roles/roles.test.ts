@@ -17,7 +17,7 @@ const roleIdByName = async (auth: string, name: string) =>
 
 describe('/api/roles CRUD', () => {
   it('creates (201) with rules kept once in the spec order, reads, lists, updates with PUT and PATCH, deletes', async () => {
-    const h = await t.tokenFor(['cnv:roles']);
+    const h = await t.tokenFor(['cnv:roles', 'cnv:brands', 'cnv:regions', 'cnv:domains']);
     const created = await call('POST', '/api/roles', h, {
       name: '  Editors ',
       rules: ['cnv:regions', 'cnv:brands', 'cnv:regions'],
@@ -77,7 +77,7 @@ describe('/api/roles CRUD', () => {
   });
 
   it('applies a change of rules to signed-in holders at once', async () => {
-    const h = await t.tokenFor(['cnv:roles']);
+    const h = await t.tokenFor(['cnv:roles', 'cnv:brands', 'cnv:regions']);
     const holder = await t.tokenFor(['cnv:brands'], { username: 'holder' });
     const id = await roleIdByName(h, 'role-holder');
     expect((await call('GET', '/api/brands', holder)).statusCode).toBe(200);
@@ -136,7 +136,7 @@ describe('role guards', () => {
 
   it('lets only a holder of cnv grant it or change a role holding it', async () => {
     await t.tokenFor(['cnv'], { username: 'root' });
-    const manager = await t.tokenFor(['cnv:roles']);
+    const manager = await t.tokenFor(['cnv:roles', 'cnv:brands', 'cnv:regions']);
     const grant = await call('POST', '/api/roles', manager, { name: 'Sneaky', rules: ['cnv'] });
     expect(grant.statusCode).toBe(403);
     expect(grant.json().message).toBe('Only a user holding the All rule (cnv) can grant it');
@@ -149,9 +149,30 @@ describe('role guards', () => {
   });
 });
 
+describe('the subset rule (issue 9)', () => {
+  it('lets a holder of cnv:roles grant only rules it holds, and change or delete only roles within them', async () => {
+    const admin = await t.tokenFor(['cnv'], { username: 'root' });
+    const manager = await t.tokenFor(['cnv:roles', 'cnv:brands'], { username: 'manager' });
+    const wide = await call('POST', '/api/roles', manager, { name: 'Everything', rules: ['cnv:brands', 'cnv:clouds'] });
+    expect(wide.statusCode).toBe(403);
+    expect(wide.json().message).toBe('You cannot grant these rules: it needs rules you do not hold yourself (Clouds)');
+    // Not through its own role either.
+    const own = await roleIdByName(manager, 'role-manager');
+    expect(
+      (await call('PATCH', `/api/roles/${own}`, manager, { rules: ['cnv:roles', 'cnv:servers'] })).statusCode,
+    ).toBe(403);
+    const clouds = (await call('POST', '/api/roles', admin, { name: 'Clouds', rules: ['cnv:clouds'] })).json().data._id;
+    expect((await call('PATCH', `/api/roles/${clouds}`, manager, { name: 'Mine now' })).statusCode).toBe(403);
+    expect((await call('DELETE', `/api/roles/${clouds}`, manager)).statusCode).toBe(403);
+    const brands = await call('POST', '/api/roles', manager, { name: 'Brands', rules: ['cnv:brands'] });
+    expect(brands.statusCode).toBe(201);
+    expect((await call('DELETE', `/api/roles/${brands.json().data._id}`, manager)).statusCode).toBe(200);
+  });
+});
+
 describe('role audit', () => {
   it('records create, update and delete with the rules in the diff', async () => {
-    const h = await t.tokenFor(['cnv:roles']);
+    const h = await t.tokenFor(['cnv:roles', 'cnv:brands', 'cnv:clouds']);
     const id = (await call('POST', '/api/roles', h, { name: 'One', rules: ['cnv:brands'] })).json().data._id;
     await call('PATCH', `/api/roles/${id}`, h, { rules: ['cnv:brands', 'cnv:clouds'] });
     await call('DELETE', `/api/roles/${id}`, h);

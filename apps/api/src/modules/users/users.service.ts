@@ -26,6 +26,7 @@ export const USER_MESSAGES = {
   notFound: 'User not found',
   duplicate: 'A user with this username already exists',
   deleteSelf: 'You cannot delete your own account',
+  deactivateSelf: 'You cannot deactivate your own account',
   deleteLastAdmin: `You cannot delete the last active user holding ${ADMIN_LABEL}`,
   deactivateLastAdmin: `You cannot deactivate the last active user holding ${ADMIN_LABEL}`,
   dropLastAdmin: `This change would take ${ADMIN_LABEL} from the last active user holding it`,
@@ -61,6 +62,25 @@ const snapshot = (u: UserWithRoles) => ({
 export function assertMayTouchAdmin(actor: Actor, rules: readonly string[], what: string) {
   if (rules.includes(ADMIN_RULE) && !actor.rules.includes(ADMIN_RULE)) {
     throw new ForbiddenError(`Only a user holding ${ADMIN_LABEL} can ${what}`);
+  }
+}
+
+/** Of `rules`, those the actor does not hold (`cnv` holds every rule). */
+export const rulesNotHeld = (actor: Actor, rules: readonly string[]) =>
+  actor.rules.includes(ADMIN_RULE) ? [] : [...new Set(rules)].filter((r) => !actor.rules.includes(r));
+
+/**
+ * The subset rule (docs/decisions/017): a user may grant only rules they hold themselves, and may manage
+ * only users (or roles) whose rules are a subset of their own. Otherwise a holder of cnv:users could give
+ * itself any role, and a holder of cnv:roles could make a role with every rule. `cnv` keeps its own message.
+ */
+export function assertHoldsAll(actor: Actor, rules: readonly string[], what: string, adminWhat: string) {
+  assertMayTouchAdmin(actor, rules, adminWhat);
+  const missing = rulesNotHeld(actor, rules);
+  if (missing.length) {
+    throw new ForbiddenError(
+      `You cannot ${what}: it needs rules you do not hold yourself (${missing.map((r) => RULE_LABELS[r as keyof typeof RULE_LABELS] ?? r).join(', ')})`,
+    );
   }
 }
 
@@ -119,9 +139,10 @@ export function createUsersService(deps: {
       return database.db
         .transaction(async (tx) => {
           const granted = await loadRoles(input.roles, tx);
-          assertMayTouchAdmin(
+          assertHoldsAll(
             actor,
             granted.flatMap((r) => r.rules),
+            'give these roles',
             'give a role holding it',
           );
           const row = await users.insert(
@@ -160,8 +181,11 @@ export function createUsersService(deps: {
               );
             }
           }
-          assertMayTouchAdmin(actor, rulesBefore, 'change a user holding it');
-          assertMayTouchAdmin(actor, rulesAfter, 'give a role holding it');
+          if (actor.userId === id && current.status === 'active' && statusAfter !== 'active') {
+            throw new ConflictError(USER_MESSAGES.deactivateSelf, undefined, 'self_deactivate');
+          }
+          assertHoldsAll(actor, rulesBefore, 'change this user', 'change a user holding it');
+          if (next) assertHoldsAll(actor, rulesAfter, 'give these roles', 'give a role holding it');
           await users.update(
             id,
             { username: patch.username, name: patch.name, email: patch.email, status: patch.status, passwordHash },
@@ -190,7 +214,7 @@ export function createUsersService(deps: {
         if (isAdmin(current.status, rules) && (await users.countActiveAdmins({ exceptUserId: id }, tx)) === 0) {
           throw new ConflictError(USER_MESSAGES.deleteLastAdmin, undefined, 'last_admin');
         }
-        assertMayTouchAdmin(actor, rules, 'delete a user holding it');
+        assertHoldsAll(actor, rules, 'delete this user', 'delete a user holding it');
         await deps.usage?.assertUnused('users', id, 'user', tx);
         await users.delete(id, tx);
         await audit.record(

@@ -38,7 +38,7 @@ const newUser = (over: object = {}) => ({
 
 describe('/api/users CRUD', () => {
   it('creates (201) with each role once, reads, lists, updates with PUT and PATCH, deletes; never returns the password', async () => {
-    const h = await t.tokenFor(['cnv:users']);
+    const h = await t.tokenFor(['cnv:users', 'cnv:brands', 'cnv:regions']);
     const role = await makeRole('Editors', ['cnv:brands', 'cnv:regions']);
     const bodies: string[] = [];
     const created = await call('POST', '/api/users', h, newUser({ roles: [role, role] }));
@@ -194,7 +194,7 @@ describe('user guards', () => {
     const root = await admin();
     const rootId = await meId(root);
     await t.tokenFor(['cnv'], { username: 'root2' });
-    const manager = await t.tokenFor(['cnv:users']);
+    const manager = await t.tokenFor(['cnv:users', 'cnv:brands']);
     const adminRole = await makeRole('Admins', ['cnv']);
     const plain = await makeRole('Plain', ['cnv:brands']);
 
@@ -215,9 +215,57 @@ describe('user guards', () => {
   });
 });
 
+describe('the subset rule (issue 9)', () => {
+  it('lets a holder of cnv:users grant only the rules it holds, and manage only users within its rules', async () => {
+    const manager = await t.tokenFor(['cnv:users', 'cnv:brands'], { username: 'manager' });
+    const managerId = await meId(manager);
+    const clouds = await makeRole('Cloud keepers', ['cnv:clouds']);
+    const brands = await makeRole('Brand keepers', ['cnv:brands']);
+
+    // No climbing: not to itself, not through a new user.
+    const climb = await call('PATCH', `/api/users/${managerId}`, manager, { roles: [clouds] });
+    expect(climb.statusCode, climb.body).toBe(403);
+    expect(climb.json().message).toBe('You cannot give these roles: it needs rules you do not hold yourself (Clouds)');
+    expect((await call('POST', '/api/users', manager, newUser({ roles: [clouds] }))).statusCode).toBe(403);
+    expect((await call('POST', '/api/users', manager, newUser({ roles: [brands] }))).statusCode).toBe(201);
+
+    // A user holding a rule the manager lacks is out of reach: no edit, no password, no delete.
+    await t.tokenFor(['cnv:clouds'], { username: 'carol', password: 'carol password 1' });
+    const carolId = (await call('GET', '/api/users?search=carol', await admin())).json().data.items[0]._id as string;
+    for (const patch of [{ password: 'taken over password' }, { name: 'Renamed' }, { status: 'inactive' }]) {
+      const res = await call('PATCH', `/api/users/${carolId}`, manager, patch);
+      expect(res.statusCode, JSON.stringify(patch)).toBe(403);
+      expect(res.json().message).toBe('You cannot change this user: it needs rules you do not hold yourself (Clouds)');
+    }
+    expect((await call('DELETE', `/api/users/${carolId}`, manager)).statusCode).toBe(403);
+    await t.login('carol', 'carol password 1');
+
+    // Within its rules it manages freely.
+    const bob = await t.tokenFor(['cnv:brands'], { username: 'bob' });
+    const bobId = await meId(bob);
+    expect((await call('PATCH', `/api/users/${bobId}`, manager, { password: 'new bob password' })).statusCode).toBe(
+      200,
+    );
+    expect((await call('DELETE', `/api/users/${bobId}`, manager)).statusCode).toBe(200);
+  });
+
+  it('refuses to let a user deactivate themselves, whatever the case of the id', async () => {
+    const root = await admin();
+    await t.tokenFor(['cnv'], { username: 'root2' });
+    const rootId = await meId(root);
+    for (const id of [rootId, rootId.toUpperCase()]) {
+      const res = await call('PATCH', `/api/users/${id}`, root, { status: 'inactive' });
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'self_deactivate', message: USER_MESSAGES.deactivateSelf });
+    }
+    expect((await call('GET', '/auth/me', root)).statusCode).toBe(200);
+    expect((await call('PATCH', `/api/users/${rootId}`, root, { name: 'Still me' })).statusCode).toBe(200);
+  });
+});
+
 describe('sessions', () => {
   it('end when the user is deactivated or their password changes, and not on other edits', async () => {
-    const h = await t.tokenFor(['cnv:users']);
+    const h = await t.tokenFor(['cnv:users', 'cnv:brands']);
     const bob = await t.tokenFor(['cnv:brands'], { username: 'bob', password: 'bob password 1' });
     const bobId = await meId(bob);
     const bob2 = await t.login('bob', 'bob password 1');
@@ -241,7 +289,7 @@ describe('sessions', () => {
 
 describe('user audit', () => {
   it('records create, update and delete; a password change shows as [redacted] and no hash is stored', async () => {
-    const h = await t.tokenFor(['cnv:users']);
+    const h = await t.tokenFor(['cnv:users', 'cnv:brands']);
     const role = await makeRole('Editors', ['cnv:brands']);
     const id = (await call('POST', '/api/users', h, newUser({ roles: [role] }))).json().data._id;
     await call('PATCH', `/api/users/${id}`, h, { name: 'Alice B', password: 'another long password' });
