@@ -26,6 +26,8 @@ import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-
 import { healthRoutes } from './http/health.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
+import { directAdminRoutes } from './modules/direct-admin/direct-admin.routes.ts';
+import { ispManagerRoutes } from './modules/ispmanager/ispmanager.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,6 +105,8 @@ export async function buildApp(
   await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
   await app.register(domainsRoutes(c.services.domains));
   await app.register(cloudFlareRoutes(c.services.cloudFlare));
+  await app.register(directAdminRoutes(c.services.directAdmin));
+  await app.register(ispManagerRoutes(c.services.ispManager));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

@@ -117,6 +117,8 @@ const ConfigSchema = z.object({
   PROXY_CHECK_URL: z.url().default('https://www.cloudflare.com/cdn-cgi/trace'),
   CLOUDFLARE_API_URL: z.url().default('https://api.cloudflare.com/client/v4'),
   CLOUDFLARE_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
+  DIRECTADMIN_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
+  ISPMANAGER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   CLOUDFLARE_BUDGET_PER_5_MIN: z.coerce.number().int().min(1).max(100_000).default(1200),
 });
 

@@ -33,6 +33,10 @@ import { createDomainsService } from './modules/domains/domains.service.ts';
 import { createCloudflareClient } from './integrations/cloudflare/index.ts';
 import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
 import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
+import { createDirectAdminClient } from './integrations/directadmin/index.ts';
+import { createDirectAdminService } from './modules/direct-admin/direct-admin.service.ts';
+import { createIspManagerClient } from './integrations/ispmanager/index.ts';
+import { createIspManagerService } from './modules/ispmanager/ispmanager.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(config: Config, opts: { database?: Database } = {}) {
@@ -144,6 +148,20 @@ export async function createContainer(config: Config, opts: { database?: Databas
     proxyTimeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
   });
 
+  // Hosting panels: one client each, shared, so DirectAdmin's rejected-login memory covers every call.
+  const directAdmin = createDirectAdminService({
+    directAdmin: createDirectAdminClient({ timeoutMs: config.DIRECTADMIN_TIMEOUT_SECONDS * 1000 }),
+    domains: services.domains,
+    servers: services.servers,
+    audit,
+  });
+  const ispManager = createIspManagerService({
+    ispmanager: createIspManagerClient({ timeoutMs: config.ISPMANAGER_TIMEOUT_SECONDS * 1000 }),
+    domains: services.domains,
+    servers: services.servers,
+    audit,
+  });
+
   return {
     config,
     database,
@@ -152,7 +170,7 @@ export async function createContainer(config: Config, opts: { database?: Databas
     ssh,
     repos,
     cloudflare,
-    services: { ...services, cloudFlare },
+    services: { ...services, cloudFlare, directAdmin, ispManager },
     async close() {
       ssh.closeAll();
       await database.close();

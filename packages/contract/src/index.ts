@@ -17,3 +17,5 @@ export * from './domain-registrators.ts';
 export * from './domain-registrators-contacts.ts';
 export * from './domains.ts';
 export * from './cloud-flare.ts';
+export * from './direct-admin.ts';
+export * from './ispmanager.ts';

@@ -30,6 +30,8 @@ export const ServerSchema = z.object({
   ispmanagerUri: z.string().nullable(),
   ispmanagerUsername: z.string().nullable(),
   ispmanagerPassword: secretOutput(),
+  /** Accept the ISP Manager panel's self-signed TLS certificate (port 1500 ships with one). */
+  ispmanagerAcceptSelfSigned: z.boolean(),
   directAdminUri: z.string().nullable(),
   directAdminUsername: z.string().nullable(),
   directAdminPassword: secretOutput(),
@@ -87,6 +89,7 @@ export const ServerInputSchema = z.object({
   ispmanagerUri: optionalUrl('ISP Manager URI'),
   ispmanagerUsername: optionalText(200),
   ispmanagerPassword: secretInput(),
+  ispmanagerAcceptSelfSigned: z.boolean().optional(),
   directAdminUri: optionalUrl('Direct Admin URI'),
   directAdminUsername: optionalText(200),
   directAdminPassword: secretInput(),

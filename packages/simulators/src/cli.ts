@@ -1,6 +1,13 @@
-// npm run sim -- <cloudflare|ssh|proxy> [options]: start one simulator alone on loopback, until Ctrl-C.
+// npm run sim -- <cloudflare|ssh|proxy|directadmin|ispmanager> [options]: start one simulator alone on loopback, until Ctrl-C.
 import { parseArgs } from 'node:util';
-import { seedCloudflareDemo, startCloudflareSim, startForwardProxy, startSshHost } from './index.ts';
+import {
+  seedCloudflareDemo,
+  startCloudflareSim,
+  startDirectAdminSim,
+  startForwardProxy,
+  startIspManagerSim,
+  startSshHost,
+} from './index.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -43,8 +50,32 @@ async function main() {
     console.log(`Forward proxy (${kind}): ${proxy.url}`);
     return;
   }
+  if (which === 'directadmin') {
+    const username = values.username ?? 'admin';
+    const password = values.password ?? 'admin-demo';
+    const sim = await startDirectAdminSim({
+      port,
+      users: [
+        { username, password, level: 'admin', domains: [] },
+        { username: 'web', password: 'web-demo', domains: ['example.com'] },
+      ],
+    });
+    console.log(`DirectAdmin simulator: ${sim.url} (admin ${username} / "${password}"; user web / "web-demo")`);
+    return;
+  }
+  if (which === 'ispmanager') {
+    const username = values.username ?? 'root';
+    const password = values.password ?? 'root-demo';
+    const sim = await startIspManagerSim({
+      port,
+      users: [{ username, password }],
+      sites: values.seed ? [{ name: 'example.com', owner: 'www-root' }] : [],
+    });
+    console.log(`ISPmanager simulator: ${sim.url}/ispmgr (${username} / "${password}"; self-signed certificate)`);
+    return;
+  }
   console.error(
-    'Usage: npm run sim -- cloudflare [--port N] [--seed] | ssh [--port N] [--root DIR] [--authorized-key LINE] | proxy [--kind http|socks5] [--username U --password P]',
+    'Usage: npm run sim -- cloudflare [--port N] [--seed] | ssh [--port N] [--root DIR] [--authorized-key LINE] | proxy [--kind http|socks5] [--username U --password P] | directadmin [--port N] [--username U --password P] | ispmanager [--port N] [--seed] [--username U --password P]',
   );
   process.exit(2);
 }

@@ -1,3 +1,5 @@
 export * from './cloudflare/index.ts';
 export * from './ssh-host/index.ts';
 export * from './proxy/index.ts';
+export * from './directadmin/index.ts';
+export * from './ispmanager/index.ts';

@@ -25,7 +25,12 @@ export function installErrorHandler(
       if (err.status >= 500) req.log.warn({ err: { message: err.message, code: err.code } }, 'upstream failure');
       return send(
         err.status,
-        { message: err.message, code: err.code, ...(err.fields ? { fields: err.fields } : {}) },
+        {
+          ...(err.envelope ?? {}),
+          message: err.message,
+          code: err.code,
+          ...(err.fields ? { fields: err.fields } : {}),
+        },
         err.headers,
       );
     }

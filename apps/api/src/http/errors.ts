@@ -12,6 +12,8 @@ export class AppError extends Error {
     super(message);
     this.name = new.target.name;
   }
+  /** More top-level fields of the error envelope (e.g. a provider's own answer); never message, code or fields. */
+  envelope?: Record<string, unknown>;
 }
 
 export class ValidationError extends AppError {

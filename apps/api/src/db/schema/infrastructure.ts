@@ -61,6 +61,7 @@ export const servers = pgTable(
     ispmanagerUri: text('ispmanager_uri'),
     ispmanagerUsername: text('ispmanager_username'),
     ispmanagerPasswordEnc: text('ispmanager_password_enc'),
+    ispmanagerAcceptSelfSigned: boolean('ispmanager_accept_self_signed').notNull().default(false),
     directAdminUri: text('direct_admin_uri'),
     directAdminUsername: text('direct_admin_username'),
     directAdminPasswordEnc: text('direct_admin_password_enc'),

@@ -26,6 +26,7 @@ export const toServer = (s: ServerRow, domainsQty: number): Server => ({
   ispmanagerUri: s.ispmanagerUri,
   ispmanagerUsername: s.ispmanagerUsername,
   ispmanagerPassword: maskOf(s.ispmanagerPasswordEnc),
+  ispmanagerAcceptSelfSigned: s.ispmanagerAcceptSelfSigned,
   directAdminUri: s.directAdminUri,
   directAdminUsername: s.directAdminUsername,
   directAdminPassword: maskOf(s.directAdminPasswordEnc),

@@ -45,6 +45,7 @@ export function createServersService(deps: {
     set('ispmanagerUri', input.ispmanagerUri);
     set('ispmanagerUsername', input.ispmanagerUsername);
     set('ispmanagerPasswordEnc', sealInput(secrets, input.ispmanagerPassword));
+    set('ispmanagerAcceptSelfSigned', input.ispmanagerAcceptSelfSigned);
     set('directAdminUri', input.directAdminUri);
     set('directAdminUsername', input.directAdminUsername);
     set('directAdminPasswordEnc', sealInput(secrets, input.directAdminPassword));
@@ -61,6 +62,7 @@ export function createServersService(deps: {
     ispmanagerUri: r.ispmanagerUri,
     ispmanagerUsername: r.ispmanagerUsername,
     ispmanagerPassword: r.ispmanagerPasswordEnc,
+    ispmanagerAcceptSelfSigned: r.ispmanagerAcceptSelfSigned,
     directAdminUri: r.directAdminUri,
     directAdminUsername: r.directAdminUsername,
     directAdminPassword: r.directAdminPasswordEnc,
@@ -183,6 +185,28 @@ export function createServersService(deps: {
     async clearHostKey(id: string, actor: Actor): Promise<Server> {
       await changeKey(id, actor, 'clear_host_key', { hostKeyFingerprint: null });
       return crud.get(id);
+    },
+
+    /**
+     * A server's hosting-panel access, its password decrypted for the one call that needs it (never returned
+     * by the API); null when the URI, username or password is missing.
+     */
+    async panelAccess(
+      id: string,
+      panel: 'directAdmin' | 'ispmanager',
+    ): Promise<{ uri: string; username: string; password: string; acceptSelfSigned: boolean } | null> {
+      const r = await mustRow(id);
+      const [uri, username, enc] =
+        panel === 'directAdmin'
+          ? [r.directAdminUri, r.directAdminUsername, r.directAdminPasswordEnc]
+          : [r.ispmanagerUri, r.ispmanagerUsername, r.ispmanagerPasswordEnc];
+      if (!uri || !username || !enc) return null;
+      return {
+        uri,
+        username,
+        password: secrets.decrypt(enc),
+        acceptSelfSigned: panel === 'ispmanager' && r.ispmanagerAcceptSelfSigned,
+      };
     },
 
     /** The SSH target of a server, for the file operations of later modules. */

@@ -16,6 +16,8 @@ import {
 } from '../../components/pickers/domain-registrator-picker.tsx';
 import { RegionPicker, regionLabel } from '../../components/pickers/region-picker.tsx';
 import { ServerPicker, isServerFull, serverFill, serverLabel } from '../../components/pickers/server-picker.tsx';
+import { DirectAdminTab } from '../direct-admin/index.ts';
+import { IspManagerTab } from '../ispmanager/index.ts';
 import { CloudZoneInfo } from './cloud-zone/index.ts';
 import { CloudActionsMenu, DomainMenus } from './domain-menus.tsx';
 import {
@@ -244,12 +246,13 @@ function DomainFields({ item }: { item?: Domain }) {
         )}
       </Tab>
 
-      <Tab tabClassName="px-2" eventKey="direct-admin" title="Direct Admin">
-        <LaterNote what="Direct Admin" />
+      {/* The panel tabs call their panel only when opened. */}
+      <Tab tabClassName="px-2" eventKey="direct-admin" title="Direct Admin" mountOnEnter>
+        {item ? <DirectAdminTab domainId={item._id} /> : <p className="text-body-secondary">Save the domain first.</p>}
       </Tab>
 
-      <Tab tabClassName="px-2" eventKey="isp-manager" title="ISP Manager">
-        <LaterNote what="ISP Manager" />
+      <Tab tabClassName="px-2" eventKey="isp-manager" title="ISP Manager" mountOnEnter>
+        {item ? <IspManagerTab domainId={item._id} /> : <p className="text-body-secondary">Save the domain first.</p>}
       </Tab>
 
       <Tab

@@ -6,7 +6,7 @@ import Tab from 'react-bootstrap/Tab';
 import { get, useFormState } from 'react-hook-form';
 import type { Server, ServerInput } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
-import { StaticField, TextField } from '../../components/form-fields.tsx';
+import { CheckField, StaticField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { QueryTabs } from '../../components/query-tabs.tsx';
@@ -18,7 +18,12 @@ import { ServerFormSchema, serverPaths, serversApi, useClearHostKey, type Server
 
 const GENERAL_FIELDS = ['IPAddress', 'email', 'domainsLimitQty', 'username', 'sshPort', 'domainsPath'] as const;
 const DIRECT_ADMIN_FIELDS = ['directAdminUri', 'directAdminUsername', 'directAdminPassword'] as const;
-const ISP_MANAGER_FIELDS = ['ispmanagerUri', 'ispmanagerUsername', 'ispmanagerPassword'] as const;
+const ISP_MANAGER_FIELDS = [
+  'ispmanagerUri',
+  'ispmanagerUsername',
+  'ispmanagerPassword',
+  'ispmanagerAcceptSelfSigned',
+] as const;
 
 /** A tab's title, marked when one of its fields has an error (the other tabs' fields are hidden). */
 function TabTitle({ title, fields }: { title: string; fields: readonly (keyof ServerFormValues)[] }) {
@@ -137,6 +142,7 @@ export function ServerFormPage() {
         ispmanagerUri: '',
         ispmanagerUsername: '',
         ispmanagerPassword: '',
+        ispmanagerAcceptSelfSigned: false,
         directAdminUri: '',
         directAdminUsername: '',
         directAdminPassword: '',
@@ -151,6 +157,7 @@ export function ServerFormPage() {
         ispmanagerUri: server.ispmanagerUri ?? '',
         ispmanagerUsername: server.ispmanagerUsername ?? '',
         ispmanagerPassword: secretFormValue(server.ispmanagerPassword),
+        ispmanagerAcceptSelfSigned: server.ispmanagerAcceptSelfSigned,
         directAdminUri: server.directAdminUri ?? '',
         directAdminUsername: server.directAdminUsername ?? '',
         directAdminPassword: secretFormValue(server.directAdminPassword),
@@ -261,6 +268,11 @@ export function ServerFormPage() {
                   label="ISP Manager Password"
                   maxLength={4096}
                   reveal={reveal}
+                />
+                <CheckField<ServerFormValues>
+                  name="ispmanagerAcceptSelfSigned"
+                  label="Accept self-signed certificate"
+                  help="Only for a panel still on its own self-signed certificate; any certificate is then accepted."
                 />
               </Tab>
             </QueryTabs>

@@ -30,6 +30,7 @@ export type ServerFormValues = {
   ispmanagerUri: string;
   ispmanagerUsername: string;
   ispmanagerPassword: string | null;
+  ispmanagerAcceptSelfSigned: boolean;
   directAdminUri: string;
   directAdminUsername: string;
   directAdminPassword: string | null;

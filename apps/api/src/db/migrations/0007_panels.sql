@@ -1,0 +1,1 @@
+ALTER TABLE "servers" ADD COLUMN "ispmanager_accept_self_signed" boolean DEFAULT false NOT NULL;

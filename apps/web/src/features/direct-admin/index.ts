@@ -1,0 +1,1 @@
+export { DirectAdminTab } from './direct-admin-tab.tsx';

@@ -1,0 +1,1 @@
+export { IspManagerTab } from './ispmanager-tab.tsx';

@@ -1,0 +1,113 @@
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { ISPMANAGER_MESSAGES, type IspSiteInfoData } from '@fleetdesk/contract';
+import { useToasts } from '../../components/toasts.tsx';
+import { useCreateIspSite, useIspSiteInfo } from './ispmanager-api.ts';
+
+const ROWS: [keyof IspSiteInfoData, string][] = [
+  ['name', 'Name'],
+  ['owner', 'Owner'],
+  ['home', 'Home directory'],
+  ['aliases', 'Aliases'],
+  ['email', 'Administrator email'],
+  ['ipaddrs', 'IP addresses'],
+  ['php', 'PHP'],
+  ['phpVersion', 'PHP version'],
+  ['secure', 'SSL'],
+  ['active', 'Active'],
+];
+
+function SiteDetails({ site }: { site: IspSiteInfoData }) {
+  return (
+    <dl className="row mb-0 small" data-testid="ispmanager-details">
+      {ROWS.map(([key, label]) => (
+        <div key={key} style={{ display: 'contents' }}>
+          <dt className="col-sm-4">{label}</dt>
+          <dd className="col-sm-8">{site[key] || '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The domain's ISP Manager tab (spec 2 §4): site created (its details), info unparsable (the panel's raw
+ * answer, collapsed), or site not created with Create site.
+ */
+export function IspManagerTab({ domainId }: { domainId: string }) {
+  const toasts = useToasts();
+  const info = useIspSiteInfo(domainId);
+  const create = useCreateIspSite(domainId);
+
+  if (info.isPending) {
+    return (
+      <Spinner animation="border" size="sm" role="status">
+        <span className="visually-hidden">Loading...</span>
+      </Spinner>
+    );
+  }
+  if (info.isError) {
+    return (
+      <div data-testid="ispmanager-panel">
+        <Alert variant="danger" data-testid="ispmanager-error">
+          {info.error.message}
+        </Alert>
+        <Button variant="outline-secondary" size="sm" onClick={() => void info.refetch()} disabled={info.isFetching}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  const site = info.data;
+  if (!site) {
+    return (
+      <div data-testid="ispmanager-panel">
+        {create.error && (
+          <Alert variant="danger" data-testid="ispmanager-error">
+            {create.error.message}
+          </Alert>
+        )}
+        <Alert variant="secondary" data-testid="ispmanager-state">
+          {ISPMANAGER_MESSAGES.siteNotCreated}
+        </Alert>
+        <Button
+          variant="primary"
+          disabled={create.isPending || info.isFetching}
+          onClick={() => create.mutate(undefined, { onSuccess: () => toasts.success(ISPMANAGER_MESSAGES.created) })}
+        >
+          {create.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+          Create site
+        </Button>
+      </div>
+    );
+  }
+  if (!site.siteInfoData) {
+    return (
+      <div data-testid="ispmanager-panel">
+        <Alert variant="warning" data-testid="ispmanager-state">
+          {ISPMANAGER_MESSAGES.infoUnparsable}
+        </Alert>
+        {site.rawAnswer !== null && (
+          <details data-testid="ispmanager-raw">
+            <summary>{ISPMANAGER_MESSAGES.rawAnswer}</summary>
+            <pre
+              className="small bg-body-tertiary border rounded p-2 mt-2 mb-0"
+              style={{ maxHeight: 320, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+            >
+              {site.rawAnswer}
+            </pre>
+          </details>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div data-testid="ispmanager-panel">
+      <Alert variant="success" data-testid="ispmanager-state">
+        {ISPMANAGER_MESSAGES.siteCreated}
+      </Alert>
+      <SiteDetails site={site.siteInfoData} />
+    </div>
+  );
+}
