@@ -25,6 +25,8 @@ import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-
 import { healthRoutes } from './http/health.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
+import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
+import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,6 +100,8 @@ export async function buildApp(
   await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
   await app.register(domainsRoutes(c.services.domains));
   await app.register(cloudFlareRoutes(c.services.cloudFlare));
+  await app.register(jobsRoutes(c.services.jobs));
+  await app.register(domainJobsRoutes(c.services.jobs));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

@@ -54,14 +54,17 @@ export type TestApp = {
   inject: FastifyInstance['inject'];
 };
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: Pick<NonNullable<Parameters<typeof createContainer>[1]>, 'extraJobs' | 'jobOptions'> = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-test-'));
   const config = loadConfig(
     { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', LOGIN_MAX_FAILURES: '5', ...env },
     { dotenv: false },
   );
   const { database, drop } = await createTestDatabase();
-  const c = await createContainer(config, { database });
+  const c = await createContainer(config, { database, ...opts });
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, cb) {
