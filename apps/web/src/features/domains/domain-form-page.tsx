@@ -18,6 +18,7 @@ import { RegionPicker, regionLabel } from '../../components/pickers/region-picke
 import { ServerPicker, isServerFull, serverFill, serverLabel } from '../../components/pickers/server-picker.tsx';
 import { CloudZoneInfo } from './cloud-zone/index.ts';
 import { CloudActionsMenu, DomainMenus } from './domain-menus.tsx';
+import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
 import {
   DOMAIN_TABS,
   DomainFormSchema,
@@ -293,7 +294,12 @@ export function DomainFormPage() {
       hideDelete
       actions={(item) => <DomainMenus domainId={item._id} cloudZoneId={item.cloudZoneId} />}
     >
-      {({ item }) => <DomainFields item={item} />}
+      {({ item }) => (
+        <>
+          {item && <DomainRunningJob domainId={item._id} />}
+          <DomainFields item={item} />
+        </>
+      )}
     </FormView>
   );
 }
