@@ -28,6 +28,8 @@ import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
 import { directAdminRoutes } from './modules/direct-admin/direct-admin.routes.ts';
 import { ispManagerRoutes } from './modules/ispmanager/ispmanager.routes.ts';
+import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
+import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -107,6 +109,8 @@ export async function buildApp(
   await app.register(cloudFlareRoutes(c.services.cloudFlare));
   await app.register(directAdminRoutes(c.services.directAdmin));
   await app.register(ispManagerRoutes(c.services.ispManager));
+  await app.register(jobsRoutes(c.services.jobs));
+  await app.register(domainJobsRoutes(c.services.jobs));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

@@ -120,6 +120,25 @@ const ConfigSchema = z.object({
   DIRECTADMIN_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   ISPMANAGER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   CLOUDFLARE_BUDGET_PER_5_MIN: z.coerce.number().int().min(1).max(100_000).default(1200),
+  /** Run job workers inside the API process (on by default; `npm run worker` runs more elsewhere). */
+  JOB_WORKERS: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => v === undefined || v === '' || v === '1' || v === 'true' || v === 'yes'),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(2),
+  JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  JOB_EXPIRE_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  SERVER_HEALTH_CHECK_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(15),
+  PROXY_CHECK_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(10),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'DATA_DIR'> & { DATA_DIR: string };

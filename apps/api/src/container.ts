@@ -37,9 +37,17 @@ import { createDirectAdminClient } from './integrations/directadmin/index.ts';
 import { createDirectAdminService } from './modules/direct-admin/direct-admin.service.ts';
 import { createIspManagerClient } from './integrations/ispmanager/index.ts';
 import { createIspManagerService } from './modules/ispmanager/ispmanager.service.ts';
+import { createJobsRepository } from './modules/jobs/jobs.repository.ts';
+import { createJobsService } from './modules/jobs/jobs.service.ts';
+import { createJobEngine, type JobEngineOptions } from './jobs/engine.ts';
+import { createJobRegistry, type JobDefinition } from './jobs/registry.ts';
+import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/health-checks.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
-export async function createContainer(config: Config, opts: { database?: Database } = {}) {
+export async function createContainer(
+  config: Config,
+  opts: { database?: Database; extraJobs?: JobDefinition[]; jobOptions?: Partial<JobEngineOptions> } = {},
+) {
   const database =
     opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/pgdata` }));
   const { db } = database;
@@ -60,6 +68,7 @@ export async function createContainer(config: Config, opts: { database?: Databas
     proxies: createProxiesRepository(db),
     servers: createServersRepository(db),
     domains: createDomainsRepository(db),
+    jobs: createJobsRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -161,17 +170,49 @@ export async function createContainer(config: Config, opts: { database?: Databas
     servers: services.servers,
     audit,
   });
+  // The job registry names every kind; the engine runs them (in this process when JOB_WORKERS is on).
+  const jobRegistry = createJobRegistry([
+    serversHealthCheckJob({ servers: services.servers, allIds: () => repos.servers.allIds() }),
+    proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
+    ...(opts.extraJobs ?? []),
+  ]);
+  const jobEngine = createJobEngine({
+    database,
+    repo: repos.jobs,
+    registry: jobRegistry,
+    options: {
+      workers: config.JOB_WORKERS,
+      concurrency: config.JOB_CONCURRENCY,
+      pollingIntervalSeconds: config.JOB_POLL_SECONDS,
+      maintenanceIntervalSeconds: config.JOB_MAINTENANCE_SECONDS,
+      expireGraceSeconds: config.JOB_EXPIRE_GRACE_SECONDS,
+      reconcileIntervalSeconds: Math.max(config.JOB_MAINTENANCE_SECONDS, 5),
+      ...opts.jobOptions,
+    },
+  });
+  const jobs = createJobsService({ repo: repos.jobs, domains: repos.domains, audit, engine: () => jobEngine });
 
   return {
     config,
     database,
+    jobEngine,
+    /** Starts the job engine and, where workers run, the periodic jobs. Separate so tests opt in. */
+    async startJobs(o: { periodic?: boolean } = {}) {
+      await jobEngine.start();
+      if (o.periodic !== false && config.JOB_WORKERS) {
+        jobEngine.schedule('servers.health-check', config.SERVER_HEALTH_CHECK_MINUTES);
+        jobEngine.schedule('proxies.health-check', config.PROXY_CHECK_MINUTES);
+      }
+    },
     secrets,
     usage,
     ssh,
     repos,
     cloudflare,
     services: { ...services, cloudFlare, directAdmin, ispManager },
+    services: { ...services, cloudFlare, jobs },
     async close() {
+      await jobEngine.stop().catch(() => undefined);
       ssh.closeAll();
       await database.close();
     },

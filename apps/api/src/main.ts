@@ -50,6 +50,9 @@ async function main() {
     }
   }
 
+  // Workers run in this process unless JOB_WORKERS=0; `npm run worker` adds more, here or elsewhere.
+  await c.startJobs();
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

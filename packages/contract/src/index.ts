@@ -19,3 +19,4 @@ export * from './domains.ts';
 export * from './cloud-flare.ts';
 export * from './direct-admin.ts';
 export * from './ispmanager.ts';
+export * from './jobs.ts';

@@ -17,8 +17,13 @@ export type Database = {
   migrate(): Promise<void>;
   /** Plain SQL for tooling and tests. */
   exec(sqlText: string): Promise<void>;
+  /** The raw executor pg-boss runs on (its `db` adapter), over this same pool or PGlite instance. */
+  bossDb: BossDb;
   close(): Promise<void>;
 };
+
+/** pg-boss's custom database adapter: one statement with values, or several without. */
+export type BossDb = { executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -37,7 +42,31 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     exec: async (q) => {
       await client.exec(q);
     },
+    bossDb: pgliteBossDb(client),
     close: () => client.close(),
+  };
+}
+
+/**
+ * PGlite has one connection and no multi-statement extended queries: pg-boss's parameterless scripts
+ * (schema set-up, maintenance in BEGIN … COMMIT) go through exec, the rest through query. A script that
+ * fails inside its BEGIN would leave the only connection in an aborted transaction, so it is rolled back.
+ */
+function pgliteBossDb(client: import('@electric-sql/pglite').PGlite): BossDb {
+  return {
+    async executeSql(text, values) {
+      if (values && values.length) {
+        const r = await client.query<Record<string, unknown>>(text, values);
+        return { rows: r.rows };
+      }
+      try {
+        const results = await client.exec(text);
+        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+      } catch (err) {
+        if (/\bBEGIN\b/i.test(text)) await client.exec('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    },
   };
 }
 
@@ -57,6 +86,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     exec: async (q) => {
       await pool.query(q);
     },
+    bossDb: { executeSql: (text, values) => pool.query(text, values) },
     close: () => pool.end(),
   };
 }

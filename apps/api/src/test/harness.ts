@@ -67,7 +67,10 @@ export const TEST_RATE_LIMITS = {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { productionRateLimits?: boolean } = {},
+  opts: { productionRateLimits?: boolean } & Pick<
+    NonNullable<Parameters<typeof createContainer>[1]>,
+    'extraJobs' | 'jobOptions'
+  > = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-test-'));
   const limits = opts.productionRateLimits ? {} : TEST_RATE_LIMITS;
@@ -75,7 +78,7 @@ export async function createTestApp(
   for (const k of Object.keys(clean)) if (k.startsWith('RATE_LIMIT_') || k.startsWith('LOGIN_')) delete clean[k];
   const config = loadConfig({ ...clean, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...limits, ...env }, { dotenv: false });
   const { database, drop } = await createTestDatabase();
-  const c = await createContainer(config, { database });
+  const c = await createContainer(config, { database, extraJobs: opts.extraJobs, jobOptions: opts.jobOptions });
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, cb) {

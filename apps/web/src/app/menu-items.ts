@@ -17,6 +17,7 @@ export const SECTIONS: readonly MenuItem[] = [
   { label: 'Domain Registrators', to: '/domain-registrators' },
   { label: 'Yandex Webmaster', to: '/yandex-webmaster' },
   { label: 'Audit Log', to: '/audit-log' },
+  { label: 'Jobs', to: '/jobs' },
 ];
 
 export const MENU_ITEMS: readonly MenuItem[] = [

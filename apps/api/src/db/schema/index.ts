@@ -5,3 +5,4 @@ export * from './infrastructure.ts';
 export * from './catalogues-people.ts';
 export * from './domains.ts';
 export * from './login-attempts.ts';
+export * from './jobs.ts';

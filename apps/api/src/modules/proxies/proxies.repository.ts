@@ -69,6 +69,11 @@ export function createProxiesRepository(db: Db) {
       if (!Object.keys(values).length) return;
       await ex.update(proxies).set(values).where(eq(proxies.id, id));
     },
+    /** Every id in number order, for the periodic health check. */
+    async allIds(ex: Executor = db): Promise<string[]> {
+      const rows = await ex.select({ id: proxies.id }).from(proxies).orderBy(asc(proxies.proxyNo));
+      return rows.map((r) => r.id);
+    },
     async delete(id: string, ex: Executor = db): Promise<boolean> {
       const r = await ex.delete(proxies).where(eq(proxies.id, id)).returning({ id: proxies.id });
       return r.length > 0;

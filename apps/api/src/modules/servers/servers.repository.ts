@@ -72,6 +72,11 @@ export function createServersRepository(db: Db) {
       if (!Object.keys(values).length) return;
       await ex.update(servers).set(values).where(eq(servers.id, id));
     },
+    /** Every id in number order, for the periodic health check. */
+    async allIds(ex: Executor = db): Promise<string[]> {
+      const rows = await ex.select({ id: servers.id }).from(servers).orderBy(asc(servers.serverNo));
+      return rows.map((r) => r.id);
+    },
     async delete(id: string, ex: Executor = db): Promise<boolean> {
       const r = await ex.delete(servers).where(eq(servers.id, id)).returning({ id: servers.id });
       return r.length > 0;

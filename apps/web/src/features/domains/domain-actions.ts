@@ -14,11 +14,11 @@ export interface DomainActionEntry {
 export const DOMAIN_ACTIONS: readonly DomainActionEntry[] = [
   { label: 'Setup WAF', path: 'firewall-rules' },
   { label: 'Domain Parsing', path: 'parsing', comesWith: 'the domain parsing issue' },
-  { label: 'Generate Sitemap', path: 'generate-sitemap', comesWith: 'the sitemap issue' },
-  { label: 'Copy Content Files', path: 'copy-content-files', comesWith: 'the content files issue' },
+  { label: 'Generate Sitemap', path: 'generate-sitemap' },
+  { label: 'Copy Content Files', path: 'copy-content-files' },
   { label: 'Edit Content Files', path: 'edit-content-files', comesWith: 'the content files issue' },
   { label: 'Delete Domain', path: 'delete', danger: true },
-  { label: 'Domain Replacement', path: 'replacement', comesWith: 'the domain replacement issue' },
+  { label: 'Domain Replacement', path: 'replacement' },
   { label: 'Register Domain', path: 'register', comesWith: 'the Namecheap registration issue' },
 ];
 

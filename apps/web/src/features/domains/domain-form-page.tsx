@@ -20,6 +20,7 @@ import { DirectAdminTab } from '../direct-admin/index.ts';
 import { IspManagerTab } from '../ispmanager/index.ts';
 import { CloudZoneInfo } from './cloud-zone/index.ts';
 import { CloudActionsMenu, DomainMenus } from './domain-menus.tsx';
+import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
 import {
   DOMAIN_TABS,
   DomainFormSchema,
@@ -296,7 +297,12 @@ export function DomainFormPage() {
       hideDelete
       actions={(item) => <DomainMenus domainId={item._id} cloudZoneId={item.cloudZoneId} />}
     >
-      {({ item }) => <DomainFields item={item} />}
+      {({ item }) => (
+        <>
+          {item && <DomainRunningJob domainId={item._id} />}
+          <DomainFields item={item} />
+        </>
+      )}
     </FormView>
   );
 }

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness.ts';
+import { testJobKinds } from './test-kinds.ts';
+
+// The engine end to end on this run's database (PGlite, or PostgreSQL with DATABASE_URL): real pg-boss,
+// real workers in this process, short polling so the file stays quick.
+let t: TestApp;
+let admin: string;
+let domainsOnly: string;
+let serversOnly: string;
+let domainId: string;
+
+beforeAll(async () => {
+  t = await createTestApp(
+    {},
+    {
+      extraJobs: testJobKinds(),
+      jobOptions: {
+        pollingIntervalSeconds: 0.5,
+        maintenanceIntervalSeconds: 1,
+        expireGraceSeconds: 1,
+        reconcileIntervalSeconds: 1,
+        progressThrottleMs: 0,
+      },
+    },
+  );
+  await t.c.startJobs({ periodic: false });
+  admin = await t.tokenFor(['cnv']);
+  domainsOnly = await t.tokenFor(['cnv:domains']);
+  serversOnly = await t.tokenFor(['cnv:servers']);
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/domains',
+    headers: { authorization: admin },
+    payload: { domainName: 'jobs-engine.example', status: 'active' },
+  });
+  domainId = res.json().data._id;
+}, 60_000);
+afterAll(async () => t?.close());
+
+const engine = () => t.c.jobEngine;
+const getJob = async (id: string, auth = admin) =>
+  t.inject({ method: 'GET', url: `/api/jobs/${id}`, headers: { authorization: auth } });
+
+describe('job engine', () => {
+  it('runs a job, stores progress and result, and lists it', async () => {
+    const row = await engine().enqueue('test.echo', { n: 21 }, { createdBy: 'tester' });
+    const done = await engine().waitFor(row.id);
+    expect(done.state).toBe('completed');
+    expect(done.result).toEqual({ doubled: 42 });
+    expect(done.progress).toMatchObject({ done: 1, total: 2, message: 'halfway' });
+    const res = await getJob(row.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ state: 'completed', attempts: 1, kind: 'test.echo' });
+    const list = await t.inject({
+      method: 'GET',
+      url: '/api/jobs?kind=test.echo',
+      headers: { authorization: admin },
+    });
+    expect(list.statusCode).toBe(400); // kinds are a closed list in the contract
+    const all = await t.inject({ method: 'GET', url: '/api/jobs?state=completed', headers: { authorization: admin } });
+    expect(all.json().data.items.map((j: { _id: string }) => j._id)).toContain(row.id);
+  });
+
+  it('refuses a payload its schema rejects', async () => {
+    await expect(engine().enqueue('test.echo', { n: 'x' })).rejects.toThrow(/Invalid payload/);
+  });
+
+  it('retries a failing job with backoff until it succeeds', async () => {
+    const row = await engine().enqueue('test.flaky', { failTimes: 2 });
+    const done = await engine().waitFor(row.id, 40_000);
+    expect(done.state).toBe('completed');
+    expect(done.attempts).toBe(3);
+    expect(done.result).toEqual({ attempt: 3 });
+  }, 45_000);
+
+  it('fails a job for good once its retries are spent, with the error', async () => {
+    const row = await engine().enqueue('test.flaky', { failTimes: 5 });
+    const done = await engine().waitFor(row.id, 40_000);
+    expect(done.state).toBe('failed');
+    expect(done.attempts).toBe(3);
+    expect(done.error).toBe('Attempt 3 failed on purpose');
+  }, 45_000);
+
+  it('times a job out', async () => {
+    const row = await engine().enqueue('test.slow', { ms: 60_000 });
+    const done = await engine().waitFor(row.id, 20_000);
+    expect(done.state).toBe('failed');
+    expect(done.error).toBe('Timed out after 2 s');
+    expect((done.progress as { done: number }).done).toBeGreaterThan(1);
+  }, 25_000);
+
+  it('cancels a running job through the API, and refuses to cancel it again', async () => {
+    const row = await engine().enqueue('test.slow', { ms: 1_500 });
+    for (let i = 0; i < 100 && (await t.c.repos.jobs.find(row.id))?.state !== 'running'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/jobs/${row.id}/cancel`,
+      headers: { authorization: serversOnly },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.cancelRequested).toBe(true);
+    const done = await engine().waitFor(row.id, 10_000);
+    expect(done.state).toBe('cancelled');
+    const again = await t.inject({
+      method: 'POST',
+      url: `/api/jobs/${row.id}/cancel`,
+      headers: { authorization: serversOnly },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(`Job #${done.jobNo} has already finished (cancelled)`);
+  }, 15_000);
+
+  it('shows and cancels a job only for holders of its area', async () => {
+    const row = await engine().enqueue('test.slow', { ms: 200 });
+    expect((await getJob(row.id, domainsOnly)).statusCode).toBe(404);
+    expect(
+      (await t.inject({ method: 'POST', url: `/api/jobs/${row.id}/cancel`, headers: { authorization: domainsOnly } }))
+        .statusCode,
+    ).toBe(404);
+    const list = await t.inject({ method: 'GET', url: '/api/jobs', headers: { authorization: domainsOnly } });
+    expect(list.json().data.items.map((j: { kind: string }) => j.kind)).not.toContain('test.slow');
+    expect((await getJob(row.id, serversOnly)).statusCode).toBe(200);
+    await engine().waitFor(row.id);
+  });
+
+  it('allows one job of a kind per domain: a second start is a 409 naming the first', async () => {
+    const first = await engine().enqueue('test.domain', { domainId, ms: 1_000 });
+    await expect(engine().enqueue('test.domain', { domainId, ms: 0 })).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(
+        new RegExp(`is already (queued|running) for this domain \\(job #${first.jobNo}\\)`),
+      ),
+    });
+    const filtered = await t.inject({
+      method: 'GET',
+      url: `/api/jobs?domainId=${domainId}&state=active`,
+      headers: { authorization: domainsOnly },
+    });
+    expect(filtered.json().data.items.map((j: { _id: string }) => j._id)).toEqual([first.id]);
+    await engine().waitFor(first.id);
+    const second = await engine().enqueue('test.domain', { domainId, ms: 0 });
+    expect((await engine().waitFor(second.id)).state).toBe('completed');
+  });
+
+  it('stops at a failed step, says which, and resumes from it without redoing done steps', async () => {
+    const row = await engine().enqueue('test.steps', { domainId, failAt: 'two' });
+    const failed = await engine().waitFor(row.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.error).toBe('Step two broke');
+    expect(failed.steps).toEqual([
+      { key: 'one', label: 'Step one', status: 'done', message: null },
+      { key: 'two', label: 'Step two', status: 'failed', message: 'Step two broke' },
+      { key: 'three', label: 'Step three', status: 'pending', message: null },
+    ]);
+    expect((await getJob(row.id)).json().data.resumable).toBe(true);
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/jobs/${row.id}/resume`,
+      headers: { authorization: admin },
+    });
+    expect(res.statusCode).toBe(202);
+    const done = await engine().waitFor(row.id);
+    expect(done.state).toBe('completed');
+    expect(done.result).toEqual({ ran: ['two', 'three'] });
+    expect((done.steps as { status: string }[]).map((s) => s.status)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('answers 404 for an unknown job and 400 for a bad id or filter', async () => {
+    expect((await getJob('00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await getJob('nope')).statusCode).toBe(400);
+    const bad = await t.inject({ method: 'GET', url: '/api/jobs?state=weird', headers: { authorization: admin } });
+    expect(bad.statusCode).toBe(400);
+  });
+});

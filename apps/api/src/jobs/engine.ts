@@ -1,0 +1,481 @@
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import type { JobProgress, JobStep } from '@fleetdesk/contract';
+import { JOB_KIND_LABELS } from '@fleetdesk/contract';
+import type { Database } from '../db/client.ts';
+import { isUniqueViolation } from '../db/pg-errors.ts';
+import { ConflictError, ValidationError } from '../http/errors.ts';
+import type { JobRow, JobsRepository } from '../modules/jobs/jobs.repository.ts';
+import type { JobContext, JobDefinition, JobRegistry } from './registry.ts';
+
+export type JobEngineOptions = {
+  /** Run handlers in this process (the API by default, and `npm run worker`). */
+  workers: boolean;
+  /** Jobs of one kind this process runs at once. */
+  concurrency: number;
+  pollingIntervalSeconds: number;
+  /** How often pg-boss looks for expired jobs (a crashed worker's job comes back after its expiry). */
+  maintenanceIntervalSeconds: number;
+  /** How long past a job's own timeout pg-boss waits before it takes the job back from a silent worker. */
+  expireGraceSeconds: number;
+  /** How often this process mirrors pg-boss's verdict onto jobs whose worker died for good. */
+  reconcileIntervalSeconds: number;
+  progressThrottleMs: number;
+};
+
+export const DEFAULT_ENGINE_OPTIONS: JobEngineOptions = {
+  workers: true,
+  concurrency: 2,
+  pollingIntervalSeconds: 2,
+  maintenanceIntervalSeconds: 30,
+  expireGraceSeconds: 60,
+  reconcileIntervalSeconds: 30,
+  progressThrottleMs: 500,
+};
+
+type Logger = {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+};
+
+export type StartOptions = { createdBy?: string | null; domainName?: string | null };
+
+class JobCancelled extends Error {
+  constructor() {
+    super('Cancelled');
+  }
+}
+class JobTimedOut extends Error {}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/** Labels shown for a job's kind: the contract's, else the kind itself. */
+export const kindLabel = (kind: string) => JOB_KIND_LABELS[kind] ?? kind;
+
+/**
+ * The durable job engine: pg-boss (schema pgboss, in the same database) delivers each job to exactly one
+ * worker, retries with backoff and takes back jobs of crashed workers after their expiry; our `jobs` table
+ * mirrors state, progress, steps and result for the web. See decision record 022.
+ */
+export function createJobEngine(deps: {
+  database: Database;
+  repo: JobsRepository;
+  registry: JobRegistry;
+  options?: Partial<JobEngineOptions>;
+  log?: Logger;
+}) {
+  const { repo, registry } = deps;
+  const opts = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
+  const log: Logger = deps.log ?? { info() {}, warn() {}, error() {} };
+  const workerName = `${os.hostname()}:${process.pid}`;
+  let boss: PgBoss | null = null;
+  let reconcileTimer: NodeJS.Timeout | null = null;
+  const periodicTimers: NodeJS.Timeout[] = [];
+  const running = new Map<string, AbortController>();
+
+  const mustBoss = () => {
+    if (!boss) throw new Error('The job engine is not started');
+    return boss;
+  };
+  const definition = (kind: string) => {
+    const def = registry.get(kind);
+    if (!def) throw new ValidationError(`Unknown job kind ${kind}`);
+    return def;
+  };
+  const queueOptions = (def: JobDefinition) => ({
+    retryLimit: def.retry.limit,
+    retryDelay: def.retry.delaySeconds,
+    retryBackoff: def.retry.backoff,
+    expireInSeconds: def.timeoutSeconds + opts.expireGraceSeconds,
+  });
+
+  async function ensureQueue(b: PgBoss, def: JobDefinition) {
+    const existing = await b.getQueue(def.kind);
+    if (existing) {
+      await b.updateQueue(def.kind, { name: def.kind, ...queueOptions(def) });
+      return;
+    }
+    try {
+      await b.createQueue(def.kind, { name: def.kind, policy: 'standard', ...queueOptions(def) });
+    } catch (err) {
+      // Another process created it between our look and our create.
+      if (!(await b.getQueue(def.kind))) throw err;
+    }
+  }
+
+  async function send(b: PgBoss, def: JobDefinition, jobId: string, extra: PgBoss.SendOptions = {}) {
+    return b.send(def.kind, { jobId }, { ...queueOptions(def), ...extra });
+  }
+
+  /** Runs one delivery of a job; throws to make pg-boss retry (or fail) it. */
+  async function runDelivery(def: JobDefinition, bossJob: PgBoss.Job<{ jobId?: string }>) {
+    const jobId = bossJob.data?.jobId;
+    if (!jobId) return { skipped: 'no job id' };
+    const before = await repo.find(jobId);
+    // A duplicate delivery of a finished job, or one cancelled while queued: nothing to do.
+    if (!before || !['queued', 'running'].includes(before.state)) return { skipped: before?.state ?? 'missing' };
+    if (before.bossId && before.bossId !== bossJob.id) return { skipped: 'superseded' };
+    const row = await repo.transition(jobId, ['queued', 'running'], {
+      state: 'running',
+      attempts: before.attempts + 1,
+      startedAt: before.startedAt ?? new Date(),
+      worker: workerName,
+      error: null,
+    });
+    if (!row) return { skipped: 'moved' };
+    if (row.cancelRequested) {
+      await finishCancelled(row);
+      return { cancelled: true };
+    }
+
+    const ac = new AbortController();
+    running.set(jobId, ac);
+    let steps: JobStep[] = (row.steps as JobStep[] | null) ?? [];
+    let lastWrite = 0;
+    let pending: JobProgress | null = null;
+    const write = async (p: JobProgress | null) => {
+      lastWrite = Date.now();
+      const r = await repo.progress(jobId, { ...(p ? { progress: p } : {}), steps });
+      if (r?.cancelRequested) ac.abort(new JobCancelled());
+    };
+    const cancelPoll = setInterval(() => {
+      void repo
+        .cancelRequested(jobId)
+        .then((c) => c && ac.abort(new JobCancelled()))
+        .catch(() => undefined);
+    }, 1000);
+    const timeout = setTimeout(
+      () => ac.abort(new JobTimedOut(`Timed out after ${def.timeoutSeconds} s`)),
+      def.timeoutSeconds * 1000,
+    );
+    const throwIfAborted = () => {
+      if (ac.signal.aborted) throw ac.signal.reason;
+    };
+    const setStep = async (key: string, patch: Partial<JobStep>) => {
+      steps = steps.map((s) => (s.key === key ? { ...s, ...patch } : s));
+      await write(pending);
+    };
+
+    const ctx: JobContext<unknown> = {
+      jobId,
+      payload: row.payload,
+      attempt: row.attempts,
+      signal: ac.signal,
+      previous: row,
+      async progress(p, o = {}) {
+        throwIfAborted();
+        pending = p;
+        if (o.force || Date.now() - lastWrite >= opts.progressThrottleMs) await write(p);
+        throwIfAborted();
+      },
+      async step(key, run) {
+        throwIfAborted();
+        const s = steps.find((x) => x.key === key);
+        if (s && (s.status === 'done' || s.status === 'skipped')) return undefined;
+        await setStep(key, { status: 'running', message: null });
+        try {
+          const out = await run();
+          await setStep(key, { status: 'done', message: null });
+          return out;
+        } catch (err) {
+          const cancelled = ac.signal.aborted && ac.signal.reason instanceof JobCancelled;
+          await setStep(key, { status: cancelled ? 'pending' : 'failed', message: cancelled ? null : messageOf(err) });
+          throw err;
+        }
+      },
+    };
+
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true });
+      });
+      const result = await Promise.race([def.handler(ctx), aborted]);
+      await repo.transition(jobId, ['running'], {
+        state: 'completed',
+        result,
+        ...(pending ? { progress: pending } : {}),
+        steps: steps.length ? steps : null,
+        finishedAt: new Date(),
+        error: null,
+      });
+      return result;
+    } catch (err) {
+      if (err instanceof JobCancelled || (ac.signal.aborted && ac.signal.reason instanceof JobCancelled)) {
+        const now = await repo.find(jobId);
+        if (now) await finishCancelled({ ...now, steps });
+        return { cancelled: true };
+      }
+      const message = messageOf(err);
+      const meta = bossJob as { retryCount?: number; retryLimit?: number };
+      const retriesLeft = (meta.retryLimit ?? def.retry.limit) - (meta.retryCount ?? 0) > 0;
+      await repo.transition(jobId, ['running'], {
+        // Waiting for pg-boss's retry shows as queued, with the last error beside it.
+        state: retriesLeft ? 'queued' : 'failed',
+        error: message,
+        ...(pending ? { progress: pending } : {}),
+        steps: steps.length ? steps : null,
+        finishedAt: retriesLeft ? null : new Date(),
+      });
+      throw err instanceof Error ? err : new Error(message);
+    } finally {
+      clearInterval(cancelPoll);
+      clearTimeout(timeout);
+      running.delete(jobId);
+    }
+  }
+
+  async function finishCancelled(row: JobRow) {
+    await repo.transition(row.id, ['queued', 'running'], {
+      state: 'cancelled',
+      finishedAt: new Date(),
+      steps: row.steps,
+      error: null,
+    });
+  }
+
+  /** Mirrors pg-boss's verdict onto jobs whose worker died and whose retries are spent (or lost). */
+  async function reconcile() {
+    const b = boss;
+    if (!b) return;
+    const stale = await repo.stale(new Date(Date.now() - opts.reconcileIntervalSeconds * 1000));
+    for (const row of stale) {
+      if (running.has(row.id) || !row.bossId) continue;
+      const bj = await b.getJobById(row.kind, row.bossId).catch(() => null);
+      if (!bj) {
+        if (row.state === 'queued' && Date.now() - row.updatedAt.getTime() < 60_000) continue;
+        await repo.transition(row.id, ['queued', 'running'], {
+          state: 'failed',
+          error: 'The job was lost by the queue',
+          finishedAt: new Date(),
+        });
+      } else if (bj.state === 'failed') {
+        const out = bj.output as { message?: string; value?: { message?: string } } | null;
+        await repo.transition(row.id, ['queued', 'running'], {
+          state: 'failed',
+          error: out?.message ?? out?.value?.message ?? 'The worker stopped and no retries are left',
+          finishedAt: new Date(),
+        });
+      } else if (bj.state === 'cancelled') {
+        await finishCancelled(row);
+      } else if (bj.state === 'completed' && row.state === 'running') {
+        // Completed in pg-boss without our write: the handler's own result was lost with its process.
+        await repo.transition(row.id, ['running'], {
+          state: 'failed',
+          error: 'The worker stopped before it recorded the result',
+          finishedAt: new Date(),
+        });
+      }
+    }
+  }
+
+  const engine = {
+    options: opts,
+    workerName,
+    registry,
+
+    async start() {
+      if (boss) return;
+      const b = new PgBoss({
+        db: deps.database.bossDb as PgBoss.Db,
+        schema: 'pgboss',
+        migrate: true,
+        supervise: true,
+        schedule: false,
+        maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds,
+        archiveCompletedAfterSeconds: 7 * 24 * 3600,
+        deleteAfterDays: 30,
+      });
+      b.on('error', (err) => log.error({ err: { message: messageOf(err) } }, 'job queue error'));
+      await b.start();
+      boss = b;
+      for (const def of registry.all()) await ensureQueue(b, def);
+      if (opts.workers) {
+        for (const def of registry.all()) {
+          for (let i = 0; i < Math.max(1, opts.concurrency); i++) {
+            await b.work<{ jobId?: string }>(
+              def.kind,
+              { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds },
+              async ([job]) => (job ? runDelivery(def, job) : undefined),
+            );
+          }
+        }
+        reconcileTimer = setInterval(() => {
+          reconcile().catch((err) => log.warn({ err: { message: messageOf(err) } }, 'job reconcile failed'));
+        }, opts.reconcileIntervalSeconds * 1000);
+        reconcileTimer.unref();
+      }
+    },
+
+    async stop(graceful = true) {
+      for (const t of periodicTimers) clearInterval(t);
+      periodicTimers.length = 0;
+      if (reconcileTimer) clearInterval(reconcileTimer);
+      reconcileTimer = null;
+      const b = boss;
+      boss = null;
+      if (!b) return;
+      if (!graceful) for (const ac of running.values()) ac.abort(new JobCancelled());
+      await b.stop({ graceful, close: false, wait: true, timeout: graceful ? 10_000 : 1_000 });
+    },
+
+    /**
+     * Queues a job: checks its payload, records it, hands it to pg-boss. A second active job of the same
+     * kind on the same domain is a 409 that names the first.
+     */
+    async enqueue(kind: string, payload: unknown, o: StartOptions = {}): Promise<JobRow> {
+      mustBoss();
+      const def = definition(kind);
+      const parsed = def.payload.safeParse(payload);
+      if (!parsed.success) throw new ValidationError(`Invalid payload for ${kind}: ${parsed.error.issues[0]?.message}`);
+      const p = parsed.data;
+      const domainId = def.domainOf?.(p) ?? null;
+      const steps = def.steps?.(p).map((s) => ({ ...s, status: 'pending' as const, message: null })) ?? null;
+      let row: JobRow;
+      try {
+        row = await repo.insert({
+          kind,
+          area: def.area,
+          domainId,
+          domainName: o.domainName ?? null,
+          payload: p as Record<string, unknown>,
+          state: 'queued',
+          steps,
+          createdBy: o.createdBy ?? null,
+        });
+      } catch (err) {
+        if (domainId && isUniqueViolation(err)) {
+          const active = await repo.findActive(kind, domainId);
+          throw new ConflictError(
+            active
+              ? `${kindLabel(kind)} is already ${active.state} for this domain (job #${active.jobNo})`
+              : `${kindLabel(kind)} is already running for this domain`,
+            undefined,
+            'job_running',
+          );
+        }
+        throw err;
+      }
+      return engine.dispatch(def, row);
+    },
+
+    /** Hands a recorded job to pg-boss; a failure to do so fails the record rather than leaving it queued. */
+    async dispatch(def: JobDefinition, row: JobRow, extra: PgBoss.SendOptions = {}): Promise<JobRow> {
+      const b = mustBoss();
+      const bossId = randomUUID();
+      try {
+        await repo.update(row.id, { bossId });
+        const sent = await send(b, def, row.id, { ...extra, id: bossId });
+        if (!sent) {
+          await repo.remove(row.id);
+          return { ...row, state: 'cancelled' };
+        }
+      } catch (err) {
+        await repo.update(row.id, {
+          state: 'failed',
+          error: `Could not queue the job: ${messageOf(err)}`,
+          finishedAt: new Date(),
+        });
+        throw err;
+      }
+      return (await repo.find(row.id)) ?? row;
+    },
+
+    /**
+     * Cancels a job: a queued one at once, a running one by signalling its handler (which stops at its next
+     * check and leaves done steps done).
+     */
+    async cancel(row: JobRow): Promise<JobRow> {
+      const b = mustBoss();
+      if (!['queued', 'running'].includes(row.state))
+        throw new ConflictError(`Job #${row.jobNo} has already finished (${row.state})`, undefined, 'job_finished');
+      const queued = await repo.transition(row.id, ['queued'], {
+        state: 'cancelled',
+        cancelRequested: true,
+        finishedAt: new Date(),
+      });
+      if (queued) {
+        if (row.bossId) await b.cancel(row.kind, row.bossId).catch(() => undefined);
+        return queued;
+      }
+      const asked = await repo.transition(row.id, ['running'], { cancelRequested: true });
+      running.get(row.id)?.abort(new JobCancelled());
+      return asked ?? (await repo.find(row.id))!;
+    },
+
+    /** Queues a failed or cancelled job of a resumable kind again; its done steps are not redone. */
+    async resume(row: JobRow): Promise<JobRow> {
+      const def = definition(row.kind);
+      if (!def.resumable) throw new ConflictError(`${kindLabel(row.kind)} jobs cannot be resumed`);
+      if (!['failed', 'cancelled'].includes(row.state))
+        throw new ConflictError(`Job #${row.jobNo} is ${row.state}; only a failed or cancelled job can be resumed`);
+      let again: JobRow | undefined;
+      try {
+        again = await repo.transition(row.id, ['failed', 'cancelled'], {
+          state: 'queued',
+          cancelRequested: false,
+          error: null,
+          finishedAt: null,
+          steps: ((row.steps as JobStep[] | null) ?? null)?.map((s) =>
+            s.status === 'failed' || s.status === 'running' ? { ...s, status: 'pending' as const, message: null } : s,
+          ),
+        });
+      } catch (err) {
+        if (row.domainId && isUniqueViolation(err)) {
+          const active = await repo.findActive(row.kind, row.domainId);
+          throw new ConflictError(
+            `${kindLabel(row.kind)} is already ${active?.state ?? 'running'} for this domain${active ? ` (job #${active.jobNo})` : ''}`,
+            undefined,
+            'job_running',
+          );
+        }
+        throw err;
+      }
+      if (!again) throw new ConflictError(`Job #${row.jobNo} changed meanwhile; reload and try again`);
+      return engine.dispatch(def, again);
+    },
+
+    /**
+     * Starts `kind` every `minutes` in every process that calls this; pg-boss's singleton slot (one job per
+     * kind and period) makes it run once per period however many processes there are.
+     */
+    schedule(kind: string, minutes: number) {
+      if (!(minutes > 0)) return;
+      const def = definition(kind);
+      const seconds = Math.round(minutes * 60);
+      const tick = async () => {
+        const b = boss;
+        if (!b) return;
+        const row = await repo.insert({
+          kind,
+          area: def.area,
+          payload: {},
+          state: 'queued',
+          createdBy: 'schedule',
+        });
+        await engine.dispatch(def, row, { singletonKey: kind, singletonSeconds: seconds });
+      };
+      const run = () =>
+        void tick().catch((err) => log.warn({ err: { message: messageOf(err) }, kind }, 'periodic job not queued'));
+      run();
+      const t = setInterval(run, seconds * 1000);
+      t.unref();
+      periodicTimers.push(t);
+    },
+
+    reconcile,
+    /** Waits until a job is finished (for tests and the CLI); bounded by `timeoutMs`. */
+    async waitFor(jobId: string, timeoutMs = 30_000): Promise<JobRow> {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const r = await repo.find(jobId);
+        if (r && ['completed', 'failed', 'cancelled'].includes(r.state)) return r;
+        if (Date.now() > until) throw new Error(`Job ${jobId} did not finish within ${timeoutMs} ms (${r?.state})`);
+        await new Promise((res) => setTimeout(res, 100));
+      }
+    },
+  };
+  return engine;
+}
+export type JobEngine = ReturnType<typeof createJobEngine>;

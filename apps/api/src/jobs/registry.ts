@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { JobProgress, Rule } from '@fleetdesk/contract';
+import type { JobRow } from '../modules/jobs/jobs.repository.ts';
+
+/** What a handler gets: its payload, a signal (cancel or timeout), and ways to report progress and steps. */
+export type JobContext<P> = {
+  jobId: string;
+  payload: P;
+  /** 1 on the first run, 2 on the first retry or after a crash, … */
+  attempt: number;
+  signal: AbortSignal;
+  /** The job's row as this run found it: progress, steps and result of earlier attempts, for idempotence. */
+  previous: JobRow;
+  /** Stores progress (throttled unless `force`); throws when the job was cancelled meanwhile. */
+  progress(p: JobProgress, opts?: { force?: boolean }): Promise<void>;
+  /** Runs a named step once: a step already done in an earlier run is skipped. */
+  step<T>(key: string, run: () => Promise<T>): Promise<T | undefined>;
+};
+
+export type RetryPolicy = {
+  /** Retries after the first attempt. */
+  limit: number;
+  delaySeconds: number;
+  /** Doubles the delay on each retry (with pg-boss's jitter). */
+  backoff: boolean;
+};
+
+export type JobDefinition<P = any> = {
+  kind: string;
+  /** The permission rule of the area the job works on. */
+  area: Rule;
+  payload: z.ZodType<P>;
+  /** The domain the job works on, for the one-job-of-a-kind-per-domain rule. */
+  domainOf?: (p: P) => string | null;
+  /** Steps shown from the start, each with its status; a failed job resumes from its failed step. */
+  steps?: (p: P) => { key: string; label: string }[];
+  resumable?: boolean;
+  retry: RetryPolicy;
+  timeoutSeconds: number;
+  handler: (ctx: JobContext<P>) => Promise<Record<string, unknown>>;
+};
+
+export const defineJob = <P>(def: JobDefinition<P>): JobDefinition<P> => def;
+
+/** The registry: every job kind, by name. A kind cannot be registered twice. */
+export function createJobRegistry(defs: JobDefinition[] = []) {
+  const map = new Map<string, JobDefinition>();
+  const registry = {
+    add(def: JobDefinition) {
+      if (map.has(def.kind)) throw new Error(`Job kind ${def.kind} is already registered`);
+      map.set(def.kind, def);
+      return registry;
+    },
+    get: (kind: string) => map.get(kind),
+    all: () => [...map.values()],
+  };
+  for (const d of defs) registry.add(d);
+  return registry;
+}
+export type JobRegistry = ReturnType<typeof createJobRegistry>;

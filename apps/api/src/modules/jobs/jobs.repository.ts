@@ -1,0 +1,98 @@
+import { and, count, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { PAGE_SIZE, type JobListQuery, type ListResult } from '@fleetdesk/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import { jobs, type JobState } from '../../db/schema/index.ts';
+import { pageOffset, searchWhere } from '../../http/list-query.ts';
+
+export type JobRow = typeof jobs.$inferSelect;
+export type JobInsert = Omit<typeof jobs.$inferInsert, 'id' | 'jobNo'> & { id?: string };
+export type JobPatch = Partial<Omit<typeof jobs.$inferInsert, 'id' | 'jobNo' | 'kind' | 'area'>>;
+
+const ACTIVE: JobState[] = ['queued', 'running'];
+
+export function createJobsRepository(db: Db) {
+  return {
+    async insert(row: JobInsert, ex: Executor = db): Promise<JobRow> {
+      const [r] = await ex.insert(jobs).values(row).returning();
+      return r!;
+    },
+    async find(id: string, ex: Executor = db): Promise<JobRow | undefined> {
+      const [r] = await ex.select().from(jobs).where(eq(jobs.id, id));
+      return r;
+    },
+    /** The active job of a kind on a domain, for the 409 that names it. */
+    async findActive(kind: string, domainId: string, ex: Executor = db): Promise<JobRow | undefined> {
+      const [r] = await ex
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, kind), eq(jobs.domainId, domainId), inArray(jobs.state, ACTIVE)));
+      return r;
+    },
+    /** Jobs of the given areas, newest first; `active` means queued or running. */
+    async list(q: JobListQuery, areas: string[] | null, ex: Executor = db): Promise<ListResult<JobRow>> {
+      const conds: (SQL | undefined)[] = [];
+      if (areas) conds.push(inArray(jobs.area, areas.length ? areas : ['-']));
+      if (q.domainId) conds.push(eq(jobs.domainId, q.domainId));
+      if (q.kind) conds.push(eq(jobs.kind, q.kind));
+      if (q.state === 'active') conds.push(inArray(jobs.state, ACTIVE));
+      else if (q.state) conds.push(eq(jobs.state, q.state));
+      conds.push(searchWhere(q.search, [jobs.domainName, jobs.kind, jobs.error]));
+      const where = and(...conds.filter(Boolean));
+      const [rows, [total]] = await Promise.all([
+        ex.select().from(jobs).where(where).orderBy(desc(jobs.jobNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
+        ex.select({ n: count() }).from(jobs).where(where),
+      ]);
+      return { items: rows, itemsCount: total?.n ?? 0 };
+    },
+    async update(id: string, patch: JobPatch, ex: Executor = db): Promise<JobRow | undefined> {
+      const [r] = await ex
+        .update(jobs)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(jobs.id, id))
+        .returning();
+      return r;
+    },
+    /** Updates only while the job is in one of `from`; undefined when it was not (someone else moved it). */
+    async transition(id: string, from: JobState[], patch: JobPatch, ex: Executor = db): Promise<JobRow | undefined> {
+      const [r] = await ex
+        .update(jobs)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(jobs.id, id), inArray(jobs.state, from)))
+        .returning();
+      return r;
+    },
+    /** Writes progress (and steps) of a running job and answers whether a cancel was asked for. */
+    async progress(id: string, patch: Pick<JobPatch, 'progress' | 'steps'>, ex: Executor = db) {
+      const [r] = await ex
+        .update(jobs)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(jobs.id, id))
+        .returning({ cancelRequested: jobs.cancelRequested, state: jobs.state });
+      return r;
+    },
+    async cancelRequested(id: string, ex: Executor = db): Promise<boolean> {
+      const [r] = await ex.select({ c: jobs.cancelRequested }).from(jobs).where(eq(jobs.id, id));
+      return r?.c ?? false;
+    },
+    /** Active jobs untouched since `before`: candidates for the reconcile sweep. */
+    async stale(before: Date, limit = 100, ex: Executor = db): Promise<JobRow[]> {
+      return ex
+        .select()
+        .from(jobs)
+        .where(and(inArray(jobs.state, ACTIVE), lt(jobs.updatedAt, before)))
+        .orderBy(jobs.updatedAt)
+        .limit(limit);
+    },
+    async remove(id: string, ex: Executor = db) {
+      await ex.delete(jobs).where(eq(jobs.id, id));
+    },
+    async countByState(ex: Executor = db) {
+      const rows = await ex
+        .select({ state: jobs.state, n: sql<number>`count(*)::int` })
+        .from(jobs)
+        .groupBy(jobs.state);
+      return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+    },
+  };
+}
+export type JobsRepository = ReturnType<typeof createJobsRepository>;

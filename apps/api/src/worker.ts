@@ -1,0 +1,56 @@
+import { loadConfig, ConfigError, type Config } from './config.ts';
+import { createContainer } from './container.ts';
+import type { JobDefinition } from './jobs/registry.ts';
+import type { JobEngineOptions } from './jobs/engine.ts';
+
+/**
+ * A job worker without the HTTP server: the same container and registry as the API, against the same
+ * database (DATABASE_URL; on this machine or another). PGlite has one process only: there the API's own
+ * workers are all there is (decision record 022).
+ */
+export async function runWorker(
+  opts: { extraJobs?: JobDefinition[]; jobOptions?: Partial<JobEngineOptions>; periodic?: boolean } = {},
+) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (!config.DATABASE_URL) {
+    console.error('npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the API process.');
+    process.exit(2);
+  }
+  const c = await createContainer(
+    { ...config, JOB_WORKERS: true },
+    { extraJobs: opts.extraJobs, jobOptions: opts.jobOptions },
+  );
+  await c.database.migrate();
+  await c.startJobs({ periodic: opts.periodic });
+  process.stdout.write(`Fleetdesk worker ${c.jobEngine.workerName} is running jobs from PostgreSQL\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`worker: ${signal}, finishing running jobs\n`);
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    await c.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  return c;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runWorker().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

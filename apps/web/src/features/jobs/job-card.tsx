@@ -1,0 +1,166 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import type { Job, JobStep } from '@fleetdesk/contract';
+import { useDialogs } from '../../components/dialog-host.tsx';
+import { formatLocalDateTime } from '../../lib/format.ts';
+import { isActive, useCancelJob, useResumeJob } from './jobs-api.ts';
+import { progressPercent, progressText, resultSummary } from './job-summary.ts';
+
+const STATE_VARIANT: Record<Job['state'], string> = {
+  queued: 'secondary',
+  running: 'primary',
+  completed: 'success',
+  failed: 'danger',
+  cancelled: 'warning',
+};
+const STATE_LABEL: Record<Job['state'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export function JobStateBadge({ job }: { job: Pick<Job, 'state' | 'cancelRequested'> }) {
+  const label = job.cancelRequested && isActive(job) ? 'Cancelling' : STATE_LABEL[job.state];
+  return (
+    <Badge bg={STATE_VARIANT[job.state]} text={job.state === 'cancelled' ? 'dark' : undefined}>
+      {label}
+    </Badge>
+  );
+}
+
+/** The progress bar: a percentage when the total is known, a moving stripe while it is not. */
+export function JobProgress({ job }: { job: Job }) {
+  const pct = progressPercent(job);
+  const active = isActive(job);
+  const text = progressText(job);
+  return (
+    <div style={{ minWidth: 160 }}>
+      <ProgressBar
+        now={pct ?? 100}
+        animated={active}
+        striped={active}
+        variant={job.state === 'failed' ? 'danger' : job.state === 'completed' ? 'success' : undefined}
+        label={pct !== null ? `${pct}%` : undefined}
+        aria-label={`Progress of job ${job.jobNo}`}
+        style={{ height: '1.1rem' }}
+      />
+      {text && <div className="small text-body-secondary mt-1">{text}</div>}
+    </div>
+  );
+}
+
+const STEP_ICON: Record<JobStep['status'], string> = {
+  pending: '○',
+  running: '◐',
+  done: '✓',
+  failed: '✗',
+  skipped: '–',
+};
+const STEP_CLASS: Record<JobStep['status'], string> = {
+  pending: 'text-body-secondary',
+  running: 'text-primary',
+  done: 'text-success',
+  failed: 'text-danger',
+  skipped: 'text-body-secondary',
+};
+
+/** A job's steps, each with its status, and the failure message under the failed one. */
+export function JobSteps({ steps }: { steps: JobStep[] }) {
+  return (
+    <ol className="list-unstyled mb-0" aria-label="Steps">
+      {steps.map((s) => (
+        <li key={s.key} className={`mb-1 ${STEP_CLASS[s.status]}`} data-step={s.key} data-status={s.status}>
+          <span aria-hidden="true" className="me-2">
+            {STEP_ICON[s.status]}
+          </span>
+          {s.label} <span className="small">({s.status})</span>
+          {s.message && <div className="small ms-4">{s.message}</div>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Cancel for an active job, Resume for a failed or cancelled resumable one. */
+export function JobButtons({ job, size }: { job: Job; size?: 'sm' }) {
+  const dialogs = useDialogs();
+  const cancel = useCancelJob();
+  const resume = useResumeJob();
+  const handleCancel = async () => {
+    if (!(await dialogs.confirm(`Cancel job #${job.jobNo} (${job.kindLabel})?`, { confirmLabel: 'Cancel job' })))
+      return;
+    cancel.mutate(job._id, { onError: (e) => void dialogs.apiError(e) });
+  };
+  return (
+    <div className="d-flex gap-2">
+      {isActive(job) && (
+        <Button
+          size={size}
+          variant="outline-danger"
+          disabled={cancel.isPending || job.cancelRequested}
+          onClick={() => void handleCancel()}
+        >
+          Cancel
+        </Button>
+      )}
+      {job.resumable && (
+        <Button
+          size={size}
+          variant="outline-primary"
+          disabled={resume.isPending}
+          onClick={() => resume.mutate(job._id, { onError: (e) => void dialogs.apiError(e) })}
+        >
+          Resume
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** A job in full, for the action pages: state, progress, steps, result or error, and its buttons. */
+export function JobCard({ job, result }: { job: Job; result?: ReactNode }) {
+  return (
+    <Card className="mb-3" data-testid="job-card" data-state={job.state}>
+      <Card.Header className="d-flex flex-wrap align-items-center gap-2">
+        <span className="me-auto">
+          <Link to={job.domainId ? `/jobs?domainId=${job.domainId}` : '/jobs'}>Job #{job.jobNo}</Link> · {job.kindLabel}
+        </span>
+        <JobStateBadge job={job} />
+      </Card.Header>
+      <Card.Body>
+        <JobProgress job={job} />
+        {job.steps && (
+          <div className="mt-3">
+            <JobSteps steps={job.steps} />
+          </div>
+        )}
+        {job.state === 'completed' && (
+          <Alert variant="success" className="mt-3 mb-0">
+            {result ?? resultSummary(job)}
+          </Alert>
+        )}
+        {job.error && (
+          <Alert variant={job.state === 'failed' ? 'danger' : 'warning'} className="mt-3 mb-0">
+            {job.state === 'queued' ? 'Will retry after: ' : ''}
+            {job.error}
+          </Alert>
+        )}
+        <div className="d-flex flex-wrap align-items-center gap-3 mt-3">
+          <span className="small text-body-secondary me-auto">
+            Started {formatLocalDateTime(job.startedAt ?? job.createdAt)}
+            {job.finishedAt ? ` · finished ${formatLocalDateTime(job.finishedAt)}` : ''}
+            {job.attempts > 1 ? ` · attempt ${job.attempts}` : ''}
+          </span>
+          <JobButtons job={job} />
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}

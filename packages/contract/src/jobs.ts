@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { IdSchema, ListQuerySchema, booleanish } from './common.ts';
+import type { Rule } from './rules.ts';
+
+export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export const ACTIVE_JOB_STATES: readonly JobState[] = ['queued', 'running'];
+
+export const JOB_KINDS = [
+  'domains.generate-sitemap',
+  'domains.copy-content-files',
+  'domains.replacement',
+  'servers.health-check',
+  'proxies.health-check',
+] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const JOB_KIND_LABELS: Record<string, string> = {
+  'domains.generate-sitemap': 'Generate Sitemap',
+  'domains.copy-content-files': 'Copy Content Files',
+  'domains.replacement': 'Domain Replacement',
+  'servers.health-check': 'Server health check',
+  'proxies.health-check': 'Proxy health check',
+};
+
+/** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */
+export const JOB_AREAS: readonly Rule[] = ['cnv:domains', 'cnv:servers', 'cnv:proxies'];
+
+export const JobProgressSchema = z.object({
+  /** Units done and total (files, URLs, servers…); total null while unknown. */
+  done: z.number().optional(),
+  total: z.number().nullable().optional(),
+  unit: z.string().optional(),
+  bytesDone: z.number().optional(),
+  bytesTotal: z.number().nullable().optional(),
+  step: z.string().optional(),
+  message: z.string().optional(),
+});
+export type JobProgress = z.infer<typeof JobProgressSchema>;
+
+export const JOB_STEP_STATES = ['pending', 'running', 'done', 'failed', 'skipped'] as const;
+export const JobStepSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  status: z.enum(JOB_STEP_STATES),
+  message: z.string().nullable().optional(),
+});
+export type JobStep = z.infer<typeof JobStepSchema>;
+
+export const JobSchema = z.object({
+  _id: IdSchema,
+  jobNo: z.number().int(),
+  kind: z.string(),
+  kindLabel: z.string(),
+  state: z.enum(JOB_STATES),
+  domainId: IdSchema.nullable(),
+  domainName: z.string().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  progress: JobProgressSchema.nullable(),
+  steps: z.array(JobStepSchema).nullable(),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  cancelRequested: z.boolean(),
+  resumable: z.boolean(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type Job = z.infer<typeof JobSchema>;
+
+export const JobListQuerySchema = ListQuerySchema.extend({
+  domainId: IdSchema.optional(),
+  kind: z.enum(JOB_KINDS, { message: `kind must be one of ${JOB_KINDS.join(', ')}` }).optional(),
+  /** One state, or `active` for queued and running. */
+  state: z.enum([...JOB_STATES, 'active'], { message: 'state must be a job state or active' }).optional(),
+});
+export type JobListQuery = z.infer<typeof JobListQuerySchema>;
+
+export const DomainTargetInputSchema = z.object({
+  targetDomainId: z
+    .string({ message: 'Choose a target domain' })
+    .trim()
+    .min(1, { message: 'Choose a target domain' })
+    .pipe(IdSchema),
+});
+export type DomainTargetInput = z.infer<typeof DomainTargetInputSchema>;
+
+export const DomainReplacementInputSchema = DomainTargetInputSchema.extend({
+  createCloudFlareZone: booleanish().default(true),
+  copyCloudFlareFirewallRules: booleanish().default(true),
+  copyFiles: booleanish().default(true),
+});
+export type DomainReplacementInput = z.infer<typeof DomainReplacementInputSchema>;
+
+/** Sitemap result: the files written (the index first when there is one) and the URL count. */
+export const SitemapResultSchema = z.object({
+  files: z.array(z.string()),
+  urlCount: z.number().int(),
+  index: z.string().nullable(),
+});
+
+export const CopyResultSchema = z.object({
+  files: z.number().int(),
+  directories: z.number().int(),
+  bytes: z.number(),
+  failed: z.array(z.object({ path: z.string(), error: z.string() })),
+});
