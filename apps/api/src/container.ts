@@ -209,8 +209,7 @@ export async function createContainer(
     ssh,
     repos,
     cloudflare,
-    services: { ...services, cloudFlare, directAdmin, ispManager },
-    services: { ...services, cloudFlare, jobs },
+    services: { ...services, cloudFlare, directAdmin, ispManager, jobs },
     async close() {
       await jobEngine.stop().catch(() => undefined);
       ssh.closeAll();
