@@ -1,6 +1,13 @@
-// npm run sim -- <cloudflare|ssh|proxy> [options]: start one simulator alone on loopback, until Ctrl-C.
+// npm run sim -- <cloudflare|namecheap|ssh|proxy> [options]: start one simulator alone on loopback, until Ctrl-C.
 import { parseArgs } from 'node:util';
-import { seedCloudflareDemo, startCloudflareSim, startForwardProxy, startSshHost } from './index.ts';
+import {
+  seedCloudflareDemo,
+  seedNamecheapDemo,
+  startCloudflareSim,
+  startForwardProxy,
+  startNamecheapSim,
+  startSshHost,
+} from './index.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -32,6 +39,15 @@ async function main() {
     }
     return;
   }
+  if (which === 'namecheap') {
+    const sim = await startNamecheapSim({ port });
+    console.log(`Namecheap simulator: ${sim.url} (20 calls a minute per API user; any ClientIp)`);
+    if (values.seed) {
+      const seeded = seedNamecheapDemo(sim, { apiUser: 'fleetdesk-demo', apiKey: 'demo-namecheap-key' });
+      console.log(`Seeded API user "fleetdesk-demo" (key "demo-namecheap-key") with ${seeded.domains.length} domains`);
+    }
+    return;
+  }
   if (which === 'ssh') {
     const host = await startSshHost({ port, rootDir: values.root, authorizedKeys: values['authorized-key'] ?? [] });
     console.log(`SSH test host: 127.0.0.1:${host.port}, root ${host.rootDir}, host key ${host.hostKeyFingerprint}`);
@@ -44,7 +60,7 @@ async function main() {
     return;
   }
   console.error(
-    'Usage: npm run sim -- cloudflare [--port N] [--seed] | ssh [--port N] [--root DIR] [--authorized-key LINE] | proxy [--kind http|socks5] [--username U --password P]',
+    'Usage: npm run sim -- cloudflare [--port N] [--seed] | namecheap [--port N] [--seed] | ssh [--port N] [--root DIR] [--authorized-key LINE] | proxy [--kind http|socks5] [--username U --password P]',
   );
   process.exit(2);
 }
