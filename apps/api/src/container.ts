@@ -33,6 +33,8 @@ import { createDomainsService } from './modules/domains/domains.service.ts';
 import { createCloudflareClient } from './integrations/cloudflare/index.ts';
 import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
 import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
+import { createNamecheapClient } from './integrations/namecheap/index.ts';
+import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(config: Config, opts: { database?: Database } = {}) {
@@ -137,6 +139,21 @@ export async function createContainer(config: Config, opts: { database?: Databas
     proxyTimeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
   });
 
+  // One Namecheap client: its call budget is per account (endpoint + API user), across every registrator.
+  const namecheap = createNamecheapClient({
+    clientIp: config.NAMECHEAP_CLIENT_IP,
+    timeoutMs: config.NAMECHEAP_TIMEOUT_SECONDS * 1000,
+    callsPerMinute: config.NAMECHEAP_CALLS_PER_MINUTE,
+  });
+  const registrar = createRegistrarService({
+    namecheap,
+    registrators: services.domainRegistrators,
+    contacts: services.domainRegistratorsContacts,
+    domains: services.domains,
+    cloudFlare,
+    audit,
+  });
+
   return {
     config,
     database,
@@ -145,7 +162,8 @@ export async function createContainer(config: Config, opts: { database?: Databas
     ssh,
     repos,
     cloudflare,
-    services: { ...services, cloudFlare },
+    namecheap,
+    services: { ...services, cloudFlare, registrar },
     async close() {
       ssh.closeAll();
       await database.close();
