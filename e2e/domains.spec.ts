@@ -68,7 +68,7 @@ async function setUp(request: APIRequestContext) {
   const registrator = await apiCreate(request, token, 'domain-registrators', {
     name: `Registrar ${tag}`,
     type: 'namecheap',
-    credentials: { endpointUrl: 'https://api.sandbox.namecheap.com/xml.response', apiUsername: 'e2e', apiKey: 'k' },
+    credentials: { endpointUrl: 'http://127.0.0.1:9/xml.response', apiUsername: 'e2e', apiKey: 'k' },
   });
   const rules = [
     await apiCreate(request, token, 'firewall-rules', {
@@ -97,8 +97,11 @@ async function setUp(request: APIRequestContext) {
 test('domains: create with every link, tabs by URL, Setup WAF, search and export, delete', async ({
   page,
   request,
+  consoleGuard,
 }) => {
   test.setTimeout(120_000);
+  // The Domain Registrator tab asks the registrator, whose endpoint here is a closed loopback port: a 502.
+  consoleGuard.allow(/status of 502/);
   const s = await setUp(request);
   const unicodeName = `bücher-${s.tag}.test`;
   const asciiName = new URL(`http://${unicodeName}`).hostname;

@@ -30,6 +30,7 @@ import { directAdminRoutes } from './modules/direct-admin/direct-admin.routes.ts
 import { ispManagerRoutes } from './modules/ispmanager/ispmanager.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
+import { registrarRoutes } from './modules/domain-registrators/registrar.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -111,6 +112,7 @@ export async function buildApp(
   await app.register(ispManagerRoutes(c.services.ispManager));
   await app.register(jobsRoutes(c.services.jobs));
   await app.register(domainJobsRoutes(c.services.jobs));
+  await app.register(registrarRoutes(c.services.registrar));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

@@ -139,6 +139,12 @@ const ConfigSchema = z.object({
     .min(0)
     .max(24 * 60)
     .default(10),
+  // Namecheap accepts API calls only from whitelisted addresses; the console sends this one as ClientIp.
+  NAMECHEAP_CLIENT_IP: z
+    .union([z.ipv4({ message: 'must be an IPv4 address' }), z.literal('').transform(() => undefined)])
+    .optional(),
+  NAMECHEAP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  NAMECHEAP_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'DATA_DIR'> & { DATA_DIR: string };

@@ -42,6 +42,8 @@ import { createJobsService } from './modules/jobs/jobs.service.ts';
 import { createJobEngine, type JobEngineOptions } from './jobs/engine.ts';
 import { createJobRegistry, type JobDefinition } from './jobs/registry.ts';
 import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/health-checks.ts';
+import { createNamecheapClient } from './integrations/namecheap/index.ts';
+import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -191,6 +193,20 @@ export async function createContainer(
     },
   });
   const jobs = createJobsService({ repo: repos.jobs, domains: repos.domains, audit, engine: () => jobEngine });
+  // One Namecheap client: its call budget is per account (endpoint + API user), across every registrator.
+  const namecheap = createNamecheapClient({
+    clientIp: config.NAMECHEAP_CLIENT_IP,
+    timeoutMs: config.NAMECHEAP_TIMEOUT_SECONDS * 1000,
+    callsPerMinute: config.NAMECHEAP_CALLS_PER_MINUTE,
+  });
+  const registrar = createRegistrarService({
+    namecheap,
+    registrators: services.domainRegistrators,
+    contacts: services.domainRegistratorsContacts,
+    domains: services.domains,
+    cloudFlare,
+    audit,
+  });
 
   return {
     config,
@@ -209,7 +225,8 @@ export async function createContainer(
     ssh,
     repos,
     cloudflare,
-    services: { ...services, cloudFlare, directAdmin, ispManager, jobs },
+    namecheap,
+    services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar },
     async close() {
       await jobEngine.stop().catch(() => undefined);
       ssh.closeAll();

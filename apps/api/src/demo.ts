@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { startCloudflareSim, startForwardProxy, startSshHost } from '@fleetdesk/simulators';
+import { startCloudflareSim, startForwardProxy, startNamecheapSim, startSshHost } from '@fleetdesk/simulators';
 import type { Container } from './container.ts';
-import { proxies, servers } from './db/schema/index.ts';
+import { domainRegistrators, proxies, servers } from './db/schema/index.ts';
 
 export const DEMO_SSH_EMAIL = 'demo-ssh@fleetdesk.local';
 export const DEMO_PROXY_USER = 'demo';
@@ -23,12 +23,15 @@ export async function startDemoProviders(dataDir: string) {
   if (!savedKey) fs.writeFileSync(hostKeyFile, sshHost.hostKey, { mode: 0o600 });
   const cloudflare = await startCloudflareSim({ stateFile: path.join(dataDir, 'demo-cloudflare.json') });
   const proxy = await startForwardProxy({ kind: 'http' });
+  // Namecheap's accounts and domains persist too, so registrations and imports survive a restart.
+  const namecheap = await startNamecheapSim({ stateFile: path.join(dataDir, 'demo-namecheap.json') });
   return {
     sshHost,
     cloudflare,
     proxy,
+    namecheap,
     async close() {
-      await Promise.allSettled([sshHost.close(), cloudflare.close(), proxy.close()]);
+      await Promise.allSettled([sshHost.close(), cloudflare.close(), proxy.close(), namecheap.close()]);
     },
   };
 }
@@ -46,4 +49,14 @@ export async function attachDemoSsh(c: Container, p: DemoProviders) {
   c.services.servers.onKeyChanged((r) => {
     if (r.ipAddress === '127.0.0.1' && r.rsaPublicKey) p.sshHost.addAuthorizedKey(r.rsaPublicKey);
   });
+}
+
+export const DEMO_NAMECHEAP_USER = 'fleetdesk-demo';
+
+/** Points the demo registrator at this run's Namecheap simulator (its port changes with every start). */
+export async function attachDemoNamecheap(c: Container, p: DemoProviders) {
+  await c.database.db
+    .update(domainRegistrators)
+    .set({ endpointUrl: p.namecheap.url })
+    .where(eq(domainRegistrators.apiUsername, DEMO_NAMECHEAP_USER));
 }

@@ -2,7 +2,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './db/seed-demo.ts';
-import { attachDemoSsh, startDemoProviders } from './demo.ts';
+import { attachDemoNamecheap, attachDemoSsh, startDemoProviders } from './demo.ts';
 
 async function main() {
   let config: Config;
@@ -23,6 +23,7 @@ async function main() {
       ...config,
       CLOUDFLARE_API_URL: providers.cloudflare.url,
       PROXY_CHECK_URL: `http://127.0.0.1:${config.PORT}/healthz`,
+      NAMECHEAP_CLIENT_IP: config.NAMECHEAP_CLIENT_IP ?? '127.0.0.1',
     };
   }
   const c = await createContainer(config);
@@ -34,6 +35,7 @@ async function main() {
     log.warn('DEMO MODE: sample data and simulated providers; sign in as admin / admin. Do not use for real work.');
     await seedDemo(c, providers!, log);
     await attachDemoSsh(c, providers!);
+    await attachDemoNamecheap(c, providers!);
   } else {
     const admin = await c.services.users.ensureAdmin({
       username: config.ADMIN_USERNAME,
@@ -75,7 +77,7 @@ async function main() {
       `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +
       (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
       (providers
-        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}\n`
+        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}\n`
         : '') +
       `  API docs: ${url}/api/docs\n\n`,
   );

@@ -20,3 +20,4 @@ export * from './cloud-flare.ts';
 export * from './direct-admin.ts';
 export * from './ispmanager.ts';
 export * from './jobs.ts';
+export * from './registrar.ts';

@@ -1,11 +1,13 @@
-// npm run sim -- <cloudflare|ssh|proxy|directadmin|ispmanager> [options]: start one simulator alone on loopback, until Ctrl-C.
+// npm run sim -- <cloudflare|namecheap|ssh|proxy|directadmin|ispmanager> [options]: start one simulator alone on loopback, until Ctrl-C.
 import { parseArgs } from 'node:util';
 import {
   seedCloudflareDemo,
+  seedNamecheapDemo,
   startCloudflareSim,
   startDirectAdminSim,
   startForwardProxy,
   startIspManagerSim,
+  startNamecheapSim,
   startSshHost,
 } from './index.ts';
 
@@ -36,6 +38,15 @@ async function main() {
       });
       console.log(`Seeded account ${seeded.accountId} (token "demo-token"; or demo@example.com / "demo-global-key")`);
       for (const z of seeded.zones) console.log(`  zone ${z.name} ${z.zoneId}`);
+    }
+    return;
+  }
+  if (which === 'namecheap') {
+    const sim = await startNamecheapSim({ port });
+    console.log(`Namecheap simulator: ${sim.url} (20 calls a minute per API user; any ClientIp)`);
+    if (values.seed) {
+      const seeded = seedNamecheapDemo(sim, { apiUser: 'fleetdesk-demo', apiKey: 'demo-namecheap-key' });
+      console.log(`Seeded API user "fleetdesk-demo" (key "demo-namecheap-key") with ${seeded.domains.length} domains`);
     }
     return;
   }
@@ -75,7 +86,7 @@ async function main() {
     return;
   }
   console.error(
-    'Usage: npm run sim -- cloudflare [--port N] [--seed] | ssh [--port N] [--root DIR] [--authorized-key LINE] | proxy [--kind http|socks5] [--username U --password P] | directadmin [--port N] [--username U --password P] | ispmanager [--port N] [--seed] [--username U --password P]',
+    'Usage: npm run sim -- cloudflare [--port N] [--seed] | namecheap [--port N] [--seed] | ssh [--port N] [--root DIR] [--authorized-key LINE] | proxy [--kind http|socks5] [--username U --password P] | directadmin [--port N] [--username U --password P] | ispmanager [--port N] [--seed] [--username U --password P]',
   );
   process.exit(2);
 }

@@ -3,3 +3,4 @@ export * from './ssh-host/index.ts';
 export * from './proxy/index.ts';
 export * from './directadmin/index.ts';
 export * from './ispmanager/index.ts';
+export * from './namecheap/index.ts';

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { seedCloudflareDemo } from '@fleetdesk/simulators';
+import { seedCloudflareDemo, seedNamecheapDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoDomains } from './seed-demo-domains.ts';
-import { DEMO_PROXY_USER, DEMO_SSH_EMAIL, type DemoProviders } from '../demo.ts';
+import { DEMO_NAMECHEAP_USER, DEMO_PROXY_USER, DEMO_SSH_EMAIL, type DemoProviders } from '../demo.ts';
 
 export const DEMO_REGIONS = [
   'Europe West',
@@ -145,13 +145,14 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   ] as const) {
     await c.services.firewallRules.create(rule, actor);
   }
-  await c.services.domainRegistrators.create(
+  // The registrator talks to the demo's Namecheap simulator (attachDemoNamecheap keeps its port current).
+  const registrator = await c.services.domainRegistrators.create(
     {
       name: 'Namecheap sandbox',
       type: 'namecheap',
       credentials: {
-        endpointUrl: 'https://api.sandbox.namecheap.com/xml.response',
-        apiUsername: 'fleetdesk-demo',
+        endpointUrl: providers.namecheap.url,
+        apiUsername: DEMO_NAMECHEAP_USER,
         apiKey: 'demo-namecheap-key',
       },
     },
@@ -164,6 +165,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
       lastName: 'Registrant',
       address1: '1 Example Street',
       city: 'Lisbon',
+      state: 'Lisboa',
       postalCode: '1000-001',
       country: 'PT',
       phone: '+351.210000000',
@@ -172,6 +174,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   const domains = await seedDemoDomains(c, actor);
+  await seedDemoRegistrar(c, providers, registrator._id);
   const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;
   for (const z of zoneLinks) {
     const d = await c.services.domains.create(
@@ -181,4 +184,23 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     await c.services.domains.setCloudZone(d._id, { cloudZoneId: z.zoneId, cloudRulesetId: null }, actor);
   }
   log.info({ domains }, 'demo data seeded');
+}
+
+/**
+ * The demo Namecheap account holds most of the console's domains tied to the registrator (every sixth is left
+ * out, so the Domain Registrator tab shows the unsuccessful answer and its Register link), some of them expiring
+ * within weeks, plus names only the registrar has, to import.
+ */
+async function seedDemoRegistrar(c: Container, providers: DemoProviders, registratorId: string) {
+  const owned: { name: string; expires: string | null }[] = [];
+  for (let page = 1; page < 100; page++) {
+    const { items } = await c.services.domains.list({ page, search: '' });
+    if (!items.length) break;
+    for (const d of items) {
+      if (d.domainRegistratorId !== registratorId || d.domainNo % 6 === 0) continue;
+      const soon = new Date(Date.now() + ((d.domainNo % 20) + 3) * 86_400_000).toISOString().slice(0, 10);
+      owned.push({ name: d.domainName, expires: d.domainNo % 5 === 0 ? soon : d.domainRegistratorExpirationDate });
+    }
+  }
+  seedNamecheapDemo(providers.namecheap, { apiUser: DEMO_NAMECHEAP_USER, apiKey: 'demo-namecheap-key' }, owned);
 }

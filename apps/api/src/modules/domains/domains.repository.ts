@@ -240,6 +240,15 @@ export function createDomainsRepository(db: Db) {
       const r = await ex.delete(domains).where(eq(domains.id, id)).returning({ id: domains.id });
       return r.length > 0;
     },
+    /** The console's domains among these stored (ASCII) names, for the registrar list's marks and its import. */
+    async idsByNames(names: string[], ex: Executor = db): Promise<Map<string, string>> {
+      if (!names.length) return new Map();
+      const rows = await ex
+        .select({ id: domains.id, name: domains.domainName })
+        .from(domains)
+        .where(inArray(domains.domainName, names));
+      return new Map(rows.map((r) => [r.name, r.id]));
+    },
 
     /**
      * Locks the server row (FOR NO KEY UPDATE, held to the end of the transaction) so that two assignments

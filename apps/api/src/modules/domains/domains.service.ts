@@ -189,6 +189,13 @@ export function createDomainsService(deps: {
       return crud.get(id);
     },
 
+    /** Written by the registrar: the expiration date Namecheap reports (audited like any change). */
+    async setRegistratorExpiration(id: string, date: string | null, actor: Actor): Promise<void> {
+      await changeRow(id, actor, 'set_registrator_expiration', { domainRegistratorExpirationDate: date });
+    },
+
+    idsByNames: (names: string[]) => repo.idsByNames(names),
+
     async getFirewallRules(id: string): Promise<DomainFirewallRuleDetail[]> {
       if (!(await repo.findRow(id))) throw new NotFoundError(DOMAIN_MESSAGES.notFound);
       return repo.firewallRules(id);

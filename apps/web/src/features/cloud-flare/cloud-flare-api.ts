@@ -43,6 +43,7 @@ export const CLOUD_FLARE_ACTIONS = [
   'update-dns',
   'update-redirect-rules',
   'purge-cache',
+  'set-registrar-name-servers',
 ] as const;
 export type CloudFlareAction = (typeof CLOUD_FLARE_ACTIONS)[number];
 

@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import type { RouteObject } from 'react-router';
 import { DeleteZonePage, PurgeCachePage, UnlinkZonePage } from './confirm-pages.tsx';
 import { CreateZonePage } from './create-zone-page.tsx';
+import { SetRegistrarNameServersPage } from './set-registrar-name-servers-page.tsx';
 import { LinkZonePage } from './link-zone-page.tsx';
 import { UpdateSslSettingsPage, UpdateTls13SettingsPage } from './settings-pages.tsx';
 import { UpdateDnsPage } from './update-dns-page.tsx';
@@ -24,4 +25,5 @@ export const cloudFlareRoutes: RouteObject[] = [
   { path: `${base}/update-dns`, element: createElement(UpdateDnsPage) },
   { path: `${base}/update-redirect-rules`, element: createElement(UpdateRedirectRulesPage) },
   { path: `${base}/purge-cache`, element: createElement(PurgeCachePage) },
+  { path: `${base}/set-registrar-name-servers`, element: createElement(SetRegistrarNameServersPage) },
 ];

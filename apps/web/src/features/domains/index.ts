@@ -7,6 +7,7 @@ import { DomainFirewallRulesPage } from './domain-firewall-rules-page.tsx';
 import { DomainFormPage } from './domain-form-page.tsx';
 import { DomainLaterPage } from './domain-later-page.tsx';
 import { DomainListPage } from './domain-list-page.tsx';
+import { DomainRegisterPage } from './domain-register-page.tsx';
 
 /**
  * /domains, create, edit (tabs in ?tab=), delete, Setup WAF, and the action routes that later issues build
@@ -20,6 +21,7 @@ export const domainRoutes: RouteObject[] = [
     delete: createElement(DomainDeletePage),
   }),
   { path: 'domains/:id/firewall-rules', element: createElement(DomainFirewallRulesPage) },
+  { path: 'domains/:id/register', element: createElement(DomainRegisterPage) },
   ...LATER_DOMAIN_ACTIONS.map((entry) => ({
     path: `domains/:id/${entry.path}`,
     element: createElement(DomainLaterPage, { entry }),

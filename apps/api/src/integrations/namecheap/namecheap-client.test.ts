@@ -1,0 +1,224 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators';
+import { UpstreamError } from '../../http/errors.ts';
+import { createNamecheapClient, splitDomain, type NamecheapClientOptions } from './index.ts';
+
+let sim: NamecheapSim;
+const KEY = 'nc-secret-key-0123456789';
+const contact = {
+  firstName: 'Dana',
+  lastName: 'Registrant',
+  address1: '1 Example Street',
+  city: 'Lisbon',
+  stateProvince: 'Lisboa',
+  postalCode: '1000-001',
+  country: 'PT',
+  phone: '+351.210000000',
+  email: 'dana@example.org',
+};
+
+beforeAll(async () => {
+  sim = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
+  sim.addAccount({ apiUser: 'acme', apiKey: KEY, balance: 100 });
+  sim.addDomain('acme', 'alpha.com', { expires: '2027-03-04', created: '2024-03-04' });
+  sim.addDomain('acme', 'пример.рф', { expires: '2026-12-31' });
+  for (let i = 0; i < 130; i++) sim.addDomain('acme', `bulk-${String(i).padStart(3, '0')}.net`);
+});
+afterAll(async () => sim?.close());
+afterEach(() => sim.clearFailures());
+
+const creds = () => ({ endpointUrl: sim.url, apiUser: 'acme', apiKey: KEY });
+const client = (o: Partial<NamecheapClientOptions> = {}) =>
+  createNamecheapClient({ clientIp: '198.51.100.7', timeoutMs: 2000, sleep: async () => undefined, ...o });
+const failure = async (p: Promise<unknown>) => {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(Error);
+  return e as UpstreamError;
+};
+
+describe('Namecheap client against the simulator', () => {
+  it('getInfo: status, expiration date as YYYY-MM-DD, name servers; IDN names go as punycode', async () => {
+    const nc = client();
+    expect(await nc.getInfo(creds(), 'Alpha.com')).toEqual({
+      domainName: 'alpha.com',
+      status: 'Ok',
+      expirationDate: '2027-03-04',
+      nameServers: ['dns1.registrar-servers.com', 'dns2.registrar-servers.com'],
+      isUsingOurDns: true,
+    });
+    const idn = await nc.getInfo(creds(), 'пример.рф');
+    expect(idn.domainName).toBe('xn--e1afmkfd.xn--p1ai');
+    expect(sim.requests.at(-1)?.params.domainname).toBe('xn--e1afmkfd.xn--p1ai');
+    // The key never reaches the log, and ClientIp and UserName are sent.
+    expect(sim.requests.at(-1)?.params).toMatchObject({ clientip: '198.51.100.7', username: 'acme' });
+    expect(JSON.stringify(sim.requests)).not.toContain(KEY);
+  });
+
+  it('turns error numbers into messages that name Namecheap', async () => {
+    const nc = client();
+    const missing = await failure(nc.getInfo(creds(), 'nowhere.com'));
+    expect(missing.message).toBe('Namecheap 2019166: Domain not found');
+    expect(missing.upstreamCode).toBe(2019166);
+    const other = await failure(nc.getInfo(creds(), 'google.com'));
+    expect(other.message).toBe('Namecheap 2016166: Domain is not associated with your account');
+  });
+
+  it('a bad key: 1011102 with a clear message, and the key never in it', async () => {
+    const bad = await failure(client().getInfo({ ...creds(), apiKey: 'wrong-key-123' }, 'alpha.com'));
+    expect(bad.message).toBe('Namecheap 1011102: API key is invalid or API access has not been enabled');
+    expect(bad.code).toBe('upstream_auth_failed');
+    expect(bad.status).toBe(502);
+    const ip = await failure(client({ clientIp: '203.0.113.9' }).getInfo(creds(), 'alpha.com'));
+    expect(ip.message).toContain('Namecheap 1011150');
+    expect(ip.message).toContain('NAMECHEAP_CLIENT_IP is 203.0.113.9');
+    const noIp = await failure(client({ clientIp: undefined }).getInfo(creds(), 'alpha.com'));
+    expect(noIp.message).toMatch(/^Namecheap: NAMECHEAP_CLIENT_IP is not set/);
+  });
+
+  it('pages the domain list to the end, past 100', async () => {
+    const nc = client();
+    const before = sim.requests.length;
+    const all = await nc.getAll(creds());
+    expect(all).toHaveLength(132);
+    expect(new Set(all.map((d) => d.domainName)).size).toBe(132);
+    expect(all.map((d) => d.domainName)).toContain('bulk-129.net');
+    const pages = sim.requests.slice(before).map((r) => r.params.page);
+    expect(pages).toEqual(['1', '2']);
+    const page = await nc.getListPage(creds(), { page: 2, pageSize: 20, search: 'bulk-1' });
+    expect(page.totalItems).toBe(30);
+    expect(page.items[0]?.domainName).toBe('bulk-120.net');
+    const idn = await nc.getListPage(creds(), { search: 'пример' });
+    expect(idn.items.map((d) => d.domainName)).toEqual(['xn--e1afmkfd.xn--p1ai']);
+  });
+
+  it('create sends the contact in all four roles with the name servers, and shows the charge', async () => {
+    const nc = client();
+    const r = await nc.create(creds(), {
+      domainName: 'fresh-name.com',
+      years: 2,
+      contact,
+      nameServers: ['ada.ns.cloudflare.com', 'bob.ns.cloudflare.com'],
+    });
+    expect(r).toMatchObject({ domainName: 'fresh-name.com', registered: true, chargedAmount: '21.74' });
+    expect(r.orderId).toEqual(expect.any(Number));
+    const sent = sim.requests.at(-1)!.params;
+    for (const role of ['registrant', 'tech', 'admin', 'auxbilling']) {
+      expect(sent[`${role}phone`]).toBe('+351.210000000');
+      expect(sent[`${role}stateprovince`]).toBe('Lisboa');
+    }
+    expect(sim.domain('acme', 'fresh-name.com')?.nameServers).toEqual([
+      'ada.ns.cloudflare.com',
+      'bob.ns.cloudflare.com',
+    ]);
+    const taken = await failure(nc.create(creds(), { domainName: 'fresh-name.com', years: 1, contact }));
+    expect(taken.message).toMatch(/^Namecheap 3019166: /);
+    const poor = await failure(nc.create(creds(), { domainName: 'very-expensive.io', years: 10, contact }));
+    expect(poor.message).toMatch(/^Namecheap 2528166: Insufficient funds/);
+  });
+
+  it('dns.setCustom and dns.getList split SLD and TLD on the public suffix', async () => {
+    expect(splitDomain('shop.example.co.uk'.replace('shop.', ''))).toEqual({ sld: 'example', tld: 'co.uk' });
+    expect(splitDomain('пример.рф')).toEqual({ sld: 'xn--e1afmkfd', tld: 'xn--p1ai' });
+    const nc = client();
+    expect(await nc.getDnsList(creds(), 'alpha.com')).toEqual({
+      domainName: 'alpha.com',
+      isUsingOurDns: true,
+      nameServers: ['dns1.registrar-servers.com', 'dns2.registrar-servers.com'],
+    });
+    expect(
+      await nc.setCustomNameServers(creds(), 'alpha.com', ['ADA.ns.cloudflare.com', 'bob.ns.cloudflare.com']),
+    ).toEqual({
+      domainName: 'alpha.com',
+      updated: true,
+    });
+    expect((await nc.getDnsList(creds(), 'alpha.com')).nameServers).toEqual([
+      'ada.ns.cloudflare.com',
+      'bob.ns.cloudflare.com',
+    ]);
+    expect(sim.requests.at(-2)?.params).toMatchObject({ sld: 'alpha', tld: 'com' });
+    expect((await nc.check(creds(), ['alpha.com', 'brand-new.org'])).map((r) => r.available)).toEqual([false, true]);
+  });
+
+  it('backs off and retries after HTTP 405 and error 500000, a bounded number of times', async () => {
+    const waits: number[] = [];
+    const nc = client({ sleep: async (ms) => void waits.push(ms), rateLimitRetries: 2, backoffMs: 1000 });
+    sim.fail({ kind: '405' });
+    sim.fail({ kind: '500000' });
+    expect((await nc.getInfo(creds(), 'alpha.com')).domainName).toBe('alpha.com');
+    expect(waits).toEqual([1000, 2000]);
+    sim.fail({ kind: '405', count: 3 });
+    const limited = await failure(nc.getInfo(creds(), 'alpha.com'));
+    expect(limited.message).toBe('Namecheap: rate limited (HTTP 405) after 3 attempts');
+    expect(limited.code).toBe('upstream_rate_limited');
+    // A create is never resent on 500000: it may have run.
+    sim.fail({ kind: '500000' });
+    const once = await failure(nc.create(creds(), { domainName: 'never-twice.com', years: 1, contact }));
+    expect(once.message).toBe('Namecheap 500000: Too many requests');
+  });
+
+  it('keeps to the per-account rate: waits for a free slot, or fails with 429 when the wait is too long', async () => {
+    let clock = 1_000_000;
+    const waits: number[] = [];
+    const nc = client({
+      callsPerMinute: 3,
+      now: () => clock,
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock += ms;
+      },
+      maxQueueWaitMs: 60_000,
+    });
+    for (let i = 0; i < 4; i++) await nc.getInfo(creds(), 'alpha.com');
+    expect(waits).toEqual([60_000]);
+    const strict = client({ callsPerMinute: 1, now: () => clock, maxQueueWaitMs: 1000 });
+    await strict.getInfo(creds(), 'alpha.com');
+    const err = await failure(strict.getInfo(creds(), 'alpha.com'));
+    expect(err.status).toBe(429);
+    expect(err.message).toBe('Namecheap: the 1 calls a minute allowed for this account are used up; try again in 60 s');
+  });
+
+  it('the simulator limits 20 calls a minute by default and answers HTTP 405', async () => {
+    const limited = await startNamecheapSim({ rateLimit: { requests: 2, windowMs: 60_000 } });
+    try {
+      limited.addAccount({ apiUser: 'acme', apiKey: KEY });
+      limited.addDomain('acme', 'alpha.com');
+      const waits: number[] = [];
+      const nc = client({ sleep: async (ms) => void waits.push(ms), rateLimitRetries: 1 });
+      const c = { ...creds(), endpointUrl: limited.url };
+      await nc.getInfo(c, 'alpha.com');
+      await nc.getInfo(c, 'alpha.com');
+      const e = await failure(nc.getInfo(c, 'alpha.com'));
+      expect(e.message).toBe('Namecheap: rate limited (HTTP 405) after 2 attempts');
+      expect(waits).toEqual([2000]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('HTML pages, 5xx, timeouts and refused connections become errors naming Namecheap', async () => {
+    const nc = client({ timeoutMs: 300 });
+    sim.fail({ kind: 'html' });
+    expect((await failure(nc.getInfo(creds(), 'alpha.com'))).message).toBe(
+      'Namecheap: the answer was not Namecheap XML (HTTP 200)',
+    );
+    sim.fail({ kind: '5xx' });
+    expect((await failure(nc.getInfo(creds(), 'alpha.com'))).message).toBe('Namecheap: HTTP 502 from the API');
+    sim.fail({ kind: 'slow', delayMs: 1000 });
+    const slow = await failure(nc.getInfo(creds(), 'alpha.com'));
+    expect(slow.message).toBe('Namecheap: timed out after 300 ms');
+    expect(slow.status).toBe(504);
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const refused = await failure(
+      nc.getInfo({ ...creds(), endpointUrl: `http://127.0.0.1:${port}/xml.response` }, 'alpha.com'),
+    );
+    expect(refused.message).toMatch(/^Namecheap: could not connect \(ECONNREFUSED/);
+  });
+});
