@@ -9,7 +9,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import type { Container } from './container.ts';
 import { installAuthGuard, type RegisteredRoute } from './http/auth-guard.ts';
-import { installErrorHandler } from './http/error-handler.ts';
+import { installErrorHandler, loggableError } from './http/error-handler.ts';
 import { DOCS_CSP, installSecurity, serverLimits } from './http/security.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -53,7 +53,12 @@ export async function buildApp(
   opts: { logger?: FastifyServerOptions['logger']; webDist?: string | null } = {},
 ) {
   const app = Fastify({
-    logger: opts.logger ?? { level: c.config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: opts.logger ?? {
+      level: c.config.LOG_LEVEL,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      // Any error logged anywhere goes through the same scrubbing as the error handler's.
+      serializers: { err: (e) => loggableError(e) as { type: string; message: string; stack: string } },
+    },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     // Trusted proxies, body limit, timeouts: see http/security.ts and decision 013.

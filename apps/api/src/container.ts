@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import { openDatabase, type Database } from './db/client.ts';
+import { openDatabase, secureDataDir, type Database } from './db/client.ts';
 import { loadAppKey, createSecretBox } from './lib/secret-box.ts';
 import { createUsageRegistry } from './lib/usage.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
@@ -50,6 +50,7 @@ export async function createContainer(
   config: Config,
   opts: { database?: Database; extraJobs?: JobDefinition[]; jobOptions?: Partial<JobEngineOptions> } = {},
 ) {
+  secureDataDir(config.DATA_DIR);
   const database =
     opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/pgdata` }));
   const { db } = database;

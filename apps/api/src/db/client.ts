@@ -27,23 +27,75 @@ export type BossDb = { executeSql(text: string, values?: unknown[]): Promise<{ r
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/**
+ * DATA_DIR holds the embedded database (password and session hashes, sealed secrets) and the app key: only the
+ * service's user may read it. Creates it 0700, and on every start sets directories below it to 0700 and files to
+ * 0600, so files left with looser modes by an older version or a copy are fixed. New files follow the umask
+ * set here (077), since PGlite creates its files with mode 0666.
+ */
+export function secureDataDir(dir: string) {
+  try {
+    process.umask(0o077);
+  } catch {
+    // Worker threads cannot change the umask; the chmod walk below still applies.
+  }
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  tightenModes(dir);
+}
+
+/** Directories to 0700 and files to 0600 below `dir`, without following links (their targets may be elsewhere). */
+export function tightenModes(dir: string) {
+  const walk = (p: string, depth: number) => {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st || st.isSymbolicLink()) return;
+    if (st.isDirectory()) {
+      if ((st.mode & 0o777) !== 0o700) fs.chmodSync(p, 0o700);
+      if (depth > 32) return;
+      for (const name of fs.readdirSync(p)) walk(path.join(p, name), depth + 1);
+    } else if (st.isFile() && (st.mode & 0o777) !== 0o600) {
+      fs.chmodSync(p, 0o600);
+    }
+  };
+  walk(dir, 0);
+}
+
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  if (dataDir) secureDataDir(dataDir);
   const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
   const db = drizzle(client, { schema }) as unknown as Db;
+  // PGlite writes its files with mode 0666 whatever the umask: tighten them after it starts, after migrations,
+  // every few minutes for files created since, and on close. The 0700 directory already keeps others out.
+  const tighten = () => {
+    if (!dataDir) return;
+    try {
+      tightenModes(dataDir);
+    } catch {
+      // A file removed mid-walk (PGlite recycles WAL segments); the next pass catches up.
+    }
+  };
+  tighten();
+  const timer = dataDir ? setInterval(tighten, 5 * 60_000) : undefined;
+  timer?.unref();
   return {
     db,
     driver: 'pglite',
-    migrate: () => migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: async () => {
+      await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      tighten();
+    },
     exec: async (q) => {
       await client.exec(q);
     },
     bossDb: pgliteBossDb(client),
-    close: () => client.close(),
+    close: async () => {
+      clearInterval(timer);
+      await client.close();
+      tighten();
+    },
   };
 }
 

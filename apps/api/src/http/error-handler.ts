@@ -10,6 +10,55 @@ function fieldName(path: readonly PropertyKey[] | string | undefined): string {
   return (path ?? []).map(String).join('.');
 }
 
+type ErrorFields = { name?: unknown; message?: unknown; code?: unknown; stack?: unknown; cause?: unknown };
+
+/**
+ * An error as it may be logged. A failed query carries its parameters (password hashes, sealed secrets, personal
+ * data) in `params` and at the end of its message, and PostgreSQL may quote a value back in its own message:
+ * the log keeps the query text, the error and its code, and every parameter value is cut out.
+ */
+export function loggableError(err: unknown): Record<string, unknown> {
+  const params: string[] = [];
+  for (let e = err as ErrorFields & { params?: unknown }, i = 0; e && typeof e === 'object' && i < 5; i++) {
+    if (Array.isArray(e.params)) {
+      for (const p of e.params) {
+        const text =
+          p instanceof Date ? p.toISOString() : typeof p === 'object' && p ? JSON.stringify(p) : String(p ?? '');
+        if (text.length >= 2) params.push(text);
+      }
+    }
+    e = e.cause as typeof e;
+  }
+  // Longest first, so a parameter that contains another is cut out whole.
+  params.sort((a, b) => b.length - a.length);
+  const scrub = (v: unknown): string | undefined => {
+    if (typeof v !== 'string') return undefined;
+    let out = v.replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/, '\nparams: [redacted]');
+    for (const p of params) out = out.split(p).join('[param]');
+    return out;
+  };
+  const one = (e: ErrorFields & { query?: unknown }, depth: number): Record<string, unknown> => {
+    const pg = e as { severity?: unknown; constraint?: unknown; table?: unknown; column?: unknown; routine?: unknown };
+    const out: Record<string, unknown> = {
+      type: typeof e.name === 'string' ? e.name : typeof e,
+      message: scrub(e.message),
+      ...(e.code !== undefined ? { code: String(e.code) } : {}),
+      ...(typeof e.query === 'string' ? { query: e.query } : {}),
+      ...(pg.severity ? { severity: pg.severity } : {}),
+      ...(pg.constraint ? { constraint: pg.constraint } : {}),
+      ...(pg.table ? { table: pg.table } : {}),
+      ...(pg.column ? { column: pg.column } : {}),
+      ...(pg.routine ? { routine: pg.routine } : {}),
+      stack: scrub(e.stack),
+    };
+    // `detail` and `where` are left out on purpose: they quote row values ("Key (email)=(…) already exists").
+    if (e.cause && typeof e.cause === 'object' && depth < 4) out.cause = one(e.cause as ErrorFields, depth + 1);
+    return out;
+  };
+  if (!err || typeof err !== 'object') return { type: typeof err, message: scrub(String(err)) };
+  return one(err as ErrorFields, 0);
+}
+
 export function installErrorHandler(
   app: FastifyInstance,
   opts: { fallback?: (req: FastifyRequest, reply: FastifyReply) => unknown } = {},
@@ -76,7 +125,7 @@ export function installErrorHandler(
       const message = err.statusCode === 429 ? err.message : err.message.replace(/^FST_\w+:\s*/, '');
       return send(err.statusCode, { message, code });
     }
-    req.log.error({ err }, 'unhandled error');
+    req.log.error({ err: loggableError(err) }, 'unhandled error');
     return send(500, { message: 'Something went wrong', code: 'internal_error' });
   });
 

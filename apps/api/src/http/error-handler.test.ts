@@ -1,0 +1,64 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/harness.ts';
+import type { Database } from '../db/client.ts';
+import { installErrorHandler, loggableError } from './error-handler.ts';
+
+const SECRET = 'argon2id$v=19$m=65536$SUPER-SECRET-HASH';
+
+let database: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  ({ database, drop } = await createTestDatabase());
+});
+afterAll(async () => drop?.());
+
+async function appWithLogs() {
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const app = Fastify({ logger: { level: 'info', stream } });
+  installErrorHandler(app);
+  app.get('/divide', async () => database.db.execute(sql`select 1 / 0 where ${SECRET} = ${SECRET}`));
+  app.get('/cast', async () => database.db.execute(sql`select ${SECRET}::int`));
+  await app.ready();
+  return { app, logs };
+}
+
+describe('logging a failed query', () => {
+  it('keeps the query text and the error, never the parameters', async () => {
+    const { app, logs } = await appWithLogs();
+    for (const url of ['/divide', '/cast']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toContain('SUPER-SECRET');
+    }
+    await app.close();
+    const text = logs.join('\n');
+    expect(text).toContain('unhandled error');
+    expect(text).toContain('select 1 / 0 where $1 = $2');
+    expect(text).toMatch(/division by zero/);
+    expect(text).toMatch(/invalid input syntax for type integer/);
+    expect(text).not.toContain('SUPER-SECRET');
+  });
+
+  it('cuts parameters out of nested causes and leaves other errors readable', () => {
+    const cause = Object.assign(new Error(`duplicate value "${SECRET}"`), { code: '23505', detail: `Key=(${SECRET})` });
+    const err = Object.assign(new Error(`Failed query: insert into t values ($1)\nparams: ${SECRET}`), {
+      query: 'insert into t values ($1)',
+      params: [SECRET],
+      cause,
+    });
+    const logged = JSON.stringify(loggableError(err));
+    expect(logged).not.toContain('SUPER-SECRET');
+    expect(logged).toContain('insert into t values ($1)');
+    expect(logged).toContain('23505');
+    expect(loggableError(new Error('plain'))).toMatchObject({ type: 'Error', message: 'plain' });
+  });
+});
