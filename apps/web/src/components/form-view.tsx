@@ -32,6 +32,8 @@ export interface FormResource<TItem extends Entity, TInput> {
   useUpdate: () => UseMutationResult<TItem, ApiError, UpdateVariables<TInput>>;
   /** The resource's URL name ('brands'); the edit page's History link filters the audit log by it. */
   resource?: string;
+  /** The second document's fallbacks (see ResourceOptions). */
+  fallbacks?: { load?: string };
 }
 
 export interface FormRenderContext<TItem, TValues extends FieldValues> {
@@ -65,7 +67,7 @@ export interface FormViewProps<TItem extends Entity, TValues extends FieldValues
 
 /**
  * Create and edit screens of a resource. Create: POST, toast "<Entity> created successfully", go to the edit route.
- * Edit: PATCH, toast "<Entity> saved successfully". Server field errors land on inputs, others in the Error dialog.
+ * Edit: PATCH (PUT for the second document's resources), toast "<Entity> saved successfully". Server field errors land on inputs, others in the Error dialog.
  */
 export function FormView<TItem extends Entity, TValues extends FieldValues, TInput>(
   props: FormViewProps<TItem, TValues, TInput>,
@@ -91,7 +93,12 @@ function EditLoader<TItem extends Entity, TValues extends FieldValues, TInput>(
     return (
       <>
         <FormTitle {...props} />
-        <ErrorBox detail={errorMessage(query.error)} onRefresh={() => void query.refetch()} />
+        {props.resource.fallbacks?.load ? (
+          // The second document's screens: the server's message, or its fallback "Failed to fetch data".
+          <ErrorBox message={errorMessage(query.error)} onRefresh={() => void query.refetch()} />
+        ) : (
+          <ErrorBox detail={errorMessage(query.error)} onRefresh={() => void query.refetch()} />
+        )}
       </>
     );
   }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import type { QueryParams } from '../lib/api-client.ts';
+import { errorMessage, withFallback } from '../lib/api-error.ts';
 import { exportCsv } from '../lib/csv-export.ts';
 import type { Entity, ListParams, UseListHook } from '../lib/resource.ts';
 import { useDialogs } from './dialog-host.tsx';
@@ -38,6 +39,11 @@ export interface ListViewProps<T extends Entity> {
   csvExport?: { url: string; fileName: string };
   /** Replaces the "Failed to load data" box. */
   errorView?: (refresh: () => void) => ReactNode;
+  /**
+   * The second document's screens: the failure box shows the server's message, or this fallback
+   * ("Failed to fetch data") when it gave none, instead of "Failed to load data".
+   */
+  loadFailedText?: string;
   emptyText?: string;
   /** Extra buttons beside Create and Refresh. */
   actions?: ReactNode;
@@ -58,6 +64,7 @@ export function ListView<T extends Entity>({
   inUse,
   csvExport,
   errorView,
+  loadFailedText,
   emptyText,
   actions,
   hideSearch,
@@ -121,7 +128,10 @@ export function ListView<T extends Entity>({
         errorView ? (
           errorView(handleRefresh)
         ) : (
-          <ErrorBox onRefresh={handleRefresh} />
+          <ErrorBox
+            message={loadFailedText ? errorMessage(withFallback(query.error, loadFailedText)) : undefined}
+            onRefresh={handleRefresh}
+          />
         )
       ) : (
         <>

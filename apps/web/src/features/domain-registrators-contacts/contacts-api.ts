@@ -1,9 +1,10 @@
 import type { DomainRegistratorContact, DomainRegistratorContactInput } from '@fleetdesk/contract';
-import { createResourceHooks } from '../../lib/resource.ts';
+import { SECOND_DOCUMENT, createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
 
 export const contactsApi = createResourceHooks<DomainRegistratorContact, DomainRegistratorContactInput>(
   'domain-registrators-contacts',
+  SECOND_DOCUMENT,
 );
 
 /** Contacts are listed on the registrators' Contacts tab, so "the list" is that tab. */

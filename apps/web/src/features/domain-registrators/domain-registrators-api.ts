@@ -8,16 +8,20 @@ import {
   type DomainRegistratorInput,
   type RegistratorType,
 } from '@fleetdesk/contract';
-import { createResourceHooks } from '../../lib/resource.ts';
+import { SECOND_DOCUMENT, createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
 
 export const domainRegistratorsApi = createResourceHooks<DomainRegistrator, DomainRegistratorInput>(
   'domain-registrators',
+  SECOND_DOCUMENT,
 );
 export const domainRegistratorPaths = resourcePaths('domain-registrators');
 
 /** The Contacts tab lists the contacts; their form and delete pages are the contacts feature's. */
-export const contactsListApi = createResourceHooks<DomainRegistratorContact>('domain-registrators-contacts');
+export const contactsListApi = createResourceHooks<DomainRegistratorContact>(
+  'domain-registrators-contacts',
+  SECOND_DOCUMENT,
+);
 export const contactPaths = resourcePaths('domain-registrators-contacts');
 
 export type DomainRegistratorFormValues = {

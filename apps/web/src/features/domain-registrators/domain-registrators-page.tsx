@@ -42,6 +42,7 @@ export function DomainRegistratorsPage() {
         <ListView
           title="Domain Registrators"
           useList={domainRegistratorsApi.useList}
+          loadFailedText={domainRegistratorsApi.fallbacks.load}
           columns={registratorColumns}
           createLink={{ to: domainRegistratorPaths.create, label: 'Create Domain Registrator' }}
           rowHref={(r) => domainRegistratorPaths.edit(r._id)}
@@ -51,6 +52,7 @@ export function DomainRegistratorsPage() {
         <ListView
           title="Contacts"
           useList={contactsListApi.useList}
+          loadFailedText={contactsListApi.fallbacks.load}
           columns={contactColumns}
           createLink={{ to: contactPaths.create, label: 'Create Contact' }}
           rowHref={(c) => contactPaths.edit(c._id)}

@@ -38,6 +38,7 @@ export function DomainListPage() {
     <ListView
       title="Domains"
       useList={domainsApi.useList}
+      loadFailedText={domainsApi.fallbacks.load}
       columns={columns}
       createLink={{ to: domainPaths.create, label: 'Create Domain' }}
       rowHref={(d) => domainPaths.edit(d._id)}

@@ -10,10 +10,18 @@ import {
 } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
-import { createResourceHooks } from '../../lib/resource.ts';
+import { FALLBACK_MESSAGES } from '../../lib/api-error.ts';
+import { SECOND_DOCUMENT, createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
 
-export const domainsApi = createResourceHooks<Domain, DomainInput>('domains');
+export const domainsApi = createResourceHooks<Domain, DomainInput>('domains', {
+  ...SECOND_DOCUMENT,
+  fallbacks: {
+    ...SECOND_DOCUMENT.fallbacks,
+    create: FALLBACK_MESSAGES.createDomain,
+    remove: FALLBACK_MESSAGES.deleteDomain,
+  },
+});
 
 const enc = encodeURIComponent;
 

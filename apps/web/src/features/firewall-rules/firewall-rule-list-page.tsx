@@ -23,6 +23,7 @@ export function FirewallRuleListPage() {
     <ListView
       title="Firewall Rules"
       useList={firewallRulesApi.useList}
+      loadFailedText={firewallRulesApi.fallbacks.load}
       columns={columns}
       createLink={{ to: firewallRulePaths.create, label: 'Create Firewall Rule' }}
       rowHref={(rule) => firewallRulePaths.edit(rule._id)}

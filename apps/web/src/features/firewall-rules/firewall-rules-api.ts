@@ -6,10 +6,10 @@ import {
   type FirewallRule,
   type FirewallRuleInput,
 } from '@fleetdesk/contract';
-import { createResourceHooks } from '../../lib/resource.ts';
+import { SECOND_DOCUMENT, createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
 
-export const firewallRulesApi = createResourceHooks<FirewallRule, FirewallRuleInput>('firewall-rules');
+export const firewallRulesApi = createResourceHooks<FirewallRule, FirewallRuleInput>('firewall-rules', SECOND_DOCUMENT);
 
 export const firewallRulePaths = resourcePaths('firewall-rules');
 

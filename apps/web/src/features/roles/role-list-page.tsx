@@ -15,6 +15,7 @@ export function RoleListPage() {
     <ListView
       title="Roles"
       useList={rolesApi.useList}
+      loadFailedText={rolesApi.fallbacks.load}
       columns={columns}
       createLink={{ to: rolePaths.create, label: 'Create Role' }}
       rowHref={(role) => rolePaths.edit(role._id)}

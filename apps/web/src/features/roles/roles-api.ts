@@ -1,8 +1,8 @@
 import type { Role, RoleInput } from '@fleetdesk/contract';
-import { createResourceHooks } from '../../lib/resource.ts';
+import { SECOND_DOCUMENT, createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
 
-export const rolesApi = createResourceHooks<Role, RoleInput>('roles');
+export const rolesApi = createResourceHooks<Role, RoleInput>('roles', SECOND_DOCUMENT);
 
 export const rolePaths = resourcePaths('roles');
 

@@ -19,6 +19,7 @@ export function UserListPage() {
     <ListView
       title="Users"
       useList={usersApi.useList}
+      loadFailedText={usersApi.fallbacks.load}
       columns={columns}
       createLink={{ to: userPaths.create, label: 'Create User' }}
       rowHref={(user) => userPaths.edit(user._id)}

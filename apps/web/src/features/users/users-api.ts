@@ -1,8 +1,8 @@
 import type { Status, User, UserInput } from '@fleetdesk/contract';
-import { createResourceHooks } from '../../lib/resource.ts';
+import { SECOND_DOCUMENT, createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
 
-export const usersApi = createResourceHooks<User, UserInput>('users');
+export const usersApi = createResourceHooks<User, UserInput>('users', SECOND_DOCUMENT);
 
 export const userPaths = resourcePaths('users');
 
