@@ -1,12 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { startCloudflareSim, startForwardProxy, startNamecheapSim, startSshHost } from '@fleetdesk/simulators';
+import { asc, eq } from 'drizzle-orm';
+import {
+  startCloudflareSim,
+  startDirectAdminSim,
+  startForwardProxy,
+  startIspManagerSim,
+  startNamecheapSim,
+  startSshHost,
+} from '@fleetdesk/simulators';
+import { toAsciiDomain } from '@fleetdesk/contract';
 import type { Container } from './container.ts';
-import { domainRegistrators, proxies, servers } from './db/schema/index.ts';
+import { domainRegistrators, domains, proxies, servers } from './db/schema/index.ts';
 
 export const DEMO_SSH_EMAIL = 'demo-ssh@fleetdesk.local';
 export const DEMO_PROXY_USER = 'demo';
+/** The demo panels' accounts: a DirectAdmin admin acting as its user, and ISPmanager's root. */
+export const DEMO_DIRECTADMIN = { admin: 'admin', password: 'directadmin-demo', user: 'fleet' };
+export const DEMO_ISPMANAGER = { username: 'root', password: 'ispmanager-demo' };
 
 /**
  * Demo mode's providers, all on loopback: an SSH/SFTP host serving DATA_DIR/demo-ssh-root, a Cloudflare
@@ -25,13 +36,38 @@ export async function startDemoProviders(dataDir: string) {
   const proxy = await startForwardProxy({ kind: 'http' });
   // Namecheap's accounts and domains persist too, so registrations and imports survive a restart.
   const namecheap = await startNamecheapSim({ stateFile: path.join(dataDir, 'demo-namecheap.json') });
+  // The hosting panels keep their sites in DATA_DIR; a missing file means they are new and get sample sites.
+  const daState = path.join(dataDir, 'demo-directadmin.json');
+  const ispState = path.join(dataDir, 'demo-ispmanager.json');
+  const panelsFresh = !fs.existsSync(daState) && !fs.existsSync(ispState);
+  const directAdmin = await startDirectAdminSim({
+    stateFile: daState,
+    users: [
+      { username: DEMO_DIRECTADMIN.admin, password: DEMO_DIRECTADMIN.password, level: 'admin' },
+      { username: DEMO_DIRECTADMIN.user, password: `${DEMO_DIRECTADMIN.password}-user` },
+    ],
+  });
+  const ispManager = await startIspManagerSim({
+    stateFile: ispState,
+    users: [{ username: DEMO_ISPMANAGER.username, password: DEMO_ISPMANAGER.password }],
+  });
   return {
     sshHost,
     cloudflare,
     proxy,
     namecheap,
+    directAdmin,
+    ispManager,
+    panelsFresh,
     async close() {
-      await Promise.allSettled([sshHost.close(), cloudflare.close(), proxy.close(), namecheap.close()]);
+      await Promise.allSettled([
+        sshHost.close(),
+        cloudflare.close(),
+        proxy.close(),
+        namecheap.close(),
+        directAdmin.close(),
+        ispManager.close(),
+      ]);
     },
   };
 }
@@ -59,4 +95,51 @@ export async function attachDemoNamecheap(c: Container, p: DemoProviders) {
     .update(domainRegistrators)
     .set({ endpointUrl: p.namecheap.url })
     .where(eq(domainRegistrators.apiUsername, DEMO_NAMECHEAP_USER));
+}
+
+/**
+ * Points the reachable demo server at this run's DirectAdmin and ISPmanager simulators (ports change per run).
+ * On the panels' first start, its first domains get sample sites: three on DirectAdmin, one on ISPmanager, and
+ * one ISPmanager site whose answer the console cannot read, so each tab state has an example.
+ */
+export async function attachDemoPanels(c: Container, p: DemoProviders) {
+  const [server] = await c.database.db.select().from(servers).where(eq(servers.email, DEMO_SSH_EMAIL));
+  if (!server) return;
+  const first = !server.directAdminUri || !server.ispmanagerUri;
+  await c.database.db
+    .update(servers)
+    .set({
+      directAdminUri: p.directAdmin.url,
+      ispmanagerUri: `${p.ispManager.url}/ispmgr`,
+      ispmanagerAcceptSelfSigned: true,
+      ...(first
+        ? {
+            directAdminUsername: `${DEMO_DIRECTADMIN.admin}|${DEMO_DIRECTADMIN.user}`,
+            directAdminPasswordEnc: c.secrets.encrypt(DEMO_DIRECTADMIN.password),
+            ispmanagerUsername: DEMO_ISPMANAGER.username,
+            ispmanagerPasswordEnc: c.secrets.encrypt(DEMO_ISPMANAGER.password),
+          }
+        : {}),
+    })
+    .where(eq(servers.id, server.id));
+  if (!p.panelsFresh) return;
+  const names = (
+    await c.database.db
+      .select({ name: domains.domainName })
+      .from(domains)
+      .where(eq(domains.serverId, server.id))
+      .orderBy(asc(domains.domainNo))
+      .limit(5)
+  ).map((d) => toAsciiDomain(d.name) ?? d.name);
+  for (const name of names.slice(0, 3)) p.directAdmin.addDomain(DEMO_DIRECTADMIN.user, name);
+  const [created, odd] = [names[0], names[4]];
+  if (created) p.ispManager.addSite({ name: created, owner: 'www-root' });
+  if (odd) {
+    p.ispManager.addSite({ name: odd, owner: 'www-root' });
+    // A panel build whose form uses the newer site_* names: shown as "info unparsable" with the raw answer.
+    p.ispManager.setRawForm(
+      odd,
+      JSON.stringify({ doc: { $func: 'webdomain.edit', site_name: { $: odd }, site_owner: { $: 'www-root' } } }),
+    );
+  }
 }

@@ -2,7 +2,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './db/seed-demo.ts';
-import { attachDemoNamecheap, attachDemoSsh, startDemoProviders } from './demo.ts';
+import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProviders } from './demo.ts';
 
 async function main() {
   let config: Config;
@@ -36,6 +36,7 @@ async function main() {
     await seedDemo(c, providers!, log);
     await attachDemoSsh(c, providers!);
     await attachDemoNamecheap(c, providers!);
+    await attachDemoPanels(c, providers!);
   } else {
     const admin = await c.services.users.ensureAdmin({
       username: config.ADMIN_USERNAME,
@@ -77,7 +78,7 @@ async function main() {
       `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +
       (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
       (providers
-        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}\n`
+        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n`
         : '') +
       `  API docs: ${url}/api/docs\n\n`,
   );

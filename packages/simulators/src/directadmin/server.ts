@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -34,6 +35,8 @@ export interface DirectAdminSimOptions {
   bruteForceLimit?: number;
   /** An older build that ignores `json=yes` and always answers url-encoded text. */
   legacyOnly?: boolean;
+  /** Demo mode: keep the users' domains in this JSON file, loaded at start and written after every change. */
+  stateFile?: string;
 }
 
 export interface DirectAdminSimDomain {
@@ -144,6 +147,20 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     users.set(u.username, state);
   };
   for (const u of opts.users ?? []) addUser(u);
+  if (opts.stateFile && fs.existsSync(opts.stateFile)) {
+    const saved = JSON.parse(fs.readFileSync(opts.stateFile, 'utf8')) as Record<string, DirectAdminSimDomain[]>;
+    for (const [username, domains] of Object.entries(saved)) {
+      const u = users.get(username);
+      if (u) u.domains = new Map(domains.map((d) => [d.name, d]));
+    }
+  }
+  const save = () => {
+    if (!opts.stateFile) return;
+    const out: Record<string, DirectAdminSimDomain[]> = {};
+    for (const u of users.values()) out[u.username] = [...u.domains.values()];
+    fs.writeFileSync(`${opts.stateFile}.tmp`, JSON.stringify(out));
+    fs.renameSync(`${opts.stateFile}.tmp`, opts.stateFile);
+  };
 
   const nextFailure = (): DirectAdminFailure | undefined => {
     const head = queue[0];
@@ -314,6 +331,7 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
             form.get('ubandwidth') === 'unlimited' ? 'unlimited' : (form.get('bandwidth') ?? 'unlimited');
           d.quotaLimit = form.get('uquota') === 'unlimited' ? 'unlimited' : (form.get('quota') ?? 'unlimited');
           user.domains.set(name, d);
+          save();
           return sendResult(true, 'Domain Created', `Domain ${name} created<br>`);
         }
         if ((action === 'select' || action === null) && form.get('delete') && form.get('confirmed')) {
@@ -329,6 +347,7 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
             return sendResult(false, 'Error deleting domains', `You do not own the domain ${missing.join(', ')}`);
           }
           for (const n of names) user.domains.delete(n);
+          save();
           return sendResult(true, 'Domain Deletion Results', names.map((n) => `${n} removed`).join('<br>'));
         }
         return sendResult(false, 'Invalid action', `Unknown action '${action ?? ''}'`);
@@ -362,6 +381,7 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
       const u = users.get(username);
       if (!u) throw new Error(`no such user ${username}`);
       u.domains.set(domain.toLowerCase(), newDomain(domain.toLowerCase()));
+      save();
     },
     failedLogins: () => failedLogins,
     requests,

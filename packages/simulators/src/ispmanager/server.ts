@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -43,6 +44,8 @@ export interface IspManagerSimOptions {
   sites?: (Partial<IspManagerSimSite> & { name: string; owner: string })[];
   /** Seconds a session lives without requests (ISPmanager: one hour). */
   sessionTtlSeconds?: number;
+  /** Demo mode: keep the sites (and raw forms) in this JSON file, loaded at start and written after every change. */
+  stateFile?: string;
 }
 
 export interface IspManagerRequestLog {
@@ -126,6 +129,19 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
     });
   };
   for (const site of opts.sites ?? []) addSite(site);
+  if (opts.stateFile && fs.existsSync(opts.stateFile)) {
+    const saved = JSON.parse(fs.readFileSync(opts.stateFile, 'utf8')) as {
+      sites: IspManagerSimSite[];
+      rawForms: [string, string][];
+    };
+    for (const site of saved.sites) sites.set(site.name, site);
+    for (const [k, v] of saved.rawForms) rawForms.set(k, v);
+  }
+  const save = () => {
+    if (!opts.stateFile) return;
+    fs.writeFileSync(`${opts.stateFile}.tmp`, JSON.stringify({ sites: [...sites.values()], rawForms: [...rawForms] }));
+    fs.renameSync(`${opts.stateFile}.tmp`, opts.stateFile);
+  };
 
   const nextFailure = (): IspManagerFailure | undefined => {
     const head = queue[0];
@@ -184,6 +200,7 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
           if (p.get('sok')) {
             if (p.get('email')) site.email = p.get('email')!;
             if (p.get('aliases') !== null) site.aliases = p.get('aliases')!;
+            save();
             return { ok: {} };
           }
           return rawForms.get(elid) ?? form(site);
@@ -207,6 +224,7 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
           ipaddr: p.get('ipaddrs') || '127.0.0.1',
           php: p.get('php') === 'off' ? 'off' : 'on',
         });
+        save();
         return { ok: {} };
       }
       case 'webdomain.delete':
@@ -220,6 +238,7 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
           sites.delete(e);
           rawForms.delete(e);
         }
+        save();
         return { ok: {} };
       }
       default:
@@ -319,9 +338,13 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
     port,
     certificate: cert?.cert ?? null,
     sites: () => [...sites.values()],
-    addSite,
+    addSite(site) {
+      addSite(site);
+      save();
+    },
     setRawForm(name, body) {
       rawForms.set(name.toLowerCase(), body);
+      save();
     },
     requests,
     fail(next) {

@@ -1,5 +1,6 @@
 import {
   DIRECT_ADMIN_MESSAGES,
+  toAsciiDomain,
   type DirectAdminCreateResult,
   type DirectAdminDeleteResult,
   type DirectAdminDomainInfo,
@@ -29,9 +30,11 @@ export function createDirectAdminService(deps: {
 
   /** The domain and its server's DirectAdmin credentials; 400 when either is missing. */
   const contextOf = async (domainId: string): Promise<{ domain: Domain; creds: DirectAdminCredentials }> => {
-    const domain = await domains.get(domainId);
-    if (!domain.serverId) throw new ValidationError(DIRECT_ADMIN_MESSAGES.noServer, undefined, 'no_server');
-    const access = await servers.panelAccess(domain.serverId, 'directAdmin');
+    const stored = await domains.get(domainId);
+    if (!stored.serverId) throw new ValidationError(DIRECT_ADMIN_MESSAGES.noServer, undefined, 'no_server');
+    // The panel knows a name in its ASCII (punycode) form, whatever form an older record holds.
+    const domain = { ...stored, domainName: toAsciiDomain(stored.domainName) ?? stored.domainName };
+    const access = await servers.panelAccess(stored.serverId, 'directAdmin');
     if (!access) throw new ValidationError(DIRECT_ADMIN_MESSAGES.noCredentials, undefined, 'no_panel_credentials');
     // "admin|alice" on the server record: an admin's credentials, acting as the user alice.
     const [username = '', actAs, extra] = access.username.trim().split('|');

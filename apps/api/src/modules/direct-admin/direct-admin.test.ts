@@ -86,6 +86,14 @@ describe('Direct Admin calls', () => {
     expect(actions).toEqual(expect.arrayContaining(['directadmin_create_domain', 'directadmin_delete_domain']));
   });
 
+  it('creates an internationalised name in its ASCII (punycode) form', async () => {
+    const { domainId } = await domainOn(panel(), `bücher-${++seq}.example`);
+    const res = await da('POST', domainId, 'create-domain');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.domainInfoData.domain).toMatch(/^xn--bcher-.*\.example$/);
+    expect(sim.domainsOf('web').some((d) => d.name.startsWith('xn--bcher-'))).toBe(true);
+  });
+
   it('answers DirectAdmin refusals with serviceResponse and message', async () => {
     const { domainId } = await domainOn(panel(), 'existing.example');
     const res = await da('POST', domainId, 'create-domain');

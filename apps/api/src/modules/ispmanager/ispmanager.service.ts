@@ -1,6 +1,7 @@
 import {
   ISPMANAGER_MESSAGES,
   SITE_NOT_CREATED_CODE,
+  toAsciiDomain,
   type Domain,
   type IspSiteInfo,
   type IspSiteInfoData,
@@ -46,9 +47,11 @@ export function createIspManagerService(deps: {
   const { ispmanager: isp, domains, servers, audit } = deps;
 
   const contextOf = async (domainId: string): Promise<{ domain: Domain; creds: IspManagerCredentials }> => {
-    const domain = await domains.get(domainId);
-    if (!domain.serverId) throw new ValidationError(ISPMANAGER_MESSAGES.noServer, undefined, 'no_server');
-    const access = await servers.panelAccess(domain.serverId, 'ispmanager');
+    const stored = await domains.get(domainId);
+    if (!stored.serverId) throw new ValidationError(ISPMANAGER_MESSAGES.noServer, undefined, 'no_server');
+    // The panel knows a name in its ASCII (punycode) form, whatever form an older record holds.
+    const domain = { ...stored, domainName: toAsciiDomain(stored.domainName) ?? stored.domainName };
+    const access = await servers.panelAccess(stored.serverId, 'ispmanager');
     if (!access) throw new ValidationError(ISPMANAGER_MESSAGES.noCredentials, undefined, 'no_panel_credentials');
     return {
       domain,

@@ -27,7 +27,7 @@ beforeEach(async () => {
   h = await t.tokenFor(['cnv']);
 });
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'PUT';
 const call = (method: Method, url: string, payload?: object, auth = h) =>
   t.inject({ method, url, headers: { authorization: auth }, payload });
 const isp = (method: Method, domainId: string, action: string, auth = h) =>

@@ -80,7 +80,7 @@ export function DirectAdminTab({ domainId }: { domainId: string }) {
   }
   if (info.isError) {
     return (
-      <div data-testid="direct-admin-panel">
+      <div data-testid="direct-admin-panel" className="mb-3">
         <PanelError error={info.error} testId="direct-admin-error" />
         <Button variant="outline-secondary" size="sm" onClick={() => void info.refetch()} disabled={info.isFetching}>
           Retry
@@ -91,7 +91,7 @@ export function DirectAdminTab({ domainId }: { domainId: string }) {
   const data = info.data;
   const busy = create.isPending || remove.isPending || info.isFetching;
   return (
-    <div data-testid="direct-admin-panel">
+    <div data-testid="direct-admin-panel" className="mb-3">
       {create.error && <PanelError error={create.error} testId="direct-admin-error" />}
       {remove.error && <PanelError error={remove.error} testId="direct-admin-error" />}
       {data.domainCreated ? (

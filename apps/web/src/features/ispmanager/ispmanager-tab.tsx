@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
@@ -22,10 +23,10 @@ function SiteDetails({ site }: { site: IspSiteInfoData }) {
   return (
     <dl className="row mb-0 small" data-testid="ispmanager-details">
       {ROWS.map(([key, label]) => (
-        <div key={key} style={{ display: 'contents' }}>
+        <Fragment key={key}>
           <dt className="col-sm-4">{label}</dt>
           <dd className="col-sm-8">{site[key] || '—'}</dd>
-        </div>
+        </Fragment>
       ))}
     </dl>
   );
@@ -49,7 +50,7 @@ export function IspManagerTab({ domainId }: { domainId: string }) {
   }
   if (info.isError) {
     return (
-      <div data-testid="ispmanager-panel">
+      <div data-testid="ispmanager-panel" className="mb-3">
         <Alert variant="danger" data-testid="ispmanager-error">
           {info.error.message}
         </Alert>
@@ -62,7 +63,7 @@ export function IspManagerTab({ domainId }: { domainId: string }) {
   const site = info.data;
   if (!site) {
     return (
-      <div data-testid="ispmanager-panel">
+      <div data-testid="ispmanager-panel" className="mb-3">
         {create.error && (
           <Alert variant="danger" data-testid="ispmanager-error">
             {create.error.message}
@@ -84,7 +85,7 @@ export function IspManagerTab({ domainId }: { domainId: string }) {
   }
   if (!site.siteInfoData) {
     return (
-      <div data-testid="ispmanager-panel">
+      <div data-testid="ispmanager-panel" className="mb-3">
         <Alert variant="warning" data-testid="ispmanager-state">
           {ISPMANAGER_MESSAGES.infoUnparsable}
         </Alert>
@@ -103,7 +104,7 @@ export function IspManagerTab({ domainId }: { domainId: string }) {
     );
   }
   return (
-    <div data-testid="ispmanager-panel">
+    <div data-testid="ispmanager-panel" className="mb-3">
       <Alert variant="success" data-testid="ispmanager-state">
         {ISPMANAGER_MESSAGES.siteCreated}
       </Alert>
