@@ -17,9 +17,10 @@ const STATUS_VARIANT: Record<string, string> = { ok: 'success', locked: 'warning
 function useSettled(value: string, ms = 600) {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
-    const t = setTimeout(() => setSettled(value), ms);
+    // The first name (the loaded domain's) counts at once; later edits once typing pauses.
+    const t = setTimeout(() => setSettled(value), settled ? ms : 0);
     return () => clearTimeout(t);
-  }, [value, ms]);
+  }, [value, ms, settled]);
   return settled;
 }
 
