@@ -32,6 +32,7 @@ import { createDomainsRepository, domainsQtySql } from './modules/domains/domain
 import { createDomainsService } from './modules/domains/domains.service.ts';
 import { createCloudflareClient } from './integrations/cloudflare/index.ts';
 import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
+import { createZoneLocks } from './modules/cloud-flare/zone-lock.ts';
 import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
@@ -126,6 +127,7 @@ export async function createContainer(config: Config, opts: { database?: Databas
     timeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
     budget: { requests: config.CLOUDFLARE_BUDGET_PER_5_MIN, windowMs: 5 * 60_000 },
     dispatcherFor: cloudflareRouting.dispatcherFor,
+    budgetContext: cloudflareRouting.budgetContext,
   });
   const cloudFlare = createCloudFlareService({
     cloudflare,
@@ -134,7 +136,9 @@ export async function createContainer(config: Config, opts: { database?: Databas
     clouds,
     proxies: services.proxies,
     audit,
-    proxyTimeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
+    // A third of the call timeout for the proxy connection and handshake, so a dead proxy leaves time for the next.
+    proxyTimeoutMs: Math.max(500, Math.ceil((config.CLOUDFLARE_TIMEOUT_SECONDS * 1000) / 3)),
+    zoneLocks: createZoneLocks(database),
   });
 
   return {

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { UpstreamError } from '../../http/errors.ts';
-import { createCloudflareClient, type CloudflareClientOptions } from './cloudflare-client.ts';
+import { createCloudflareClient, DnsBatchPartError, type CloudflareClientOptions } from './cloudflare-client.ts';
 import type { CloudflareCredentials } from './types.ts';
 
 const TOKEN = 'tok_0123456789abcdefghijABCDEFGHIJ0123456789';
@@ -224,7 +224,7 @@ describe('dns records', () => {
     );
     const ttl = await upstreamError(c.createDnsRecord(tokenCreds, zone.id, { ...a, content: '198.51.100.2', ttl: 5 }));
     expect(ttl.message).toBe(
-      'Cloudflare: 1004 DNS Validation Error: 9021 TTL must be between 60 and 86400 seconds, or 1 for Automatic.',
+      'Cloudflare: 1004 DNS Validation Error (at /ttl): 9021 TTL must be between 60 and 86400 seconds, or 1 for Automatic.',
     );
     const ip = await upstreamError(c.createDnsRecord(tokenCreds, zone.id, { ...a, content: 'not-an-ip' }));
     expect(ip.upstreamCode).toBe(1004);
@@ -308,7 +308,39 @@ describe('dns records', () => {
         ],
       }),
     );
-    expect(err.message).toBe('Cloudflare: 81057 Record already exists. (in part 2 of 2; parts 1-1 were applied)');
+    expect(err.message).toBe('Cloudflare: 81057 Record already exists. (at /posts/0) (in part 2 of 2)');
+    // The error says what the applied part sent and got, so the caller can undo it.
+    expect(err).toBeInstanceOf(DnsBatchPartError);
+    const part = err as DnsBatchPartError;
+    expect([part.part, part.parts]).toEqual([2, 2]);
+    expect(part.appliedInput.posts?.map((p) => p.name)).toEqual(['q1', 'q2']);
+    expect(part.applied.posts.map((r) => r.name)).toEqual([`q1.${zone.name}`, `q2.${zone.name}`]);
+  });
+
+  it('sends nothing for an empty change set', async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    const mark = sim.state.requests.length;
+    const res = await c.batchDns(tokenCreds, zone.id, { deletes: [], patches: [], posts: [] });
+    expect(res).toEqual({ deletes: [], patches: [], puts: [], posts: [], batches: 0 });
+    expect(requestsSince(mark)).toHaveLength(0);
+  });
+
+  it("splits by the limit it is given, and reads the zone plan's limit (200 on Free, 3,500 on paid plans)", async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    expect(c.batchLimitFor(await c.getZone(tokenCreds, zone.id))).toBe(200);
+    sim.setZonePlan(zone.id, 'pro');
+    expect(c.batchLimitFor(await c.getZone(tokenCreds, zone.id))).toBe(3_500);
+    expect(c.batchLimitFor({})).toBe(200);
+    const posts = Array.from({ length: 250 }, (_, i) => ({ type: 'TXT', name: `r${i}`, content: 'v', ttl: 1 }));
+    // A Pro zone takes 250 records in one batch; the simulator refuses more than the plan allows.
+    expect((await c.batchDns(tokenCreds, zone.id, { posts }, { limit: 3_500 })).batches).toBe(1);
+    sim.setZonePlan(zone.id, 'free');
+    const more = Array.from({ length: 201 }, (_, i) => ({ type: 'TXT', name: `s${i}`, content: 'v', ttl: 1 }));
+    const err = await upstreamError(c.batchDns(tokenCreds, zone.id, { posts: more }, { limit: 3_500 }));
+    expect(err.message).toMatch(/9107 A batch may change at most 200 records/);
+    expect((await c.batchDns(tokenCreds, zone.id, { posts: more }, { limit: 200 })).batches).toBe(2);
   });
 });
 
