@@ -35,7 +35,8 @@ export interface CloudflareSimOptions {
 }
 
 export interface CloudflareFailure {
-  kind: '5xx' | '429' | 'slow' | 'bad_credentials';
+  /** 'edge_block': the HTML 403 page Cloudflare's edge serves to a blocked address (before the API sees the call). */
+  kind: '5xx' | '429' | 'slow' | 'bad_credentials' | 'edge_block';
   /** How many of the next requests get this failure (default 1). */
   count?: number;
   /** For '429': seconds in the retry-after header (default 1). */
@@ -571,6 +572,14 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
           const e = cfErrors.rateLimited(f.retryAfter ?? 1);
           status = 429;
           send(res, 429, failure(e.errors), e.headers);
+          return;
+        } else if (f.kind === 'edge_block') {
+          status = 403;
+          send(
+            res,
+            403,
+            '<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head><body><h1>Sorry, you have been blocked</h1></body></html>',
+          );
           return;
         } else {
           throw cfErrors.authentication();

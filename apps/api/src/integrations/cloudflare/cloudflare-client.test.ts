@@ -129,6 +129,57 @@ describe('authentication', () => {
   });
 });
 
+describe('error reporting', () => {
+  it("an HTML 403 from Cloudflare's edge says what it is, not that the token is wrong", async () => {
+    sim.fail({ kind: 'edge_block' });
+    const err = await upstreamError(client().listZones(tokenCreds));
+    expect(err.message).toBe(
+      'Cloudflare: HTTP 403 from Cloudflare\'s edge, not the API (an HTML page "Attention Required! | Cloudflare"): the request was blocked before it reached the API, for example because the address it comes from (the proxy\'s) is blocked; the API token was not checked',
+    );
+    expect(err.code).toBe('upstream_blocked');
+    expect(err.message).not.toMatch(/authentication failed/);
+  });
+
+  it('a JSON 403 that is not about the credentials is a refusal, not an authentication failure', async () => {
+    const fetchImpl = (async () =>
+      new Response(
+        JSON.stringify({
+          success: false,
+          errors: [{ code: 1015, message: 'Zone is on hold' }],
+          messages: [],
+          result: null,
+        }),
+        { status: 403, headers: { 'content-type': 'application/json' } },
+      )) as unknown as CloudflareClientOptions['fetchImpl'];
+    const err = await upstreamError(client({ fetchImpl }).getZone(tokenCreds, 'a'.repeat(32)));
+    expect(err.message).toBe('Cloudflare: permission denied (1015 Zone is on hold)');
+    expect(err.code).toBe('upstream_forbidden');
+  });
+
+  it("keeps Cloudflare's source.pointer, so the operator sees which rule was refused", async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    const err = await upstreamError(
+      c.putEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom', [
+        { expression: 'true', action: 'block' },
+        { expression: 'true', action: 'explode' },
+      ]),
+    );
+    expect(err.message).toMatch(
+      /^Cloudflare: 20021 'explode' is not a valid value for action .* \(at \/rules\/1\/action\)$/,
+    );
+  });
+
+  it('a 429 on a write says nothing was changed, so it can be retried', async () => {
+    sim.fail({ kind: '429', retryAfter: 120 });
+    const err = await upstreamError(client().createZone({ ...tokenCreds, accountId }, uniqueZone()));
+    expect(err.message).toBe(
+      'Cloudflare: rate limited (971 Please wait and consider throttling your request speed); nothing was changed, so it can be retried; retry after 120 s',
+    );
+    expect(err.code).toBe('upstream_rate_limited');
+  });
+});
+
 describe('zones', () => {
   it('creates a pending zone with nameservers, finds it by name, lists, gets and deletes it', async () => {
     const c = client();
@@ -410,6 +461,36 @@ describe('rulesets', () => {
   });
 });
 
+describe('foreign rules', () => {
+  it('go back exactly as they came: every field kept, only read-only ones dropped', async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    const foreign = {
+      ref: 'dashboard-login-check',
+      description: 'Leaked credentials',
+      expression: 'http.request.uri.path eq "/login"',
+      action: 'managed_challenge',
+      exposed_credential_check: {
+        username_expression: 'url_decode(http.request.body.form["user"][0])',
+        password_expression: 'url_decode(http.request.body.form["pass"][0])',
+      },
+      ratelimit: { characteristics: ['ip.src'], period: 60, requests_per_period: 100, mitigation_timeout: 600 },
+    };
+    await c.putEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom', [foreign]);
+    const read = await c.getEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom');
+    const mark = sim.state.requests.length;
+    const again = await c.putEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom', [
+      ...read!.rules,
+      { expression: 'ip.src eq 203.0.113.9', action: 'block' },
+    ]);
+    expect(requestsSince(mark)).toHaveLength(1);
+    const { version: _v, last_updated: _l, ...kept } = again.rules[0]!;
+    const { version: _v0, last_updated: _l0, ...before } = read!.rules[0]!;
+    expect(kept).toEqual(before);
+    expect(kept).toMatchObject(foreign);
+  });
+});
+
 describe('cache purge', () => {
   it('purges everything', async () => {
     const c = client();
@@ -481,6 +562,21 @@ describe('retries', () => {
 });
 
 describe('request budget', () => {
+  it("spends each operator's calls against their own share, read from the budget context", async () => {
+    let owner = 'alice';
+    const c = client({ budget: { requests: 4, windowMs: 60_000 }, budgetContext: () => ({ owner }) });
+    await c.listAccounts(tokenCreds);
+    await c.listAccounts(tokenCreds);
+    const mark = sim.state.requests.length;
+    const err = await upstreamError(c.listAccounts(tokenCreds));
+    expect(err.message).toMatch(
+      /^Cloudflare: your share of this account's request budget used up \(4 requests per 60 s, shared with the other operators\); try again in \d+ s$/,
+    );
+    expect(requestsSince(mark)).toHaveLength(0);
+    owner = 'bob';
+    expect(await c.listAccounts(tokenCreds)).toHaveLength(1);
+  });
+
   it('fails at once, without a request, when the account used its budget; other accounts are unaffected', async () => {
     const c = client({ budget: { requests: 3, windowMs: 60_000 } });
     for (let i = 0; i < 3; i++) await c.listZones(tokenCreds);
