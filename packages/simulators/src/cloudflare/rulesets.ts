@@ -113,7 +113,16 @@ function validateActionParameters(action: string, params: unknown, at: string): 
     return;
   }
   if (!isObject(params)) throw cfErrors.rulesetInvalid('action_parameters must be an object', at);
-  if (action === 'redirect') {
+  if (action === 'redirect' && params.from_list !== undefined) {
+    // Bulk Redirects: a list lookup instead of a single target (the console shows but never writes these).
+    const list = params.from_list;
+    if (!isObject(list) || typeof list.name !== 'string' || typeof list.key !== 'string') {
+      throw cfErrors.rulesetInvalid('from_list needs name and key', `${at}/from_list`);
+    }
+    if (params.from_value !== undefined) {
+      throw cfErrors.rulesetInvalid('from_list and from_value cannot be used together', at);
+    }
+  } else if (action === 'redirect') {
     const from = params.from_value;
     if (!isObject(from)) throw cfErrors.rulesetInvalid('redirect rules need from_value', `${at}/from_value`);
     const target = from.target_url;
