@@ -32,6 +32,7 @@ import { createDomainsRepository, domainsQtySql } from './modules/domains/domain
 import { createDomainsService } from './modules/domains/domains.service.ts';
 import { createCloudflareClient } from './integrations/cloudflare/index.ts';
 import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
+import { createZoneLocks } from './modules/cloud-flare/zone-lock.ts';
 import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
 import { createDirectAdminClient } from './integrations/directadmin/index.ts';
 import { createDirectAdminService } from './modules/direct-admin/direct-admin.service.ts';
@@ -149,6 +150,7 @@ export async function createContainer(
     timeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
     budget: { requests: config.CLOUDFLARE_BUDGET_PER_5_MIN, windowMs: 5 * 60_000 },
     dispatcherFor: cloudflareRouting.dispatcherFor,
+    budgetContext: cloudflareRouting.budgetContext,
   });
   const cloudFlare = createCloudFlareService({
     cloudflare,
@@ -157,7 +159,9 @@ export async function createContainer(
     clouds,
     proxies: services.proxies,
     audit,
-    proxyTimeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
+    // A third of the call timeout for the proxy connection and handshake, so a dead proxy leaves time for the next.
+    proxyTimeoutMs: Math.max(500, Math.ceil((config.CLOUDFLARE_TIMEOUT_SECONDS * 1000) / 3)),
+    zoneLocks: createZoneLocks(database),
   });
 
   // Hosting panels: one client each, shared, so DirectAdmin's rejected-login memory covers every call.

@@ -190,3 +190,53 @@ describe('cloudflare simulator: wire details', () => {
     }
   });
 });
+
+describe('cloudflare simulator: rules are checked like the real API', () => {
+  const put = (zoneId: string, rules: unknown[]) =>
+    call('PUT', `/zones/${zoneId}/rulesets/phases/http_request_firewall_custom/entrypoint`, { body: { rules } });
+
+  it('refuses unknown fields and logging on actions other than skip (20018), with the pointer', async () => {
+    const { zoneId } = sim.addZone(accountId, 'rules-check.com');
+    const unknown = await put(zoneId, [{ expression: 'true', action: 'block', colour: 'red' }]);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0]).toMatchObject({ code: 20021, source: { pointer: '/rules/0/colour' } });
+    const logging = await put(zoneId, [
+      { expression: 'cf.client.bot', action: 'skip', action_parameters: { ruleset: 'current' } },
+      { expression: 'true', action: 'block', logging: { enabled: true } },
+    ]);
+    expect(logging.status).toBe(400);
+    expect(logging.body.errors[0]).toMatchObject({ code: 20018, source: { pointer: '/rules/1/logging' } });
+    const skip = await put(zoneId, [
+      { expression: 'true', action: 'skip', action_parameters: { ruleset: 'current' }, logging: { enabled: false } },
+    ]);
+    expect(skip.status).toBe(200);
+  });
+
+  it('keeps ratelimit and exposed_credential_check as sent', async () => {
+    const { zoneId } = sim.addZone(accountId, 'rules-keep.com');
+    const rule = {
+      expression: 'http.request.uri.path eq "/login"',
+      action: 'block',
+      ratelimit: { characteristics: ['ip.src'], period: 60, requests_per_period: 10 },
+      exposed_credential_check: { username_expression: 'a', password_expression: 'b' },
+    };
+    const r = await put(zoneId, [rule]);
+    expect(r.status).toBe(200);
+    expect(r.body.result.rules[0]).toMatchObject(rule);
+    const bad = await put(zoneId, [{ ...rule, exposed_credential_check: { username_expression: 'a' } }]);
+    expect(bad.body.errors[0].source.pointer).toBe('/rules/0/exposed_credential_check');
+  });
+
+  it("limits a DNS batch by the zone's plan: 200 on Free, 3,500 on paid plans", async () => {
+    const { zoneId } = sim.addZone(accountId, 'plans.com');
+    const posts = Array.from({ length: 201 }, (_, i) => ({ type: 'TXT', name: `r${i}`, content: 'v', ttl: 1 }));
+    const free = await call('POST', `/zones/${zoneId}/dns_records/batch`, { body: { posts } });
+    expect(free.status).toBe(400);
+    expect((await call('GET', `/zones/${zoneId}`)).body.result.plan).toMatchObject({ legacy_id: 'free' });
+    sim.setZonePlan(zoneId, 'business');
+    expect((await call('GET', `/zones/${zoneId}`)).body.result.plan).toMatchObject({ legacy_id: 'business' });
+    const paid = await call('POST', `/zones/${zoneId}/dns_records/batch`, { body: { posts } });
+    expect(paid.status).toBe(200);
+    expect(paid.body.result.posts).toHaveLength(201);
+  });
+});

@@ -150,6 +150,12 @@ export const cfErrors = {
     return new CfError(404, [{ code: 10003, message: `could not find entrypoint ruleset in the ${phase} phase` }]);
   },
   /** [U] number; rulesets errors point at the offending field with source.pointer [C]. */
+  /** [C] code 20018 (the real API refuses logging on actions other than skip); text [U]. */
+  loggingNotAllowed(action: string, pointer: string): CfError {
+    return new CfError(400, [
+      { code: 20018, message: `logging is not supported for the ${action} action, only for skip`, source: { pointer } },
+    ]);
+  },
   rulesetInvalid(message: string, pointer: string): CfError {
     return new CfError(400, [{ code: 20021, message, source: { pointer } }]);
   },

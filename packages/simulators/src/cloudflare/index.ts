@@ -13,6 +13,7 @@ export type {
   SimZone,
   SslValue,
   Tls13Value,
+  ZonePlan,
   ZoneStatus,
 } from './sim-state.ts';
 export type { CfMessage, Envelope, ResultInfo } from './envelope.ts';

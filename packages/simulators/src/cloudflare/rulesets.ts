@@ -33,6 +33,19 @@ const PHASE_ACTIONS: Record<string, string[]> = {
   http_request_firewall_custom: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'skip', 'log'],
   http_request_dynamic_redirect: ['redirect'],
 };
+/** The fields a rule may carry in a write; anything else is refused, as the real API does. */
+const RULE_FIELDS = new Set([
+  'id',
+  'ref',
+  'action',
+  'expression',
+  'description',
+  'enabled',
+  'action_parameters',
+  'logging',
+  'ratelimit',
+  'exposed_credential_check',
+]);
 const SKIP_PRODUCTS = ['bic', 'hot', 'rateLimit', 'securityLevel', 'uaBlock', 'waf', 'zoneLockdown'];
 const REDIRECT_CODES = [301, 302, 303, 307, 308];
 
@@ -63,6 +76,8 @@ function ruleJson(r: SimRule): Record<string, unknown> {
   };
   if (r.actionParameters) out.action_parameters = r.actionParameters;
   if (r.logging) out.logging = r.logging;
+  if (r.ratelimit) out.ratelimit = r.ratelimit;
+  if (r.exposedCredentialCheck) out.exposed_credential_check = r.exposedCredentialCheck;
   return out;
 }
 
@@ -98,7 +113,16 @@ function validateActionParameters(action: string, params: unknown, at: string): 
     return;
   }
   if (!isObject(params)) throw cfErrors.rulesetInvalid('action_parameters must be an object', at);
-  if (action === 'redirect') {
+  if (action === 'redirect' && params.from_list !== undefined) {
+    // Bulk Redirects: a list lookup instead of a single target (the console shows but never writes these).
+    const list = params.from_list;
+    if (!isObject(list) || typeof list.name !== 'string' || typeof list.key !== 'string') {
+      throw cfErrors.rulesetInvalid('from_list needs name and key', `${at}/from_list`);
+    }
+    if (params.from_value !== undefined) {
+      throw cfErrors.rulesetInvalid('from_list and from_value cannot be used together', at);
+    }
+  } else if (action === 'redirect') {
     const from = params.from_value;
     if (!isObject(from)) throw cfErrors.rulesetInvalid('redirect rules need from_value', `${at}/from_value`);
     const target = from.target_url;
@@ -169,6 +193,10 @@ export function putEntrypoint(zone: SimZone, phase: string, body: unknown): SimR
   const rules: SimRule[] = rulesIn.map((raw, i) => {
     const p = `/rules/${i}`;
     if (!isObject(raw)) throw cfErrors.rulesetInvalid('a rule must be an object', p);
+    const unknown = Object.keys(raw).find((k) => !RULE_FIELDS.has(k));
+    if (unknown !== undefined) {
+      throw cfErrors.rulesetInvalid(`unknown field "${unknown.slice(0, 64)}"`, `${p}/${unknown.slice(0, 64)}`);
+    }
     const action = raw.action;
     if (typeof action !== 'string' || (allowed && !allowed.includes(action))) {
       throw cfErrors.rulesetInvalid(
@@ -190,6 +218,20 @@ export function putEntrypoint(zone: SimZone, phase: string, body: unknown): SimR
     }
     if (raw.logging !== undefined && !(isObject(raw.logging) && typeof raw.logging.enabled === 'boolean')) {
       throw cfErrors.rulesetInvalid('logging must be {enabled: boolean}', `${p}/logging`);
+    }
+    if (raw.logging !== undefined && action !== 'skip') throw cfErrors.loggingNotAllowed(action, `${p}/logging`);
+    if (raw.ratelimit !== undefined && !isObject(raw.ratelimit)) {
+      throw cfErrors.rulesetInvalid('ratelimit must be an object', `${p}/ratelimit`);
+    }
+    const ecc = raw.exposed_credential_check;
+    if (
+      ecc !== undefined &&
+      !(isObject(ecc) && typeof ecc.username_expression === 'string' && typeof ecc.password_expression === 'string')
+    ) {
+      throw cfErrors.rulesetInvalid(
+        'exposed_credential_check needs username_expression and password_expression',
+        `${p}/exposed_credential_check`,
+      );
     }
     validateActionParameters(action, raw.action_parameters, `${p}/action_parameters`);
 
@@ -216,6 +258,8 @@ export function putEntrypoint(zone: SimZone, phase: string, body: unknown): SimR
     };
     if (raw.action_parameters !== undefined) rule.actionParameters = raw.action_parameters as Record<string, unknown>;
     if (raw.logging !== undefined) rule.logging = raw.logging as { enabled: boolean };
+    if (raw.ratelimit !== undefined) rule.ratelimit = raw.ratelimit as Record<string, unknown>;
+    if (ecc !== undefined) rule.exposedCredentialCheck = ecc as Record<string, unknown>;
     const unchanged =
       previous &&
       JSON.stringify(ruleJson({ ...previous, version: '', lastUpdated: '' })) === JSON.stringify(ruleJson(rule));

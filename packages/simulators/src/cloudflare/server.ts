@@ -19,11 +19,14 @@ import {
   type SslValue,
   type Tls13Value,
   type ZoneStatus,
+  type ZonePlan,
+  type RequestLogEntry,
+  dnsBatchLimitOf,
 } from './sim-state.ts';
 
 export interface CloudflareSimOptions {
   port?: number;
-  /** Records per DNS batch; Cloudflare allows 200 on Free plans. */
+  /** Records per DNS batch for every zone; by default the zone's plan decides (200 on Free, 3,500 on paid plans). */
   dnsBatchLimit?: number;
   /** Opt-in: answer 429 (code 971) once a credential exceeds this many requests in the window, like Cloudflare. */
   rateLimit?: { requests: number; windowMs: number };
@@ -32,7 +35,8 @@ export interface CloudflareSimOptions {
 }
 
 export interface CloudflareFailure {
-  kind: '5xx' | '429' | 'slow' | 'bad_credentials';
+  /** 'edge_block': the HTML 403 page Cloudflare's edge serves to a blocked address (before the API sees the call). */
+  kind: '5xx' | '429' | 'slow' | 'bad_credentials' | 'edge_block';
   /** How many of the next requests get this failure (default 1). */
   count?: number;
   /** For '429': seconds in the retry-after header (default 1). */
@@ -60,8 +64,15 @@ export interface CloudflareSim {
   addZone(
     accountId: string,
     name: string,
-    opts?: { status?: ZoneStatus; ssl?: SslValue; tls13?: Tls13Value },
+    opts?: { status?: ZoneStatus; ssl?: SslValue; tls13?: Tls13Value; plan?: ZonePlan },
   ): { zoneId: string; nameServers: string[] };
+  /** Changes a zone's plan (and so its DNS batch limit). */
+  setZonePlan(zoneId: string, plan: ZonePlan): void;
+  /**
+   * Test hook: runs after each request was handled, before the answer is sent (e.g. to change a zone "at the
+   * dashboard" between two calls of the console). Returns a function that removes it.
+   */
+  afterRequest(hook: (entry: RequestLogEntry) => void): () => void;
   /** Adds a record as if created through the API (same validation); returns its id. */
   addDnsRecord(zoneId: string, record: Record<string, unknown>): string;
   /** Cloudflare activates a zone once its nameservers point at Cloudflare; this stands in for that. */
@@ -174,7 +185,8 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
   const state = createState();
   if (opts.stateFile) loadState(state, opts.stateFile);
   const queue: { failure: CloudflareFailure; remaining: number }[] = [];
-  const batchLimit = opts.dnsBatchLimit ?? 200;
+  const batchLimitOf = (zone: SimZone) => opts.dnsBatchLimit ?? dnsBatchLimitOf(zone.plan);
+  const hooks = new Set<(entry: RequestLogEntry) => void>();
   const windows = new Map<string, number[]>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -344,7 +356,8 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       'POST',
       '/zones/:zone/dns_records/batch',
       (ctx) => {
-        const r = applyBatch(zoneFor(ctx), bodyObject(ctx), batchLimit);
+        const zone = zoneFor(ctx);
+        const r = applyBatch(zone, bodyObject(ctx), batchLimitOf(zone));
         return ok({
           deletes: r.deletes.map(recordJson),
           patches: r.patches.map(recordJson),
@@ -560,6 +573,14 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
           status = 429;
           send(res, 429, failure(e.errors), e.headers);
           return;
+        } else if (f.kind === 'edge_block') {
+          status = 403;
+          send(
+            res,
+            403,
+            '<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head><body><h1>Sorry, you have been blocked</h1></body></html>',
+          );
+          return;
         } else {
           throw cfErrors.authentication();
         }
@@ -592,6 +613,8 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
         params: found.params,
       });
       status = 200;
+      log.status = status;
+      for (const hook of hooks) hook(log);
       send(res, 200, envelope);
     } catch (err) {
       if (err instanceof CfError) {
@@ -636,6 +659,15 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       const zone = state.zones.get(zoneId);
       if (!zone) throw new Error(`unknown zone ${zoneId}`);
       return createRecord(zone, record).id;
+    },
+    setZonePlan(zoneId, plan) {
+      const zone = state.zones.get(zoneId);
+      if (!zone) throw new Error(`unknown zone ${zoneId}`);
+      zone.plan = plan;
+    },
+    afterRequest(hook) {
+      hooks.add(hook);
+      return () => hooks.delete(hook);
     },
     setZoneStatus(zoneId, status) {
       const zone = state.zones.get(zoneId);

@@ -50,6 +50,8 @@ export interface SimRule {
   enabled: boolean;
   actionParameters?: Record<string, unknown>;
   logging?: { enabled: boolean };
+  ratelimit?: Record<string, unknown>;
+  exposedCredentialCheck?: Record<string, unknown>;
 }
 
 export interface SimRuleset {
@@ -62,6 +64,20 @@ export interface SimRuleset {
   rules: SimRule[];
 }
 
+export type ZonePlan = 'free' | 'pro' | 'business' | 'enterprise';
+
+const PLAN_NAMES: Record<ZonePlan, [name: string, price: number, id: string]> = {
+  free: ['Free Website', 0, '0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee'],
+  pro: ['Pro Website', 25, '94f3b7b768b0458b56d2cac4fe5ec0f9'],
+  business: ['Business Website', 250, '6e2b2a3b6e4a4c1a9d2f0f8e7d6c5b4a'],
+  enterprise: ['Enterprise Website', 0, 'e1c0f7a2b3d4e5f60718293a4b5c6d7e'],
+};
+
+/** Records per DNS batch: 200 on Free, 3,500 on Pro, Business and Enterprise. */
+export function dnsBatchLimitOf(plan: ZonePlan): number {
+  return plan === 'free' ? 200 : 3_500;
+}
+
 export interface SimZone {
   id: string;
   name: string;
@@ -71,6 +87,8 @@ export interface SimZone {
   createdOn: string;
   modifiedOn: string;
   activatedOn: string | null;
+  /** The plan decides how many records one DNS batch may hold (cloudflare.md §11). */
+  plan: ZonePlan;
   settings: { ssl: SimSetting<SslValue>; tls_1_3: SimSetting<Tls13Value> };
   /** Insertion-ordered, so pages are stable. */
   dnsRecords: Map<string, SimDnsRecord>;
@@ -168,7 +186,7 @@ export function addZoneTo(
   state: CloudflareSimState,
   accountId: string,
   name: string,
-  opts: { status?: ZoneStatus; ssl?: SslValue; tls13?: Tls13Value } = {},
+  opts: { status?: ZoneStatus; ssl?: SslValue; tls13?: Tls13Value; plan?: ZonePlan } = {},
 ): SimZone {
   if (!state.accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
   const at = nowIso();
@@ -182,6 +200,7 @@ export function addZoneTo(
     createdOn: at,
     modifiedOn: at,
     activatedOn: status === 'active' ? at : null,
+    plan: opts.plan ?? 'free',
     // The schema's defaults; the facts file says both depend on the plan.
     settings: {
       ssl: { value: opts.ssl ?? 'off', modifiedOn: null },
@@ -223,14 +242,14 @@ export function zoneJson(state: CloudflareSimState, zone: SimZone): Record<strin
     account: { id: zone.accountId, name: account?.name ?? '' },
     permissions: ['#zone:read', '#zone:edit', '#dns_records:read', '#dns_records:edit'],
     plan: {
-      id: '0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
-      name: 'Free Website',
-      price: 0,
+      id: PLAN_NAMES[zone.plan][2],
+      name: PLAN_NAMES[zone.plan][0],
+      price: PLAN_NAMES[zone.plan][1],
       currency: 'USD',
-      frequency: '',
-      is_subscribed: false,
+      frequency: zone.plan === 'free' ? '' : 'monthly',
+      is_subscribed: zone.plan !== 'free',
       can_subscribe: false,
-      legacy_id: 'free',
+      legacy_id: zone.plan,
       legacy_discount: false,
       externally_managed: false,
     },

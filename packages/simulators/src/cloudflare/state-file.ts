@@ -17,5 +17,6 @@ export function loadState(state: CloudflareSimState, file: string) {
   if (!fs.existsSync(file)) return;
   const saved = JSON.parse(fs.readFileSync(file, 'utf8'), reviver) as Pick<CloudflareSimState, 'accounts' | 'zones'>;
   for (const [k, v] of saved.accounts) state.accounts.set(k, v);
-  for (const [k, v] of saved.zones) state.zones.set(k, v);
+  // Files written before zones had a plan hold Free zones.
+  for (const [k, v] of saved.zones) state.zones.set(k, { ...v, plan: v.plan ?? 'free' });
 }

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { UpstreamError } from '../../http/errors.ts';
-import { createCloudflareClient, type CloudflareClientOptions } from './cloudflare-client.ts';
+import { createCloudflareClient, DnsBatchPartError, type CloudflareClientOptions } from './cloudflare-client.ts';
 import type { CloudflareCredentials } from './types.ts';
 
 const TOKEN = 'tok_0123456789abcdefghijABCDEFGHIJ0123456789';
@@ -129,6 +129,57 @@ describe('authentication', () => {
   });
 });
 
+describe('error reporting', () => {
+  it("an HTML 403 from Cloudflare's edge says what it is, not that the token is wrong", async () => {
+    sim.fail({ kind: 'edge_block' });
+    const err = await upstreamError(client().listZones(tokenCreds));
+    expect(err.message).toBe(
+      'Cloudflare: HTTP 403 from Cloudflare\'s edge, not the API (an HTML page "Attention Required! | Cloudflare"): the request was blocked before it reached the API, for example because the address it comes from (the proxy\'s) is blocked; the API token was not checked',
+    );
+    expect(err.code).toBe('upstream_blocked');
+    expect(err.message).not.toMatch(/authentication failed/);
+  });
+
+  it('a JSON 403 that is not about the credentials is a refusal, not an authentication failure', async () => {
+    const fetchImpl = (async () =>
+      new Response(
+        JSON.stringify({
+          success: false,
+          errors: [{ code: 1015, message: 'Zone is on hold' }],
+          messages: [],
+          result: null,
+        }),
+        { status: 403, headers: { 'content-type': 'application/json' } },
+      )) as unknown as CloudflareClientOptions['fetchImpl'];
+    const err = await upstreamError(client({ fetchImpl }).getZone(tokenCreds, 'a'.repeat(32)));
+    expect(err.message).toBe('Cloudflare: permission denied (1015 Zone is on hold)');
+    expect(err.code).toBe('upstream_forbidden');
+  });
+
+  it("keeps Cloudflare's source.pointer, so the operator sees which rule was refused", async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    const err = await upstreamError(
+      c.putEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom', [
+        { expression: 'true', action: 'block' },
+        { expression: 'true', action: 'explode' },
+      ]),
+    );
+    expect(err.message).toMatch(
+      /^Cloudflare: 20021 'explode' is not a valid value for action .* \(at \/rules\/1\/action\)$/,
+    );
+  });
+
+  it('a 429 on a write says nothing was changed, so it can be retried', async () => {
+    sim.fail({ kind: '429', retryAfter: 120 });
+    const err = await upstreamError(client().createZone({ ...tokenCreds, accountId }, uniqueZone()));
+    expect(err.message).toBe(
+      'Cloudflare: rate limited (971 Please wait and consider throttling your request speed); nothing was changed, so it can be retried; retry after 120 s',
+    );
+    expect(err.code).toBe('upstream_rate_limited');
+  });
+});
+
 describe('zones', () => {
   it('creates a pending zone with nameservers, finds it by name, lists, gets and deletes it', async () => {
     const c = client();
@@ -224,7 +275,7 @@ describe('dns records', () => {
     );
     const ttl = await upstreamError(c.createDnsRecord(tokenCreds, zone.id, { ...a, content: '198.51.100.2', ttl: 5 }));
     expect(ttl.message).toBe(
-      'Cloudflare: 1004 DNS Validation Error: 9021 TTL must be between 60 and 86400 seconds, or 1 for Automatic.',
+      'Cloudflare: 1004 DNS Validation Error (at /ttl): 9021 TTL must be between 60 and 86400 seconds, or 1 for Automatic.',
     );
     const ip = await upstreamError(c.createDnsRecord(tokenCreds, zone.id, { ...a, content: 'not-an-ip' }));
     expect(ip.upstreamCode).toBe(1004);
@@ -308,7 +359,39 @@ describe('dns records', () => {
         ],
       }),
     );
-    expect(err.message).toBe('Cloudflare: 81057 Record already exists. (in part 2 of 2; parts 1-1 were applied)');
+    expect(err.message).toBe('Cloudflare: 81057 Record already exists. (at /posts/0) (in part 2 of 2)');
+    // The error says what the applied part sent and got, so the caller can undo it.
+    expect(err).toBeInstanceOf(DnsBatchPartError);
+    const part = err as DnsBatchPartError;
+    expect([part.part, part.parts]).toEqual([2, 2]);
+    expect(part.appliedInput.posts?.map((p) => p.name)).toEqual(['q1', 'q2']);
+    expect(part.applied.posts.map((r) => r.name)).toEqual([`q1.${zone.name}`, `q2.${zone.name}`]);
+  });
+
+  it('sends nothing for an empty change set', async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    const mark = sim.state.requests.length;
+    const res = await c.batchDns(tokenCreds, zone.id, { deletes: [], patches: [], posts: [] });
+    expect(res).toEqual({ deletes: [], patches: [], puts: [], posts: [], batches: 0 });
+    expect(requestsSince(mark)).toHaveLength(0);
+  });
+
+  it("splits by the limit it is given, and reads the zone plan's limit (200 on Free, 3,500 on paid plans)", async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    expect(c.batchLimitFor(await c.getZone(tokenCreds, zone.id))).toBe(200);
+    sim.setZonePlan(zone.id, 'pro');
+    expect(c.batchLimitFor(await c.getZone(tokenCreds, zone.id))).toBe(3_500);
+    expect(c.batchLimitFor({})).toBe(200);
+    const posts = Array.from({ length: 250 }, (_, i) => ({ type: 'TXT', name: `r${i}`, content: 'v', ttl: 1 }));
+    // A Pro zone takes 250 records in one batch; the simulator refuses more than the plan allows.
+    expect((await c.batchDns(tokenCreds, zone.id, { posts }, { limit: 3_500 })).batches).toBe(1);
+    sim.setZonePlan(zone.id, 'free');
+    const more = Array.from({ length: 201 }, (_, i) => ({ type: 'TXT', name: `s${i}`, content: 'v', ttl: 1 }));
+    const err = await upstreamError(c.batchDns(tokenCreds, zone.id, { posts: more }, { limit: 3_500 }));
+    expect(err.message).toMatch(/9107 A batch may change at most 200 records/);
+    expect((await c.batchDns(tokenCreds, zone.id, { posts: more }, { limit: 200 })).batches).toBe(2);
   });
 });
 
@@ -375,6 +458,36 @@ describe('rulesets', () => {
     );
     expect(err.message).toContain("'block' is not a valid value for action");
     expect(err.upstreamStatus).toBe(400);
+  });
+});
+
+describe('foreign rules', () => {
+  it('go back exactly as they came: every field kept, only read-only ones dropped', async () => {
+    const c = client();
+    const zone = await c.createZone(tokenCreds, uniqueZone());
+    const foreign = {
+      ref: 'dashboard-login-check',
+      description: 'Leaked credentials',
+      expression: 'http.request.uri.path eq "/login"',
+      action: 'managed_challenge',
+      exposed_credential_check: {
+        username_expression: 'url_decode(http.request.body.form["user"][0])',
+        password_expression: 'url_decode(http.request.body.form["pass"][0])',
+      },
+      ratelimit: { characteristics: ['ip.src'], period: 60, requests_per_period: 100, mitigation_timeout: 600 },
+    };
+    await c.putEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom', [foreign]);
+    const read = await c.getEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom');
+    const mark = sim.state.requests.length;
+    const again = await c.putEntrypointRuleset(tokenCreds, zone.id, 'http_request_firewall_custom', [
+      ...read!.rules,
+      { expression: 'ip.src eq 203.0.113.9', action: 'block' },
+    ]);
+    expect(requestsSince(mark)).toHaveLength(1);
+    const { version: _v, last_updated: _l, ...kept } = again.rules[0]!;
+    const { version: _v0, last_updated: _l0, ...before } = read!.rules[0]!;
+    expect(kept).toEqual(before);
+    expect(kept).toMatchObject(foreign);
   });
 });
 
@@ -449,6 +562,21 @@ describe('retries', () => {
 });
 
 describe('request budget', () => {
+  it("spends each operator's calls against their own share, read from the budget context", async () => {
+    let owner = 'alice';
+    const c = client({ budget: { requests: 4, windowMs: 60_000 }, budgetContext: () => ({ owner }) });
+    await c.listAccounts(tokenCreds);
+    await c.listAccounts(tokenCreds);
+    const mark = sim.state.requests.length;
+    const err = await upstreamError(c.listAccounts(tokenCreds));
+    expect(err.message).toMatch(
+      /^Cloudflare: your share of this account's request budget used up \(4 requests per 60 s, shared with the other operators\); try again in \d+ s$/,
+    );
+    expect(requestsSince(mark)).toHaveLength(0);
+    owner = 'bob';
+    expect(await c.listAccounts(tokenCreds)).toHaveLength(1);
+  });
+
   it('fails at once, without a request, when the account used its budget; other accounts are unaffected', async () => {
     const c = client({ budget: { requests: 3, windowMs: 60_000 } });
     for (let i = 0; i < 3; i++) await c.listZones(tokenCreds);

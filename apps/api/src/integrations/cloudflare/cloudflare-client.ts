@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../http/errors.ts';
-import { createRequestBudget } from './request-budget.ts';
+import { createRequestBudget, type BudgetTake } from './request-budget.ts';
 import type {
   CfAccount,
   CfDnsBatch,
@@ -28,20 +28,26 @@ export interface CloudflareClientOptions {
   baseUrl: string;
   /** Per attempt, covering connect, headers and body. Default 15 s. */
   timeoutMs?: number;
-  /** Per credential; default 1200 requests per 5 minutes, Cloudflare's own limit. Exhausted → fails at once. */
-  budget?: { requests: number; windowMs: number };
+  /**
+   * Per credential; default 1200 requests per 5 minutes, Cloudflare's own limit. Exhausted → fails at once.
+   * `interactiveReserve` and `ownerShare` are the shares of decision 015 (see request-budget.ts).
+   */
+  budget?: { requests: number; windowMs: number; interactiveReserve?: number; ownerShare?: number };
+  /** Who the current call spends budget for and at which priority (read from the async context); default interactive. */
+  budgetContext?: () => BudgetTake | undefined;
   /** Retries of idempotent calls (GET, PUT, DELETE) on 5xx and 429. Default 2, as Cloudflare's SDK does. */
   maxRetries?: number;
   /** A retry-after longer than this is not waited for; the call fails with the wait in its message. Default 30 s. */
   maxRetryWaitMs?: number;
   /**
    * Routes for attempt 0, 1, …: the dispatcher (proxy) to use, or undefined when there is none left.
-   * On a connection failure the next one is tried. Without it, calls go direct.
+   * On a connection failure (or a proxy handshake that never finishes) the next one is tried; an idempotent call
+   * that times out through one route is also tried through the next. Without it, calls go direct.
    */
   dispatcherFor?: (attempt: number) => Dispatcher | undefined | Promise<Dispatcher | undefined>;
   fetchImpl?: typeof undiciFetch;
   sleep?: (ms: number) => Promise<void>;
-  /** Records per DNS batch call; larger change sets are split (Cloudflare allows 200 on Free plans). */
+  /** Default records per DNS batch call when the caller does not give the zone's own limit (200, the Free plan's). */
   dnsBatchLimit?: number;
 }
 
@@ -129,9 +135,22 @@ function authHeaders(creds: CloudflareCredentials): Record<string, string> {
   });
 }
 
+/** "code message (at /pointer)": the pointer says which rule or field Cloudflare refused. */
+function describeOne(e: CfResponseInfo): string {
+  const pointer = typeof e.source?.pointer === 'string' && e.source.pointer ? ` (at ${e.source.pointer})` : '';
+  return `${e.code} ${e.message}${pointer}`;
+}
+
 function describeInfo(e: CfResponseInfo): string {
-  const chain = (e.error_chain ?? []).map((c) => `${c.code} ${c.message}`).join('; ');
-  return chain ? `${e.code} ${e.message}: ${chain}` : `${e.code} ${e.message}`;
+  const chain = (e.error_chain ?? []).map(describeOne).join('; ');
+  return chain ? `${describeOne(e)}: ${chain}` : describeOne(e);
+}
+
+/** The <title> of an HTML page, cut down and stripped of markup, to say what the edge answered. */
+function htmlTitle(text: string): string | undefined {
+  const m = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text.slice(0, 20_000));
+  const title = m?.[1]?.replace(/\s+/g, ' ').trim();
+  return title ? title.slice(0, 120) : undefined;
 }
 
 function retryAfterMs(headers: RawResponse['headers']): number | undefined {
@@ -158,6 +177,37 @@ function parseEnvelope(text: string): CfEnvelope<unknown> | undefined {
     // Not JSON: Cloudflare's edge answers some 5xx with an HTML page.
   }
   return undefined;
+}
+
+const DNS_BATCH_KINDS = ['deletes', 'patches', 'puts', 'posts'] as const;
+type DnsBatchKind = (typeof DNS_BATCH_KINDS)[number];
+
+/** The fields of a rule the OpenAPI schema marks readOnly (rulesets_Rule): Cloudflare sets them, never the caller. */
+export const RULE_READ_ONLY = new Set(['version', 'last_updated', 'categories']);
+
+/** A later part of a split DNS change failed; the earlier parts were applied (and are described here). */
+export class DnsBatchPartError extends UpstreamError {
+  readonly part: number;
+  readonly parts: number;
+  /** Cloudflare's answers for the parts that were applied. */
+  readonly applied: CfDnsBatchResult;
+  /** What those parts sent. */
+  readonly appliedInput: CfDnsBatch;
+  constructor(
+    override readonly cause: UpstreamError,
+    o: { part: number; parts: number; applied: CfDnsBatchResult; appliedInput: CfDnsBatch },
+  ) {
+    super(PROVIDER, `${cause.message} (in part ${o.part} of ${o.parts})`, {
+      code: cause.code,
+      upstreamStatus: cause.upstreamStatus,
+      upstreamCode: cause.upstreamCode,
+      timeout: cause.status === 504,
+    });
+    this.part = o.part;
+    this.parts = o.parts;
+    this.applied = o.applied;
+    this.appliedInput = o.appliedInput;
+  }
 }
 
 export type CloudflareClient = ReturnType<typeof createCloudflareClient>;
@@ -189,24 +239,44 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     o: ConstructorParameters<typeof UpstreamError>[2] = {},
   ): UpstreamError => new UpstreamError(PROVIDER, scrub(message, creds), o);
 
-  const errorFor = (creds: CloudflareCredentials, res: RawResponse): UpstreamError => {
+  const errorFor = (creds: CloudflareCredentials, res: RawResponse, method: Method): UpstreamError => {
     const env = parseEnvelope(res.text);
     const first = env?.errors[0];
     const detail = env && env.errors.length > 0 ? env.errors.map(describeInfo).join('; ') : `HTTP ${res.status}`;
     const o = { upstreamStatus: res.status, upstreamCode: first?.code };
-    if (res.status === 401 || res.status === 403 || (first && AUTH_CODES.has(first.code))) {
+    if (res.status === 429) {
+      // Cloudflare refuses a rate-limited call before acting on it, so a write was not applied and may be resent.
+      const wait = retryAfterMs(res.headers);
+      const after = wait !== undefined ? `; retry after ${Math.ceil(wait / 1000)} s` : '';
+      const write = method === 'GET' ? '' : '; nothing was changed, so it can be retried';
+      return upstream(creds, `Cloudflare: rate limited (${detail})${write}${after}`, {
+        ...o,
+        code: 'upstream_rate_limited',
+      });
+    }
+    // Only Cloudflare's own JSON can say the credentials are wrong; an HTML 401/403 comes from the edge in front.
+    if (env && env.errors.some((e) => AUTH_CODES.has(e.code))) {
       return upstream(
         creds,
         `Cloudflare: authentication failed (${detail}) — check the cloud's API token or email and global API key`,
         { ...o, code: 'upstream_auth_failed' },
       );
     }
-    if (res.status === 429) {
-      const wait = retryAfterMs(res.headers);
-      const after = wait !== undefined ? `; retry after ${Math.ceil(wait / 1000)} s` : '';
-      return upstream(creds, `Cloudflare: rate limited (${detail})${after}`, { ...o, code: 'upstream_rate_limited' });
+    if (!env) {
+      const title = htmlTitle(res.text);
+      const page = title ? ` "${title}"` : '';
+      if (res.status === 401 || res.status === 403) {
+        return upstream(
+          creds,
+          `Cloudflare: HTTP ${res.status} from Cloudflare's edge, not the API (an HTML page${page}): the request was blocked before it reached the API, for example because the address it comes from (the proxy's) is blocked; the API token was not checked`,
+          { ...o, code: 'upstream_blocked' },
+        );
+      }
+      return upstream(creds, `Cloudflare: HTTP ${res.status} from the API (not a JSON answer)`, o);
     }
-    if (!env) return upstream(creds, `Cloudflare: HTTP ${res.status} from the API (not a JSON answer)`, o);
+    if (res.status === 401 || res.status === 403) {
+      return upstream(creds, `Cloudflare: permission denied (${detail})`, { ...o, code: 'upstream_forbidden' });
+    }
     return upstream(creds, `Cloudflare: ${detail}`, o);
   };
 
@@ -219,9 +289,17 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     body: string | undefined,
   ): Promise<RawResponse> => {
     let lastError: unknown;
+    let timeouts = 0;
     for (let attempt = 0; ; attempt++) {
       const dispatcher = opts.dispatcherFor ? await opts.dispatcherFor(attempt) : undefined;
       if (attempt > 0 && dispatcher === undefined) {
+        if (timeouts === attempt) {
+          throw upstream(
+            creds,
+            `Cloudflare: timed out after ${timeoutMs} ms through each of ${attempt} route${attempt === 1 ? '' : 's'}`,
+            { timeout: true },
+          );
+        }
         throw upstream(
           creds,
           `Cloudflare: could not connect (${describeConnectionError(lastError)}; tried ${attempt} route${attempt === 1 ? '' : 's'})`,
@@ -235,6 +313,12 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
         return { status: res.status, headers: res.headers, text };
       } catch (err) {
         if (signal.aborted) {
+          // A proxy that took the request and never answered: an idempotent call may go through the next one.
+          if (dispatcher !== undefined && IDEMPOTENT.has(method)) {
+            lastError = err;
+            timeouts++;
+            continue;
+          }
           throw upstream(creds, `Cloudflare: timed out after ${timeoutMs} ms`, { timeout: true });
         }
         const kind = connectionFailureKind(err);
@@ -266,13 +350,19 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     const key = credentialKey(creds);
 
     for (let retry = 0; ; retry++) {
-      const slot = budget.take(key);
+      const slot = budget.take(key, opts.budgetContext?.());
       if (!slot.ok) {
-        throw upstream(
-          creds,
-          `Cloudflare: request budget for this account used up (${budgetOpts.requests} requests per ${Math.round(budgetOpts.windowMs / 1000)} s); try again in ${Math.ceil(slot.retryAfterMs / 1000)} s`,
-          { code: 'upstream_rate_limited', upstreamStatus: 429 },
-        );
+        const per = `${budgetOpts.requests} requests per ${Math.round(budgetOpts.windowMs / 1000)} s`;
+        const what =
+          slot.reason === 'owner_share'
+            ? `your share of this account's request budget used up (${per}, shared with the other operators)`
+            : slot.reason === 'background_share'
+              ? `the background share of this account's request budget used up (${per}; the rest is kept for operators)`
+              : `request budget for this account used up (${per})`;
+        throw upstream(creds, `Cloudflare: ${what}; try again in ${Math.ceil(slot.retryAfterMs / 1000)} s`, {
+          code: 'upstream_rate_limited',
+          upstreamStatus: 429,
+        });
       }
       const res = await send(creds, method, url, headers, payload);
       const transient = res.status === 429 || res.status >= 500;
@@ -284,14 +374,14 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
           continue;
         }
       }
-      if (res.status < 200 || res.status >= 300) throw errorFor(creds, res);
+      if (res.status < 200 || res.status >= 300) throw errorFor(creds, res, method);
       const env = parseEnvelope(res.text);
       if (!env) {
         throw upstream(creds, `Cloudflare: unexpected answer (HTTP ${res.status}, not the API envelope)`, {
           upstreamStatus: res.status,
         });
       }
-      if (!env.success) throw errorFor(creds, res);
+      if (!env.success) throw errorFor(creds, res, method);
       return env as CfEnvelope<T>;
     }
   };
@@ -447,40 +537,49 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     },
 
     /**
-     * One all-or-nothing batch (deletes → patches → puts → posts). A change set larger than the per-batch limit is
-     * split in that same order; each part is atomic on its own, and a failing part says which parts were applied.
+     * A change set in all-or-nothing batches (deletes → patches → puts → posts) of at most `limit` records, the
+     * zone plan's (see batchLimitFor). Each part is atomic on its own; when a later part fails, the error is a
+     * DnsBatchPartError that carries what the earlier parts applied, so the caller can undo it. An empty change
+     * set sends nothing.
      */
-    async batchDns(creds: CloudflareCredentials, zoneId: string, batch: CfDnsBatch): Promise<CfDnsBatchResult> {
-      type Kind = 'deletes' | 'patches' | 'puts' | 'posts';
-      const kinds: Kind[] = ['deletes', 'patches', 'puts', 'posts'];
-      const ops = kinds.flatMap((kind) => (batch[kind] ?? []).map((item) => ({ kind, item })));
+    async batchDns(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      batch: CfDnsBatch,
+      o: { limit?: number } = {},
+    ): Promise<CfDnsBatchResult> {
+      const limit = Math.max(1, Math.floor(o.limit ?? dnsBatchLimit));
+      const ops = DNS_BATCH_KINDS.flatMap((kind) => (batch[kind] ?? []).map((item) => ({ kind, item })));
       const chunks: (typeof ops)[] = [];
-      for (let i = 0; i < ops.length; i += dnsBatchLimit) chunks.push(ops.slice(i, i + dnsBatchLimit));
-      if (chunks.length === 0) chunks.push([]);
+      for (let i = 0; i < ops.length; i += limit) chunks.push(ops.slice(i, i + limit));
       const result: CfDnsBatchResult = { deletes: [], patches: [], puts: [], posts: [], batches: chunks.length };
       for (const [index, chunk] of chunks.entries()) {
-        const body: Record<string, unknown[]> = {};
+        const body: Partial<Record<DnsBatchKind, unknown[]>> = {};
         for (const { kind, item } of chunk) (body[kind] ??= []).push(item);
         try {
-          const env = await call<Partial<Record<Kind, CfDnsRecord[]>>>(
+          const env = await call<Partial<Record<DnsBatchKind, CfDnsRecord[]>>>(
             creds,
             'POST',
             `${zonePath(zoneId)}/dns_records/batch`,
             { body },
           );
-          for (const kind of kinds) result[kind].push(...(env.result?.[kind] ?? []));
+          for (const kind of DNS_BATCH_KINDS) result[kind].push(...(env.result?.[kind] ?? []));
         } catch (err) {
           if (chunks.length === 1 || !(err instanceof UpstreamError)) throw err;
-          const applied = index === 0 ? 'none were applied' : `parts 1-${index} were applied`;
-          throw upstream(creds, `${err.message} (in part ${index + 1} of ${chunks.length}; ${applied})`, {
-            code: err.code,
-            upstreamStatus: err.upstreamStatus,
-            upstreamCode: err.upstreamCode,
-            timeout: err.status === 504,
-          });
+          const sent = chunks.slice(0, index).flat();
+          const appliedInput: CfDnsBatch = {};
+          for (const { kind, item } of sent) (appliedInput[kind] ??= [] as never[]).push(item as never);
+          throw new DnsBatchPartError(err, { part: index + 1, parts: chunks.length, applied: result, appliedInput });
         }
       }
       return result;
+    },
+
+    /** Records one DNS batch may hold in this zone: 200 on Free, 3,500 on paid plans (cloudflare.md §11). */
+    batchLimitFor(zone: Pick<CfZone, 'plan'>): number {
+      const plan = `${zone.plan?.legacy_id ?? ''} ${zone.plan?.name ?? ''}`.toLowerCase();
+      if (/\b(pro|business|enterprise)\b/.test(plan)) return 3_500;
+      return 200;
     },
 
     /** The phase's entry-point ruleset, or null when none was created yet (404 with 10003). */
@@ -508,17 +607,12 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       phase: CfRulesetPhase,
       rules: CfRuleInput[],
     ): Promise<CfRuleset> {
-      // Read-only fields from a fetched ruleset are dropped so callers can send back what they read.
+      // Only the read-only fields of a fetched rule are dropped: everything else (exposed_credential_check,
+      // ratelimit, fields newer than this code) goes back exactly as it came.
       const clean = rules.map((r) => {
-        const { id, ref, action, expression, description, enabled, action_parameters, logging } = r;
-        const out: CfRuleInput = { action, expression };
-        if (id !== undefined) out.id = id;
-        if (ref !== undefined) out.ref = ref;
-        if (description !== undefined) out.description = description;
-        if (enabled !== undefined) out.enabled = enabled;
-        if (action_parameters !== undefined) out.action_parameters = action_parameters;
-        if (logging !== undefined) out.logging = logging;
-        return out;
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(r)) if (!RULE_READ_ONLY.has(k) && v !== undefined) out[k] = v;
+        return out as CfRuleInput;
       });
       const path = `${zonePath(zoneId)}/rulesets/phases/${phase}/entrypoint`;
       return (await call<CfRuleset>(creds, 'PUT', path, { body: { rules: clean } })).result;

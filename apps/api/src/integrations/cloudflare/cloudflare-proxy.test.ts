@@ -16,6 +16,9 @@ let httpProxy: ForwardProxy;
 let socksProxy: ForwardProxy;
 let deadPort: number;
 let dropper: Server;
+let blackHole: Server;
+let stuckTunnel: Server;
+const held: Socket[] = [];
 const dispatchers: Dispatcher[] = [];
 
 function endpoint(p: Partial<ProxyEndpoint> & { httpPort: number }): ProxyEndpoint {
@@ -64,12 +67,28 @@ beforeAll(async () => {
     socket.on('error', () => undefined);
   });
   await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', () => resolve()));
+  // A "black hole": accepts the connection, reads the handshake (CONNECT or SOCKS greeting) and never answers.
+  blackHole = createServer((socket: Socket) => {
+    held.push(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', () => resolve()));
+  // Opens the tunnel, then swallows the request sent through it: the call hangs after it was sent.
+  stuckTunnel = createServer((socket: Socket) => {
+    held.push(socket);
+    socket.once('data', () => socket.write('HTTP/1.1 200 Connection Established\r\n\r\n'));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => stuckTunnel.listen(0, '127.0.0.1', () => resolve()));
 });
 
 afterAll(async () => {
   await Promise.all(dispatchers.map((d) => d.close().catch(() => undefined)));
   await Promise.all([sim?.close(), httpProxy?.close(), socksProxy?.close()]);
   await new Promise((resolve) => dropper?.close(resolve));
+  for (const socket of held) socket.destroy();
+  await new Promise((resolve) => blackHole?.close(resolve));
+  await new Promise((resolve) => stuckTunnel?.close(resolve));
 });
 
 describe('Cloudflare client through proxies', () => {
@@ -162,5 +181,61 @@ describe('Cloudflare client through proxies', () => {
     const { client, tried } = clientThrough([]);
     expect(await client.listAccounts(creds)).toHaveLength(1);
     expect(tried).toEqual([0]);
+  });
+
+  describe('a proxy that accepts the connection and never answers', () => {
+    const port = (server: Server) => (server.address() as { port: number }).port;
+
+    it.each(['http', 'socks5'] as const)(
+      'a %s black hole: the handshake times out and even a POST moves on to the next proxy',
+      async (proxyType) => {
+        const posts = () => sim.state.requests.filter((r) => r.method === 'POST').length;
+        const before = posts();
+        const { client, tried } = clientThrough([
+          endpoint({ proxyType, httpPort: port(blackHole) }),
+          endpoint({ httpPort: httpProxy.port }),
+        ]);
+        const started = Date.now();
+        const accountId = [...sim.state.accounts.keys()][0];
+        const zone = await client.createZone({ ...creds, accountId }, `black-hole-${proxyType}.com`);
+        expect(zone.status).toBe('pending');
+        expect(tried).toEqual([0, 1]);
+        expect(posts()).toBe(before + 1);
+        // The 2 s handshake limit, not the 5 s call timeout, decided when to move on.
+        expect(Date.now() - started).toBeLessThan(4_900);
+      },
+    );
+
+    it('a GET that hangs after it was sent moves on; a POST does not (it may have been applied)', async () => {
+      const short = (routes: ProxyEndpoint[]) => {
+        const made = routes.map((p) => createProxyDispatcher(p, { connectTimeoutMs: 2_000 }));
+        dispatchers.push(...made);
+        const tried: number[] = [];
+        const client = createCloudflareClient({
+          baseUrl: sim.url,
+          timeoutMs: 600,
+          dispatcherFor: (a) => {
+            tried.push(a);
+            return made[a];
+          },
+        });
+        return { client, tried };
+      };
+      const g = short([endpoint({ httpPort: port(stuckTunnel) }), endpoint({ httpPort: httpProxy.port })]);
+      expect(await g.client.listAccounts(creds)).toHaveLength(1);
+      expect(g.tried).toEqual([0, 1]);
+
+      const p = short([endpoint({ httpPort: port(stuckTunnel) }), endpoint({ httpPort: httpProxy.port })]);
+      const accountId = [...sim.state.accounts.keys()][0];
+      const err = await p.client.createZone({ ...creds, accountId }, 'stuck-post.com').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UpstreamError);
+      expect((err as UpstreamError).message).toBe('Cloudflare: timed out after 600 ms');
+      expect(p.tried).toEqual([0]);
+
+      const all = short([endpoint({ httpPort: port(stuckTunnel) }), endpoint({ httpPort: port(stuckTunnel) })]);
+      const both = await all.client.listZones(creds).catch((e: unknown) => e);
+      expect((both as UpstreamError).message).toBe('Cloudflare: timed out after 600 ms through each of 2 routes');
+      expect((both as UpstreamError).status).toBe(504);
+    });
   });
 });

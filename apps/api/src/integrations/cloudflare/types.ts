@@ -52,6 +52,8 @@ export interface CfZone {
   created_on: string;
   modified_on: string;
   activated_on: string | null;
+  /** Marked deprecated, yet the only place the plan (and so the DNS batch limit) can be read. */
+  plan?: { id?: string; name?: string; legacy_id?: string };
 }
 
 export type CfSettingId = 'ssl' | 'tls_1_3';
@@ -117,6 +119,8 @@ export interface CfRuleInput {
   enabled?: boolean;
   action_parameters?: Record<string, unknown>;
   logging?: { enabled: boolean };
+  /** Any other field (ratelimit, exposed_credential_check, …): kept as it came, so foreign rules go back intact. */
+  [field: string]: unknown;
 }
 
 export interface CfRule extends CfRuleInput {

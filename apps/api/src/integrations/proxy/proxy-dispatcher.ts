@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { socksDispatcher } from 'fetch-socks';
-import { ProxyAgent, type Dispatcher } from 'undici';
+import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 
 export type ProxyEndpoint = {
   proxyType: 'http' | 'socks5';
@@ -13,7 +13,10 @@ export type ProxyEndpoint = {
 };
 
 export type ProxyDispatcherOptions = {
-  /** Limit for the TCP (and TLS) connection to the proxy and through it. Default 10 s. */
+  /**
+   * Limit for the TCP (and TLS) connection to the proxy, the proxy's handshake (the HTTP CONNECT reply, the
+   * SOCKS5 negotiation) and the TLS connection through it. Default 10 s.
+   */
   connectTimeoutMs?: number;
   /** Verify TLS certificates of the proxy and of the target. Default true. */
   rejectUnauthorized?: boolean;
@@ -54,5 +57,32 @@ export function createProxyDispatcher(p: ProxyEndpoint, opts: ProxyDispatcherOpt
     proxyTls: { timeout, rejectUnauthorized },
     requestTls: { timeout, rejectUnauthorized },
     connect: { timeout },
+    // The CONNECT request goes through this pool: without a headers timeout, a proxy that accepts the connection
+    // and never replies would hold the call until the caller's own deadline, leaving no time for the next proxy.
+    clientFactory: (origin, options) =>
+      handshakeBounded(new Pool(origin, { ...options, headersTimeout: timeout }), timeout),
   });
+}
+
+/**
+ * The pool's CONNECT fails with a headers timeout when the proxy never replies; it is reported as a connect
+ * timeout, which callers know happened before the request itself was sent (so it is safe to try another route).
+ */
+function handshakeBounded(pool: Pool, timeout: number): Pool {
+  const connect = pool.connect.bind(pool) as (o: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+  const bounded = async (o: Dispatcher.ConnectOptions) => {
+    try {
+      return await connect(o);
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'UND_ERR_HEADERS_TIMEOUT') throw err;
+      throw Object.assign(
+        new Error(`Proxy handshake timed out after ${timeout} ms (no CONNECT reply)`, { cause: err }),
+        {
+          code: 'UND_ERR_CONNECT_TIMEOUT',
+        },
+      );
+    }
+  };
+  (pool as unknown as { connect: typeof bounded }).connect = bounded;
+  return pool;
 }

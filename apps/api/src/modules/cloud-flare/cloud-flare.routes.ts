@@ -33,7 +33,7 @@ export const cloudFlareRoutes = (service: CloudFlareService) => async (app: Fast
   app.get(
     `${path}/zone-info`,
     { config, schema: { tags, params, response: { 200: CloudZoneInfoSchema } } },
-    async (req) => service.zoneInfo(idOf(req)),
+    async (req) => service.zoneInfo(idOf(req), req.actor),
   );
   app.post(
     `${path}/create-zone`,
@@ -66,7 +66,7 @@ export const cloudFlareRoutes = (service: CloudFlareService) => async (app: Fast
   app.get(
     `${path}/settings/ssl`,
     { config, schema: { tags, params, response: ok(ZoneSettingSchema) } },
-    async (req) => ({ data: await service.getSetting(idOf(req), 'ssl') }),
+    async (req) => ({ data: await service.getSetting(idOf(req), 'ssl', req.actor) }),
   );
   app.put(
     `${path}/settings/ssl`,
@@ -78,7 +78,7 @@ export const cloudFlareRoutes = (service: CloudFlareService) => async (app: Fast
   app.get(
     `${path}/settings/tls_1_3`,
     { config, schema: { tags, params, response: ok(ZoneSettingSchema) } },
-    async (req) => ({ data: await service.getSetting(idOf(req), 'tls_1_3') }),
+    async (req) => ({ data: await service.getSetting(idOf(req), 'tls_1_3', req.actor) }),
   );
   app.put(
     `${path}/settings/tls_1_3`,
@@ -91,7 +91,7 @@ export const cloudFlareRoutes = (service: CloudFlareService) => async (app: Fast
   app.get(
     `${path}/dns_records`,
     { config, schema: { tags, params, response: ok(DnsRecordListSchema) } },
-    async (req) => ({ data: await service.listDnsRecords(idOf(req)) }),
+    async (req) => ({ data: await service.listDnsRecords(idOf(req), req.actor) }),
   );
   app.post(
     `${path}/dns_records`,
@@ -104,7 +104,7 @@ export const cloudFlareRoutes = (service: CloudFlareService) => async (app: Fast
   app.get(
     `${path}/redirect-rules`,
     { config, schema: { tags, params, response: ok(RedirectRulesResultSchema) } },
-    async (req) => ({ data: await service.getRedirectRules(idOf(req)) }),
+    async (req) => ({ data: await service.getRedirectRules(idOf(req), req.actor) }),
   );
   app.post(
     `${path}/redirect-rules`,

@@ -21,13 +21,17 @@ import {
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { AppError, ConflictError, UpstreamError, ValidationError } from '../../http/errors.ts';
-import type {
-  CfDnsRecord,
-  CfRule,
-  CfRuleInput,
-  CfSetting,
-  CloudflareClient,
-  CloudflareCredentials,
+import {
+  DnsBatchPartError,
+  type CfDnsBatch,
+  type CfDnsRecord,
+  type CfRule,
+  type CfRuleInput,
+  type CfRuleset,
+  type CfRulesetPhase,
+  type CfSetting,
+  type CloudflareClient,
+  type CloudflareCredentials,
 } from '../../integrations/cloudflare/index.ts';
 import { createProxyDispatcher } from '../../integrations/proxy/index.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -35,6 +39,7 @@ import type { CloudsService } from '../clouds/clouds.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { ProxiesService } from '../proxies/proxies.service.ts';
 import type { CloudflareRouting, RouteFor } from './cloudflare-routing.ts';
+import { createZoneLocks, type ZoneLocks } from './zone-lock.ts';
 
 export const WAF_PHASE = 'http_request_firewall_custom';
 export const REDIRECT_PHASE = 'http_request_dynamic_redirect';
@@ -56,7 +61,51 @@ export const CLOUD_FLARE_TEXT = {
     `Zone ${zoneId} is ${zoneName}, which does not match the domain ${domainName}`,
   emptyExpression: (names: string[]) =>
     `These firewall rules have no expression and cannot be pushed: ${names.join(', ')}`,
+  rulesKeptChanging:
+    "The zone's rules kept changing at Cloudflare while they were being pushed; nothing was written — try again",
+  dnsNothingToChange: 'DNS records saved: nothing to change',
+  dnsUndone: (parts: string, records: number) =>
+    `Nothing was changed: ${parts} (${records} record${records === 1 ? '' : 's'}) had been applied and were undone`,
+  dnsUndoFailed: (parts: string, records: number, error: string) =>
+    `${parts} (${records} record${records === 1 ? '' : 's'}) had been applied and undoing them failed (${error}); the audit entry lists each record — check the zone`,
 } as const;
+
+/** Records per DNS batch on every plan (the Free plan's limit; paid plans take more, cloudflare.md §11). */
+const MIN_DNS_BATCH_LIMIT = 200;
+
+/** How many times a rules push re-reads when the entry point changed under it before giving up. */
+const RULES_PUSH_TRIES = 3;
+
+/** The fields a batch can write back; the rest of a record (id, proxiable, meta, dates) is Cloudflare's. */
+const RESTORABLE_RECORD_FIELDS = [
+  'type',
+  'name',
+  'content',
+  'ttl',
+  'proxied',
+  'priority',
+  'comment',
+  'tags',
+  'settings',
+  'data',
+];
+const restorable = (r: CfDnsRecord): Record<string, unknown> => {
+  const src = r as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of RESTORABLE_RECORD_FIELDS) if (src[k] !== undefined && src[k] !== null) out[k] = src[k];
+  return out;
+};
+
+/** Two reads of an entry point are the same when neither exists or both have the same version. */
+const sameVersion = (a: CfRuleset | null, b: CfRuleset | null) => (a?.version ?? null) === (b?.version ?? null);
+
+type DnsReportLine = {
+  action: 'add' | 'change' | 'delete';
+  id?: string;
+  type?: string;
+  name?: string;
+  outcome: 'applied, then undone' | 'applied, undo failed' | 'not applied (its batch failed)' | 'not sent';
+};
 
 /** Audit details stay readable: long lists are cut, with their length kept. */
 const AUDIT_LIST_MAX = 200;
@@ -116,11 +165,14 @@ export function createCloudFlareService(deps: {
   clouds: Pick<CloudsService, 'credentials' | 'rememberAccountId'>;
   proxies: Pick<ProxiesService, 'endpointsInRegion'>;
   audit: AuditService;
-  /** Connect timeout through a proxy. */
+  /** Connect (and proxy handshake) timeout through a proxy; keep it below the call timeout so failover has time. */
   proxyTimeoutMs?: number;
+  /** Serialises rules pushes per zone (across API processes on PostgreSQL); in-process only by default. */
+  zoneLocks?: ZoneLocks;
 }) {
   const { cloudflare: cf, routing, domains, clouds, proxies, audit } = deps;
   const proxyTimeoutMs = deps.proxyTimeoutMs ?? 10_000;
+  const zoneLocks = deps.zoneLocks ?? createZoneLocks(null);
 
   type Ctx = {
     domain: Domain;
@@ -128,10 +180,12 @@ export function createCloudFlareService(deps: {
     cloudEmail: string;
     creds: CloudflareCredentials;
     proxyRegionId: string | null;
+    /** Whom the calls are made for: their budget owner (decision 015). */
+    actor?: Actor;
   };
 
   /** The domain, its cloud's credentials, and the refusals every call shares. */
-  const contextOf = async (domainId: string, needZone: boolean): Promise<Ctx & { zoneId: string }> => {
+  const contextOf = async (domainId: string, needZone: boolean, actor?: Actor): Promise<Ctx & { zoneId: string }> => {
     const domain = await domains.get(domainId);
     if (!domain.cloudId) throw new ValidationError(CLOUD_FLARE_MESSAGES.noCloud, undefined, 'no_cloud');
     if (needZone && !domain.cloudZoneId) {
@@ -145,6 +199,7 @@ export function createCloudFlareService(deps: {
       creds: { email: c.email, token: c.token, globalAPIKey: c.globalAPIKey, accountId: c.accountId },
       proxyRegionId: c.proxyRegionId,
       zoneId: domain.cloudZoneId ?? '',
+      actor,
     };
   };
 
@@ -154,7 +209,9 @@ export function createCloudFlareService(deps: {
    * than silently going direct, which would show Cloudflare the console's own address.
    */
   const forCloud = async <T>(ctx: Ctx, fn: () => Promise<T>): Promise<T> => {
-    if (!ctx.proxyRegionId) return routing.run(() => undefined, fn);
+    // Operators' calls are interactive; each operator may spend only a share of the cloud's budget (decision 015).
+    const budget = { priority: 'interactive' as const, owner: ctx.actor?.userId ?? ctx.actor?.username ?? null };
+    if (!ctx.proxyRegionId) return routing.run(() => undefined, fn, budget);
     const endpoints = await proxies.endpointsInRegion(ctx.proxyRegionId);
     if (!endpoints.length) throw new ValidationError(CLOUD_FLARE_TEXT.noUsableProxy, undefined, 'no_usable_proxy');
     const made: Dispatcher[] = [];
@@ -165,7 +222,7 @@ export function createCloudFlareService(deps: {
       return made[attempt];
     };
     try {
-      return await routing.run(routes, fn);
+      return await routing.run(routes, fn, budget);
     } finally {
       for (const d of made) void d?.destroy().catch(() => undefined);
     }
@@ -200,11 +257,120 @@ export function createCloudFlareService(deps: {
       return value;
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
+      // An error may carry what the operator needs to see in the record (e.g. a DNS change undone record by record).
+      const extra = (err as { auditDetails?: Record<string, unknown> }).auditDetails ?? {};
       await audit
-        .record(actor, { ...base, details: { ...where, outcome: 'failed', sent, error } })
+        .record(actor, { ...base, details: { ...where, outcome: 'failed', sent, error, ...extra } })
         .catch(() => undefined);
       throw err;
     }
+  };
+
+  /**
+   * Read, change and write a phase's entry point with nothing in between: pushes to one zone are serialised
+   * (across API processes on PostgreSQL), and the entry point is read again just before writing; when it changed
+   * meanwhile (a rule added at the dashboard), the change is built again from the newer rules (decision 015).
+   */
+  const pushRules = (
+    ctx: Ctx & { zoneId: string },
+    phase: CfRulesetPhase,
+    build: (existing: CfRule[]) => CfRuleInput[],
+  ): Promise<CfRuleset> =>
+    zoneLocks.run(`cloudflare-rules:${ctx.zoneId}:${phase}`, async () => {
+      let current = await cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, phase);
+      for (let i = 1; ; i++) {
+        const rules = build(current?.rules ?? []);
+        const latest = await cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, phase);
+        if (sameVersion(current, latest)) return cf.putEntrypointRuleset(ctx.creds, ctx.zoneId, phase, rules);
+        if (i >= RULES_PUSH_TRIES)
+          throw new ConflictError(CLOUD_FLARE_TEXT.rulesKeptChanging, undefined, 'zone_rules_changed');
+        current = latest;
+      }
+    });
+
+  /**
+   * A later part of a split DNS change failed: applies the inverse of the parts that went through (new records
+   * deleted, changed records put back as they were, deleted records created again) and returns the error to
+   * raise, which says what happened and carries the record-by-record report for the audit entry.
+   */
+  const undoParts = async (
+    ctx: Ctx & { zoneId: string },
+    batch: { deletes: { id: string }[]; patches: { id: string }[]; posts: { type: string; name: string }[] },
+    before: CfDnsRecord[],
+    err: DnsBatchPartError,
+    limit: number,
+  ): Promise<UpstreamError> => {
+    const was = new Map(before.map((r) => [r.id, r]));
+    const applied = err.appliedInput;
+    const missing: string[] = [];
+    const undo: CfDnsBatch = { deletes: [], puts: [], posts: [] };
+    for (const created of err.applied.posts) undo.deletes!.push({ id: created.id });
+    for (const p of applied.patches ?? []) {
+      const old = was.get(p.id);
+      if (old) undo.puts!.push({ id: p.id, ...(restorable(old) as { type: string; name: string; content: string }) });
+      else missing.push(p.id);
+    }
+    for (const d of applied.deletes ?? []) {
+      const old = was.get(d.id);
+      if (old) undo.posts!.push(restorable(old) as { type: string; name: string; content: string });
+      else missing.push(d.id);
+    }
+    let undoError = missing.length ? `the earlier state of ${missing.join(', ')} was not known` : '';
+    if (!undoError) {
+      try {
+        await cf.batchDns(ctx.creds, ctx.zoneId, undo, { limit });
+      } catch (e) {
+        undoError = e instanceof Error ? e.message : String(e);
+      }
+    }
+    const appliedCount = err.part - 1;
+    const appliedRecords =
+      (applied.deletes?.length ?? 0) + (applied.patches?.length ?? 0) + (applied.posts?.length ?? 0);
+    // Ops are sent in the order deletes, patches, posts; the first appliedRecords of them went through,
+    // the next `limit` were in the part that failed, the rest were never sent.
+    const ops: Omit<DnsReportLine, 'outcome'>[] = [
+      ...batch.deletes.map((d) => ({
+        action: 'delete' as const,
+        id: d.id,
+        type: was.get(d.id)?.type,
+        name: was.get(d.id)?.name,
+      })),
+      ...batch.patches.map((p) => ({
+        action: 'change' as const,
+        id: p.id,
+        type: was.get(p.id)?.type,
+        name: was.get(p.id)?.name,
+      })),
+      ...batch.posts.map((p) => ({ action: 'add' as const, type: p.type, name: p.name })),
+    ];
+    const report: DnsReportLine[] = ops.map((op, i) => ({
+      ...op,
+      outcome:
+        i < appliedRecords
+          ? undoError
+            ? 'applied, undo failed'
+            : 'applied, then undone'
+          : i < appliedRecords + limit
+            ? 'not applied (its batch failed)'
+            : 'not sent',
+    }));
+    const partsText = appliedCount === 1 ? 'part 1' : `parts 1-${appliedCount}`;
+    const summary = undoError
+      ? CLOUD_FLARE_TEXT.dnsUndoFailed(partsText, appliedRecords, undoError)
+      : CLOUD_FLARE_TEXT.dnsUndone(partsText, appliedRecords);
+    const out = new UpstreamError('Cloudflare', `${err.message}. ${summary}`, {
+      code: undoError ? 'dns_change_partly_applied' : err.code,
+      upstreamStatus: err.upstreamStatus,
+      upstreamCode: err.upstreamCode,
+    });
+    return Object.assign(out, {
+      auditDetails: {
+        split: { part: err.part, parts: err.parts, limit },
+        undone: !undoError,
+        ...(undoError ? { undoError } : {}),
+        records: capList(report),
+      },
+    });
   };
 
   const zoneResult = (z: { id: string; name: string; name_servers: string[]; status: string }) => ({
@@ -215,8 +381,8 @@ export function createCloudFlareService(deps: {
   });
 
   return {
-    async zoneInfo(domainId: string): Promise<CloudZoneInfo> {
-      const ctx = await contextOf(domainId, true);
+    async zoneInfo(domainId: string, actor?: Actor): Promise<CloudZoneInfo> {
+      const ctx = await contextOf(domainId, true, actor);
       try {
         const zone = await forCloud(ctx, () => cf.getZone(ctx.creds, ctx.zoneId));
         return { data: { result: zoneResult(zone) } };
@@ -227,7 +393,7 @@ export function createCloudFlareService(deps: {
     },
 
     async createZone(domainId: string, actor: Actor): Promise<CreateZoneResult> {
-      const ctx = await contextOf(domainId, false);
+      const ctx = await contextOf(domainId, false, actor);
       if (ctx.zoneId)
         throw new ConflictError(CLOUD_FLARE_TEXT.zoneAlreadySet(ctx.zoneId), undefined, 'zone_already_set');
       const name = ctx.domain.domainName;
@@ -255,7 +421,7 @@ export function createCloudFlareService(deps: {
     },
 
     async deleteZone(domainId: string, actor: Actor) {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       await audited(actor, ctx, 'delete_zone', { zoneId: ctx.zoneId }, () =>
         forCloud(ctx, async () => {
           const answer = await cf.deleteZone(ctx.creds, ctx.zoneId);
@@ -268,7 +434,7 @@ export function createCloudFlareService(deps: {
 
     /** Checks that the zone is in the cloud's account and is the domain's, then stores it; 400 says which check failed. */
     async linkZone(domainId: string, cloudZoneId: string, actor: Actor) {
-      const ctx = await contextOf(domainId, false);
+      const ctx = await contextOf(domainId, false, actor);
       const name = ctx.domain.domainName;
       const refuse = (message: string) => new ValidationError(message, { cloudZoneId: message }, 'zone_link_refused');
       await audited(actor, ctx, 'link_zone', { zoneId: cloudZoneId }, () =>
@@ -310,7 +476,7 @@ export function createCloudFlareService(deps: {
 
     /** Forgets the zone; it stays at Cloudflare. */
     async unlinkZone(domainId: string, actor: Actor) {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       const d = await audited(
         actor,
         ctx,
@@ -330,7 +496,7 @@ export function createCloudFlareService(deps: {
      * else's rules keep their place, and the console's block takes the place of its previous block (or goes last).
      */
     async updateFirewallRules(domainId: string, actor: Actor): Promise<UpdateFirewallRulesResult> {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       const saved = await domains.getFirewallRules(domainId);
       // Lower priority first; equal priorities keep the saved order (the sort is stable).
       const ordered = [...saved].sort((a, b) => a.priority - b.priority);
@@ -352,33 +518,30 @@ export function createCloudFlareService(deps: {
       const sent = { zoneId: ctx.zoneId, phase: WAF_PHASE, rules };
       const out = await audited(actor, ctx, 'update_firewall_rules', sent, () =>
         forCloud(ctx, async () => {
-          const current = await cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, WAF_PHASE);
-          const existing = current?.rules ?? [];
-          const byRef = new Map(existing.filter(isOwnRule).map((r) => [r.ref, r]));
-          const own: CfRuleInput[] = rules.map((r) => {
-            const ref = `${FLEETDESK_RULE_REF_PREFIX}${r.ruleId}`;
-            const rule: CfRuleInput = {
-              ref,
-              action: r.action,
-              expression: r.expression,
-              description: `${FLEETDESK_RULE_DESCRIPTION_PREFIX}${r.ruleName}`,
-              enabled: true,
-            };
-            // skip needs to say what it skips: the rest of this ruleset, as the old firewall rules did.
-            if (r.action === 'skip') rule.action_parameters = { ruleset: 'current' };
-            const previous = byRef.get(ref);
-            if (previous) rule.id = previous.id;
-            return rule;
+          let foreign: CfRule[] = [];
+          const ruleset = await pushRules(ctx, WAF_PHASE, (existing) => {
+            const byRef = new Map(existing.filter(isOwnRule).map((r) => [r.ref, r]));
+            const own: CfRuleInput[] = rules.map((r) => {
+              const ref = `${FLEETDESK_RULE_REF_PREFIX}${r.ruleId}`;
+              const rule: CfRuleInput = {
+                ref,
+                action: r.action,
+                expression: r.expression,
+                description: `${FLEETDESK_RULE_DESCRIPTION_PREFIX}${r.ruleName}`,
+                enabled: true,
+              };
+              // skip needs to say what it skips: the rest of this ruleset, as the old firewall rules did.
+              if (r.action === 'skip') rule.action_parameters = { ruleset: 'current' };
+              const previous = byRef.get(ref);
+              if (previous) rule.id = previous.id;
+              return rule;
+            });
+            const firstOwn = existing.findIndex(isOwnRule);
+            foreign = existing.filter((r) => !isOwnRule(r));
+            const before = firstOwn < 0 ? foreign : existing.slice(0, firstOwn).filter((r) => !isOwnRule(r));
+            const after = firstOwn < 0 ? [] : existing.slice(firstOwn).filter((r) => !isOwnRule(r));
+            return [...before, ...own, ...after];
           });
-          const firstOwn = existing.findIndex(isOwnRule);
-          const foreign = existing.filter((r) => !isOwnRule(r));
-          const before = firstOwn < 0 ? foreign : existing.slice(0, firstOwn).filter((r) => !isOwnRule(r));
-          const after = firstOwn < 0 ? [] : existing.slice(firstOwn).filter((r) => !isOwnRule(r));
-          const ruleset = await cf.putEntrypointRuleset(ctx.creds, ctx.zoneId, WAF_PHASE, [
-            ...before,
-            ...own,
-            ...after,
-          ]);
           const value = { cloudRulesetId: ruleset.id, preservedRules: foreign.length };
           return {
             value,
@@ -400,13 +563,13 @@ export function createCloudFlareService(deps: {
       };
     },
 
-    async getSetting(domainId: string, setting: 'ssl' | 'tls_1_3'): Promise<ZoneSetting> {
-      const ctx = await contextOf(domainId, true);
+    async getSetting(domainId: string, setting: 'ssl' | 'tls_1_3', actor?: Actor): Promise<ZoneSetting> {
+      const ctx = await contextOf(domainId, true, actor);
       return settingOf(await forCloud(ctx, () => cf.getSetting(ctx.creds, ctx.zoneId, setting)));
     },
 
     async setSsl(domainId: string, value: SslMode, actor: Actor): Promise<ZoneSetting> {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       return audited(actor, ctx, 'set_ssl', { zoneId: ctx.zoneId, setting: 'ssl', value }, () =>
         forCloud(ctx, async () => {
           const s = settingOf(await cf.setSetting(ctx.creds, ctx.zoneId, 'ssl', value));
@@ -416,7 +579,7 @@ export function createCloudFlareService(deps: {
     },
 
     async setTls13(domainId: string, value: Tls13Mode, actor: Actor): Promise<ZoneSetting> {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       return audited(actor, ctx, 'set_tls_1_3', { zoneId: ctx.zoneId, setting: 'tls_1_3', value }, () =>
         forCloud(ctx, async () => {
           const s = settingOf(await cf.setSetting(ctx.creds, ctx.zoneId, 'tls_1_3', value));
@@ -425,27 +588,51 @@ export function createCloudFlareService(deps: {
       );
     },
 
-    async listDnsRecords(domainId: string): Promise<{ result: DnsRecord[] }> {
-      const ctx = await contextOf(domainId, true);
+    async listDnsRecords(domainId: string, actor?: Actor): Promise<{ result: DnsRecord[] }> {
+      const ctx = await contextOf(domainId, true, actor);
       const records = await forCloud(ctx, () => cf.listDnsRecords(ctx.creds, ctx.zoneId));
       return { result: records.map(toDnsRecord) };
     },
 
-    /** One all-or-nothing batch (split in parts of Cloudflare's limit, and the operator told so). */
+    /**
+     * One change, all or nothing from the operator's view (decision 014). Cloudflare's batch is atomic, but one
+     * batch holds at most the zone plan's limit; a larger change is split, and when a later part fails the parts
+     * already applied are undone with their inverse (the records as they were are read first), and the outcome of
+     * every record goes to the audit entry. An empty change sends nothing.
+     */
     async changeDnsRecords(domainId: string, input: DnsChanges, actor: Actor): Promise<DnsChangesResult> {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       const batch = { deletes: input.deletes, patches: input.patches, posts: input.posts };
+      const total = batch.deletes.length + batch.patches.length + batch.posts.length;
+      if (total === 0) {
+        return {
+          result: { deletes: [], patches: [], posts: [] },
+          batches: 0,
+          message: CLOUD_FLARE_TEXT.dnsNothingToChange,
+        };
+      }
       const sent = {
         zoneId: ctx.zoneId,
         deletes: capList(batch.deletes),
         patches: capList(batch.patches),
         posts: capList(batch.posts),
       };
+      let limit = MIN_DNS_BATCH_LIMIT;
       const r = await audited(actor, ctx, 'change_dns_records', sent, () =>
         forCloud(ctx, async () => {
-          const res = await cf.batchDns(ctx.creds, ctx.zoneId, batch);
+          // Every plan takes the Free plan's 200; only a larger change needs to know the zone's own limit.
+          if (total > MIN_DNS_BATCH_LIMIT) limit = cf.batchLimitFor(await cf.getZone(ctx.creds, ctx.zoneId));
+          const before = total > limit ? await cf.listDnsRecords(ctx.creds, ctx.zoneId) : [];
+          let res;
+          try {
+            res = await cf.batchDns(ctx.creds, ctx.zoneId, batch, { limit });
+          } catch (err) {
+            if (err instanceof DnsBatchPartError) throw await undoParts(ctx, batch, before, err, limit);
+            throw err;
+          }
           const answer = {
             batches: res.batches,
+            limit,
             deletes: capList(res.deletes.map((x) => x.id)),
             patches: capList(res.patches.map(toDnsRecord)),
             posts: capList(res.posts.map(toDnsRecord)),
@@ -460,7 +647,7 @@ export function createCloudFlareService(deps: {
       ].join(', ');
       const split =
         r.batches > 1
-          ? ` in ${r.batches} batches (Cloudflare takes at most 200 records per batch; each is all or nothing)`
+          ? ` in ${r.batches} batches (this zone's plan takes at most ${limit} records per batch; had one failed, the others would have been undone)`
           : '';
       return {
         result: {
@@ -473,46 +660,58 @@ export function createCloudFlareService(deps: {
       };
     },
 
-    async getRedirectRules(domainId: string): Promise<RedirectRulesResult> {
-      const ctx = await contextOf(domainId, true);
+    async getRedirectRules(domainId: string, actor?: Actor): Promise<RedirectRulesResult> {
+      const ctx = await contextOf(domainId, true, actor);
       const rs = await forCloud(ctx, () => cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, REDIRECT_PHASE));
       return { rules: (rs?.rules ?? []).map(redirectOf).filter((r): r is RedirectOut => r !== null) };
     },
 
     /** Replaces the single redirects of the zone with the editor's rows; rules the editor cannot show are kept. */
     async setRedirectRules(domainId: string, input: RedirectRules, actor: Actor): Promise<RedirectRulesResult> {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       const sent = { zoneId: ctx.zoneId, phase: REDIRECT_PHASE, rules: input.rules };
       return audited(actor, ctx, 'set_redirect_rules', sent, () =>
         forCloud(ctx, async () => {
-          const current = await cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, REDIRECT_PHASE);
-          const existing = current?.rules ?? [];
-          const known = new Set(existing.map((r) => r.id));
-          const untouched = existing.filter((r) => redirectOf(r) === null);
-          const rules: CfRuleInput[] = input.rules.map((r) => {
-            const target =
-              r.targetUrlValue !== undefined ? { value: r.targetUrlValue } : { expression: r.targetUrlExpression };
-            const rule: CfRuleInput = {
-              action: 'redirect',
-              expression: r.ruleExpression,
-              description: r.description ?? '',
-              enabled: r.enabled ?? true,
-              action_parameters: {
-                from_value: {
-                  target_url: target,
-                  status_code: r.statusCode,
-                  preserve_query_string: r.preserveQueryString,
+          const ruleset = await pushRules(ctx, REDIRECT_PHASE, (existing) => {
+            const known = new Set(existing.map((r) => r.id));
+            const rows: CfRuleInput[] = input.rules.map((r) => {
+              const target =
+                r.targetUrlValue !== undefined ? { value: r.targetUrlValue } : { expression: r.targetUrlExpression };
+              const rule: CfRuleInput = {
+                action: 'redirect',
+                expression: r.ruleExpression,
+                description: r.description ?? '',
+                enabled: r.enabled ?? true,
+                action_parameters: {
+                  from_value: {
+                    target_url: target,
+                    status_code: r.statusCode,
+                    preserve_query_string: r.preserveQueryString,
+                  },
                 },
-              },
-            };
-            // An id Cloudflare no longer has would fail the whole write: such a row becomes a new rule.
-            if (r.id && known.has(r.id)) rule.id = r.id;
-            return rule;
+              };
+              // An id Cloudflare no longer has would fail the whole write: such a row becomes a new rule.
+              if (r.id && known.has(r.id)) rule.id = r.id;
+              return rule;
+            });
+            // Rules the editor cannot show keep their place: each shown rule's slot takes the editor's next row,
+            // and rows beyond the old count go after the last shown rule (or last, when there was none).
+            const out: CfRuleInput[] = [];
+            let next = 0;
+            let lastShown = -1;
+            for (const r of existing) {
+              if (redirectOf(r) === null) out.push(r);
+              else {
+                const row = rows[next++];
+                if (row) out.push(row);
+                lastShown = out.length - 1;
+              }
+            }
+            const rest = rows.slice(next);
+            if (lastShown < 0) out.push(...rest);
+            else out.splice(lastShown + 1, 0, ...rest);
+            return out;
           });
-          const ruleset = await cf.putEntrypointRuleset(ctx.creds, ctx.zoneId, REDIRECT_PHASE, [
-            ...rules,
-            ...untouched,
-          ]);
           const value = {
             rules: ruleset.rules.map(redirectOf).filter((r): r is RedirectOut => r !== null),
           };
@@ -522,7 +721,7 @@ export function createCloudFlareService(deps: {
     },
 
     async purgeCache(domainId: string, actor: Actor): Promise<PurgeCacheResult> {
-      const ctx = await contextOf(domainId, true);
+      const ctx = await contextOf(domainId, true, actor);
       return audited(actor, ctx, 'purge_cache', { zoneId: ctx.zoneId, purge_everything: true }, () =>
         forCloud(ctx, async () => {
           const answer = await cf.purgeEverything(ctx.creds, ctx.zoneId);

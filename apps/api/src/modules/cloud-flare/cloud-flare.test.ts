@@ -720,3 +720,229 @@ describe('audit', () => {
     expect(t.logs.join('')).not.toContain(secret);
   });
 });
+
+describe('hardening: DNS changes are all or nothing (decision 014)', () => {
+  const shape = (zone: { dnsRecords: Map<string, { type: string; name: string; content: string; ttl: number }> }) =>
+    [...zone.dnsRecords.values()].map((r) => `${r.type} ${r.name} ${r.content} ${r.ttl}`).sort();
+
+  it('undoes the parts already applied when a later part fails, and audits each record', async () => {
+    const { domain, zone } = await domainWithZone();
+    const app = sim.addDnsRecord(zone.id, { type: 'A', name: 'app', content: '192.0.2.10', ttl: 300 });
+    const old = sim.addDnsRecord(zone.id, { type: 'TXT', name: 'old', content: 'keep me', ttl: 3600 });
+    sim.addDnsRecord(zone.id, { type: 'A', name: 'dup', content: '192.0.2.50', ttl: 1 });
+    const before = shape(zone);
+    const posts = Array.from({ length: 249 }, (_, i) => ({
+      type: 'TXT',
+      name: `n${i}`,
+      content: `v${i}`,
+      proxied: false,
+      ttl: 1,
+    }));
+    // The last post duplicates an existing record: the second part of the split change fails.
+    posts.push({ type: 'A', name: 'dup', content: '192.0.2.50', proxied: false, ttl: 1 });
+    const res = await cf('POST', domain.id, 'dns_records', {
+      deletes: [{ id: old }],
+      patches: [{ id: app, type: 'A', name: 'app', content: '192.0.2.99', proxied: false, ttl: 1 }],
+      posts,
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().message).toMatch(
+      /^Cloudflare: 81057 .*\(in part 2 of 2\)\. Nothing was changed: part 1 \(200 records\) had been applied and were undone$/,
+    );
+    expect(shape(zone)).toEqual(before);
+    expect(zone.dnsRecords.get(app)).toMatchObject({ content: '192.0.2.10', ttl: 300 });
+
+    const entry = (await auditOf(domain.id)).find((e) => e.action === 'cloudflare_change_dns_records')!;
+    expect(entry.details).toMatchObject({ outcome: 'failed', undone: true, split: { part: 2, parts: 2, limit: 200 } });
+    const records = entry.details?.records as {
+      count: number;
+      first: { action: string; name?: string; outcome: string }[];
+    };
+    expect(records.count).toBe(252);
+    expect(records.first[0]).toMatchObject({
+      action: 'delete',
+      id: old,
+      name: `old.${domain.name}`,
+      outcome: 'applied, then undone',
+    });
+    expect(records.first[1]).toMatchObject({ action: 'change', id: app, outcome: 'applied, then undone' });
+    expect(records.first[199]).toMatchObject({ action: 'add', name: 'n197', outcome: 'applied, then undone' });
+    expect(records.first.filter((r) => r.outcome === 'applied, then undone')).toHaveLength(200);
+  });
+
+  it('sends nothing for an empty change', async () => {
+    const { domain } = await domainWithZone();
+    const mark = sim.state.requests.length;
+    const res = await cf('POST', domain.id, 'dns_records', { deletes: [], patches: [], posts: [] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual({
+      result: { deletes: [], patches: [], posts: [] },
+      batches: 0,
+      message: CLOUD_FLARE_TEXT.dnsNothingToChange,
+    });
+    expect(sim.state.requests.slice(mark)).toEqual([]);
+  });
+
+  it("reads the batch limit from the zone's plan: a Pro zone takes 250 records in one batch", async () => {
+    const { domain, zone } = await domainWithZone();
+    sim.setZonePlan(zone.id, 'pro');
+    const posts = Array.from({ length: 250 }, (_, i) => ({
+      type: 'TXT',
+      name: `p${i}`,
+      content: 'v',
+      proxied: false,
+      ttl: 1,
+    }));
+    const res = await cf('POST', domain.id, 'dns_records', { posts });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.batches).toBe(1);
+    expect(zone.dnsRecords.size).toBe(250);
+  });
+});
+
+describe('hardening: rules pushes (decisions 014 and 015)', () => {
+  const WAF = 'http_request_firewall_custom';
+  const rule = (id: string, description: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    ref: id,
+    version: '1',
+    lastUpdated: new Date().toISOString(),
+    action: 'block',
+    expression: `(ip.src eq 198.51.100.${id.charCodeAt(0) % 200})`,
+    description,
+    enabled: true,
+    ...extra,
+  });
+  const withRules = (zone: { rulesets: Map<string, unknown> }, rules: unknown[], version = 1) =>
+    zone.rulesets.set(WAF, {
+      id: 'aa22aa22aa22aa22aa22aa22aa22aa22',
+      name: 'default',
+      description: '',
+      phase: WAF,
+      version,
+      lastUpdated: new Date().toISOString(),
+      rules,
+    });
+  const oneRule = async (domainId: string, name: string) => {
+    const r = await create('firewall-rules', {
+      name,
+      action: 'block',
+      expression: '(ip.src eq 192.0.2.7)',
+      defaultPriority: 1,
+    });
+    const save = await call('POST', `/api/domains/${domainId}/firewall-rules`, {
+      cloudFirewallRules: [{ ruleId: r._id, priority: 1 }],
+    });
+    expect(save.statusCode, save.body).toBe(200);
+  };
+
+  it('foreign rules keep every field (exposed_credential_check, ratelimit)', async () => {
+    const { domain, zone } = await domainWithZone();
+    const foreign = rule('d00dd00dd00dd00dd00dd00dd00dd00d', 'Dashboard: leaked credentials', {
+      action: 'managed_challenge',
+      exposedCredentialCheck: { username_expression: 'a', password_expression: 'b' },
+      ratelimit: { characteristics: ['ip.src'], period: 60, requests_per_period: 10 },
+    });
+    withRules(zone, [foreign]);
+    await oneRule(domain.id, 'Block one');
+    const res = await cf('POST', domain.id, 'update-firewall-rules');
+    expect(res.statusCode, res.body).toBe(200);
+    const rules = zone.rulesets.get(WAF)!.rules;
+    expect(rules).toHaveLength(2);
+    expect(rules[0]).toMatchObject({
+      id: foreign.id,
+      version: '1',
+      exposedCredentialCheck: foreign.exposedCredentialCheck,
+      ratelimit: foreign.ratelimit,
+    });
+  });
+
+  it('keeps a rule added at the dashboard between the read and the write', async () => {
+    const { domain, zone } = await domainWithZone();
+    withRules(zone, [rule('a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0', 'Dashboard: first')]);
+    await oneRule(domain.id, 'Block two');
+    let added = false;
+    const stop = sim.afterRequest((entry) => {
+      if (added || entry.method !== 'GET' || !entry.path.endsWith(`${zone.id}/rulesets/phases/${WAF}/entrypoint`))
+        return;
+      added = true;
+      const rs = zone.rulesets.get(WAF)!;
+      rs.rules.push(rule('b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0', 'Dashboard: added meanwhile'));
+      rs.version += 1;
+    });
+    try {
+      const res = await cf('POST', domain.id, 'update-firewall-rules');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.preservedRules).toBe(2);
+    } finally {
+      stop();
+    }
+    expect(zone.rulesets.get(WAF)!.rules.map((r) => r.description)).toEqual([
+      'Dashboard: first',
+      'Dashboard: added meanwhile',
+      `${FLEETDESK_RULE_DESCRIPTION_PREFIX}Block two`,
+    ]);
+  });
+
+  it('serialises concurrent pushes to one zone: each reads, re-reads and writes before the next starts', async () => {
+    const { domain, zone } = await domainWithZone();
+    withRules(zone, [rule('c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0', 'Dashboard: only')]);
+    await oneRule(domain.id, 'Block three');
+    const mark = sim.state.requests.length;
+    const results = await Promise.all(Array.from({ length: 4 }, () => cf('POST', domain.id, 'update-firewall-rules')));
+    for (const r of results) expect(r.statusCode, r.body).toBe(200);
+    const calls = sim.state.requests
+      .slice(mark)
+      .filter((r) => r.path.endsWith(`${zone.id}/rulesets/phases/${WAF}/entrypoint`))
+      .map((r) => r.method)
+      .join(' ');
+    expect(calls).toBe(Array.from({ length: 4 }, () => 'GET GET PUT').join(' '));
+    const rules = zone.rulesets.get(WAF)!.rules;
+    expect(rules.map((r) => r.description)).toEqual([
+      'Dashboard: only',
+      `${FLEETDESK_RULE_DESCRIPTION_PREFIX}Block three`,
+    ]);
+  });
+
+  it('redirect rules the editor cannot show keep their place in the order', async () => {
+    const { domain, zone } = await domainWithZone();
+    const now = new Date().toISOString();
+    const redirect = (id: string, extra: Record<string, unknown>) => ({
+      id,
+      ref: id,
+      version: '1',
+      lastUpdated: now,
+      action: 'redirect',
+      expression: `(http.host eq "${id.slice(0, 4)}.example.org")`,
+      description: id.slice(0, 4),
+      enabled: true,
+      ...extra,
+    });
+    const shown = (id: string) =>
+      redirect(id, { actionParameters: { from_value: { target_url: { value: 'https://example.org/' } } } });
+    zone.rulesets.set('http_request_dynamic_redirect', {
+      id: 'bb33bb33bb33bb33bb33bb33bb33bb33',
+      name: 'default',
+      description: '',
+      phase: 'http_request_dynamic_redirect',
+      version: 1,
+      lastUpdated: now,
+      rules: [
+        shown('aaaa0000aaaa0000aaaa0000aaaa0000'),
+        redirect('bulk0000bulk0000bulk0000bulk0000'.replace(/[^0-9a-f]/g, 'b'), {
+          actionParameters: { from_list: { name: 'redirects', key: 'http.request.full_uri' } },
+        }),
+        shown('cccc0000cccc0000cccc0000cccc0000'),
+      ],
+    });
+    const get = await cf('GET', domain.id, 'redirect-rules');
+    const rows = get.json().data.rules as { id: string }[];
+    expect(rows.map((r) => r.id)).toEqual(['aaaa0000aaaa0000aaaa0000aaaa0000', 'cccc0000cccc0000cccc0000cccc0000']);
+    const res = await cf('POST', domain.id, 'redirect-rules', {
+      rules: [...rows, { ruleExpression: '(http.host eq "new.example.org")', targetUrlValue: 'https://example.org/n' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const order = zone.rulesets.get('http_request_dynamic_redirect')!.rules.map((r) => r.description);
+    expect(order).toEqual(['aaaa', 'bbbb', 'cccc', '']);
+  });
+});
