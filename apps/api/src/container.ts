@@ -38,6 +38,7 @@ import { createJobsService } from './modules/jobs/jobs.service.ts';
 import { createJobEngine, type JobEngineOptions } from './jobs/engine.ts';
 import { createJobRegistry, type JobDefinition } from './jobs/registry.ts';
 import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/health-checks.ts';
+import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -147,7 +148,18 @@ export async function createContainer(
   });
 
   // The job registry names every kind; the engine runs them (in this process when JOB_WORKERS is on).
+  const domainJobDeps = {
+    ssh,
+    domainsRepo: repos.domains,
+    serversRepo: repos.servers,
+    servers: services.servers,
+    domains: services.domains,
+    cloudFlare,
+  };
   const jobRegistry = createJobRegistry([
+    generateSitemapJob(domainJobDeps),
+    copyContentFilesJob(domainJobDeps),
+    replacementJob(domainJobDeps),
     serversHealthCheckJob({ servers: services.servers, allIds: () => repos.servers.allIds() }),
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     ...(opts.extraJobs ?? []),
