@@ -26,6 +26,7 @@ const MENU = [
   'Domain Registrators',
   'Yandex Webmaster',
   'Audit Log',
+  'Jobs',
   'Logout',
 ];
 

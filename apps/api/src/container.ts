@@ -45,6 +45,7 @@ import { createJobRegistry, type JobDefinition } from './jobs/registry.ts';
 import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/health-checks.ts';
 import { createNamecheapClient } from './integrations/namecheap/index.ts';
 import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
+import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -178,7 +179,18 @@ export async function createContainer(
     audit,
   });
   // The job registry names every kind; the engine runs them (in this process when JOB_WORKERS is on).
+  const domainJobDeps = {
+    ssh,
+    domainsRepo: repos.domains,
+    serversRepo: repos.servers,
+    servers: services.servers,
+    domains: services.domains,
+    cloudFlare,
+  };
   const jobRegistry = createJobRegistry([
+    generateSitemapJob(domainJobDeps),
+    copyContentFilesJob(domainJobDeps),
+    replacementJob(domainJobDeps),
     serversHealthCheckJob({ servers: services.servers, allIds: () => repos.servers.allIds() }),
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     ...(opts.extraJobs ?? []),

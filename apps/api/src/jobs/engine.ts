@@ -7,7 +7,7 @@ import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/pg-errors.ts';
 import { ConflictError, ValidationError } from '../http/errors.ts';
 import type { JobRow, JobsRepository } from '../modules/jobs/jobs.repository.ts';
-import type { JobContext, JobDefinition, JobRegistry } from './registry.ts';
+import { PermanentJobError, type JobContext, type JobDefinition, type JobRegistry } from './registry.ts';
 
 export type JobEngineOptions = {
   /** Run handlers in this process (the API by default, and `npm run worker`). */
@@ -209,7 +209,8 @@ export function createJobEngine(deps: {
       }
       const message = messageOf(err);
       const meta = bossJob as { retryCount?: number; retryLimit?: number };
-      const retriesLeft = (meta.retryLimit ?? def.retry.limit) - (meta.retryCount ?? 0) > 0;
+      const permanent = err instanceof PermanentJobError;
+      const retriesLeft = !permanent && (meta.retryLimit ?? def.retry.limit) - (meta.retryCount ?? 0) > 0;
       await repo.transition(jobId, ['running'], {
         // Waiting for pg-boss's retry shows as queued, with the last error beside it.
         state: retriesLeft ? 'queued' : 'failed',
@@ -218,6 +219,8 @@ export function createJobEngine(deps: {
         steps: steps.length ? steps : null,
         finishedAt: retriesLeft ? null : new Date(),
       });
+      // A permanent failure completes the pg-boss job, so that it is not retried.
+      if (permanent) return { failed: message };
       throw err instanceof Error ? err : new Error(message);
     } finally {
       clearInterval(cancelPoll);

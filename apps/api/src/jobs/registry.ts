@@ -40,6 +40,12 @@ export type JobDefinition<P = any> = {
   handler: (ctx: JobContext<P>) => Promise<Record<string, unknown>>;
 };
 
+/**
+ * A failure that another attempt cannot fix (a missing directory, a domain without a server): the job fails at
+ * once, without pg-boss's retries.
+ */
+export class PermanentJobError extends Error {}
+
 export const defineJob = <P>(def: JobDefinition<P>): JobDefinition<P> => def;
 
 /** The registry: every job kind, by name. A kind cannot be registered twice. */

@@ -1,6 +1,6 @@
 import { ADMIN_RULE, JOB_AREAS, type Job, type JobListQuery, type JobStep, type ListResult } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
-import { ConflictError, NotFoundError } from '../../http/errors.ts';
+import { NotFoundError, ValidationError } from '../../http/errors.ts';
 import { kindLabel, type JobEngine } from '../../jobs/engine.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DomainsRepository } from '../domains/domains.repository.ts';
@@ -98,14 +98,26 @@ export function createJobsService(deps: {
       const domain = await deps.domains.findRow(domainId);
       if (!domain) throw new NotFoundError(JOB_MESSAGES.domainNotFound);
       const targetId = payload.targetDomainId as string | undefined;
+      let targetDomainName: string | undefined;
       if (targetId !== undefined) {
         if (targetId === domainId)
-          throw new ConflictError(JOB_MESSAGES.sameDomain, { targetDomainId: JOB_MESSAGES.sameDomain }, 'same_domain');
-        if (!(await deps.domains.findRow(targetId))) throw new NotFoundError(JOB_MESSAGES.targetMissing);
+          throw new ValidationError(
+            JOB_MESSAGES.sameDomain,
+            { targetDomainId: JOB_MESSAGES.sameDomain },
+            'same_domain',
+          );
+        const target = await deps.domains.findRow(targetId);
+        if (!target)
+          throw new ValidationError(JOB_MESSAGES.targetMissing, { targetDomainId: JOB_MESSAGES.targetMissing });
+        targetDomainName = target.domainName;
       }
       const row = await deps
         .engine()
-        .enqueue(kind, { ...payload, domainId }, { createdBy: actor.username, domainName: domain.domainName });
+        .enqueue(
+          kind,
+          { ...payload, domainId, ...(targetDomainName ? { targetDomainName } : {}) },
+          { createdBy: actor.username, domainName: domain.domainName },
+        );
       await audit.record(actor, {
         action: 'start_job',
         entity: 'domains',
