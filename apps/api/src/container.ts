@@ -33,6 +33,12 @@ import { createDomainsService } from './modules/domains/domains.service.ts';
 import { createCloudflareClient } from './integrations/cloudflare/index.ts';
 import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
 import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
+import { createYandexWebmasterClient } from './integrations/yandex-webmaster/index.ts';
+import { createYandexWebmasterRepository } from './modules/yandex-webmaster/yandex-webmaster.repository.ts';
+import {
+  createYandexWebmasterService,
+  type WebmasterDnsPort,
+} from './modules/yandex-webmaster/yandex-webmaster.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(config: Config, opts: { database?: Database } = {}) {
@@ -56,6 +62,7 @@ export async function createContainer(config: Config, opts: { database?: Databas
     proxies: createProxiesRepository(db),
     servers: createServersRepository(db),
     domains: createDomainsRepository(db),
+    yandexWebmaster: createYandexWebmasterRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -76,6 +83,18 @@ export async function createContainer(config: Config, opts: { database?: Databas
   });
   const brands = createBrandsService({ database, audit, usage, repo: repos.brands });
   const clouds = createCloudsService({ database, audit, usage, secrets, repo: repos.clouds, regions });
+  const yandexWebmasterClient = createYandexWebmasterClient({
+    baseUrl: config.YANDEX_WEBMASTER_API_URL,
+    timeoutMs: config.YANDEX_WEBMASTER_TIMEOUT_SECONDS * 1000,
+  });
+  const yandexWebmaster = createYandexWebmasterService({
+    database,
+    audit,
+    usage,
+    secrets,
+    repo: repos.yandexWebmaster,
+    client: yandexWebmasterClient,
+  });
   const services = {
     audit,
     auth: createAuthService({
@@ -115,7 +134,16 @@ export async function createContainer(config: Config, opts: { database?: Databas
       checkUrl: config.PROXY_CHECK_URL,
     }),
     servers: createServersService({ database, audit, usage, secrets, repo: repos.servers, ssh }),
-    domains: createDomainsService({ database, audit, usage, repo: repos.domains, clouds, brands }),
+    domains: createDomainsService({
+      database,
+      audit,
+      usage,
+      repo: repos.domains,
+      clouds,
+      brands,
+      webmasterAccounts: yandexWebmaster,
+    }),
+    yandexWebmaster,
   };
 
   // One Cloudflare client for every cloud: its request budget and account-id cache are per credentials, and
@@ -137,6 +165,15 @@ export async function createContainer(config: Config, opts: { database?: Databas
     proxyTimeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
   });
 
+  // One-click verification places its TXT record through the Cloudflare actions' own DNS code.
+  yandexWebmaster.wire({ domains: services.domains, dns: cloudFlare as unknown as WebmasterDnsPort });
+  // URLs held back past a day's recrawl quota go out on later days (decision 027).
+  const drainTimer =
+    config.YANDEX_RECRAWL_DRAIN_MINUTES > 0
+      ? setInterval(() => void yandexWebmaster.drainRecrawlBacklog(), config.YANDEX_RECRAWL_DRAIN_MINUTES * 60_000)
+      : undefined;
+  drainTimer?.unref();
+
   return {
     config,
     database,
@@ -146,7 +183,9 @@ export async function createContainer(config: Config, opts: { database?: Databas
     repos,
     cloudflare,
     services: { ...services, cloudFlare },
+    yandexWebmasterClient,
     async close() {
+      if (drainTimer) clearInterval(drainTimer);
       ssh.closeAll();
       await database.close();
     },

@@ -4,3 +4,4 @@ export * from './catalogues.ts';
 export * from './infrastructure.ts';
 export * from './catalogues-people.ts';
 export * from './domains.ts';
+export * from './yandex-webmaster.ts';
