@@ -1,12 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { startCloudflareSim, startForwardProxy, startSshHost } from '@fleetdesk/simulators';
+import {
+  cloudflareTxtLookup,
+  directoryFileLookup,
+  startCloudflareSim,
+  startForwardProxy,
+  startSshHost,
+  startYandexWebmasterSim,
+} from '@fleetdesk/simulators';
 import type { Container } from './container.ts';
 import { proxies, servers } from './db/schema/index.ts';
 
 export const DEMO_SSH_EMAIL = 'demo-ssh@fleetdesk.local';
 export const DEMO_PROXY_USER = 'demo';
+/** Tokens the demo's Yandex Webmaster simulator knows: the first is the seeded account's, the second is free to add. */
+export const DEMO_YANDEX_TOKENS = ['demo-yandex-token-1', 'demo-yandex-token-2'] as const;
+/** Hosts of the seeded Yandex account: the first verified, the second waiting for verification. */
+export const DEMO_YANDEX_HOSTS = ['fleetdesk-demo.com', 'fleetdesk-demo.org'] as const;
 
 /**
  * Demo mode's providers, all on loopback: an SSH/SFTP host serving DATA_DIR/demo-ssh-root, a Cloudflare
@@ -23,12 +34,23 @@ export async function startDemoProviders(dataDir: string) {
   if (!savedKey) fs.writeFileSync(hostKeyFile, sshHost.hostKey, { mode: 0o600 });
   const cloudflare = await startCloudflareSim({ stateFile: path.join(dataDir, 'demo-cloudflare.json') });
   const proxy = await startForwardProxy({ kind: 'http' });
+  // Yandex checks DNS verification against the Cloudflare simulator's zones and file verification against the
+  // SSH host's site directories (<root>/www/<host name>). Its users and hosts live in memory, seeded at each start.
+  const yandexWebmaster = await startYandexWebmasterSim({
+    dnsTxtLookup: cloudflareTxtLookup(cloudflare),
+    fileLookup: directoryFileLookup((hostname) => path.join(rootDir, 'www', hostname)),
+    verifyDelayMs: 1500,
+  });
+  for (const token of DEMO_YANDEX_TOKENS) yandexWebmaster.addUser(token);
+  yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[0]}`, { verified: true });
+  yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[1]}`);
   return {
     sshHost,
     cloudflare,
     proxy,
+    yandexWebmaster,
     async close() {
-      await Promise.allSettled([sshHost.close(), cloudflare.close(), proxy.close()]);
+      await Promise.allSettled([sshHost.close(), cloudflare.close(), proxy.close(), yandexWebmaster.close()]);
     },
   };
 }

@@ -12,6 +12,7 @@ import { proxyRoutes } from '../features/proxies/index.ts';
 import { serverRoutes } from '../features/servers/index.ts';
 import { cloudFlareRoutes } from '../features/cloud-flare/index.ts';
 import { domainRoutes } from '../features/domains/index.ts';
+import { yandexWebmasterRoutes } from '../features/yandex-webmaster/index.ts';
 import { Layout } from './layout.tsx';
 import { LoginPage } from './pages/login-page.tsx';
 import { LogoutPage } from './pages/logout-page.tsx';
@@ -37,6 +38,7 @@ export const featureRoutes: RouteObject[] = [
   ...proxyRoutes,
   ...serverRoutes,
   ...cloudFlareRoutes,
+  ...yandexWebmasterRoutes,
   // Last: its notes for routes later issues build give way to their own routes listed above.
   ...domainRoutes,
 ];
