@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import nodePath from 'node:path';
 import ssh2 from 'ssh2';
 import type { Attributes, FileEntry, SFTPWrapper } from 'ssh2';
 import { normaliseRemotePath, toLocalPath } from './remote-path.ts';
@@ -51,6 +52,18 @@ function statusOf(err: unknown): number {
       return STATUS_CODE.PERMISSION_DENIED;
     default:
       return STATUS_CODE.FAILURE;
+  }
+}
+
+/** realpath(3) that, as OpenSSH's sftp-server, accepts a missing last component (following a dangling link). */
+async function realLocal(p: string, hops = 0): Promise<string> {
+  try {
+    return await fs.realpath(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || hops > 40) throw err;
+    const st = await fs.lstat(p).catch(() => null);
+    if (st?.isSymbolicLink()) return realLocal(nodePath.resolve(nodePath.dirname(p), await fs.readlink(p)), hops + 1);
+    return nodePath.join(await fs.realpath(nodePath.dirname(p)), nodePath.basename(p));
   }
 }
 
@@ -203,9 +216,21 @@ export function serveSftp(sftp: SFTPWrapper, rootDir: string): void {
     });
   });
 
+  // Like OpenSSH: links are followed and a missing last component is allowed. A path that resolves outside the
+  // served root is answered with its local absolute path, which is what a real host would show for it.
   sftp.on('REALPATH', (reqId, path) => {
-    const resolved = normaliseRemotePath(path);
-    sftp.name(reqId, [{ filename: resolved, longname: resolved, attrs: {} as Attributes }]);
+    run(reqId, async () => {
+      const realRoot = await fs.realpath(rootDir);
+      const real = await realLocal(local(path));
+      const rel = nodePath.relative(realRoot, real);
+      const resolved =
+        rel === ''
+          ? '/'
+          : rel.startsWith('..') || nodePath.isAbsolute(rel)
+            ? real
+            : `/${rel.split(nodePath.sep).join('/')}`;
+      sftp.name(reqId, [{ filename: resolved, longname: resolved, attrs: {} as Attributes }]);
+    });
   });
 
   sftp.on('close', () => {

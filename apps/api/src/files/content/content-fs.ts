@@ -1,0 +1,537 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Attributes, FileEntry, SFTPWrapper } from 'ssh2';
+import { AppError, ConflictError, NotFoundError, UpstreamError, ValidationError } from '../../http/errors.ts';
+import { SshError, type SshPool, type SshTarget } from '../ssh/index.ts';
+import { checkName, clientSegments, isInside, normaliseRoot, resolveInside } from './paths.ts';
+
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+// ssh2's numeric SFTP status codes.
+const NO_SUCH_FILE = 2;
+const PERMISSION_DENIED = 3;
+
+export type ContentItemType = 'file' | 'directory';
+export type ContentEntry = { name: string; type: ContentItemType; size: number; mtime: number; symlink: boolean };
+export type ContentStat = { type: ContentItemType; size: number; mtime: number; symlink: boolean };
+export type WalkEntry = ContentStat & { /** Relative to the walked directory, "/"-separated. */ path: string };
+
+export type ContentFsOptions = {
+  ssh: SshPool;
+  target: SshTarget;
+  /** Absolute remote directory every client path stays inside (a domain's directory). */
+  root: string;
+  /** Limit for one SFTP request (not a whole transfer). Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Most entries one walk or recursive remove visits before giving up with 413. Default 100 000. */
+  maxWalkEntries?: number;
+  /** Deepest directory level a walk or recursive remove descends to. Default 64. */
+  maxDepth?: number;
+  /** Called once with the host key seen when the target had none stored (trust on first use, decision 008). */
+  onHostKey?: (fingerprint: string) => void;
+};
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string, code = 'too_large') {
+    super(413, code, message);
+  }
+}
+
+const typeOf = (attrs: Attributes): ContentItemType => ((attrs.mode & S_IFMT) === S_IFDIR ? 'directory' : 'file');
+const isLink = (attrs: Attributes) => (attrs.mode & S_IFMT) === S_IFLNK;
+
+type Cb<T> = (err: (Error & { code?: number | string }) | null | undefined, value?: T) => void;
+
+/**
+ * A domain's directory over SFTP, through the pooled SSH connection (decisions 008, 020, 021). Every method takes
+ * a client path relative to the root ("", "/", "css/site.css"); it is resolved once, lexically (no "..", NUL,
+ * backslash, absolute path) and then with realpath on the host, so a symlink that leads out is refused with 400.
+ * Provider failures become UpstreamError naming SSH; a missing path is a 404, an existing target a 409.
+ */
+export function openContentFs(opts: ContentFsOptions) {
+  const { ssh, target } = opts;
+  const root = normaliseRoot(opts.root);
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
+  const maxWalkEntries = opts.maxWalkEntries ?? 100_000;
+  const maxDepth = opts.maxDepth ?? 64;
+  let hostKeyReported = target.knownHostFingerprint !== null;
+
+  const shown = (remote: string) => {
+    const rel = path.posix.relative(root, remote);
+    return rel ? `/${rel}` : '/';
+  };
+
+  const mapError = (err: unknown, remote?: string): unknown => {
+    if (err instanceof AppError) return err;
+    if (err instanceof SshError) {
+      return new UpstreamError('SSH', err.message, { timeout: err.code === 'timeout', code: `ssh_${err.code}` });
+    }
+    const e = err as Error & { code?: number | string };
+    const where = remote ? ` (${shown(remote)})` : '';
+    if (e.code === NO_SUCH_FILE) return new NotFoundError(`No such file or directory${where}`);
+    if (e.code === PERMISSION_DENIED) {
+      return new UpstreamError('SSH', `Permission denied on the server${where}`, { code: 'ssh_permission_denied' });
+    }
+    return new UpstreamError('SSH', `The server refused the file operation${where}: ${e.message ?? 'failure'}`, {
+      code: 'ssh_sftp_failed',
+    });
+  };
+
+  /** One SFTP request with a deadline, so a wedged host cannot hang the API. */
+  const call = <T>(what: string, fn: (cb: Cb<T>) => void): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new UpstreamError('SSH', `The server did not answer ${what} within ${requestTimeoutMs / 1000} s`, {
+              timeout: true,
+            }),
+          ),
+        requestTimeoutMs,
+      );
+      fn((err, value) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve(value as T);
+      });
+    });
+
+  const noteHostKey = (fingerprint: string) => {
+    if (hostKeyReported || !fingerprint) return;
+    hostKeyReported = true;
+    opts.onHostKey?.(fingerprint);
+  };
+
+  /** Runs fn on one SFTP channel of the pooled connection, mapping every failure. */
+  const withSftp = async <T>(fn: (sftp: SFTPWrapper) => Promise<T>): Promise<T> => {
+    try {
+      return await ssh.sftp(target, (sftp, session) => {
+        noteHostKey(session.hostFingerprint);
+        return fn(sftp);
+      });
+    } catch (err) {
+      throw mapError(err);
+    }
+  };
+
+  /** An SFTP channel held open until release() is called: for streams and walks that outlive one call. */
+  const lease = () =>
+    new Promise<{ sftp: SFTPWrapper; release: () => void }>((resolve, reject) => {
+      let release!: () => void;
+      const done = new Promise<void>((r) => (release = r));
+      void ssh
+        .sftp(target, async (sftp, session) => {
+          noteHostKey(session.hostFingerprint);
+          resolve({ sftp, release });
+          await done;
+        })
+        .catch((err: unknown) => reject(mapError(err)));
+    });
+
+  const lstat = (sftp: SFTPWrapper, remote: string) => call<Attributes>('lstat', (cb) => sftp.lstat(remote, cb));
+  const stat = (sftp: SFTPWrapper, remote: string) => call<Attributes>('stat', (cb) => sftp.stat(remote, cb));
+  const exists = (sftp: SFTPWrapper, remote: string) =>
+    lstat(sftp, remote).then(
+      (a) => a,
+      (err: { code?: number }) => {
+        if (err?.code === NO_SUCH_FILE) return null;
+        throw err;
+      },
+    );
+  const realpath = (sftp: SFTPWrapper, remote: string) => call<string>('realpath', (cb) => sftp.realpath(remote, cb));
+
+  const rootMissing = () => new NotFoundError('The domain directory does not exist yet', 'domain_dir_missing');
+
+  /**
+   * The client path as an absolute remote path inside root, after checking with realpath on the host that the
+   * deepest existing part of it does not lead out through a symlink. Missing trailing parts cannot be links.
+   */
+  const safe = async (sftp: SFTPWrapper, clientPath: string | undefined | null): Promise<string> => {
+    const lexical = resolveInside(root, clientPath);
+    const rootAttrs = await exists(sftp, root);
+    if (!rootAttrs) throw rootMissing();
+    const realRoot = await realpath(sftp, root);
+    let existing = lexical;
+    while (existing !== root && !(await exists(sftp, existing))) existing = path.posix.dirname(existing);
+    let real: string;
+    try {
+      real = await realpath(sftp, existing);
+    } catch {
+      throw new ValidationError(
+        'The path is not allowed: a symbolic link leads nowhere',
+        { path: 'broken link' },
+        'bad_path',
+      );
+    }
+    if (!isInside(realRoot, real)) {
+      throw new ValidationError(
+        'The path is not allowed: a symbolic link leads outside the directory',
+        { path: 'outside the directory' },
+        'bad_path',
+      );
+    }
+    return lexical;
+  };
+
+  const readdir = async (sftp: SFTPWrapper, remote: string): Promise<FileEntry[]> =>
+    (await call<FileEntry[]>('readdir', (cb) => sftp.readdir(remote, cb))).filter(
+      (e) => e.filename !== '.' && e.filename !== '..',
+    );
+
+  const toEntry = async (sftp: SFTPWrapper, dir: string, e: FileEntry): Promise<ContentEntry> => {
+    let attrs = e.attrs;
+    const symlink = isLink(attrs);
+    // A link is shown as what it points to; a broken one as a file.
+    if (symlink) attrs = await stat(sftp, path.posix.join(dir, e.filename)).catch(() => e.attrs);
+    return {
+      name: e.filename,
+      type: symlink && isLink(attrs) ? 'file' : typeOf(attrs),
+      size: attrs.size ?? 0,
+      mtime: attrs.mtime ?? 0,
+      symlink,
+    };
+  };
+
+  const byTypeThenName = (a: { type: ContentItemType; name: string }, b: { type: ContentItemType; name: string }) =>
+    a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type === 'directory' ? -1 : 1;
+
+  const removeTree = async (sftp: SFTPWrapper, remote: string, budget: { left: number }, depth: number) => {
+    if (--budget.left < 0) throw new PayloadTooLargeError(`The directory holds more than ${maxWalkEntries} entries`);
+    const attrs = await lstat(sftp, remote);
+    if (typeOf(attrs) === 'directory' && !isLink(attrs)) {
+      if (depth > maxDepth) throw new PayloadTooLargeError(`The directory is nested deeper than ${maxDepth} levels`);
+      for (const e of await readdir(sftp, remote)) {
+        await removeTree(sftp, path.posix.join(remote, e.filename), budget, depth + 1);
+      }
+      await call<void>('rmdir', (cb) => sftp.rmdir(remote, cb));
+    } else {
+      await call<void>('remove', (cb) => sftp.unlink(remote, cb));
+    }
+  };
+
+  const mkdirpRemote = async (sftp: SFTPWrapper, remote: string) => {
+    const missing: string[] = [];
+    let p = remote;
+    while (p !== '/' && !(await exists(sftp, p))) {
+      missing.unshift(p);
+      p = path.posix.dirname(p);
+    }
+    for (const dir of missing) {
+      await call<void>('mkdir', (cb) => sftp.mkdir(dir, cb)).catch(async (err) => {
+        // Another upload may have made it meanwhile.
+        const a = await exists(sftp, dir);
+        if (!a || typeOf(a) !== 'directory') throw err;
+      });
+    }
+    const a = await stat(sftp, remote);
+    if (typeOf(a) !== 'directory') throw new ConflictError(`${shown(remote)} exists and is not a directory`);
+  };
+
+  /** A temp name next to the target, hidden and unique, short enough for 255-byte names. */
+  const tempNameFor = (remote: string) => {
+    const base = Buffer.from(path.posix.basename(remote))
+      .subarray(0, 180)
+      .toString('utf8')
+      .replace(/\uFFFD+$/, '');
+    return path.posix.join(path.posix.dirname(remote), `.${base}.${crypto.randomBytes(6).toString('hex')}.fdtmp`);
+  };
+
+  /**
+   * Moves tmp over remote. OpenSSH's posix-rename replaces atomically; a host without it gets the old file moved
+   * aside first and put back if the second rename fails, so the target is never half written (decision 021).
+   */
+  const replace = async (sftp: SFTPWrapper, tmp: string, remote: string) => {
+    try {
+      await call<void>('posix-rename', (cb) => sftp.ext_openssh_rename(tmp, remote, cb));
+      return;
+    } catch (err) {
+      if (!/not support/i.test((err as Error).message ?? '')) throw err;
+    }
+    const old = await exists(sftp, remote);
+    if (!old) return call<void>('rename', (cb) => sftp.rename(tmp, remote, cb));
+    if (typeOf(old) === 'directory' && !isLink(old)) throw new ConflictError(`${shown(remote)} is a directory`);
+    const aside = tempNameFor(remote);
+    await call<void>('rename', (cb) => sftp.rename(remote, aside, cb));
+    try {
+      await call<void>('rename', (cb) => sftp.rename(tmp, remote, cb));
+    } catch (err) {
+      await call<void>('rename', (cb) => sftp.rename(aside, remote, cb)).catch(() => undefined);
+      throw err;
+    }
+    await call<void>('remove', (cb) => sftp.unlink(aside, cb)).catch(() => undefined);
+  };
+
+  /** Counts bytes through a stream and fails it with 413 past the limit. */
+  const limiter = (maxBytes: number, label: string) => {
+    let seen = 0;
+    return new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        seen += chunk.length;
+        if (seen > maxBytes)
+          return cb(new PayloadTooLargeError(`${label} is larger than the limit of ${maxBytes} bytes`));
+        cb(null, chunk);
+      },
+    });
+  };
+
+  const writeAtomicOn = async (
+    sftp: SFTPWrapper,
+    remote: string,
+    data: string | Buffer | Readable,
+    maxBytes: number,
+    label: string,
+  ): Promise<number> => {
+    const existing = await exists(sftp, remote);
+    if (existing && typeOf(existing) === 'directory' && !isLink(existing)) {
+      throw new ConflictError(`${shown(remote)} is a directory`);
+    }
+    const tmp = tempNameFor(remote);
+    const source = typeof data === 'string' || Buffer.isBuffer(data) ? Readable.from([Buffer.from(data)]) : data;
+    let written = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        written += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    const ws = sftp.createWriteStream(tmp, { flags: 'w', mode: existing ? existing.mode & 0o777 : 0o644 });
+    const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+    try {
+      await pipeline(source, limiter(maxBytes, label), counter, ws);
+      await closed;
+      await replace(sftp, tmp, remote);
+      return written;
+    } catch (err) {
+      if (!source.destroyed) source.destroy();
+      ws.destroy();
+      await call<void>('remove', (cb) => sftp.unlink(tmp, cb)).catch(() => undefined);
+      throw err;
+    }
+  };
+
+  return {
+    root,
+    /** The remote path a client path resolves to, checked (symlinks included). */
+    resolve: (clientPath: string) => withSftp((sftp) => safe(sftp, clientPath)),
+
+    /** Whether the root exists as a directory. */
+    rootExists: () =>
+      withSftp(async (sftp) => {
+        const a = await exists(sftp, root);
+        return !!a && typeOf(await stat(sftp, root).catch(() => a)) === 'directory';
+      }),
+
+    /** Creates the root (and missing parents); 409 when it exists already. */
+    createRoot: () =>
+      withSftp(async (sftp) => {
+        if (await exists(sftp, root))
+          throw new ConflictError('The domain directory exists already', undefined, 'domain_dir_exists');
+        await mkdirpRemote(sftp, root);
+      }),
+
+    stat: (clientPath: string) =>
+      withSftp(async (sftp): Promise<ContentStat | null> => {
+        const remote = await safe(sftp, clientPath);
+        const l = await exists(sftp, remote);
+        if (!l) return null;
+        const a = isLink(l) ? await stat(sftp, remote).catch(() => l) : l;
+        return { type: isLink(a) ? 'file' : typeOf(a), size: a.size ?? 0, mtime: a.mtime ?? 0, symlink: isLink(l) };
+      }),
+
+    /** A directory's entries: directories first, then by name (code point order). */
+    list: (clientPath: string) =>
+      withSftp(async (sftp) => {
+        const remote = await safe(sftp, clientPath);
+        const a = await stat(sftp, remote).catch((err) => {
+          throw mapError(err, remote);
+        });
+        if (typeOf(a) !== 'directory')
+          throw new ValidationError(
+            `${shown(remote)} is not a directory`,
+            { path: 'not a directory' },
+            'not_a_directory',
+          );
+        const entries = await readdir(sftp, remote);
+        if (entries.length > maxWalkEntries)
+          throw new PayloadTooLargeError(`The directory holds more than ${maxWalkEntries} entries`);
+        const items: ContentEntry[] = [];
+        for (const e of entries) items.push(await toEntry(sftp, remote, e));
+        return items.sort(byTypeThenName);
+      }),
+
+    /** A whole file in memory, for the editor; 413 past maxBytes. */
+    readFile: (clientPath: string, maxBytes: number) =>
+      withSftp(async (sftp) => {
+        const remote = await safe(sftp, clientPath);
+        const a = await stat(sftp, remote).catch((err) => {
+          throw mapError(err, remote);
+        });
+        if (typeOf(a) === 'directory')
+          throw new ValidationError(`${shown(remote)} is a directory`, { path: 'a directory' }, 'is_a_directory');
+        if ((a.size ?? 0) > maxBytes)
+          throw new PayloadTooLargeError(`The file is larger than the limit of ${maxBytes} bytes`);
+        const chunks: Buffer[] = [];
+        await pipeline(
+          sftp.createReadStream(remote),
+          limiter(maxBytes, 'The file'),
+          async (src: AsyncIterable<Buffer>) => {
+            for await (const c of src) chunks.push(c);
+          },
+        );
+        return Buffer.concat(chunks);
+      }).catch((err: unknown) => {
+        throw mapError(err);
+      }),
+
+    /**
+     * A stream of the file's bytes and its size. The SFTP channel stays open until the stream ends or is
+     * destroyed, so memory stays flat whatever the size.
+     */
+    async readStream(clientPath: string): Promise<{ stream: Readable; size: number; name: string }> {
+      const { sftp, release } = await lease();
+      try {
+        const remote = await safe(sftp, clientPath);
+        const a = await stat(sftp, remote);
+        if (typeOf(a) === 'directory')
+          throw new ValidationError(`${shown(remote)} is a directory`, { path: 'a directory' }, 'is_a_directory');
+        const stream = sftp.createReadStream(remote);
+        stream.once('close', release);
+        stream.once('error', release);
+        return { stream, size: a.size ?? 0, name: path.posix.basename(remote) };
+      } catch (err) {
+        release();
+        throw mapError(err, resolveInside(root, clientPath));
+      }
+    },
+
+    /**
+     * Writes a file atomically: to a temp file in the same directory, then renamed over the target (decision 021).
+     * Missing parent directories are created. 413 past maxBytes, and the temp file is removed on any failure.
+     * Answers the bytes written.
+     */
+    writeAtomic: (
+      clientPath: string,
+      data: string | Buffer | Readable,
+      o: { maxBytes?: number; label?: string; mkdirs?: boolean } = {},
+    ) =>
+      withSftp(async (sftp) => {
+        const remote = await safe(sftp, clientPath);
+        if (remote === root)
+          throw new ValidationError('Name a file to write', { path: 'a file path is needed' }, 'bad_path');
+        if (o.mkdirs !== false) await mkdirpRemote(sftp, path.posix.dirname(remote));
+        return writeAtomicOn(sftp, remote, data, o.maxBytes ?? Number.MAX_SAFE_INTEGER, o.label ?? 'The file');
+      }).catch((err: unknown) => {
+        if (typeof data === 'object' && !Buffer.isBuffer(data) && !data.destroyed) data.resume();
+        throw mapError(err);
+      }),
+
+    /** Creates a directory and its missing parents; fine when it exists. */
+    mkdirp: (clientPath: string) =>
+      withSftp(async (sftp) => {
+        await mkdirpRemote(sftp, await safe(sftp, clientPath));
+      }),
+
+    /** Creates one new directory `name` inside `dir`; 409 when the name is taken. Answers its client path. */
+    mkdir: (dir: string, name: string) =>
+      withSftp(async (sftp) => {
+        const n = checkName(name);
+        const parent = await safe(sftp, dir);
+        const remote = await safe(sftp, path.posix.join(shown(parent), n));
+        const pa = await stat(sftp, parent).catch((err) => {
+          throw mapError(err, parent);
+        });
+        if (typeOf(pa) !== 'directory')
+          throw new ValidationError(
+            `${shown(parent)} is not a directory`,
+            { path: 'not a directory' },
+            'not_a_directory',
+          );
+        if (await exists(sftp, remote))
+          throw new ConflictError(`${shown(remote)} exists already`, { name: 'This name is taken' });
+        await call<void>('mkdir', (cb) => sftp.mkdir(remote, cb)).catch((err) => {
+          throw mapError(err, remote);
+        });
+        return shown(remote);
+      }),
+
+    /** Removes a file, a link or a whole directory tree (bounded). The root itself cannot be removed. */
+    remove: (clientPath: string) =>
+      withSftp(async (sftp) => {
+        const remote = await safe(sftp, clientPath);
+        if (remote === root)
+          throw new ValidationError('The domain directory itself cannot be removed', { path: 'the root' }, 'bad_path');
+        if (!(await exists(sftp, remote))) throw new NotFoundError(`No such file or directory (${shown(remote)})`);
+        await removeTree(sftp, remote, { left: maxWalkEntries }, 0).catch((err) => {
+          throw mapError(err, remote);
+        });
+      }),
+
+    /** Renames an entry within its directory to a new name; 409 when the name is taken. Answers the new path. */
+    rename: (clientPath: string, newName: string) =>
+      withSftp(async (sftp) => {
+        const n = checkName(newName);
+        const from = await safe(sftp, clientPath);
+        if (from === root)
+          throw new ValidationError('The domain directory itself cannot be renamed', { path: 'the root' }, 'bad_path');
+        const to = await safe(sftp, path.posix.join(shown(path.posix.dirname(from)), n));
+        if (!(await exists(sftp, from))) throw new NotFoundError(`No such file or directory (${shown(from)})`);
+        if (to === from) return shown(to);
+        if (await exists(sftp, to))
+          throw new ConflictError(`${shown(to)} exists already`, { name: 'This name is taken' });
+        await call<void>('rename', (cb) => sftp.rename(from, to, cb)).catch((err) => {
+          throw mapError(err, from);
+        });
+        return shown(to);
+      }),
+
+    /**
+     * Walks a directory tree depth first (a directory's entries, then its subdirectories), not following links,
+     * yielding files and directories with paths
+     * relative to the walked directory. Bounded by maxWalkEntries and maxDepth (413 past them).
+     */
+    async *walk(clientPath = ''): AsyncGenerator<WalkEntry> {
+      const { sftp, release } = await lease();
+      try {
+        const base = await safe(sftp, clientPath).catch((err: unknown) => {
+          throw mapError(err);
+        });
+        let count = 0;
+        const stack: { remote: string; rel: string; depth: number }[] = [{ remote: base, rel: '', depth: 0 }];
+        while (stack.length) {
+          const { remote, rel, depth } = stack.pop()!;
+          let entries: FileEntry[];
+          try {
+            entries = await readdir(sftp, remote);
+          } catch (err) {
+            throw mapError(err, remote);
+          }
+          entries.sort((a, b) => (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
+          const subdirs: { remote: string; rel: string; depth: number }[] = [];
+          for (const e of entries) {
+            if (++count > maxWalkEntries)
+              throw new PayloadTooLargeError(`The directory holds more than ${maxWalkEntries} entries`);
+            const childRel = rel ? `${rel}/${e.filename}` : e.filename;
+            const link = isLink(e.attrs);
+            const type = link ? 'file' : typeOf(e.attrs);
+            yield { path: childRel, type, size: e.attrs.size ?? 0, mtime: e.attrs.mtime ?? 0, symlink: link };
+            if (type === 'directory') {
+              if (depth + 1 > maxDepth)
+                throw new PayloadTooLargeError(`The directory is nested deeper than ${maxDepth} levels`);
+              subdirs.push({ remote: path.posix.join(remote, e.filename), rel: childRel, depth: depth + 1 });
+            }
+          }
+          stack.push(...subdirs.reverse());
+        }
+      } finally {
+        release();
+      }
+    },
+  };
+}
+export type ContentFs = ReturnType<typeof openContentFs>;
+
+/** The client path's segments, for callers that build paths (e.g. an upload's folder structure). */
+export { clientSegments };
