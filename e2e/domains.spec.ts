@@ -176,11 +176,9 @@ test('domains: create with every link, tabs by URL, Setup WAF, search and export
   await expect(page.getByTestId('field-cloudId').getByRole('textbox')).toHaveValue(`${s.tag}-used@example.com`);
   await expect(page.getByText('Another domain of this brand already uses this cloud.')).toBeVisible();
   await expect(page.getByText('Cloud Zone Id')).toBeVisible();
-  for (const [tab, title] of [['yandex-webmaster', 'Yandex Webmaster']] as const) {
-    await page.goto(`/domains/${domainId}?tab=${tab}`);
-    await expect(page.getByRole('tab', { name: title, selected: true })).toBeVisible();
-    await expect(page.getByRole('tabpanel')).toContainText('Not available yet');
-  }
+  await page.goto(`/domains/${domainId}?tab=yandex-webmaster`);
+  await expect(page.getByRole('tab', { name: 'Yandex Webmaster', selected: true })).toBeVisible();
+  await expect(page.getByTestId('field-yandexWebmasterAccountId')).toBeVisible();
   await page.goto(`/domains/${domainId}?tab=domain-registrator`);
   await expect(page.getByRole('tab', { name: 'Domain Registrator', selected: true })).toBeVisible();
   await expect(page.getByTestId('field-domainRegistratorId').getByRole('textbox')).toHaveValue(`Registrar ${s.tag}`);

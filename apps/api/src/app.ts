@@ -31,6 +31,7 @@ import { ispManagerRoutes } from './modules/ispmanager/ispmanager.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
 import { registrarRoutes } from './modules/domain-registrators/registrar.routes.ts';
+import { yandexWebmasterRoutes } from './modules/yandex-webmaster/yandex-webmaster.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -118,6 +119,7 @@ export async function buildApp(
   await app.register(jobsRoutes(c.services.jobs));
   await app.register(domainJobsRoutes(c.services.jobs));
   await app.register(registrarRoutes(c.services.registrar));
+  await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

@@ -145,6 +145,14 @@ const ConfigSchema = z.object({
     .optional(),
   NAMECHEAP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   NAMECHEAP_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),
+  YANDEX_WEBMASTER_API_URL: z.url().default('https://api.webmaster.yandex.net/v4'),
+  YANDEX_WEBMASTER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
+  /** How often URLs held back past the day's recrawl quota are offered again; 0 turns it off. */
+  YANDEX_RECRAWL_DRAIN_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(60),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'DATA_DIR'> & { DATA_DIR: string };

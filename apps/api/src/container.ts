@@ -46,6 +46,12 @@ import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/healt
 import { createNamecheapClient } from './integrations/namecheap/index.ts';
 import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
 import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
+import { createYandexWebmasterClient } from './integrations/yandex-webmaster/index.ts';
+import { createYandexWebmasterRepository } from './modules/yandex-webmaster/yandex-webmaster.repository.ts';
+import {
+  createYandexWebmasterService,
+  type WebmasterDnsPort,
+} from './modules/yandex-webmaster/yandex-webmaster.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -74,6 +80,7 @@ export async function createContainer(
     servers: createServersRepository(db),
     domains: createDomainsRepository(db),
     jobs: createJobsRepository(db),
+    yandexWebmaster: createYandexWebmasterRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -101,6 +108,18 @@ export async function createContainer(
   });
   const brands = createBrandsService({ database, audit, usage, repo: repos.brands });
   const clouds = createCloudsService({ database, audit, usage, secrets, repo: repos.clouds, regions });
+  const yandexWebmasterClient = createYandexWebmasterClient({
+    baseUrl: config.YANDEX_WEBMASTER_API_URL,
+    timeoutMs: config.YANDEX_WEBMASTER_TIMEOUT_SECONDS * 1000,
+  });
+  const yandexWebmaster = createYandexWebmasterService({
+    database,
+    audit,
+    usage,
+    secrets,
+    repo: repos.yandexWebmaster,
+    client: yandexWebmasterClient,
+  });
   const services = {
     audit,
     auth: createAuthService({
@@ -140,7 +159,16 @@ export async function createContainer(
       checkUrl: config.PROXY_CHECK_URL,
     }),
     servers: createServersService({ database, audit, usage, secrets, repo: repos.servers, ssh }),
-    domains: createDomainsService({ database, audit, usage, repo: repos.domains, clouds, brands }),
+    domains: createDomainsService({
+      database,
+      audit,
+      usage,
+      repo: repos.domains,
+      clouds,
+      brands,
+      webmasterAccounts: yandexWebmaster,
+    }),
+    yandexWebmaster,
   };
 
   // One Cloudflare client for every cloud: its request budget and account-id cache are per credentials, and
@@ -225,6 +253,15 @@ export async function createContainer(
     audit,
   });
 
+  // One-click verification places its TXT record through the Cloudflare actions' own DNS code.
+  yandexWebmaster.wire({ domains: services.domains, dns: cloudFlare as unknown as WebmasterDnsPort });
+  // URLs held back past a day's recrawl quota go out on later days (decision 027).
+  const drainTimer =
+    config.YANDEX_RECRAWL_DRAIN_MINUTES > 0
+      ? setInterval(() => void yandexWebmaster.drainRecrawlBacklog(), config.YANDEX_RECRAWL_DRAIN_MINUTES * 60_000)
+      : undefined;
+  drainTimer?.unref();
+
   return {
     config,
     database,
@@ -244,7 +281,9 @@ export async function createContainer(
     cloudflare,
     namecheap,
     services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar },
+    yandexWebmasterClient,
     async close() {
+      if (drainTimer) clearInterval(drainTimer);
       await jobEngine.stop().catch(() => undefined);
       ssh.closeAll();
       await database.close();

@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import {
+  cloudflareTxtLookup,
+  directoryFileLookup,
   startCloudflareSim,
   startDirectAdminSim,
   startForwardProxy,
   startIspManagerSim,
   startNamecheapSim,
   startSshHost,
+  startYandexWebmasterSim,
 } from '@fleetdesk/simulators';
 import { toAsciiDomain } from '@fleetdesk/contract';
 import type { Container } from './container.ts';
@@ -18,6 +21,10 @@ export const DEMO_PROXY_USER = 'demo';
 /** The demo panels' accounts: a DirectAdmin admin acting as its user, and ISPmanager's root. */
 export const DEMO_DIRECTADMIN = { admin: 'admin', password: 'directadmin-demo', user: 'fleet' };
 export const DEMO_ISPMANAGER = { username: 'root', password: 'ispmanager-demo' };
+/** Tokens the demo's Yandex Webmaster simulator knows: the first is the seeded account's, the second is free to add. */
+export const DEMO_YANDEX_TOKENS = ['demo-yandex-token-1', 'demo-yandex-token-2'] as const;
+/** Hosts of the seeded Yandex account: the first verified, the second waiting for verification. */
+export const DEMO_YANDEX_HOSTS = ['fleetdesk-demo.com', 'fleetdesk-demo.org'] as const;
 
 /**
  * Demo mode's providers, all on loopback: an SSH/SFTP host serving DATA_DIR/demo-ssh-root, a Cloudflare
@@ -51,6 +58,16 @@ export async function startDemoProviders(dataDir: string) {
     stateFile: ispState,
     users: [{ username: DEMO_ISPMANAGER.username, password: DEMO_ISPMANAGER.password }],
   });
+  // Yandex checks DNS verification against the Cloudflare simulator's zones and file verification against the
+  // SSH host's site directories (<root>/www/<host name>). Its users and hosts live in memory, seeded at each start.
+  const yandexWebmaster = await startYandexWebmasterSim({
+    dnsTxtLookup: cloudflareTxtLookup(cloudflare),
+    fileLookup: directoryFileLookup((hostname) => path.join(rootDir, 'www', hostname)),
+    verifyDelayMs: 1500,
+  });
+  for (const token of DEMO_YANDEX_TOKENS) yandexWebmaster.addUser(token);
+  yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[0]}`, { verified: true });
+  yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[1]}`);
   return {
     sshHost,
     cloudflare,
@@ -59,6 +76,7 @@ export async function startDemoProviders(dataDir: string) {
     directAdmin,
     ispManager,
     panelsFresh,
+    yandexWebmaster,
     async close() {
       await Promise.allSettled([
         sshHost.close(),
@@ -67,6 +85,7 @@ export async function startDemoProviders(dataDir: string) {
         namecheap.close(),
         directAdmin.close(),
         ispManager.close(),
+        yandexWebmaster.close(),
       ]);
     },
   };

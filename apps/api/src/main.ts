@@ -22,6 +22,7 @@ async function main() {
     config = {
       ...config,
       CLOUDFLARE_API_URL: providers.cloudflare.url,
+      YANDEX_WEBMASTER_API_URL: providers.yandexWebmaster.url,
       PROXY_CHECK_URL: `http://127.0.0.1:${config.PORT}/healthz`,
       NAMECHEAP_CLIENT_IP: config.NAMECHEAP_CLIENT_IP ?? '127.0.0.1',
     };
@@ -78,7 +79,7 @@ async function main() {
       `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +
       (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
       (providers
-        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n`
+        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, Yandex Webmaster ${providers.yandexWebmaster.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n`
         : '') +
       `  API docs: ${url}/api/docs\n\n`,
   );

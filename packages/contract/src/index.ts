@@ -21,3 +21,4 @@ export * from './direct-admin.ts';
 export * from './ispmanager.ts';
 export * from './jobs.ts';
 export * from './registrar.ts';
+export * from './yandex-webmaster.ts';

@@ -47,6 +47,7 @@ export const PICKER_READERS: Partial<Record<Rule, readonly Rule[]>> = {
   'cnv:clouds': ['cnv:domains'],
   'cnv:domainRegistrators': ['cnv:domains'],
   'cnv:firewallRules': ['cnv:domains'],
+  'cnv:yandex-webmaster': ['cnv:domains'],
   'cnv:roles': ['cnv:users'],
 };
 

@@ -4,3 +4,4 @@ export * from './proxy/index.ts';
 export * from './directadmin/index.ts';
 export * from './ispmanager/index.ts';
 export * from './namecheap/index.ts';
+export * from './yandex-webmaster/index.ts';

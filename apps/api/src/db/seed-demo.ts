@@ -4,7 +4,13 @@ import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoDomains } from './seed-demo-domains.ts';
-import { DEMO_NAMECHEAP_USER, DEMO_PROXY_USER, DEMO_SSH_EMAIL, type DemoProviders } from '../demo.ts';
+import {
+  DEMO_NAMECHEAP_USER,
+  DEMO_PROXY_USER,
+  DEMO_SSH_EMAIL,
+  DEMO_YANDEX_TOKENS,
+  type DemoProviders,
+} from '../demo.ts';
 
 export const DEMO_REGIONS = [
   'Europe West',
@@ -176,9 +182,20 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   const domains = await seedDemoDomains(c, actor);
   await seedDemoRegistrar(c, providers, registrator._id);
   const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;
+  // The Yandex Webmaster account of the simulator's first user; the zone-linked domains use it.
+  const webmaster = await c.services.yandexWebmaster.create(
+    { name: 'Demo Yandex Webmaster', apiToken: DEMO_YANDEX_TOKENS[0] },
+    actor,
+  );
   for (const z of zoneLinks) {
     const d = await c.services.domains.create(
-      { domainName: z.name, status: 'active', cloudId: z.cloudId, brandId: brand?._id ?? null },
+      {
+        domainName: z.name,
+        status: 'active',
+        cloudId: z.cloudId,
+        brandId: brand?._id ?? null,
+        yandexWebmasterAccountId: webmaster._id,
+      },
       actor,
     );
     await c.services.domains.setCloudZone(d._id, { cloudZoneId: z.zoneId, cloudRulesetId: null }, actor);

@@ -13,6 +13,7 @@ import { serverRoutes } from '../features/servers/index.ts';
 import { cloudFlareRoutes } from '../features/cloud-flare/index.ts';
 import { domainRoutes } from '../features/domains/index.ts';
 import { jobRoutes } from '../features/jobs/index.ts';
+import { yandexWebmasterRoutes } from '../features/yandex-webmaster/index.ts';
 import { Layout } from './layout.tsx';
 import { LoginPage } from './pages/login-page.tsx';
 import { LogoutPage } from './pages/logout-page.tsx';
@@ -39,6 +40,7 @@ export const featureRoutes: RouteObject[] = [
   ...serverRoutes,
   ...cloudFlareRoutes,
   ...jobRoutes,
+  ...yandexWebmasterRoutes,
   // Last: its notes for routes later issues build give way to their own routes listed above.
   ...domainRoutes,
 ];

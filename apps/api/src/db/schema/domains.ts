@@ -16,6 +16,7 @@ import {
 import { brands, regions } from './catalogues.ts';
 import { domainRegistrators, firewallRules } from './catalogues-people.ts';
 import { clouds, servers } from './infrastructure.ts';
+import { yandexWebmasterAccounts } from './yandex-webmaster.ts';
 
 /**
  * Domains. domain_name is the stored form (lower-case punycode, unique); domain_name_unicode is kept
@@ -47,8 +48,9 @@ export const domains = pgTable(
       onDelete: 'restrict',
     }),
     domainRegistratorExpirationDate: date('domain_registrator_expiration_date', { mode: 'string' }),
-    /** No accounts table yet: the Yandex Webmaster issue adds it and the foreign key. */
-    yandexWebmasterAccountId: uuid('yandex_webmaster_account_id'),
+    yandexWebmasterAccountId: uuid('yandex_webmaster_account_id').references(() => yandexWebmasterAccounts.id, {
+      onDelete: 'restrict',
+    }),
     parsingStartDate: timestamp('parsing_start_date', { withTimezone: true }),
     parsingEndDate: timestamp('parsing_end_date', { withTimezone: true }),
     parsingProgress: jsonb('parsing_progress').$type<Record<string, unknown>>(),

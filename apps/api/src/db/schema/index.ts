@@ -6,3 +6,4 @@ export * from './catalogues-people.ts';
 export * from './domains.ts';
 export * from './login-attempts.ts';
 export * from './jobs.ts';
+export * from './yandex-webmaster.ts';

@@ -20,6 +20,7 @@ import {
   firewallRules,
   regions,
   servers,
+  yandexWebmasterAccounts,
 } from '../../db/schema/index.ts';
 import { likePattern, pageOffset } from '../../http/list-query.ts';
 
@@ -33,6 +34,7 @@ export const DOMAIN_REFS = {
   cloudId: domains.cloudId,
   parserProxyRegionId: domains.parserProxyRegionId,
   domainRegistratorId: domains.domainRegistratorId,
+  yandexWebmasterAccountId: domains.yandexWebmasterAccountId,
 } as const;
 export type DomainRefField = keyof typeof DOMAIN_REFS;
 
@@ -275,6 +277,7 @@ export function createDomainsRepository(db: Db) {
         cloudId: clouds,
         parserProxyRegionId: regions,
         domainRegistratorId: domainRegistrators,
+        yandexWebmasterAccountId: yandexWebmasterAccounts,
       } as const;
       const checks = Object.entries(refs)
         .filter((e): e is [keyof typeof tables, string] => typeof e[1] === 'string')
@@ -301,6 +304,22 @@ export function createDomainsRepository(db: Db) {
         .where(
           and(
             inArray(domains.cloudId, cloudIds),
+            eq(domains.brandId, brandId),
+            exceptDomainId ? ne(domains.id, exceptDomainId) : undefined,
+          ),
+        );
+      return new Set(rows.map((r) => r.id!));
+    },
+
+    /** Of the webmaster accounts given, those that a domain of the brand other than exceptDomainId uses. */
+    async webmasterAccountsInUse(accountIds: string[], brandId: string, exceptDomainId?: string, ex: Executor = db) {
+      if (!accountIds.length) return new Set<string>();
+      const rows = await ex
+        .selectDistinct({ id: domains.yandexWebmasterAccountId })
+        .from(domains)
+        .where(
+          and(
+            inArray(domains.yandexWebmasterAccountId, accountIds),
             eq(domains.brandId, brandId),
             exceptDomainId ? ne(domains.id, exceptDomainId) : undefined,
           ),

@@ -15,6 +15,7 @@ import type { UsageRegistry } from '../../lib/usage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { BrandsService } from '../brands/brands.service.ts';
 import type { CloudsService } from '../clouds/clouds.service.ts';
+import type { YandexWebmasterService } from '../yandex-webmaster/yandex-webmaster.service.ts';
 import { CSV_BOM, csvLine } from './csv.ts';
 import { unicodeOf, type DomainRow, type DomainWrite, type DomainsRepository } from './domains.repository.ts';
 
@@ -26,6 +27,7 @@ export const DOMAIN_MESSAGES = {
   cloudId: 'The cloud does not exist',
   parserProxyRegionId: 'The parser proxy region does not exist',
   domainRegistratorId: 'The domain registrator does not exist',
+  yandexWebmasterAccountId: 'The Yandex Webmaster account does not exist',
   ruleMissing: 'The firewall rule does not exist',
 } as const;
 
@@ -34,8 +36,14 @@ export const serverFullMessage = (ip: string, qty: number, limit: number) =>
 
 export const EXPORT_BATCH_SIZE = 1000;
 
-type RefField = 'brandId' | 'cloudId' | 'parserProxyRegionId' | 'domainRegistratorId';
-const REF_FIELDS: RefField[] = ['brandId', 'cloudId', 'parserProxyRegionId', 'domainRegistratorId'];
+type RefField = 'brandId' | 'cloudId' | 'parserProxyRegionId' | 'domainRegistratorId' | 'yandexWebmasterAccountId';
+const REF_FIELDS: RefField[] = [
+  'brandId',
+  'cloudId',
+  'parserProxyRegionId',
+  'domainRegistratorId',
+  'yandexWebmasterAccountId',
+];
 
 const toWrite = (input: Partial<DomainInput>): DomainWrite => ({
   domainName: input.domainName,
@@ -82,6 +90,7 @@ export function createDomainsService(deps: {
   repo: DomainsRepository;
   clouds: Pick<CloudsService, 'setInUseCheck'>;
   brands: Pick<BrandsService, 'setInUseCheck'>;
+  webmasterAccounts?: Pick<YandexWebmasterService, 'setInUseCheck'>;
 }) {
   const { database, audit, usage, repo } = deps;
 
@@ -92,9 +101,13 @@ export function createDomainsService(deps: {
   usage.register('regions', (id, ex) => repo.usageOf('parserProxyRegionId', id, ex));
   usage.register('domain-registrators', (id, ex) => repo.usageOf('domainRegistratorId', id, ex));
   usage.register('firewall-rules', (id, ex) => repo.usageOfFirewallRule(id, ex));
+  usage.register('yandex-webmaster', (id, ex) => repo.usageOf('yandexWebmasterAccountId', id, ex));
 
   // In-use marks: a cloud (or webmaster account) that another domain of the same brand already uses.
   deps.clouds.setInUseCheck((cloudIds, brandId, exceptDomainId) => repo.cloudsInUse(cloudIds, brandId, exceptDomainId));
+  deps.webmasterAccounts?.setInUseCheck((ids, brandId, exceptDomainId) =>
+    repo.webmasterAccountsInUse(ids, brandId, exceptDomainId),
+  );
   deps.brands.setInUseCheck(async (brandIds, q) => ({
     cloud: q.checkInUseCloudId
       ? await repo.brandsInUse(brandIds, {

@@ -46,7 +46,7 @@ describe('domains CRUD', () => {
     const cloud = await create('clouds', { email: 'cf@example.com' });
     const server = await create('servers', { IPAddress: '5.6.7.8', email: 'ops@example.com', domainsLimitQty: 5 });
     const reg = await registrator('Namecheap main');
-    const accountId = '11111111-1111-4111-8111-111111111111';
+    const accountId = (await create('yandex-webmaster/accounts', { name: 'Webmaster main' }))._id;
 
     const res = await domain({
       domainName: ' Example.COM ',
@@ -350,7 +350,7 @@ describe('in-use checks', () => {
     const b2 = await create('brands', { name: 'B2' });
     const b3 = await create('brands', { name: 'B3' });
     const cloud = await create('clouds', { email: 'c@example.com' });
-    const account = '22222222-2222-4222-8222-222222222222';
+    const account = (await create('yandex-webmaster/accounts', { name: 'Webmaster' }))._id;
     const d1 = await mkDomain({ domainName: 'd1.example', brandId: b1._id, cloudId: cloud._id });
     const d2 = await mkDomain({ domainName: 'd2.example', brandId: b2._id, yandexWebmasterAccountId: account });
     await mkDomain({ domainName: 'd3.example', cloudId: cloud._id, yandexWebmasterAccountId: account }); // no brand

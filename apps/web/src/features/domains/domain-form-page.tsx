@@ -34,6 +34,11 @@ import {
 } from './domains-api.ts';
 import { RefField } from './ref-field.tsx';
 import { RegistratorInfo } from './registrator-info.tsx';
+import {
+  YandexWebmasterAccountPicker,
+  yandexWebmasterAccountLabel,
+} from '../../components/pickers/yandex-webmaster-account-picker.tsx';
+import { DomainWebmasterTab, accountsApi as webmasterAccountsApi } from '../yandex-webmaster/index.ts';
 
 const STATUS_OPTIONS = STATUSES.map((status) => ({ value: status, label: status }));
 
@@ -58,7 +63,7 @@ const TAB_FIELDS: Record<DomainTab, readonly (keyof DomainFormValues)[]> = {
   'direct-admin': [],
   'isp-manager': [],
   'domain-registrator': ['domainRegistratorId', 'domainRegistratorExpirationDate'],
-  'yandex-webmaster': [],
+  'yandex-webmaster': ['yandexWebmasterAccountId'],
 };
 
 type ServerRef = Pick<Server, '_id' | 'IPAddress' | 'email'> & Partial<Pick<Server, 'domainsQty' | 'domainsLimitQty'>>;
@@ -134,6 +139,12 @@ function DomainFields({ item }: { item?: Domain }) {
   const [cloud, setCloud] = useState<Pick<Cloud, '_id' | 'email'> | null>(item?.cloud ?? null);
   const [region, setRegion] = useState<NamedRef | null>(item?.parserProxyRegion ?? null);
   const [registrator, setRegistrator] = useState<NamedRef | null>(item?.domainRegistrator ?? null);
+  const webmasterAccountId = useWatch({ control, name: 'yandexWebmasterAccountId' });
+  // The domain holds only the account id: its name comes from the account itself.
+  const savedAccount = webmasterAccountsApi.useItem(item?.yandexWebmasterAccountId ?? undefined);
+  const [pickedAccount, setWebmasterAccount] = useState<NamedRef | null>(null);
+  const webmasterAccount =
+    pickedAccount ?? (savedAccount.data ? { _id: savedAccount.data._id, name: savedAccount.data.name } : null);
   useOpenTabWithErrors();
 
   const conflict = useCloudBrandConflict({
@@ -274,10 +285,27 @@ function DomainFields({ item }: { item?: Domain }) {
         <RegistratorInfo item={item} />
       </Tab>
 
-      <Tab tabClassName="px-2" eventKey="yandex-webmaster" title="Yandex Webmaster">
-        <LaterNote what="Yandex Webmaster" />
+      <Tab
+        tabClassName="px-2"
+        eventKey="yandex-webmaster"
+        title={<TabTitle tab="yandex-webmaster" title="Yandex Webmaster" />}
+      >
+        <RefField<NamedRef>
+          name="yandexWebmasterAccountId"
+          label="Yandex Webmaster Account"
+          value={webmasterAccount}
+          onValueChange={setWebmasterAccount}
+          getLabel={yandexWebmasterAccountLabel}
+          picker={YandexWebmasterAccountPicker}
+          pickerParams={brandId ? { checkInUseBrandId: brandId, checkInUseBrandIdDomainId: item?._id } : undefined}
+        />
         {item?.yandexWebmasterAccountId && (
-          <StaticField label="Yandex Webmaster Account Id" value={<code>{item.yandexWebmasterAccountId}</code>} />
+          <DomainWebmasterTab
+            domainId={item._id}
+            accountId={item.yandexWebmasterAccountId}
+            hasZone={Boolean(item.cloudZoneId)}
+            dirty={webmasterAccountId !== item.yandexWebmasterAccountId}
+          />
         )}
       </Tab>
     </QueryTabs>

@@ -62,6 +62,7 @@ export type DomainFormValues = {
   isRestricted: boolean;
   domainRegistratorId: string | null;
   domainRegistratorExpirationDate: string;
+  yandexWebmasterAccountId: string | null;
 };
 
 export const DomainFormSchema = DomainInputSchema;
@@ -80,6 +81,7 @@ export const NEW_DOMAIN: DomainFormValues = {
   isRestricted: false,
   domainRegistratorId: null,
   domainRegistratorExpirationDate: '',
+  yandexWebmasterAccountId: null,
 };
 
 export const toFormValues = (d: Domain): DomainFormValues => ({
@@ -96,6 +98,7 @@ export const toFormValues = (d: Domain): DomainFormValues => ({
   isRestricted: d.isRestricted,
   domainRegistratorId: d.domainRegistratorId,
   domainRegistratorExpirationDate: d.domainRegistratorExpirationDate ?? '',
+  yandexWebmasterAccountId: d.yandexWebmasterAccountId,
 });
 
 /** Shared with the cloud-flare feature's key, so its "update firewall rules" page sees the saved set. */

@@ -7,7 +7,8 @@ import { PickerField } from '../../components/picker-field.tsx';
 import type { PickerProps } from '../../components/picker.tsx';
 import type { DomainFormValues } from './domains-api.ts';
 
-type RefName = 'serverId' | 'brandId' | 'cloudId' | 'parserProxyRegionId' | 'domainRegistratorId';
+type RefName =
+  'serverId' | 'brandId' | 'cloudId' | 'parserProxyRegionId' | 'domainRegistratorId' | 'yandexWebmasterAccountId';
 
 export interface RefFieldProps<T extends Entity> {
   name: RefName;

@@ -1,0 +1,103 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import {
+  PAGE_SIZE,
+  type ListResult,
+  type YandexWebmasterAccount,
+  type YandexWebmasterAccountListQuery,
+} from '@fleetdesk/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import {
+  yandexWebmasterAccounts as accounts,
+  yandexWebmasterRecrawlBacklog as backlog,
+} from '../../db/schema/index.ts';
+import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { maskOf } from '../../lib/secrets.ts';
+
+export type WebmasterAccountRow = typeof accounts.$inferSelect;
+export type WebmasterAccountWrite = Partial<Omit<typeof accounts.$inferInsert, 'id' | 'yandexWebmasterAccountNo'>>;
+
+export const toAccount = (r: WebmasterAccountRow): YandexWebmasterAccount => ({
+  _id: r.id,
+  id: r.id,
+  yandexWebmasterAccountNo: r.yandexWebmasterAccountNo,
+  name: r.name,
+  apiToken: maskOf(r.apiTokenEnc),
+});
+
+/** A backlog never grows past this per host: an operator pasting a huge list is refused, not stored. */
+export const BACKLOG_MAX_PER_HOST = 5000;
+
+export function createYandexWebmasterRepository(db: Db) {
+  return {
+    async list(q: YandexWebmasterAccountListQuery, ex: Executor = db): Promise<ListResult<YandexWebmasterAccount>> {
+      const where = searchWhere(q.search, [accounts.name]);
+      const [rows, [total]] = await Promise.all([
+        ex
+          .select()
+          .from(accounts)
+          .where(where)
+          .orderBy(asc(accounts.yandexWebmasterAccountNo))
+          .limit(PAGE_SIZE)
+          .offset(pageOffset(q.page)),
+        ex.select({ n: count() }).from(accounts).where(where),
+      ]);
+      return { items: rows.map(toAccount), itemsCount: total?.n ?? 0 };
+    },
+    async findById(id: string, ex: Executor = db): Promise<YandexWebmasterAccount | undefined> {
+      const r = await this.findRow(id, ex);
+      return r ? toAccount(r) : undefined;
+    },
+    /** The raw row with the sealed token, for the client and the reveal. */
+    async findRow(id: string, ex: Executor = db): Promise<WebmasterAccountRow | undefined> {
+      const [r] = await ex.select().from(accounts).where(eq(accounts.id, id));
+      return r;
+    },
+    async insert(values: WebmasterAccountWrite & { name: string }, ex: Executor = db): Promise<string> {
+      const [r] = await ex.insert(accounts).values(values).returning({ id: accounts.id });
+      return r!.id;
+    },
+    async update(id: string, values: WebmasterAccountWrite, ex: Executor = db): Promise<boolean> {
+      if (!Object.keys(values).length) return !!(await this.findRow(id, ex));
+      const r = await ex.update(accounts).set(values).where(eq(accounts.id, id)).returning({ id: accounts.id });
+      return r.length > 0;
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      const r = await ex.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id });
+      return r.length > 0;
+    },
+
+    // The recrawl backlog (decision 027).
+    async backlogOf(accountId: string, hostId: string, ex: Executor = db) {
+      return ex
+        .select({ id: backlog.id, url: backlog.url, addedAt: backlog.addedAt })
+        .from(backlog)
+        .where(and(eq(backlog.accountId, accountId), eq(backlog.hostId, hostId)))
+        .orderBy(asc(backlog.addedAt), asc(backlog.id))
+        .limit(BACKLOG_MAX_PER_HOST);
+    },
+    async backlogSize(accountId: string, hostId: string, ex: Executor = db) {
+      const [r] = await ex
+        .select({ n: count() })
+        .from(backlog)
+        .where(and(eq(backlog.accountId, accountId), eq(backlog.hostId, hostId)));
+      return r?.n ?? 0;
+    },
+    /** Adds a URL; false when it is already waiting. */
+    async addToBacklog(accountId: string, hostId: string, url: string, ex: Executor = db) {
+      const r = await ex
+        .insert(backlog)
+        .values({ accountId, hostId, url })
+        .onConflictDoNothing()
+        .returning({ id: backlog.id });
+      return r.length > 0;
+    },
+    async removeFromBacklog(id: string, ex: Executor = db) {
+      await ex.delete(backlog).where(eq(backlog.id, id));
+    },
+    /** Hosts with URLs waiting. */
+    async backlogHosts(ex: Executor = db) {
+      return ex.selectDistinct({ accountId: backlog.accountId, hostId: backlog.hostId }).from(backlog).limit(1000);
+    },
+  };
+}
+export type YandexWebmasterRepository = ReturnType<typeof createYandexWebmasterRepository>;
