@@ -3,7 +3,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 
-const apiTarget = 'http://127.0.0.1:3000';
+// scripts/dev.mjs passes the API's address; 3000 is the API's default port.
+const apiTarget = process.env.FLEETDESK_API_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
