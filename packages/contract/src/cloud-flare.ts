@@ -67,7 +67,7 @@ export const PROXIABLE_DNS_TYPES: readonly string[] = ['A', 'AAAA', 'CNAME'];
 export const DNS_RECORD_DEFAULTS = { type: 'A', proxied: true, ttl: 1 } as const;
 export const DNS_TTL_AUTO = 1;
 export const DNS_TTL_MAX = 86_400;
-/** Cloudflare's limit of records per batch on Free plans; larger change sets are split. */
+/** Cloudflare's limit of records per batch on Free plans (3,500 on paid plans, read from the zone); larger change sets are split. */
 export const DNS_BATCH_LIMIT = 200;
 /** One save of the DNS editor; bounded so a request stays reasonable. */
 export const DNS_CHANGES_MAX = 10_000;

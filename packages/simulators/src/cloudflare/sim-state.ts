@@ -238,7 +238,7 @@ export function zoneJson(state: CloudflareSimState, zone: SimZone): Record<strin
       dns_only: false,
       foundation_dns: false,
     },
-    owner: { id: account?.userId ?? '', type: 'user', email: account?.email ?? '' },
+    owner: { id: account?.userId ?? '', type: 'user', name: account?.email ?? '' },
     account: { id: zone.accountId, name: account?.name ?? '' },
     permissions: ['#zone:read', '#zone:edit', '#dns_records:read', '#dns_records:edit'],
     plan: {

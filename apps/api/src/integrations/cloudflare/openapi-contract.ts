@@ -58,6 +58,21 @@ export const SCHEMA_GAPS = {
   ruleActionPattern:
     "rulesets_RuleAction has pattern ^[a-z]+$, which rejects the schema's own actions with an underscore " +
     '(managed_challenge, js_challenge, …); the pattern is widened to ^[a-z_]+$.',
+  messageFieldsMissing:
+    'Error messages carry error_chain (observed, cloudflare.md §2) and source.pointer (rulesets); the per-product ' +
+    'message schemas lack them, so strict mode allows error_chain, source and documentation_url on every message.',
+  ruleFieldsMissing:
+    'cloudflare.md §7 lists ratelimit and exposed_credential_check on rules; the 2024 rule schemas lack them, so ' +
+    'strict mode allows them (their contents unchecked) on every rule.',
+  totalPagesMissing:
+    'Real list answers carry result_info.total_pages (observed, cloudflare.md §2); the schemas lack it, so strict ' +
+    'mode allows it.',
+  recordSettingsMissing:
+    'cloudflare.md §6 lists settings (e.g. ipv4_only, flatten_cname) on DNS records; the 2024 record schemas lack ' +
+    'it, so strict mode allows it (its contents unchecked).',
+  deleteRecordEnvelope:
+    'The DELETE dns_records/{id} answer is declared as {result: {id}} alone, yet it is the v4 envelope like every ' +
+    'answer (cloudflare.md §2); strict mode allows success, errors and messages there.',
   redirectTargetOneOf:
     'rulesets_RedirectRule target_url is oneOf({value}, {expression}) with neither property required, so a valid ' +
     'target matches both branches; each branch is given its property as required.',
@@ -208,7 +223,22 @@ function prepare(doc: Json, mode: 'request' | 'response', knownFormats: Set<stri
       status: { enum: ['initializing', 'pending', 'active', 'moved'] },
       paused: { type: 'boolean' },
       type: { enum: ['full', 'partial', 'secondary', 'internal'] },
-      plan: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+      plan: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          name: { type: 'string' },
+          price: { type: 'number' },
+          currency: { type: 'string' },
+          frequency: { type: 'string' },
+          is_subscribed: { type: 'boolean' },
+          can_subscribe: { type: 'boolean' },
+          legacy_id: { type: 'string' },
+          legacy_discount: { type: 'boolean' },
+          externally_managed: { type: 'boolean' },
+        },
+      },
+      permissions: { type: 'array', items: { type: 'string' } },
     },
   };
   // SCHEMA_GAPS.dnsBatchMissing: the batch call in terms of the single-record schemas.
@@ -259,7 +289,108 @@ function prepare(doc: Json, mode: 'request' | 'response', knownFormats: Set<stri
       },
     ],
   };
+  // SCHEMA_GAPS.zoneFieldsMissing also for strict mode: the SDK's zone fields are known properties.
+  if (schemas.zones_zone?.properties) {
+    Object.assign(schemas.zones_zone.properties, schemas['fleetdesk_zone_supplement'].properties);
+  }
+  // SCHEMA_GAPS.messageFieldsMissing
+  for (const [name, schema] of Object.entries<Json>(schemas)) {
+    if (!/_messages$/.test(name) || schema?.type !== 'array' || !schema.items?.properties) continue;
+    schema.items.properties.error_chain ??= { type: 'array', items: { $ref: `#/components/schemas/${name}/items` } };
+    schema.items.properties.source ??= { type: 'object', properties: { pointer: { type: 'string' } } };
+    schema.items.properties.documentation_url ??= { type: 'string' };
+  }
+  // SCHEMA_GAPS.recordSettingsMissing
+  if (schemas['dns-records_base']?.properties) {
+    schemas['dns-records_base'].properties.settings ??= { type: 'object', additionalProperties: true };
+  }
+  // SCHEMA_GAPS.deleteRecordEnvelope
+  const deleted =
+    prepared.paths['/zones/{zone_id}/dns_records/{dns_record_id}']?.delete?.responses?.['200']?.content?.[
+      'application/json'
+    ]?.schema;
+  if (deleted?.properties && !deleted.properties.success) {
+    Object.assign(deleted.properties, {
+      success: { type: 'boolean' },
+      errors: { $ref: '#/components/schemas/dns-records_messages' },
+      messages: { $ref: '#/components/schemas/dns-records_messages' },
+    });
+  }
+  // SCHEMA_GAPS.ruleFieldsMissing
+  if (schemas.rulesets_Rule?.properties) {
+    schemas.rulesets_Rule.properties.ratelimit ??= { type: 'object', additionalProperties: true };
+    schemas.rulesets_Rule.properties.exposed_credential_check ??= { type: 'object', additionalProperties: true };
+  }
+  // Strict mode: what cloudflare.md marks required is required, beyond what the schema says.
+  const requireAlso = (schema: Json, names: string[]) => {
+    if (!schema || typeof schema !== 'object') return;
+    schema.required = [...new Set([...(schema.required ?? []), ...names])];
+  };
+  for (const [name, schema] of Object.entries<Json>(schemas)) {
+    // Pagination: page, per_page, count and total_count (cloudflare.md §2).
+    if (/_result_info$/.test(name) && schema?.properties) {
+      const keys = ['page', 'per_page', 'count', 'total_count'];
+      if (keys.every((k) => k in schema.properties)) {
+        requireAlso(schema, keys);
+        // SCHEMA_GAPS.totalPagesMissing
+        schema.properties.total_pages ??= { type: 'number' };
+      }
+    }
+    // DNS records as answered: the fields of cloudflare.md §6 that every record has.
+    const rec = /^dns-records_([A-Z]+)Record$/.exec(name);
+    if (rec && mode === 'response') {
+      const always = ['id', 'type', 'name', 'ttl', 'proxied', 'proxiable', 'created_on', 'modified_on'];
+      requireAlso(
+        schema,
+        ['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'NS', 'PTR'].includes(rec[1] ?? '') ? [...always, 'content'] : always,
+      );
+    }
+  }
+  // Rules: action and expression are what every rule needs (cloudflare.md §7).
+  if (mode === 'request') requireAlso(schemas.rulesets_Rule, ['action', 'expression']);
+  const batchResult = schemas['fleetdesk_dns_batch_response'].allOf[1].properties.result;
+  batchResult.required = ['deletes', 'patches', 'puts', 'posts'];
+  batchResult.additionalProperties = false;
   return prepared;
+}
+
+/**
+ * Strict mode: the OpenAPI file lets any object carry extra properties, so a renamed field (ttl → time_to_live)
+ * would pass. Here every property of the data must be declared by the schema at that place, through $ref and
+ * any of allOf/oneOf/anyOf (their union: the branch ajv chose is not known here). Objects whose schema declares no
+ * property at all (free-form maps) and additionalProperties schemas are left open.
+ */
+function unknownProperties(doc: Json, schema: Json, data: unknown, where: string, out: string[], depth = 0): void {
+  if (depth > 40 || out.length >= 20 || data === null || typeof data !== 'object') return;
+  const props = new Map<string, Json[]>();
+  const items: Json[] = [];
+  const additional: Json[] = [];
+  let open = false;
+  const collect = (node: Json, d: number) => {
+    if (!node || typeof node !== 'object' || d > 12) return;
+    if (typeof node.$ref === 'string') return collect(resolveRef(doc, node.$ref), d + 1);
+    for (const [k, v] of Object.entries<Json>(node.properties ?? {})) props.set(k, [...(props.get(k) ?? []), v]);
+    if (node.items) items.push(node.items);
+    if (node.additionalProperties === true) open = true;
+    else if (node.additionalProperties && typeof node.additionalProperties === 'object')
+      additional.push(node.additionalProperties);
+    if (node.patternProperties) open = true;
+    for (const key of ['allOf', 'oneOf', 'anyOf'])
+      if (Array.isArray(node[key])) for (const n of node[key]) collect(n, d + 1);
+  };
+  collect(schema, 0);
+  if (Array.isArray(data)) {
+    if (items.length)
+      data.forEach((v, i) => unknownProperties(doc, { anyOf: items }, v, `${where}/${i}`, out, depth + 1));
+    return;
+  }
+  if (props.size === 0 && additional.length === 0) return;
+  for (const [k, v] of Object.entries(data as Record<string, unknown>)) {
+    const defs = props.get(k);
+    if (defs) unknownProperties(doc, { anyOf: defs }, v, `${where}/${k}`, out, depth + 1);
+    else if (additional.length) unknownProperties(doc, { anyOf: additional }, v, `${where}/${k}`, out, depth + 1);
+    else if (!open) out.push(`${where}: unknown property '${k}' (strict mode)`);
+  }
 }
 
 interface MatchedOperation {
@@ -309,9 +440,14 @@ export function createContractValidator(doc: Json) {
     }
     return v;
   };
-  const check = (docId: string, parts: (string | number)[], data: unknown, where: string): string[] => {
+  const check = (docId: string, parts: (string | number)[], data: unknown, where: string, strict = true): string[] => {
     const v = validatorAt(docId, parts);
-    return v(data) ? [] : formatErrors(v.errors, where);
+    const problems = v(data) ? [] : formatErrors(v.errors, where);
+    if (!strict) return problems;
+    const prepared = docId === REQ ? reqDoc : resDoc;
+    const schema = parts.reduce((n: Json, k) => n?.[k], prepared);
+    unknownProperties(prepared, schema, data, where, problems);
+    return problems;
   };
 
   const templates = Object.keys(doc.paths).map((template) => {
@@ -457,7 +593,10 @@ export function createContractValidator(doc: Json) {
       const body = ex.responseBody as { result?: unknown };
       const zones = Array.isArray(body.result) ? body.result : [body.result];
       zones.forEach((z, i) =>
-        problems.push(...check(RES, ['components', 'schemas', 'fleetdesk_zone_supplement'], z, `response zone ${i}`)),
+        // A partial schema (the fields the file lacks): the strict check ran on the whole zone above.
+        problems.push(
+          ...check(RES, ['components', 'schemas', 'fleetdesk_zone_supplement'], z, `response zone ${i}`, false),
+        ),
       );
     }
     return problems;

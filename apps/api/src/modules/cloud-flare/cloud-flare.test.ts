@@ -838,11 +838,12 @@ describe('hardening: rules pushes (decisions 014 and 015)', () => {
 
   it('foreign rules keep every field (exposed_credential_check, ratelimit)', async () => {
     const { domain, zone } = await domainWithZone();
-    const foreign = rule('d00dd00dd00dd00dd00dd00dd00dd00d', 'Dashboard: leaked credentials', {
+    const extra = {
       action: 'managed_challenge',
       exposedCredentialCheck: { username_expression: 'a', password_expression: 'b' },
       ratelimit: { characteristics: ['ip.src'], period: 60, requests_per_period: 10 },
-    });
+    };
+    const foreign = rule('d00dd00dd00dd00dd00dd00dd00dd00d', 'Dashboard: leaked credentials', extra);
     withRules(zone, [foreign]);
     await oneRule(domain.id, 'Block one');
     const res = await cf('POST', domain.id, 'update-firewall-rules');
@@ -852,8 +853,8 @@ describe('hardening: rules pushes (decisions 014 and 015)', () => {
     expect(rules[0]).toMatchObject({
       id: foreign.id,
       version: '1',
-      exposedCredentialCheck: foreign.exposedCredentialCheck,
-      ratelimit: foreign.ratelimit,
+      exposedCredentialCheck: extra.exposedCredentialCheck,
+      ratelimit: extra.ratelimit,
     });
   });
 

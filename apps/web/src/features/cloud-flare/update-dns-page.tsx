@@ -61,8 +61,8 @@ function SummaryModal({
           <p className="fw-semibold">{summaryLine(summary)}</p>
           {total > DNS_BATCH_LIMIT && (
             <Alert variant="info" className="py-2">
-              {total} changes are more than Cloudflare takes in one batch ({DNS_BATCH_LIMIT}): they are sent in{' '}
-              {Math.ceil(total / DNS_BATCH_LIMIT)} batches, each applied all or nothing.
+              {total} changes are more than a Free zone takes in one batch ({DNS_BATCH_LIMIT}): they may be sent in
+              several batches. The change stays all or nothing: if a batch fails, the ones already applied are undone.
             </Alert>
           )}
           {summary.added.length > 0 && (
