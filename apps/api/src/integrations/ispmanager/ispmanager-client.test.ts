@@ -111,11 +111,12 @@ describe('ISPmanager client against the simulator', () => {
     expect(slow.status).toBe(504);
     expect(slow.message).toBe('ISPmanager: timed out after 200 ms');
     sim.clearFailures();
+    const patient = createIspManagerClient({ timeoutMs: 5000 });
     sim.fail({ kind: '5xx' });
-    const bad = (await client.listSites(creds()).catch((e: unknown) => e)) as IspManagerError;
+    const bad = (await patient.listSites(creds()).catch((e: unknown) => e)) as IspManagerError;
     expect(bad.message).toBe('ISPmanager: HTTP 502 from the panel');
     sim.fail({ kind: 'html' });
-    const html = (await client.listSites(creds()).catch((e: unknown) => e)) as IspManagerError;
+    const html = (await patient.listSites(creds()).catch((e: unknown) => e)) as IspManagerError;
     expect(html.message).toContain('instead of its JSON document');
   });
 

@@ -17,8 +17,8 @@ beforeAll(async () => {
       { username: 'web', password: 'web-pa55word', domains: ['existing.example'] },
     ],
   });
-  t = await createTestApp({ DIRECTADMIN_TIMEOUT_SECONDS: '1' });
-}, 60_000);
+  t = await createTestApp({ DIRECTADMIN_TIMEOUT_SECONDS: '3' });
+}, 180_000);
 afterAll(async () => {
   await t?.close();
   await sim?.close();
@@ -140,10 +140,10 @@ describe('Direct Admin calls', () => {
     expect(t.logs.join('\n')).not.toContain(ADMIN_PASSWORD);
 
     const slow = await domainOn(panel());
-    sim.fail({ kind: 'slow', delayMs: 2500 });
+    sim.fail({ kind: 'slow', delayMs: 5000 });
     const timedOut = await da('GET', slow.domainId, 'domain-info');
     expect(timedOut.statusCode).toBe(504);
-    expect(timedOut.json().message).toBe('DirectAdmin: timed out after 1000 ms');
+    expect(timedOut.json().message).toBe('DirectAdmin: timed out after 3000 ms');
   });
 
   it('needs the domains rule, and 404 for an unknown domain', async () => {

@@ -15,8 +15,8 @@ beforeAll(async () => {
     users: [{ username: 'root', password: ROOT_PASSWORD }],
     sites: [{ name: 'taken.example', owner: 'www-root' }],
   });
-  t = await createTestApp({ ISPMANAGER_TIMEOUT_SECONDS: '1' });
-}, 60_000);
+  t = await createTestApp({ ISPMANAGER_TIMEOUT_SECONDS: '3' });
+}, 180_000);
 afterAll(async () => {
   await t?.close();
   await sim?.close();
@@ -134,10 +134,10 @@ describe('ISP Manager calls', () => {
     expect(res.json().code).toBe('upstream_auth_failed');
     expect(res.json().message).toMatch(/^ISPmanager: authorization failed/);
     const { domainId } = await domainOn(panel());
-    sim.fail({ kind: 'slow', delayMs: 2500 });
+    sim.fail({ kind: 'slow', delayMs: 5000 });
     const slow = await isp('GET', domainId, 'site-info');
     expect(slow.statusCode).toBe(504);
-    expect(slow.json().message).toBe('ISPmanager: timed out after 1000 ms');
+    expect(slow.json().message).toBe('ISPmanager: timed out after 3000 ms');
     const logs = t.logs.join('\n');
     expect(logs).not.toContain('wrong-isp-password');
     expect(logs).not.toContain(ROOT_PASSWORD);
