@@ -25,6 +25,7 @@ import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-
 import { healthRoutes } from './http/health.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
+import { contentFilesRoutes } from './modules/content-files/content-files.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,6 +99,7 @@ export async function buildApp(
   await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
   await app.register(domainsRoutes(c.services.domains));
   await app.register(cloudFlareRoutes(c.services.cloudFlare));
+  await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

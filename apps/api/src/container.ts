@@ -33,6 +33,7 @@ import { createDomainsService } from './modules/domains/domains.service.ts';
 import { createCloudflareClient } from './integrations/cloudflare/index.ts';
 import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
 import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
+import { createContentFilesService } from './modules/content-files/content-files.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(config: Config, opts: { database?: Database } = {}) {
@@ -137,6 +138,18 @@ export async function createContainer(config: Config, opts: { database?: Databas
     proxyTimeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
   });
 
+  const contentFiles = createContentFilesService({
+    ssh,
+    domains: services.domains,
+    servers: services.servers,
+    audit,
+    limits: {
+      maxFileBytes: Math.floor(config.CONTENT_UPLOAD_MAX_FILE_MB * 1024 * 1024),
+      maxFiles: config.CONTENT_UPLOAD_MAX_FILES,
+      maxEditBytes: config.CONTENT_EDIT_MAX_KB * 1024,
+    },
+  });
+
   return {
     config,
     database,
@@ -145,7 +158,7 @@ export async function createContainer(config: Config, opts: { database?: Databas
     ssh,
     repos,
     cloudflare,
-    services: { ...services, cloudFlare },
+    services: { ...services, cloudFlare, contentFiles },
     async close() {
       ssh.closeAll();
       await database.close();

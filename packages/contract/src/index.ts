@@ -17,3 +17,4 @@ export * from './domain-registrators.ts';
 export * from './domain-registrators-contacts.ts';
 export * from './domains.ts';
 export * from './cloud-flare.ts';
+export * from './content-files.ts';
