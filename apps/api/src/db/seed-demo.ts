@@ -4,6 +4,7 @@ import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoDomains } from './seed-demo-domains.ts';
+import { seedDemoSites } from './seed-demo-sites.ts';
 import { DEMO_PROXY_USER, DEMO_SSH_EMAIL, type DemoProviders } from '../demo.ts';
 
 export const DEMO_REGIONS = [
@@ -172,6 +173,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   const domains = await seedDemoDomains(c, actor);
+  await seedDemoSites(c, providers, live._id);
   const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;
   for (const z of zoneLinks) {
     const d = await c.services.domains.create(
