@@ -19,7 +19,12 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
             { name: 'forms', test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/, priority: 20 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
+            // The content-files editor's libraries stay out of vendor: they go with the lazy editor chunk only.
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](?!@codemirror|@lezer|@uiw|codemirror|style-mod|w3c-keyname|crelt|@marijn)/,
+              priority: 10,
+            },
           ],
         },
       },

@@ -32,6 +32,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
 import { registrarRoutes } from './modules/domain-registrators/registrar.routes.ts';
 import { yandexWebmasterRoutes } from './modules/yandex-webmaster/yandex-webmaster.routes.ts';
+import { contentFilesRoutes } from './modules/content-files/content-files.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -120,6 +121,7 @@ export async function buildApp(
   await app.register(domainJobsRoutes(c.services.jobs));
   await app.register(registrarRoutes(c.services.registrar));
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
+  await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
 

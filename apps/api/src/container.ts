@@ -52,6 +52,7 @@ import {
   createYandexWebmasterService,
   type WebmasterDnsPort,
 } from './modules/yandex-webmaster/yandex-webmaster.service.ts';
+import { createContentFilesService } from './modules/content-files/content-files.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -261,6 +262,17 @@ export async function createContainer(
       ? setInterval(() => void yandexWebmaster.drainRecrawlBacklog(), config.YANDEX_RECRAWL_DRAIN_MINUTES * 60_000)
       : undefined;
   drainTimer?.unref();
+  const contentFiles = createContentFilesService({
+    ssh,
+    domains: services.domains,
+    servers: services.servers,
+    audit,
+    limits: {
+      maxFileBytes: Math.floor(config.CONTENT_UPLOAD_MAX_FILE_MB * 1024 * 1024),
+      maxFiles: config.CONTENT_UPLOAD_MAX_FILES,
+      maxEditBytes: config.CONTENT_EDIT_MAX_KB * 1024,
+    },
+  });
 
   return {
     config,
@@ -280,7 +292,7 @@ export async function createContainer(
     repos,
     cloudflare,
     namecheap,
-    services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar },
+    services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar, contentFiles },
     yandexWebmasterClient,
     async close() {
       if (drainTimer) clearInterval(drainTimer);

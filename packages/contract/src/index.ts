@@ -22,3 +22,4 @@ export * from './ispmanager.ts';
 export * from './jobs.ts';
 export * from './registrar.ts';
 export * from './yandex-webmaster.ts';
+export * from './content-files.ts';

@@ -11,6 +11,7 @@ import { cloudRoutes } from '../features/clouds/index.ts';
 import { proxyRoutes } from '../features/proxies/index.ts';
 import { serverRoutes } from '../features/servers/index.ts';
 import { cloudFlareRoutes } from '../features/cloud-flare/index.ts';
+import { contentFilesRoutes } from '../features/content-files/index.ts';
 import { domainRoutes } from '../features/domains/index.ts';
 import { jobRoutes } from '../features/jobs/index.ts';
 import { yandexWebmasterRoutes } from '../features/yandex-webmaster/index.ts';
@@ -41,6 +42,7 @@ export const featureRoutes: RouteObject[] = [
   ...cloudFlareRoutes,
   ...jobRoutes,
   ...yandexWebmasterRoutes,
+  ...contentFilesRoutes,
   // Last: its notes for routes later issues build give way to their own routes listed above.
   ...domainRoutes,
 ];

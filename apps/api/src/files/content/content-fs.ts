@@ -66,6 +66,9 @@ export function openContentFs(opts: ContentFsOptions) {
 
   const mapError = (err: unknown, remote?: string): unknown => {
     if (err instanceof AppError) return err;
+    // Fastify's and @fastify/multipart's client errors (body too large, files limit) keep their 4xx.
+    const status = (err as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) return err;
     if (err instanceof SshError) {
       return new UpstreamError('SSH', err.message, { timeout: err.code === 'timeout', code: `ssh_${err.code}` });
     }
@@ -299,6 +302,9 @@ export function openContentFs(opts: ContentFsOptions) {
     });
     const ws = sftp.createWriteStream(tmp, { flags: 'w', mode: existing ? existing.mode & 0o777 : 0o644 });
     const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+    // An error of the source (a client that went away mid-upload) is the client's, not the server's.
+    let sourceError: unknown = null;
+    source.once('error', (e) => (sourceError ??= e));
     try {
       await pipeline(source, limiter(maxBytes, label), counter, ws);
       await closed;
@@ -308,6 +314,9 @@ export function openContentFs(opts: ContentFsOptions) {
       if (!source.destroyed) source.destroy();
       ws.destroy();
       await call<void>('remove', (cb) => sftp.unlink(tmp, cb)).catch(() => undefined);
+      if (sourceError && err === sourceError && !(err instanceof AppError) && mapError(err) !== err) {
+        throw new AppError(400, 'upload_incomplete', `${label} was not received completely; nothing was written`);
+      }
       throw err;
     }
   };

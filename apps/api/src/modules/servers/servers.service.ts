@@ -209,6 +209,12 @@ export function createServersService(deps: {
       };
     },
 
+    /** Stores the host key a file operation trusted on first use (decision 008), when none is stored yet. */
+    async rememberHostKey(id: string, fingerprint: string): Promise<void> {
+      const r = await repo.findRow(id);
+      if (r && !r.hostKeyFingerprint) await repo.update(id, { hostKeyFingerprint: fingerprint });
+    },
+
     /** The SSH target of a server, for the file operations of later modules. */
     async sshTarget(id: string): Promise<SshTarget> {
       const r = await mustRow(id);

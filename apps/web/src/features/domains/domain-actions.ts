@@ -16,7 +16,7 @@ export const DOMAIN_ACTIONS: readonly DomainActionEntry[] = [
   { label: 'Domain Parsing', path: 'parsing', comesWith: 'the domain parsing issue' },
   { label: 'Generate Sitemap', path: 'generate-sitemap' },
   { label: 'Copy Content Files', path: 'copy-content-files' },
-  { label: 'Edit Content Files', path: 'edit-content-files', comesWith: 'the content files issue' },
+  { label: 'Edit Content Files', path: 'edit-content-files' },
   { label: 'Delete Domain', path: 'delete', danger: true },
   { label: 'Domain Replacement', path: 'replacement' },
   { label: 'Register Domain', path: 'register' },

@@ -1,0 +1,13 @@
+import CodeMirror from '@uiw/react-codemirror';
+import { html } from '@codemirror/lang-html';
+
+const extensions = [html()];
+
+/** The CodeMirror editor for content files, language html (spec §9). Loaded lazily: not in the first bundle. */
+export default function FileEditor({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="border rounded" data-testid="content-file-editor">
+      <CodeMirror value={value} onChange={onChange} extensions={extensions} height="60vh" basicSetup={{ tabSize: 2 }} />
+    </div>
+  );
+}
