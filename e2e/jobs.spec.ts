@@ -13,6 +13,8 @@ test('jobs: generate a sitemap, copy the files to another domain, and watch both
   page,
   request,
 }) => {
+  // Two jobs over SFTP on a busy CI machine: more than the default minute.
+  test.setTimeout(180_000);
   const token = await apiToken(request);
   const servers = await request.get('/api/servers?search=demo-ssh@fleetdesk.local', {
     headers: { Authorization: token },
