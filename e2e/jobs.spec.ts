@@ -79,7 +79,7 @@ test('jobs: generate a sitemap, copy the files to another domain, and watch both
   // The Jobs screen, from the side menu: both jobs with their outcome.
   await page.goto('/');
   await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Jobs' }).click();
   await expect(page).toHaveURL(/\/jobs$/);
   await expect(page.getByRole('heading', { name: 'Jobs' })).toBeVisible();
   const rows = tableRows(page).filter({ hasText: source.domainName });
