@@ -13,6 +13,8 @@ test('jobs: generate a sitemap, copy the files to another domain, and watch both
   page,
   request,
 }) => {
+  // Two jobs over SFTP on a busy CI machine: more than the default minute.
+  test.setTimeout(180_000);
   const token = await apiToken(request);
   const servers = await request.get('/api/servers?search=demo-ssh@fleetdesk.local', {
     headers: { Authorization: token },
@@ -77,7 +79,7 @@ test('jobs: generate a sitemap, copy the files to another domain, and watch both
   // The Jobs screen, from the side menu: both jobs with their outcome.
   await page.goto('/');
   await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Jobs' }).click();
   await expect(page).toHaveURL(/\/jobs$/);
   await expect(page.getByRole('heading', { name: 'Jobs' })).toBeVisible();
   const rows = tableRows(page).filter({ hasText: source.domainName });

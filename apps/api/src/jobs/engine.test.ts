@@ -167,6 +167,31 @@ describe('job engine', () => {
     expect((done.steps as { status: string }[]).map((s) => s.status)).toEqual(['done', 'done', 'done']);
   });
 
+  it('runs a periodic job once per period however many processes schedule it', async () => {
+    // Three tickers in the same period (as three processes would be): pg-boss's singleton slot keeps one job.
+    for (let i = 0; i < 3; i++) engine().schedule('servers.health-check', 60);
+    let rows: { _id: string; state: string; result: unknown }[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await t.inject({
+        method: 'GET',
+        url: '/api/jobs?kind=servers.health-check',
+        headers: { authorization: serversOnly },
+      });
+      rows = res.json().data.items;
+      if (rows.length && rows.every((r) => r.state === 'completed')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/jobs?kind=servers.health-check',
+      headers: { authorization: serversOnly },
+    });
+    rows = res.json().data.items;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ state: 'completed', result: { servers: 0, online: 0, offline: 0, skipped: 0 } });
+  });
+
   it('answers 404 for an unknown job and 400 for a bad id or filter', async () => {
     expect((await getJob('00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     expect((await getJob('nope')).statusCode).toBe(400);

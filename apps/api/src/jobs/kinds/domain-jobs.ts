@@ -1,4 +1,4 @@
-import path from 'node:path/posix';
+import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { IdSchema } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
@@ -10,7 +10,8 @@ import type { DomainsService } from '../../modules/domains/domains.service.ts';
 import type { ServersRepository } from '../../modules/servers/servers.repository.ts';
 import type { ServersService } from '../../modules/servers/servers.service.ts';
 import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
-import { absPath, copyTree, dirExists, walkTree, type DomainDir } from './content-tree.ts';
+import { openDomainContentFs, domainDirPath } from '../../files/content/index.ts';
+import { copyTree, walkDomain, type DomainDir } from './content-tree.ts';
 import { NO_HTML_FILES, urlOf, writeSitemaps, type SitemapUrl } from './sitemap-writer.ts';
 
 export type DomainJobDeps = {
@@ -36,7 +37,8 @@ export async function domainDirOf(deps: DomainJobDeps, domainId: string): Promis
   const server = await deps.serversRepo.findRow(d.serverId);
   if (!server?.domainsPath) throw new PermanentJobError(`The server of ${d.domainName} has no domains path`);
   const target = await deps.servers.sshTarget(d.serverId);
-  return { domainId, domainName: d.domainName, target, dir: path.join(server.domainsPath, d.domainName) };
+  const fs = openDomainContentFs(deps.ssh, target, { domainsPath: server.domainsPath }, d.domainName);
+  return { domainId, domainName: d.domainName, dir: domainDirPath(server.domainsPath, d.domainName), fs };
 }
 
 /** Generate sitemap: walks the domain directory's HTML files and writes sitemap.xml (or an index). */
@@ -50,46 +52,40 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
     timeoutSeconds: 60 * 60,
     async handler(ctx) {
       const dir = await domainDirOf(deps, ctx.payload.domainId);
-      return deps.ssh.sftp(dir.target, async (sftp) => {
-        if (!(await dirExists(sftp, dir.dir)))
-          throw new PermanentJobError(`The directory of ${dir.domainName} does not exist on its server (${dir.dir})`);
-        const urls: SitemapUrl[] = [];
-        let scanned = 0;
-        for await (const e of walkTree(sftp, dir.dir, { signal: ctx.signal })) {
-          scanned++;
-          if (e.type === 'file' && HTML.test(e.path))
-            urls.push({ loc: urlOf(dir.domainName, e.path), lastmod: e.mtime });
-          if (scanned % 200 === 0)
-            await ctx.progress({
-              done: urls.length,
-              total: null,
-              unit: 'URLs',
-              step: 'scan',
-              message: 'Scanning files',
-            });
-        }
-        await ctx.progress(
-          { done: urls.length, total: urls.length, unit: 'URLs', step: 'write', message: 'Writing sitemaps' },
-          { force: true },
-        );
-        if (!urls.length) throw new PermanentJobError(NO_HTML_FILES);
-        const result = await writeSitemaps(urls, {
-          baseUrl: `https://${dir.domainName}`,
-          open: (name) => sftp.createWriteStream(absPath(dir.dir, name)),
-        });
-        await ctx.progress(
-          { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
-          { force: true },
-        );
-        return result;
+      const urls: SitemapUrl[] = [];
+      let scanned = 0;
+      for await (const e of walkDomain(dir, ctx.signal)) {
+        scanned++;
+        if (e.type === 'file' && HTML.test(e.path))
+          urls.push({ loc: urlOf(dir.domainName, e.path), lastmod: new Date(e.mtime * 1000) });
+        if (scanned % 200 === 0)
+          await ctx.progress({ done: urls.length, total: null, unit: 'URLs', step: 'scan', message: 'Scanning files' });
+      }
+      if (!urls.length) throw new PermanentJobError(NO_HTML_FILES);
+      await ctx.progress(
+        { done: urls.length, total: urls.length, unit: 'URLs', step: 'write', message: 'Writing sitemaps' },
+        { force: true },
+      );
+      // Each file is written atomically (temp file, then rename), so crawlers never read half a sitemap.
+      const result = await writeSitemaps(urls, {
+        baseUrl: `https://${dir.domainName}`,
+        open: (name) => {
+          const out = new PassThrough();
+          return { out, done: dir.fs.writeAtomic(name, out, { mkdirs: false }) };
+        },
       });
+      await ctx.progress(
+        { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
+        { force: true },
+      );
+      return result;
     },
   });
 
 /** Copy content files: the whole tree to the target domain's directory, file by file, streamed. */
 async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: string, toId: string) {
   const [from, to] = [await domainDirOf(deps, fromId), await domainDirOf(deps, toId)];
-  return copyTree(deps.ssh, from, to, {
+  return copyTree(from, to, {
     signal: ctx.signal,
     onProgress: (p) =>
       ctx.progress({

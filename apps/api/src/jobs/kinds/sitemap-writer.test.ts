@@ -21,7 +21,7 @@ function sink() {
       p.on('data', (d) => (text += String(d)));
       p.on('end', () => files.set(name, text));
       p.resume();
-      return p;
+      return { out: p };
     },
   };
 }

@@ -37,17 +37,24 @@ export function planSitemaps(urls: SitemapUrl[], maxUrls = SITEMAP_MAX_URLS, max
   return chunks;
 }
 
-async function pipeTo(stream: SitemapStream | SitemapIndexStream, out: Writable, write: () => Promise<void>) {
-  const done = new Promise<void>((resolve, reject) => {
+/** Where one file goes: a stream, and optionally a promise that settles once the file is really stored. */
+export type SitemapSink = { out: Writable; done?: Promise<unknown> };
+
+async function pipeTo(stream: SitemapStream | SitemapIndexStream, sink: SitemapSink, write: () => Promise<void>) {
+  const { out } = sink;
+  const flushed = new Promise<void>((resolve, reject) => {
     out.once('close', resolve);
     out.once('finish', resolve);
     out.once('error', reject);
     stream.once('error', reject);
   });
+  // A sink that fails early (the server refused the file) must not leave the writer waiting for drain.
+  sink.done?.catch((err: unknown) => stream.destroy(err as Error));
   stream.pipe(out);
   await write();
   stream.end();
-  await done;
+  await flushed;
+  await sink.done;
 }
 
 /**
@@ -58,7 +65,7 @@ export async function writeSitemaps(
   urls: SitemapUrl[],
   opts: {
     baseUrl: string;
-    open: (name: string) => Writable | Promise<Writable>;
+    open: (name: string) => SitemapSink | Promise<SitemapSink>;
     maxUrls?: number;
     maxBytes?: number;
     onFile?: (name: string, urls: number) => Promise<void> | void;
