@@ -51,7 +51,11 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
 
   // The Account actions menu.
   await page.getByRole('button', { name: 'Account Actions' }).click();
-  await expect(page.locator('.dropdown-menu.show').getByRole('link')).toHaveText(['Hosts', 'Create Host', 'Delete Account']);
+  await expect(page.locator('.dropdown-menu.show').getByRole('link')).toHaveText([
+    'Hosts',
+    'Create Host',
+    'Delete Account',
+  ]);
   await page.locator('.dropdown-menu.show').getByRole('link', { name: 'Create Host' }).click();
 
   // Add the host for the demo domain.
