@@ -16,7 +16,7 @@ async function api<T>(request: APIRequestContext, token: string, method: 'GET' |
 }
 
 test('account, host, DNS verification, every tab, sitemap and recrawl', async ({ page, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const token = await apiToken(request);
   const clouds = await api<{ items: { _id: string; email: string }[] }>(
     request,
