@@ -16,7 +16,7 @@ async function api<T>(request: APIRequestContext, token: string, method: 'GET' |
 }
 
 test('account, host, DNS verification, every tab, sitemap and recrawl', async ({ page, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const token = await apiToken(request);
   const clouds = await api<{ items: { _id: string; email: string }[] }>(
     request,
@@ -51,7 +51,11 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
 
   // The Account actions menu.
   await page.getByRole('button', { name: 'Account Actions' }).click();
-  await expect(page.locator('.dropdown-menu.show').getByRole('link')).toHaveText(['Hosts', 'Create Host', 'Delete Account']);
+  await expect(page.locator('.dropdown-menu.show').getByRole('link')).toHaveText([
+    'Hosts',
+    'Create Host',
+    'Delete Account',
+  ]);
   await page.locator('.dropdown-menu.show').getByRole('link', { name: 'Create Host' }).click();
 
   // Add the host for the demo domain.

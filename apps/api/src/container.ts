@@ -47,6 +47,7 @@ import { createNamecheapClient } from './integrations/namecheap/index.ts';
 import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
 import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
 import { createYandexWebmasterClient } from './integrations/yandex-webmaster/index.ts';
+import { createContentFilePort } from './modules/yandex-webmaster/content-file-port.ts';
 import { createYandexWebmasterRepository } from './modules/yandex-webmaster/yandex-webmaster.repository.ts';
 import {
   createYandexWebmasterService,
@@ -255,7 +256,12 @@ export async function createContainer(
   });
 
   // One-click verification places its TXT record through the Cloudflare actions' own DNS code.
-  yandexWebmaster.wire({ domains: services.domains, dns: cloudFlare as unknown as WebmasterDnsPort });
+  // …and its verification file through the content-file layer.
+  yandexWebmaster.wire({
+    domains: services.domains,
+    dns: cloudFlare as unknown as WebmasterDnsPort,
+    files: createContentFilePort({ ssh, domains: services.domains, servers: services.servers, audit }),
+  });
   // URLs held back past a day's recrawl quota go out on later days (decision 027).
   const drainTimer =
     config.YANDEX_RECRAWL_DRAIN_MINUTES > 0

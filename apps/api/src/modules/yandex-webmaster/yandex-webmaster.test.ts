@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
+import { generateKeyPair } from '../../files/ssh/index.ts';
 import {
   cloudflareTxtLookup,
+  directoryFileLookup,
   startYandexWebmasterSim,
   type YandexWebmasterSim,
 } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
@@ -12,12 +17,17 @@ let cf: CloudflareSim;
 let ya: YandexWebmasterSim;
 let t: TestApp;
 let h: string;
+let sshHost: SshHost;
+const sshKey = generateKeyPair('ed25519');
 let seq = 0;
 
 beforeAll(async () => {
   cf = await startCloudflareSim();
   ya = await startYandexWebmasterSim({ dailyRecrawlQuota: 2, verifyDelayMs: 0 });
   ya.setDnsTxtLookup(cloudflareTxtLookup(cf));
+  sshHost = await startSshHost({ authorizedKeys: [sshKey.publicLine] });
+  fs.mkdirSync(path.join(sshHost.rootDir, 'www'));
+  ya.setFileLookup(directoryFileLookup((hostname) => path.join(sshHost.rootDir, 'www', hostname)));
   t = await createTestApp({
     CLOUDFLARE_API_URL: cf.url,
     YANDEX_WEBMASTER_API_URL: ya.url,
@@ -27,7 +37,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cf?.close(), ya?.close()]);
+  await Promise.all([cf?.close(), ya?.close(), sshHost?.close()]);
 });
 beforeEach(async () => {
   await t.reset();
@@ -267,6 +277,30 @@ describe('one-click verification', () => {
     const host = (await call('GET', `/api/domains/${d._id}/yandex-webmaster/host`)).json().data.host;
     expect(host).toMatchObject({ host_id: 'https:dns-verify.example:443', verified: true });
     expect(ya.users.get(token)!.hosts.get('https:dns-verify.example:443')!.verification.state).toBe('VERIFIED');
+  });
+
+  it('through a file: writes yandex_<uin>.html in the content directory over SFTP and verifies', async () => {
+    const { a } = await account();
+    const server = await create('servers', { IPAddress: '127.0.0.1', sshPort: sshHost.port, domainsPath: '/www' });
+    const key = await call('POST', `/api/servers/${server._id}/rsa-key`, { rsaKey: sshKey.privateKey });
+    expect(key.statusCode, key.body).toBe(200);
+    const name = 'file-verify.example';
+    fs.mkdirSync(path.join(sshHost.rootDir, 'www', name));
+    const d = await create('domains', {
+      domainName: name,
+      status: 'active',
+      serverId: server._id,
+      yandexWebmasterAccountId: a._id,
+    });
+    const res = await call('POST', `/api/domains/${d._id}/yandex-webmaster/verify-file`);
+    expect(res.statusCode, res.body).toBe(200);
+    const out = res.json().data;
+    const uin = out.verification.verification_uin;
+    expect(out).toMatchObject({ method: 'HTML_FILE', placed: `yandex_${uin}.html` });
+    const written = fs.readFileSync(path.join(sshHost.rootDir, 'www', name, `yandex_${uin}.html`), 'utf8');
+    expect(written).toContain(`Verification: ${uin}`);
+    const host = (await call('GET', `/api/domains/${d._id}/yandex-webmaster/host`)).json().data.host;
+    expect(host).toMatchObject({ host_id: `https:${name}:443`, verified: true });
   });
 
   it('refuses clearly without an account or a zone', async () => {
