@@ -66,6 +66,7 @@ export const PICKER_FIELDS: Record<string, readonly string[]> = {
   // Setup WAF copies the template's expression into the domain's row.
   'firewall-rules': ['_id', 'firewallRuleNo', 'name', 'action', 'expression', 'defaultPriority'],
   roles: ['_id', 'roleNo', 'name', 'rules'],
+  'yandex-webmaster/accounts': ['_id', 'id', 'yandexWebmasterAccountNo', 'name', 'isInUseBrandId'],
 };
 
 /** True when the held rules grant any of the needed ones. */
