@@ -40,6 +40,26 @@ const FileEditor = lazy(() => import('./file-editor.tsx'));
 const join = (dir: string, name: string) => `${dir === '/' ? '' : dir}/${name}`;
 const segmentsOf = (p: string) => p.split('/').filter(Boolean);
 
+/** A folder or a page outline, drawn inline: emoji need a font the host may not have. */
+function TypeIcon({ type }: { type: ContentFileItem['type'] }) {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 16 16"
+      aria-hidden
+      className="me-1 text-body-secondary"
+      style={{ verticalAlign: '-2px' }}
+    >
+      {type === 'directory' ? (
+        <path d="M1.5 3.5h4l1.5 1.5h7.5v8h-13z" fill="currentColor" opacity="0.5" stroke="currentColor" />
+      ) : (
+        <path d="M3.5 1.5h6l3 3v10h-9z M9.5 1.5v3h3" fill="none" stroke="currentColor" />
+      )}
+    </svg>
+  );
+}
+
 /** The domain's file manager (spec §4 "Content files"): create the directory, browse, upload, edit. */
 export function ContentFilesPage() {
   const { id = '' } = useParams();
@@ -330,9 +350,7 @@ function FileBrowser({
             {list.data.items.map((item) => (
               <tr key={item.name} data-testid="content-file-row">
                 <td className="text-break">
-                  <span aria-hidden className="me-1">
-                    {item.type === 'directory' ? '📁' : '📄'}
-                  </span>
+                  <TypeIcon type={item.type} />
                   <Button
                     variant="link"
                     className="p-0 text-start"
