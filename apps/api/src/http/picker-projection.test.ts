@@ -49,6 +49,7 @@ beforeAll(async () => {
     defaultPriority: 10,
   });
   await create('roles', { name: 'Editors', rules: ['cnv:brands'] });
+  await create('yandex-webmaster/accounts', { name: 'Webmaster', apiToken: 'token-kept-from-pickers' });
 }, 60_000);
 afterAll(async () => t?.close());
 
@@ -61,6 +62,7 @@ const ownRule: Record<string, Rule> = {
   'domain-registrators-contacts': 'cnv:domainRegistrators',
   'firewall-rules': 'cnv:firewallRules',
   roles: 'cnv:roles',
+  'yandex-webmaster/accounts': 'cnv:yandex-webmaster',
 };
 
 describe('picker reads', () => {
