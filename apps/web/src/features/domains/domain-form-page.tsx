@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import Tab from 'react-bootstrap/Tab';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
@@ -119,14 +118,6 @@ function DateField({ name, label }: { name: 'domainRegistratorExpirationDate'; l
       <Form.Control type="date" isInvalid={Boolean(error)} {...register(name)} />
       {error && <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>}
     </Form.Group>
-  );
-}
-
-function LaterNote({ what }: { what: string }) {
-  return (
-    <Alert variant="secondary" className="mb-3">
-      <strong>Not available yet.</strong> The {what} integration comes with its own, later issue.
-    </Alert>
   );
 }
 
