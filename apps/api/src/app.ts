@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import type { Container } from './container.ts';
 import { installAuthGuard, type RegisteredRoute } from './http/auth-guard.ts';
 import { installErrorHandler, loggableError } from './http/error-handler.ts';
-import { DOCS_CSP, installSecurity, serverLimits } from './http/security.ts';
+import { DOCS_CSP, cspNonce, installSecurity, serverLimits } from './http/security.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { brandsRoutes } from './modules/brands/brands.routes.ts';
@@ -75,12 +75,17 @@ export async function buildApp(
   });
   const webDist = opts.webDist === undefined ? (c.config.WEB_DIST ?? DEFAULT_WEB_DIST) : opts.webDist;
   const serveWeb = !!webDist && fs.existsSync(path.join(webDist, 'index.html'));
+  const indexHtml = serveWeb ? fs.readFileSync(path.join(webDist, 'index.html'), 'utf8') : '';
   installErrorHandler(app, {
     // The SPA owns every other GET that is not an API path.
     fallback: (req, reply) => {
       const url = req.url.split('?')[0] ?? '';
       if (!serveWeb || req.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/auth/')) return undefined;
-      return reply.type('text/html').sendFile('index.html');
+      // The page names this answer's CSP style nonce (see http/security.ts); it is never cached.
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(indexHtml.replaceAll('__CSP_NONCE__', cspNonce(reply.raw)));
     },
   });
   await installSecurity(app, c.config);
@@ -123,7 +128,7 @@ export async function buildApp(
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
 
-  if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: ['index.html'], wildcard: false });
+  if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: false, wildcard: false });
 
   return app;
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { seedCloudflareDemo, seedNamecheapDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
@@ -107,7 +108,8 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     {
       IPAddress: '127.0.0.1',
       email: 'closed-port@fleetdesk.local',
-      sshPort: 1,
+      // A port nothing listens on: ports below 1024 are refused before any connection (decision 013).
+      sshPort: await closedPort(),
       domainsPath: '/www',
       domainsLimitQty: 20,
       username: 'root',
@@ -222,4 +224,13 @@ async function seedDemoRegistrar(c: Container, providers: DemoProviders, registr
     }
   }
   seedNamecheapDemo(providers.namecheap, { apiUser: DEMO_NAMECHEAP_USER, apiKey: 'demo-namecheap-key' }, owned);
+}
+
+/** A loopback port that was free a moment ago: the OS hands one out, and it is closed again at once. */
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
 }

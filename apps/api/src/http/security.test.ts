@@ -1,7 +1,12 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../config.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
+import { buildApp } from '../app.ts';
 import { isExpensiveRoute, jsonDepthExceeds } from './security.ts';
 
 describe('jsonDepthExceeds', () => {
@@ -202,5 +207,36 @@ describe('isExpensiveRoute', () => {
     expect(isExpensiveRoute('POST', '/api/proxies/:id/check')).toBe(true);
     expect(isExpensiveRoute('GET', '/api/domains/export')).toBe(true);
     expect(isExpensiveRoute('GET', '/api/domains')).toBe(false);
+  });
+});
+
+describe('the console page under the strict CSP', () => {
+  let t: TestApp;
+  let web: FastifyInstance;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-web-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<meta name="csp-nonce" content="__CSP_NONCE__" /><div id="root">');
+    web = await buildApp(t.c, { logger: false, webDist: dist });
+  });
+  afterAll(async () => {
+    await web?.close();
+    await t?.close();
+  });
+
+  it('allows inline styles only with a fresh nonce that the page names, never unsafe-inline', async () => {
+    const nonces: string[] = [];
+    for (const url of ['/', '/domains/x/edit-content-files']) {
+      const res = await web.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).not.toMatch(/unsafe-inline/);
+      const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+      expect(nonce).toBeTruthy();
+      expect(res.body).toContain(`content="${nonce}"`);
+      nonces.push(nonce!);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
   });
 });

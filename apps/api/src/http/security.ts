@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, RouteOptions } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -60,13 +62,22 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+const NONCE = Symbol('cspNonce');
+
+/** The style nonce of this answer, made once per response. */
+export function cspNonce(res: ServerResponse): string {
+  const r = res as ServerResponse & { [NONCE]?: string };
+  return (r[NONCE] ??= crypto.randomBytes(18).toString('base64'));
+}
+
 // The console loads nothing from elsewhere: every directive is 'self' or narrower.
 const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   baseUri: ["'self'"],
   scriptSrc: ["'self'"],
   scriptSrcAttr: ["'none'"],
-  styleSrc: ["'self'"],
+  // CodeMirror adds a <style> element: it carries this answer's nonce (the SPA page gets it in a meta tag).
+  styleSrc: ["'self'", (_req: IncomingMessage, res: ServerResponse) => `'nonce-${cspNonce(res)}'`],
   imgSrc: ["'self'", 'data:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
