@@ -23,6 +23,7 @@ import {
   type RequestLogEntry,
   dnsBatchLimitOf,
 } from './sim-state.ts';
+import { readBody } from '../http-body.ts';
 
 export interface CloudflareSimOptions {
   port?: number;
@@ -98,24 +99,6 @@ interface Ctx {
 }
 
 type Handler = (ctx: Ctx) => Envelope;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new CfError(413, [{ code: 6004, message: 'Request body too large' }]));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function paginate<T>(
   items: T[],
@@ -545,7 +528,11 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
     if (state.requests.length > MAX_LOG) state.requests.splice(0, state.requests.length - MAX_LOG);
     let status = 500;
     try {
-      const raw = await readBody(req);
+      const raw = await readBody(
+        req,
+        MAX_BODY,
+        () => new CfError(413, [{ code: 6004, message: 'Request body too large' }]),
+      );
 
       const head = queue[0];
       if (head) {

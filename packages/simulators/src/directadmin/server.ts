@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from '../http-body.ts';
 
 /**
  * A wire-level DirectAdmin simulator: the legacy `CMD_API_*` commands a client needs for one user's domains
@@ -106,24 +107,6 @@ const urlEncoded = (pairs: [string, string][]) =>
 
 /** HTML-escapes what DirectAdmin escapes inside `details` (it writes entities there). */
 const entities = (s: string) => s.replace(/'/g, '&#39;').replace(/"/g, '&quot;');
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Promise<DirectAdminSim> {
   const users = new Map<string, UserState>();
@@ -235,7 +218,7 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
       return;
     }
     const user = auth.user;
-    const raw = req.method === 'POST' ? await readBody(req) : '';
+    const raw = req.method === 'POST' ? await readBody(req, MAX_BODY) : '';
     const form = new URLSearchParams(url.search);
     if (raw) {
       const isJson = (req.headers['content-type'] ?? '').includes('json');

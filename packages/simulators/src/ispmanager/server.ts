@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { generateSelfSignedCert } from '../proxy/self-signed-cert.ts';
+import { readBody } from '../http-body.ts';
 
 /**
  * A wire-level ISPmanager 6 simulator: one endpoint `/ispmgr`, functions chosen with `func`, answers in the
@@ -83,24 +84,6 @@ const s = (v: string) => ({ $: v });
 const errorDoc = (type: string, object: string, msg: string): Doc => ({
   error: { $type: type, $object: object, $lang: 'en', msg: s(msg) },
 });
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promise<IspManagerSim> {
   const users = new Map<string, IspManagerSimUser>();
@@ -271,7 +254,7 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
       return;
     }
     const p = new URLSearchParams(url.search);
-    if (req.method === 'POST') for (const [k, v] of new URLSearchParams(await readBody(req))) p.set(k, v);
+    if (req.method === 'POST') for (const [k, v] of new URLSearchParams(await readBody(req, MAX_BODY))) p.set(k, v);
     const func = p.get('func') ?? '';
     const send = (doc: Doc | string) => {
       if (typeof doc === 'string') {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { domainToASCII } from 'node:url';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from '../http-body.ts';
 
 /**
  * A wire-level Namecheap API simulator (shared/docs/integrations/namecheap.md): one endpoint, /xml.response,
@@ -431,21 +432,6 @@ export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise
     return account;
   };
 
-  const readBody = (req: IncomingMessage) =>
-    new Promise<string>((resolve, reject) => {
-      let size = 0;
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_BODY) {
-          reject(new Error('body too large'));
-          req.destroy();
-        } else chunks.push(c);
-      });
-      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      req.on('error', reject);
-    });
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://sim');
     if (url.pathname !== '/xml.response') {
@@ -455,7 +441,7 @@ export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise
     const raw: Record<string, string> = {};
     for (const [k, v] of url.searchParams) raw[k.toLowerCase()] = v;
     if (req.method === 'POST') {
-      for (const [k, v] of new URLSearchParams(await readBody(req))) raw[k.toLowerCase()] = v;
+      for (const [k, v] of new URLSearchParams(await readBody(req, MAX_BODY))) raw[k.toLowerCase()] = v;
     }
     const command = (raw.command ?? '').toLowerCase();
     const { apikey: _key, ...logged } = raw;

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from '../http-body.ts';
 
 /**
  * A wire-level Yandex Webmaster API v4 on loopback (shared/docs/integrations/yandex-webmaster.md): users by OAuth
@@ -421,7 +422,7 @@ export async function startYandexWebmasterSim(opts: YandexWebmasterSimOptions = 
       }
       let text = '';
       try {
-        text = await readBody(req);
+        text = await readBody(req, MAX_BODY);
       } catch {
         return send(413, { error_code: 'ENTITY_VALIDATION_ERROR', error_message: 'Request body too large' });
       }
@@ -479,24 +480,6 @@ export async function startYandexWebmasterSim(opts: YandexWebmasterSimOptions = 
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('too large'));
-        req.resume();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function boundedInt(raw: string | null, def: number, min: number, max: number, name: string) {
