@@ -313,6 +313,8 @@ export function openContentFs(opts: ContentFsOptions) {
     } catch (err) {
       if (!source.destroyed) source.destroy();
       ws.destroy();
+      // The temp file's OPEN may still be in flight: remove it only once the stream has closed (bounded wait).
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       await call<void>('remove', (cb) => sftp.unlink(tmp, cb)).catch(() => undefined);
       if (sourceError && err === sourceError && !(err instanceof AppError) && mapError(err) !== err) {
         throw new AppError(400, 'upload_incomplete', `${label} was not received completely; nothing was written`);
