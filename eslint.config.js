@@ -29,5 +29,19 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  {
+    // Production never loads the simulators: only the demo folder (loaded by a dynamic import) and tests may.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/demo/**', 'apps/api/src/**/*.test.ts', 'apps/api/src/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@fleetdesk/simulators', message: 'Only apps/api/src/demo/ and tests load the simulators.' }],
+          patterns: [{ group: ['**/demo/*', '**/demo/**'], message: 'Only the entry point loads the demo.' }],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -1,8 +1,6 @@
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
-import { seedDemo } from './db/seed-demo.ts';
-import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProviders } from './demo.ts';
 
 async function main() {
   let config: Config;
@@ -16,28 +14,17 @@ async function main() {
     throw err;
   }
 
-  const providers = config.DEMO ? await startDemoProviders(config.DATA_DIR) : undefined;
-  if (providers) {
-    // Demo mode talks to its own simulators; nothing leaves the machine.
-    config = {
-      ...config,
-      CLOUDFLARE_API_URL: providers.cloudflare.url,
-      YANDEX_WEBMASTER_API_URL: providers.yandexWebmaster.url,
-      PROXY_CHECK_URL: `http://127.0.0.1:${config.PORT}/healthz`,
-      NAMECHEAP_CLIENT_IP: config.NAMECHEAP_CLIENT_IP ?? '127.0.0.1',
-    };
-  }
+  // Loaded only in demo mode, so a production install (the container image) runs without the simulators.
+  const demo = config.DEMO ? await (await import('./demo/index.ts')).startDemo(config) : undefined;
+  if (demo) config = demo.config;
   const c = await createContainer(config);
   await c.database.migrate();
   const app = await buildApp(c);
   const log = app.log;
 
-  if (config.DEMO) {
+  if (demo) {
     log.warn('DEMO MODE: sample data and simulated providers; sign in as admin / admin. Do not use for real work.');
-    await seedDemo(c, providers!, log);
-    await attachDemoSsh(c, providers!);
-    await attachDemoNamecheap(c, providers!);
-    await attachDemoPanels(c, providers!);
+    await demo.prepare(c, log);
   } else {
     const admin = await c.services.users.ensureAdmin({
       username: config.ADMIN_USERNAME,
@@ -66,7 +53,7 @@ async function main() {
     timer.unref();
     await app.close().catch(() => undefined);
     await c.close().catch(() => undefined);
-    await providers?.close();
+    await demo?.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -78,9 +65,7 @@ async function main() {
     `\n  Fleetdesk${config.DEMO ? ' (DEMO)' : ''} is serving ${url}\n` +
       `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +
       (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
-      (providers
-        ? `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, Yandex Webmaster ${providers.yandexWebmaster.url}, SSH host 127.0.0.1:${providers.sshHost.port}, proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n`
-        : '') +
+      (demo?.banner ?? '') +
       `  API docs: ${url}/api/docs\n\n`,
   );
 }

@@ -693,7 +693,7 @@ describe('cloud zone and permissions', () => {
 
 describe('demo seed', () => {
   it('creates about 60 domains across the brands, servers and clouds, skipping full servers, and can run twice', async () => {
-    const { seedDemoDomains } = await import('../../db/seed-demo-domains.ts');
+    const { seedDemoDomains } = await import('../../demo/seed-domains.ts');
     const actor = systemActor('demo-seed');
     for (const name of ['Aurora', 'Bluefin', 'Cobalt']) await create('brands', { name });
     await create('clouds', { email: 'one@example.com' });

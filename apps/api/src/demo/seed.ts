@@ -4,15 +4,15 @@ import { seedCloudflareDemo, seedNamecheapDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
-import { seedDemoDomains } from './seed-demo-domains.ts';
-import { seedDemoSites } from './seed-demo-sites.ts';
+import { seedDemoDomains } from './seed-domains.ts';
+import { seedDemoSites } from './seed-sites.ts';
 import {
   DEMO_NAMECHEAP_USER,
   DEMO_PROXY_USER,
   DEMO_SSH_EMAIL,
   DEMO_YANDEX_TOKENS,
   type DemoProviders,
-} from '../demo.ts';
+} from './providers.ts';
 
 export const DEMO_REGIONS = [
   'Europe West',

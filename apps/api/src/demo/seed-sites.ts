@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import type { Container } from '../container.ts';
-import type { DemoProviders } from '../demo.ts';
+import type { DemoProviders } from './providers.ts';
 import { domainDirName } from '../files/content/index.ts';
-import { domains } from './schema/index.ts';
+import { domains } from '../db/schema/index.ts';
 
 const css = `body { font-family: system-ui, sans-serif; margin: 0; color: #1f2933; }
 header { background: #0b7285; color: #fff; padding: 1.5rem; display: flex; align-items: center; gap: 1rem; }

@@ -13,8 +13,8 @@ import {
   startYandexWebmasterSim,
 } from '@fleetdesk/simulators';
 import { toAsciiDomain } from '@fleetdesk/contract';
-import type { Container } from './container.ts';
-import { domainRegistrators, domains, proxies, servers } from './db/schema/index.ts';
+import type { Container } from '../container.ts';
+import { domainRegistrators, domains, proxies, servers } from '../db/schema/index.ts';
 
 export const DEMO_SSH_EMAIL = 'demo-ssh@fleetdesk.local';
 export const DEMO_PROXY_USER = 'demo';

@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Container } from '../container.ts';
+import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProviders } from './providers.ts';
+import { seedDemo } from './seed.ts';
+
+/**
+ * Demo mode in one place: its simulated providers, the configuration that points the console at them, and the
+ * seed. Only the entry point loads this folder, with a dynamic import, so production never loads the simulators.
+ */
+export async function startDemo(config: Config) {
+  const providers = await startDemoProviders(config.DATA_DIR);
+  return {
+    providers,
+    // Demo mode talks to its own simulators; nothing leaves the machine.
+    config: {
+      ...config,
+      CLOUDFLARE_API_URL: providers.cloudflare.url,
+      YANDEX_WEBMASTER_API_URL: providers.yandexWebmaster.url,
+      PROXY_CHECK_URL: `http://127.0.0.1:${config.PORT}/healthz`,
+      NAMECHEAP_CLIENT_IP: config.NAMECHEAP_CLIENT_IP ?? '127.0.0.1',
+    } satisfies Config,
+    /** Seeds a new data directory, then points the seeded rows at this run's simulators (their ports change). */
+    async prepare(c: Container, log: FastifyBaseLogger) {
+      await seedDemo(c, providers, log);
+      await attachDemoSsh(c, providers);
+      await attachDemoNamecheap(c, providers);
+      await attachDemoPanels(c, providers);
+    },
+    banner:
+      `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +
+      `Yandex Webmaster ${providers.yandexWebmaster.url}, SSH host 127.0.0.1:${providers.sshHost.port}, ` +
+      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n`,
+    close: () => providers.close(),
+  };
+}
+export type Demo = Awaited<ReturnType<typeof startDemo>>;
