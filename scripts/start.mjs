@@ -9,7 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const demo = process.argv.includes('--demo');
 const dist = path.join(root, 'apps/web/dist/index.html');
 
-if (!fs.existsSync(dist)) {
+// WEB_DIST names a build made elsewhere (or none, for an API-only process): nothing to build here then.
+if (!process.env.WEB_DIST && !fs.existsSync(dist)) {
   console.log('No web build found; building it once (npm run build)…');
   const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -17,11 +18,16 @@ if (!fs.existsSync(dist)) {
 
 const env = { ...process.env };
 if (demo) env.DEMO = '1';
-const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-const child = spawn(process.execPath, [tsx, path.join(root, 'apps/api/src/main.ts')], {
+// One process under this wrapper: node with tsx's loader (the tsx CLI would add a second one in between).
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/main.ts')], {
   cwd: root,
   env,
   stdio: 'inherit',
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+// The server shuts down gracefully on SIGTERM/SIGINT; the wrapper passes the signal on and waits for it to finish.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig);
+  });
+}
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

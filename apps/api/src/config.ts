@@ -156,6 +156,15 @@ const ConfigSchema = z.object({
     .min(0)
     .max(24 * 60)
     .default(60),
+  /** On SIGTERM/SIGINT: how long requests and job steps in flight get to finish before the process stops anyway. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(25),
+  /** Bearer token of GET /metrics (Prometheus); the endpoint is off while this is unset. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .max(512)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'DATA_DIR'> & { DATA_DIR: string };

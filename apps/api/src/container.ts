@@ -300,9 +300,10 @@ export async function createContainer(
     namecheap,
     services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar, contentFiles },
     yandexWebmasterClient,
-    async close() {
+    /** Stops the jobs (steps in flight get `graceMs` to finish), then the SSH pool and the database. */
+    async close(graceMs = 10_000) {
       if (drainTimer) clearInterval(drainTimer);
-      await jobEngine.stop().catch(() => undefined);
+      await jobEngine.stop(true, graceMs).catch(() => undefined);
       ssh.closeAll();
       await database.close();
     },

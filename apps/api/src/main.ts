@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
+import { installGracefulShutdown } from './lib/shutdown.ts';
 
 async function main() {
   let config: Config;
@@ -44,23 +45,12 @@ async function main() {
   // Workers run in this process unless JOB_WORKERS=0; `npm run worker` adds more, here or elsewhere.
   await c.startJobs();
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
-    await app.close().catch(() => undefined);
-    await c.close().catch(() => undefined);
-    await demo?.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  installGracefulShutdown({ app, c, graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000, after: demo?.close });
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+  // The bound port: PORT=0 asks the system for a free one.
+  const port = (app.server.address() as { port?: number } | null)?.port ?? config.PORT;
+  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   process.stdout.write(
     `\n  Fleetdesk${config.DEMO ? ' (DEMO)' : ''} is serving ${url}\n` +
       `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +

@@ -33,14 +33,16 @@ export async function runWorker(
   await c.startJobs({ periodic: opts.periodic });
   process.stdout.write(`Fleetdesk worker ${c.jobEngine.workerName} is running jobs from PostgreSQL\n`);
 
+  // Graceful: no new job; steps in flight get SHUTDOWN_GRACE_SECONDS, then what still runs goes back to the queue.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    process.stdout.write(`worker: ${signal}, finishing running jobs\n`);
-    const timer = setTimeout(() => process.exit(1), 15_000);
+    process.stdout.write(`worker: ${signal}, finishing the job steps in flight\n`);
+    const timer = setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_SECONDS * 1000 + 15_000);
     timer.unref();
-    await c.close().catch(() => undefined);
+    await c.close(config.SHUTDOWN_GRACE_SECONDS * 1000).catch(() => undefined);
+    process.stdout.write('worker: stopped\n');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -48,6 +48,12 @@ class JobCancelled extends Error {
   }
 }
 class JobTimedOut extends Error {}
+/** The process is shutting down: the job goes back to the queue and resumes from its first unfinished step. */
+class JobInterrupted extends Error {
+  constructor() {
+    super('The worker shut down; the job resumes on the next worker');
+  }
+}
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
@@ -71,6 +77,8 @@ export function createJobEngine(deps: {
   const log: Logger = deps.log ?? { info() {}, warn() {}, error() {} };
   const workerName = `${os.hostname()}:${process.pid}`;
   let boss: PgBoss | null = null;
+  /** Set while stopping: no step starts, and interrupted jobs are handed back through this instance. */
+  let stoppingBoss: PgBoss | null = null;
   let reconcileTimer: NodeJS.Timeout | null = null;
   const periodicTimers: NodeJS.Timeout[] = [];
   const running = new Map<string, AbortController>();
@@ -172,6 +180,8 @@ export function createJobEngine(deps: {
       },
       async step(key, run) {
         throwIfAborted();
+        // A shutting-down worker finishes the step in flight but starts no other.
+        if (stoppingBoss) throw new JobInterrupted();
         const s = steps.find((x) => x.key === key);
         if (s && (s.status === 'done' || s.status === 'skipped')) return undefined;
         await setStep(key, { status: 'running', message: null });
@@ -180,7 +190,11 @@ export function createJobEngine(deps: {
           await setStep(key, { status: 'done', message: null });
           return out;
         } catch (err) {
-          const cancelled = ac.signal.aborted && ac.signal.reason instanceof JobCancelled;
+          // A cancelled or interrupted step did not fail: it runs again if the job does.
+          const cancelled =
+            err instanceof JobInterrupted ||
+            (ac.signal.aborted &&
+              (ac.signal.reason instanceof JobCancelled || ac.signal.reason instanceof JobInterrupted));
           await setStep(key, { status: cancelled ? 'pending' : 'failed', message: cancelled ? null : messageOf(err) });
           throw err;
         }
@@ -202,6 +216,12 @@ export function createJobEngine(deps: {
       });
       return result;
     } catch (err) {
+      const interrupted =
+        err instanceof JobInterrupted || (ac.signal.aborted && ac.signal.reason instanceof JobInterrupted);
+      if (interrupted && stoppingBoss) {
+        await requeueInterrupted(stoppingBoss, def, jobId, steps, pending);
+        return { interrupted: true };
+      }
       if (err instanceof JobCancelled || (ac.signal.aborted && ac.signal.reason instanceof JobCancelled)) {
         const now = await repo.find(jobId);
         if (now) await finishCancelled({ ...now, steps });
@@ -227,6 +247,30 @@ export function createJobEngine(deps: {
       clearTimeout(timeout);
       running.delete(jobId);
     }
+  }
+
+  /**
+   * A job stopped by shutdown: back to queued under a new pg-boss job (this delivery completes without using a
+   * retry), keeping its done steps, so another worker resumes it.
+   */
+  async function requeueInterrupted(
+    b: PgBoss,
+    def: JobDefinition,
+    jobId: string,
+    steps: JobStep[],
+    pending: JobProgress | null,
+  ) {
+    const bossId = randomUUID();
+    const row = await repo.transition(jobId, ['running'], {
+      state: 'queued',
+      bossId,
+      worker: null,
+      error: null,
+      ...(pending ? { progress: pending } : {}),
+      steps: steps.length ? steps : null,
+    });
+    if (row) await send(b, def, jobId, { id: bossId });
+    log.info({ jobId, kind: def.kind }, 'job handed back to the queue at shutdown');
   }
 
   async function finishCancelled(row: JobRow) {
@@ -311,7 +355,11 @@ export function createJobEngine(deps: {
       }
     },
 
-    async stop(graceful = true) {
+    /**
+     * Stops taking jobs. Graceful: the steps in flight finish (no new step starts; a job without steps runs to
+     * its end) for up to `graceMs`; whatever still runs then is interrupted and handed back to the queue.
+     */
+    async stop(graceful = true, graceMs = 10_000) {
       for (const t of periodicTimers) clearInterval(t);
       periodicTimers.length = 0;
       if (reconcileTimer) clearInterval(reconcileTimer);
@@ -319,8 +367,21 @@ export function createJobEngine(deps: {
       const b = boss;
       boss = null;
       if (!b) return;
-      if (!graceful) for (const ac of running.values()) ac.abort(new JobCancelled());
-      await b.stop({ graceful, close: false, wait: true, timeout: graceful ? 10_000 : 1_000 });
+      if (!graceful) {
+        for (const ac of running.values()) ac.abort(new JobCancelled());
+        await b.stop({ graceful: false, close: false, wait: true, timeout: 1_000 });
+        return;
+      }
+      stoppingBoss = b;
+      for (const def of registry.all()) await b.offWork(def.kind).catch(() => undefined);
+      const until = Date.now() + graceMs;
+      while (running.size && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      for (const ac of running.values()) ac.abort(new JobInterrupted());
+      // The interrupted handlers hand their jobs back; give those writes a moment.
+      const settle = Date.now() + 3_000;
+      while (running.size && Date.now() < settle) await new Promise((r) => setTimeout(r, 25));
+      await b.stop({ graceful: true, close: false, wait: true, timeout: 1_000 });
+      stoppingBoss = null;
     },
 
     /**
