@@ -7,6 +7,8 @@ import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fast
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
+import fastifyCompress from '@fastify/compress';
+import zlib from 'node:zlib';
 import type { Container } from './container.ts';
 import { installAuthGuard, type RegisteredRoute } from './http/auth-guard.ts';
 import { installErrorHandler, loggableError } from './http/error-handler.ts';
@@ -24,6 +26,7 @@ import { firewallRulesRoutes } from './modules/firewall-rules/firewall-rules.rou
 import { domainRegistratorsRoutes } from './modules/domain-registrators/domain-registrators.routes.ts';
 import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-contacts/domain-registrators-contacts.routes.ts';
 import { healthRoutes } from './http/health.ts';
+import { installMetrics } from './http/metrics.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
 import { directAdminRoutes } from './modules/direct-admin/direct-admin.routes.ts';
@@ -89,6 +92,15 @@ export async function buildApp(
     },
   });
   await installSecurity(app, c.config);
+  // Answers above 1 KB go out compressed (brotli, else gzip), streams too (the CSV export). Brotli at a middle
+  // quality: its best quality costs more CPU per answer than it saves on the wire.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+    zlibOptions: { level: 6 },
+  });
   const routes = installAuthGuard(app, c.services.auth);
   app.decorate('registeredRoutes', routes);
 
@@ -105,6 +117,7 @@ export async function buildApp(
   // Past the per-socket checks Fastify does, a cap on how many sockets the process holds at once.
   app.server.maxConnections = c.config.MAX_CONNECTIONS;
 
+  installMetrics(app, c);
   await app.register(healthRoutes(c));
   await app.register(authRoutes(c.services.auth, { demo: c.config.DEMO }));
   await app.register(auditRoutes(c.services.audit));
@@ -128,7 +141,21 @@ export async function buildApp(
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
 
-  if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: false, wildcard: false });
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist!,
+      index: false,
+      wildcard: false,
+      // The build wrote .br and .gz beside each asset (the precompress plugin in apps/web/vite.config.ts): sent when the browser accepts them.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        // Hashed names under /assets/ never change content; anything else is checked on every use.
+        const rel = path.relative(webDist!, filePath).split(path.sep).join('/');
+        res.header('cache-control', rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
 
   return app;
 }

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { installGracefulShutdown } from './lib/shutdown.ts';
+import { setProviderCallLogger } from './integrations/provider-calls.ts';
 
 async function main() {
   let config: Config;
@@ -22,6 +23,8 @@ async function main() {
   await c.database.migrate();
   const app = await buildApp(c);
   const log = app.log;
+  // Every provider call is logged once, at info, through the server's logger (redaction included).
+  setProviderCallLogger(log);
 
   if (demo) {
     log.warn('DEMO MODE: sample data and simulated providers; sign in as admin / admin. Do not use for real work.');

@@ -19,6 +19,8 @@ export type Database = {
   exec(sqlText: string): Promise<void>;
   /** The raw executor pg-boss runs on (its `db` adapter), over this same pool or PGlite instance. */
   bossDb: BossDb;
+  /** The pool's connections now (PostgreSQL); PGlite is one connection inside the process. */
+  poolStats(): { max: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
 };
 
@@ -91,6 +93,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
       await client.exec(q);
     },
     bossDb: pgliteBossDb(client),
+    poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
     close: async () => {
       clearInterval(timer);
       await client.close();
@@ -139,6 +142,12 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
       await pool.query(q);
     },
     bossDb: { executeSql: (text, values) => pool.query(text, values) },
+    poolStats: () => ({
+      max: opts.max ?? 10,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => pool.end(),
   };
 }

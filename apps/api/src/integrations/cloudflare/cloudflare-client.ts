@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { providerFetch } from '../provider-calls.ts';
 import { UpstreamError } from '../../http/errors.ts';
 import { createRequestBudget, type BudgetTake } from './request-budget.ts';
 import type {
@@ -217,7 +218,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const maxRetries = opts.maxRetries ?? 2;
   const maxRetryWaitMs = opts.maxRetryWaitMs ?? 30_000;
-  const fetchImpl = opts.fetchImpl ?? undiciFetch;
+  const fetchImpl = providerFetch('cloudflare', opts.fetchImpl ?? undiciFetch);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const budgetOpts = opts.budget ?? { requests: 1200, windowMs: 5 * 60_000 };
   const budget = createRequestBudget(budgetOpts);
@@ -627,6 +628,11 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
         body: { purge_everything: true },
       });
       return env.result;
+    },
+
+    /** Requests left in these credentials' current budget window (Prometheus gauge). */
+    async budgetLeft(creds: CloudflareCredentials): Promise<number> {
+      return budget.left(credentialKey(creds));
     },
   };
   return client;

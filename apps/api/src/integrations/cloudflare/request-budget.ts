@@ -24,6 +24,8 @@ export type BudgetAnswer =
 export interface RequestBudget {
   /** Counts one request for `key`, or returns how many ms remain until one is free (nothing is counted then). */
   take(key: string, opts?: BudgetTake): BudgetAnswer;
+  /** Requests still free for `key` in the current window (for the metrics). */
+  left(key: string): number;
 }
 
 export interface RequestBudgetOptions {
@@ -89,6 +91,11 @@ export function createRequestBudget(opts: RequestBudgetOptions): RequestBudget {
       }
       list.push({ t, background, owner });
       return { ok: true };
+    },
+    left(key) {
+      const since = now() - opts.windowMs;
+      const used = (windows.get(key) ?? []).filter((e) => e.t > since).length;
+      return Math.max(0, opts.requests - used);
     },
   };
 }

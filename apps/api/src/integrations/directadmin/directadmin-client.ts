@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
+import { providerFetch } from '../provider-calls.ts';
 import { UpstreamError } from '../../http/errors.ts';
 
 const PROVIDER = 'DirectAdmin';
@@ -167,7 +168,7 @@ export type DirectAdminClient = ReturnType<typeof createDirectAdminClient>;
 export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const cooldownMs = opts.authFailureCooldownMs ?? 5 * 60_000;
-  const fetchImpl = opts.fetchImpl ?? undiciFetch;
+  const fetchImpl = providerFetch('directadmin', opts.fetchImpl ?? undiciFetch);
   const now = opts.now ?? Date.now;
   const rejectedLogins = new Map<string, number>();
 

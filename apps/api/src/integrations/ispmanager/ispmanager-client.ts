@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { providerFetch } from '../provider-calls.ts';
 import { UpstreamError } from '../../http/errors.ts';
 
 const PROVIDER = 'ISPmanager';
@@ -97,7 +98,7 @@ export type IspManagerClient = ReturnType<typeof createIspManagerClient>;
 export function createIspManagerClient(opts: IspManagerClientOptions = {}) {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const authMode = opts.authMode ?? 'authinfo';
-  const fetchImpl = opts.fetchImpl ?? undiciFetch;
+  const fetchImpl = providerFetch('ispmanager', opts.fetchImpl ?? undiciFetch);
   const sessions = new Map<string, string>();
   // One agent for panels whose record accepts a self-signed certificate; every other call verifies as usual.
   let insecureAgent: Dispatcher | undefined;

@@ -3,6 +3,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parseDomain } from 'tldts';
 import { fetch as undiciFetch } from 'undici';
+import { providerFetch } from '../provider-calls.ts';
 import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
 import { createRequestBudget } from '../cloudflare/request-budget.ts';
 import type {
@@ -119,7 +120,7 @@ export type NamecheapClient = ReturnType<typeof createNamecheapClient>;
 
 export function createNamecheapClient(opts: NamecheapClientOptions) {
   const timeoutMs = opts.timeoutMs ?? 20_000;
-  const fetchImpl = opts.fetchImpl ?? undiciFetch;
+  const fetchImpl = providerFetch('namecheap', opts.fetchImpl ?? undiciFetch);
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const maxQueueWaitMs = opts.maxQueueWaitMs ?? 10_000;

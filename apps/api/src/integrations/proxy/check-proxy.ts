@@ -1,6 +1,9 @@
-import { fetch } from 'undici';
+import { providerFetch } from '../provider-calls.ts';
 import { proxyPortRefusal } from '../../lib/probe-ports.ts';
 import { createProxyDispatcher, proxyAddress, type ProxyEndpoint } from './proxy-dispatcher.ts';
+
+// Observed like every provider call (counted, timed, logged once).
+const fetch = providerFetch('proxy');
 
 export type ProxyCheckResult = { ok: boolean; latencyMs: number | null; error: string | null; checkedAt: Date };
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
+import { providerFetch } from '../provider-calls.ts';
 import type {
   HostSummary,
   ImportantUrl,
@@ -71,7 +72,7 @@ export function createYandexWebmasterClient(opts: YandexWebmasterClientOptions) 
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const maxRetries = opts.maxRetries ?? 2;
   const maxRetryWaitMs = opts.maxRetryWaitMs ?? 10_000;
-  const doFetch = opts.fetchImpl ?? undiciFetch;
+  const doFetch = providerFetch('yandex-webmaster', opts.fetchImpl ?? undiciFetch);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   // user ids by token hash (never the token itself), so each token costs one GET /user per process.
   const userIds = new Map<string, string>();

@@ -39,6 +39,10 @@ export function createCloudsRepository(db: Db) {
       return r ? toCloud(r) : undefined;
     },
     /** The raw row with sealed secrets, for the integration and the reveal. */
+    /** Ids and emails of the clouds, for the metrics (bounded). */
+    async labels(limit = 1000, ex: Executor = db): Promise<{ id: string; email: string }[]> {
+      return ex.select({ id: clouds.id, email: clouds.email }).from(clouds).orderBy(asc(clouds.email)).limit(limit);
+    },
     async findRow(id: string, ex: Executor = db): Promise<CloudRow | undefined> {
       const [r] = await ex.select().from(clouds).where(eq(clouds.id, id));
       return r;

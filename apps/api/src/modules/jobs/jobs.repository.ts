@@ -86,6 +86,13 @@ export function createJobsRepository(db: Db) {
     async remove(id: string, ex: Executor = db) {
       await ex.delete(jobs).where(eq(jobs.id, id));
     },
+    /** Jobs by kind and state (the metrics' gauge). */
+    async countByKindAndState(ex: Executor = db) {
+      return ex
+        .select({ kind: jobs.kind, state: jobs.state, n: sql<number>`count(*)::int` })
+        .from(jobs)
+        .groupBy(jobs.kind, jobs.state);
+    },
     async countByState(ex: Executor = db) {
       const rows = await ex
         .select({ state: jobs.state, n: sql<number>`count(*)::int` })
