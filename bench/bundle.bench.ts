@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { matchPath } from 'react-router';
 
 type Chunk = { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
 
@@ -37,16 +38,17 @@ function closure(keys: string[], into = new Set<string>()): Set<string> {
   return into;
 }
 
-// The lazy modules a path needs: its page (login) or its feature areas, read from the router's own table.
+// The lazy modules a path needs: its page (login) or the feature areas whose paths match it, read from the
+// router's own table.
 const router = fs.readFileSync(path.join(WEB, 'src/app/router.tsx'), 'utf8');
-const areaModules = (segment: string) =>
-  [...router.matchAll(/segments: \[([^\]]*)\][\s\S]*?import\('\.\.\/(features\/[^']+)'\)/g)]
-    .filter((m) => m[1]!.includes(`'${segment}'`))
+const areaModules = (pathname: string) =>
+  [...router.matchAll(/paths: \[([^\]]*)\][\s\S]*?import\('\.\.\/(features\/[^']+)'\)/g)]
+    .filter((m) => [...m[1]!.matchAll(/'([^']+)'/g)].some((p) => matchPath({ path: p[1]!, end: true }, pathname)))
     .map((m) => `src/${m[2]}`);
 const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
 const pages: Record<string, string[]> = {
   '/login': ['src/app/pages/login-page.tsx'],
-  '/domains': areaModules('domains'),
+  '/domains': areaModules('/domains'),
 };
 
 const kb = (n: number) => (n / 1024).toFixed(1).padStart(7);

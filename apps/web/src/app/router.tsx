@@ -1,54 +1,56 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
 import { Layout } from './layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RouteError } from './route-error.tsx';
 
 /**
- * A feature area: the first path segments it serves, and its routes, loaded when one of them is first opened.
- * A new feature joins with one line in `featureAreas` (its index.ts exports `xxxRoutes: RouteObject[]`).
+ * A feature area: the paths it serves (React Router patterns; `/*` covers everything below), and its routes,
+ * loaded when one of those paths is first opened. A new feature joins with one line in `featureAreas` (its
+ * index.ts exports `xxxRoutes: RouteObject[]`).
  */
-export type FeatureArea = { segments: string[]; load: () => Promise<RouteObject[]> };
+export type FeatureArea = { paths: string[]; load: () => Promise<RouteObject[]> };
 
 /**
  * Every feature, in priority order: where two areas give the same path, the one listed first wins (domains is
- * last, so its notes for actions that later issues build give way to their own routes).
+ * last, so its notes for actions that later issues build give way to their own routes). A first visit to
+ * /domains loads the domains area only; the areas of a domain's actions load with /domains/:id/….
  */
 export const featureAreas: FeatureArea[] = [
-  { segments: ['brands'], load: () => import('../features/brands/index.ts').then((m) => m.brandRoutes) },
-  { segments: ['regions'], load: () => import('../features/regions/index.ts').then((m) => m.regionRoutes) },
-  { segments: ['users'], load: () => import('../features/users/index.ts').then((m) => m.userRoutes) },
-  { segments: ['roles'], load: () => import('../features/roles/index.ts').then((m) => m.roleRoutes) },
+  { paths: ['brands/*'], load: () => import('../features/brands/index.ts').then((m) => m.brandRoutes) },
+  { paths: ['regions/*'], load: () => import('../features/regions/index.ts').then((m) => m.regionRoutes) },
+  { paths: ['users/*'], load: () => import('../features/users/index.ts').then((m) => m.userRoutes) },
+  { paths: ['roles/*'], load: () => import('../features/roles/index.ts').then((m) => m.roleRoutes) },
   {
-    segments: ['firewall-rules'],
+    paths: ['firewall-rules/*'],
     load: () => import('../features/firewall-rules/index.ts').then((m) => m.firewallRuleRoutes),
   },
   {
-    segments: ['domain-registrators'],
+    paths: ['domain-registrators/*'],
     load: () => import('../features/domain-registrators/index.ts').then((m) => m.domainRegistratorRoutes),
   },
   {
-    segments: ['domain-registrators-contacts'],
+    paths: ['domain-registrators-contacts/*'],
     load: () =>
       import('../features/domain-registrators-contacts/index.ts').then((m) => m.domainRegistratorContactRoutes),
   },
-  { segments: ['audit-log'], load: () => import('../features/audit-log/index.ts').then((m) => m.auditLogRoutes) },
-  { segments: ['clouds'], load: () => import('../features/clouds/index.ts').then((m) => m.cloudRoutes) },
-  { segments: ['proxies'], load: () => import('../features/proxies/index.ts').then((m) => m.proxyRoutes) },
-  { segments: ['servers'], load: () => import('../features/servers/index.ts').then((m) => m.serverRoutes) },
+  { paths: ['audit-log/*'], load: () => import('../features/audit-log/index.ts').then((m) => m.auditLogRoutes) },
+  { paths: ['clouds/*'], load: () => import('../features/clouds/index.ts').then((m) => m.cloudRoutes) },
+  { paths: ['proxies/*'], load: () => import('../features/proxies/index.ts').then((m) => m.proxyRoutes) },
+  { paths: ['servers/*'], load: () => import('../features/servers/index.ts').then((m) => m.serverRoutes) },
   {
-    segments: ['domains'],
+    paths: ['domains/:id/*'],
     load: () => import('../features/cloud-flare/index.ts').then((m) => m.cloudFlareRoutes),
   },
-  { segments: ['jobs', 'domains'], load: () => import('../features/jobs/index.ts').then((m) => m.jobRoutes) },
+  { paths: ['jobs/*', 'domains/:id/*'], load: () => import('../features/jobs/index.ts').then((m) => m.jobRoutes) },
   {
-    segments: ['yandex-webmaster'],
+    paths: ['yandex-webmaster/*'],
     load: () => import('../features/yandex-webmaster/index.ts').then((m) => m.yandexWebmasterRoutes),
   },
   {
-    segments: ['domains'],
+    paths: ['domains/:id/*'],
     load: () => import('../features/content-files/index.ts').then((m) => m.contentFilesRoutes),
   },
-  { segments: ['domains'], load: () => import('../features/domains/index.ts').then((m) => m.domainRoutes) },
+  { paths: ['domains/*'], load: () => import('../features/domains/index.ts').then((m) => m.domainRoutes) },
 ];
 
 const APP_ROUTE_ID = 'app';
@@ -80,23 +82,46 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** The areas that serve a path's first segment and are not loaded yet (all of them, in priority order). */
-export function areasFor(pathname: string, loaded: ReadonlySet<FeatureArea>): FeatureArea[] {
-  const first = pathname.replace(/^\/+/, '').split('/')[0] ?? '';
-  return featureAreas.filter((a) => !loaded.has(a) && a.segments.includes(first));
+/** The areas that serve a path (whether loaded already or not), in priority order. */
+export function areasFor(pathname: string): FeatureArea[] {
+  return featureAreas.filter((a) => a.paths.some((p) => matchPath({ path: p, end: true }, pathname)));
+}
+
+/** Does this route (or one below it) match the path? */
+const routeMatches = (r: RouteObject, pathname: string) =>
+  !!r.path &&
+  (!!matchPath({ path: r.path, end: true }, pathname) ||
+    (!!r.children?.length && !!matchPath({ path: `${r.path}/*`, end: true }, pathname)));
+
+/**
+ * Loads the areas a path needs and adds the routes that match it. Routes go in one path at a time, in the
+ * areas' priority order, because React Router keeps the first route added for a path: so a higher-priority
+ * area's route wins even when a lower one was loaded earlier for another path.
+ */
+export function createRouteLoader() {
+  const routesOf = new Map<FeatureArea, Promise<RouteObject[]>>();
+  const added = new Set<RouteObject>();
+  return async (pathname: string): Promise<RouteObject[]> => {
+    const areas = areasFor(pathname);
+    const lists = await Promise.all(
+      areas.map((a) => {
+        if (!routesOf.has(a)) routesOf.set(a, a.load());
+        return routesOf.get(a)!;
+      }),
+    );
+    const fresh = lists.flat().filter((r) => !added.has(r) && routeMatches(r, pathname));
+    for (const r of fresh) added.add(r);
+    return fresh;
+  };
 }
 
 export function createAppRouter() {
-  const loaded = new Set<FeatureArea>();
+  const load = createRouteLoader();
   return createBrowserRouter(routes, {
-    // The first visit to an area loads its routes; React Router asks again for paths only the catch-all matched.
+    // React Router asks for paths that only the catch-all (or a route with parameters) matched.
     async patchRoutesOnNavigation({ path, patch }) {
-      const areas = areasFor(path.split('?')[0] ?? '', loaded);
-      if (!areas.length) return;
-      const lists = await Promise.all(areas.map((a) => a.load()));
-      for (const a of areas) loaded.add(a);
-      // Route order breaks ties between equal paths: keep the areas' priority order.
-      patch(APP_ROUTE_ID, lists.flat());
+      const fresh = await load(path.split('?')[0] ?? '');
+      if (fresh.length) patch(APP_ROUTE_ID, fresh);
     },
   });
 }
