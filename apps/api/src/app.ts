@@ -91,7 +91,7 @@ export async function buildApp(
         .send(indexHtml.replaceAll('__CSP_NONCE__', cspNonce(reply.raw)));
     },
   });
-  await installSecurity(app, c.config);
+  await installSecurity(app, c.config, c.database);
   // Answers above 1 KB go out compressed (brotli, else gzip), streams too (the CSV export). Brotli at a middle
   // quality: its best quality costs more CPU per answer than it saves on the wire.
   await app.register(fastifyCompress, {

@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOption
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { AppError, RateLimitedError } from './errors.ts';
 
 /** The Fastify server options that bound what one client can hold open (decision 013). */
@@ -111,7 +113,7 @@ const MINUTE = 60_000;
  * Security headers, rate limits and body rules. Call before any route is registered and before the auth guard,
  * so the per-address limit runs before a token costs a database read.
  */
-export async function installSecurity(app: FastifyInstance, config: Config) {
+export async function installSecurity(app: FastifyInstance, config: Config, database?: Database) {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
     referrerPolicy: { policy: 'no-referrer' },
@@ -128,7 +130,11 @@ export async function installSecurity(app: FastifyInstance, config: Config) {
 
   installJsonParser(app, config.JSON_MAX_DEPTH);
 
-  await app.register(fastifyRateLimit, { global: false });
+  // On PostgreSQL several API processes may serve one address: they count in the database (decision 036). The
+  // embedded database belongs to one process, which counts in memory.
+  const shared = database?.driver === 'postgres' ? databaseRateLimitStore(database) : undefined;
+  if (shared) app.addHook('onClose', async () => shared.close());
+  await app.register(fastifyRateLimit, { global: false, ...(shared ? { store: shared.Store } : {}) });
   const limiter = (max: number, what: string) => {
     const check = app.createRateLimit({ max, timeWindow: MINUTE, keyGenerator: (req) => keyOf(req) });
     return async (req: FastifyRequest, key: string) => {

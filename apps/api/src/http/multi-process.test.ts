@@ -1,0 +1,213 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { sql } from 'drizzle-orm';
+import { openPostgres, type Database } from '../db/client.ts';
+
+const sqlText = (q: string) => sql.raw(q);
+
+/**
+ * Two API processes and one worker on one PostgreSQL, driven alternately, as behind a load balancer: sessions,
+ * data, rate limits, sign-in throttling, proxy health and jobs are shared through the database, nothing through
+ * one process's memory. PostgreSQL only (the embedded database has one process). With CI set it runs against
+ * DATABASE_URL or else the CI server at 127.0.0.1:5432 and fails if that is unreachable; without CI it runs
+ * when DATABASE_URL is set and is skipped (saying so) otherwise.
+ */
+const URL_FROM_ENV = loadConfig(process.env, { dotenv: false }).DATABASE_URL;
+const BASE_URL = URL_FROM_ENV ?? (process.env.CI ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
+if (!BASE_URL) console.warn('http/multi-process.test.ts skipped: it needs PostgreSQL (set DATABASE_URL).');
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const PASSWORD = 'multi-process-admin-password';
+const LOGIN_LIMIT = 8;
+
+type Proc = { child: ChildProcess; url: string; out: () => string };
+
+describe.skipIf(!BASE_URL)('two API processes and a worker on one PostgreSQL', () => {
+  let admin: Database;
+  let dbName: string;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-multi-'));
+  const procs: Proc[] = [];
+  let a: Proc;
+  let b: Proc;
+  let worker: Proc;
+  let token: string;
+
+  const start = (entry: 'main' | 'worker', env: Record<string, string>) =>
+    new Promise<Proc>((resolve, reject) => {
+      const u = new URL(BASE_URL!);
+      u.pathname = `/${dbName}`;
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, `apps/api/src/${entry}.ts`)], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: u.toString(),
+          DATA_DIR: path.join(dataDir, `${entry}-${procs.length}`),
+          APP_SECRET_KEY: 'k'.repeat(64),
+          ADMIN_PASSWORD: PASSWORD,
+          PORT: '0',
+          WEB_DIST: path.join(dataDir, 'no-web'),
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_LOGIN_PER_MINUTE: String(LOGIN_LIMIT),
+          JOB_POLL_SECONDS: '0.5',
+          SERVER_HEALTH_CHECK_MINUTES: '0',
+          PROXY_CHECK_MINUTES: '0',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      const p: Proc = { child, url: '', out: () => out };
+      procs.push(p);
+      const timer = setTimeout(() => reject(new Error(`${entry} did not start: ${out.slice(-2000)}`)), 150_000);
+      const onData = (d: Buffer) => {
+        out = (out + String(d)).slice(-50_000);
+        const served = /is serving (http:\/\/[^\s]+)/.exec(out);
+        if (served || (entry === 'worker' && out.includes('is running jobs'))) {
+          clearTimeout(timer);
+          p.url = served?.[1] ?? '';
+          resolve(p);
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${entry} exited with ${code}: ${out.slice(-2000)}`));
+      });
+    });
+
+  const call = async (p: Proc, method: string, url: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${p.url}${url}`, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: token } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
+  };
+  const login = (p: Proc, password = PASSWORD) => call(p, 'POST', '/auth/login', { username: 'admin', password });
+
+  beforeAll(async () => {
+    admin = await openPostgres(BASE_URL!, { max: 1 });
+    dbName = `fd_test_multi_${crypto.randomBytes(5).toString('hex')}`;
+    await admin.exec(`CREATE DATABASE ${dbName}`);
+    // The first process migrates and creates the admin; the others find both done.
+    a = await start('main', { JOB_WORKERS: '0' });
+    [b, worker] = await Promise.all([start('main', { JOB_WORKERS: '0' }), start('worker', {})]);
+    const signIn = await login(a);
+    expect(signIn.status).toBe(200);
+    token = signIn.headers.get('authorization')!;
+  }, 400_000);
+
+  afterAll(async () => {
+    await Promise.all(
+      procs.map(
+        (p) =>
+          new Promise<void>((resolve) => {
+            if (p.child.exitCode !== null) return resolve();
+            p.child.once('exit', () => resolve());
+            p.child.kill('SIGTERM');
+            setTimeout(() => p.child.kill('SIGKILL'), 30_000).unref();
+          }),
+      ),
+    );
+    await admin?.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    await admin?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('a session and data made on one process are used on the other', async () => {
+    const created = await call(b, 'POST', '/api/brands', { name: 'Made on B' }, token);
+    expect(created.status).toBe(201);
+    const read = await call(a, 'GET', `/api/brands/${created.json.data._id}`, undefined, token);
+    expect(read.json.data.name).toBe('Made on B');
+    const renamed = await call(a, 'PUT', `/api/brands/${created.json.data._id}`, { name: 'Renamed on A' }, token);
+    expect(renamed.status).toBe(200);
+    expect((await call(b, 'GET', `/api/brands/${created.json.data._id}`, undefined, token)).json.data.name).toBe(
+      'Renamed on A',
+    );
+    // A session signed out on B is over on A too.
+    const other = (await login(b)).headers.get('authorization')!;
+    expect((await call(a, 'GET', '/api/brands', undefined, other)).status).toBe(200);
+    expect((await call(b, 'POST', '/auth/logout', undefined, other)).status).toBeLessThan(300);
+    expect((await call(a, 'GET', '/api/brands', undefined, other)).status).toBe(401);
+  });
+
+  it('shows on one process the proxy health another process checked', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const proxy = await call(
+      a,
+      'POST',
+      '/api/proxies',
+      { IPAddress: '127.0.0.1', httpPort: port, proxyType: 'http' },
+      token,
+    );
+    expect(proxy.status).toBe(201);
+    const checked = await call(b, 'POST', `/api/proxies/${proxy.json.data._id}/check`, undefined, token);
+    expect(checked.status).toBe(200);
+    expect(checked.json.data.ok).toBe(false);
+    const seen = await call(a, 'GET', `/api/proxies/${proxy.json.data._id}`, undefined, token);
+    expect(seen.json.data.checkStatus).not.toBe('ok');
+    expect(seen.json.data.checkStatus).not.toBeNull();
+    expect(seen.json.data.checkedAt).toBe(checked.json.data.checkedAt);
+  });
+
+  it('the worker runs the jobs the API processes queue; both API processes see the outcome', async () => {
+    const domain = await call(
+      a,
+      'POST',
+      '/api/domains',
+      { domainName: 'multi-process.example', status: 'active' },
+      token,
+    );
+    expect(domain.status).toBe(201);
+    const started = await call(b, 'POST', `/api/domains/${domain.json.data._id}/generate-sitemap`, undefined, token);
+    expect(started.status).toBe(202);
+    const id = started.json.data._id;
+    let state = started.json.data.state;
+    for (let i = 0; i < 120 && ['queued', 'running'].includes(state); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      state = (await call(i % 2 ? a : b, 'GET', `/api/jobs/${id}`, undefined, token)).json.data.state;
+    }
+    // No server is assigned, so the job ends failed with its reason; what matters is who ran it.
+    expect(['completed', 'failed']).toContain(state);
+    const u = new URL(BASE_URL!);
+    u.pathname = `/${dbName}`;
+    const db = await openPostgres(u.toString(), { max: 1 });
+    try {
+      const r = (await db.db.execute(sqlText(`select worker from jobs where id = '${id}'`))) as unknown as {
+        rows: { worker: string }[];
+      };
+      expect(r.rows[0]!.worker).toMatch(new RegExp(`:${worker.child.pid}$`));
+    } finally {
+      await db.close();
+    }
+    expect((await call(a, 'GET', `/api/jobs/${id}`, undefined, token)).json.data.state).toBe(state);
+  });
+
+  it("counts one address's sign-ins across both processes: the limit holds however requests are spread", async () => {
+    // Two sign-ins so far (beforeAll, the first test); the rest of the minute's budget goes alternately to B and A.
+    const answers: number[] = [];
+    for (let i = 0; i < LOGIN_LIMIT; i++) answers.push((await login(i % 2 ? a : b)).status);
+    expect(answers.filter((s) => s === 200)).toHaveLength(LOGIN_LIMIT - 2);
+    expect(answers.slice(LOGIN_LIMIT - 2)).toEqual([429, 429]);
+    const refused = await login(a);
+    expect(refused.status).toBe(429);
+    expect(refused.json.message).toMatch(/Too many sign-in attempts/);
+  });
+});
