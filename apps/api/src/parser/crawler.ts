@@ -46,8 +46,7 @@ const HTML_TYPE = /^(text\/html|application\/xhtml\+xml)/i;
 const CSS_TYPE = /^text\/css/i;
 
 /** Same site: the same host name and explicit port; http and https of a host are one site. */
-export const sameSite = (a: URL, b: URL) =>
-  a.hostname.toLowerCase() === b.hostname.toLowerCase() && a.port === b.port;
+export const sameSite = (a: URL, b: URL) => a.hostname.toLowerCase() === b.hostname.toLowerCase() && a.port === b.port;
 
 const clean = (u: URL) => {
   const c = new URL(u.href);
@@ -122,7 +121,12 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && typeof location === 'string') {
         const next = resolveRef(location, at);
-        if (!next) throw new FetchError(`redirects to an address that cannot be fetched (${location.slice(0, 200)})`, 'http', res.status);
+        if (!next)
+          throw new FetchError(
+            `redirects to an address that cannot be fetched (${location.slice(0, 200)})`,
+            'http',
+            res.status,
+          );
         next.hash = '';
         if (!sameSite(next, start)) throw new FetchError(`redirects off the site, to ${next.host}`, 'http', res.status);
         if (seen.has(next.href)) throw new FetchError('redirect loop', 'http', res.status);

@@ -53,8 +53,14 @@ const chain = (err: unknown): ErrLike[] => {
   for (let e = err; e && typeof e === 'object' && out.length < 6; e = (e as ErrLike).cause) out.push(e as ErrLike);
   return out;
 };
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
-const PROXY_DOWN = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET|EPIPE|Socks5|socks/i;
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
+const PROXY_DOWN =
+  /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET|EPIPE|Socks5|socks/i;
 
 /** Classifies a thrown request error: the proxy itself failed (move on), or the URL failed (retry it). */
 function classify(err: unknown, route: Route): { proxyFault: string | null; timeout: boolean; message: string } {

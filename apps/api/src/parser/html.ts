@@ -83,9 +83,7 @@ export function sniffCharset(contentType: string | undefined, body: Buffer): str
       if (!(n instanceof Element)) continue;
       if (n.name === 'meta') {
         found =
-          n.attribs.charset?.trim() ||
-          /charset\s*=\s*["']?([\w.:-]+)/i.exec(n.attribs.content ?? '')?.[1] ||
-          null;
+          n.attribs.charset?.trim() || /charset\s*=\s*["']?([\w.:-]+)/i.exec(n.attribs.content ?? '')?.[1] || null;
       }
       stack.push(...n.children);
     }

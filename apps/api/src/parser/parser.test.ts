@@ -232,7 +232,7 @@ describe('mirror', () => {
     expect(home).toContain('href="about/index.html"');
     expect(home).toContain('href="blog/post-1.html#top"');
     expect(home).toContain('srcset="img/logo.png 1x, img/logo@2x.png 2x"');
-    expect(home).toContain("url(&quot;img/hero.png&quot;)".replace(/&quot;/g, '"'));
+    expect(home).toContain('url(&quot;img/hero.png&quot;)'.replace(/&quot;/g, '"'));
     expect(home).toContain('https://elsewhere.example/x');
     expect(home).toContain('https://cdn.elsewhere.example/pic.png');
     expect(home).toContain('mailto:a@b.c');

@@ -35,7 +35,10 @@ const TYPES: [RegExp, string][] = [
 /** The Content-Type a static server would send for a path (directories and extensionless paths are HTML). */
 export function contentTypeOf(path: string): string {
   const p = path.split('?')[0]!;
-  return TYPES.find(([re]) => re.test(p))?.[1] ?? (/\.[a-z0-9]+$/i.test(p) ? 'application/octet-stream' : 'text/html; charset=utf-8');
+  return (
+    TYPES.find(([re]) => re.test(p))?.[1] ??
+    (/\.[a-z0-9]+$/i.test(p) ? 'application/octet-stream' : 'text/html; charset=utf-8')
+  );
 }
 
 /** A small web site on 127.0.0.1 for the parser's tests, the demo and the benchmark. Unknown paths answer 404. */
