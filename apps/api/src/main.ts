@@ -2,6 +2,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './db/seed-demo.ts';
+import { attachDemoParsing } from './db/seed-demo-parsing.ts';
 import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProviders } from './demo.ts';
 
 async function main() {
@@ -56,6 +57,7 @@ async function main() {
 
   // Workers run in this process unless JOB_WORKERS=0; `npm run worker` adds more, here or elsewhere.
   await c.startJobs();
+  if (config.DEMO) await attachDemoParsing(c, providers!);
 
   let closing = false;
   const shutdown = async (signal: string) => {

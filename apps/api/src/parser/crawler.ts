@@ -21,7 +21,6 @@ export type MirrorResult = MirrorProgress & {
   failed: MirrorFailure[];
   /** Set when the job's size or page limit stopped the crawl early. */
   stoppedBy: string | null;
-  files: string[];
 };
 
 export type MirrorOptions = {
@@ -69,7 +68,6 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
   const queue: Item[] = [];
   /** Every local path queued so far: two URLs with one file (`/a` and `/a/`, http and https) are fetched once. */
   const queued = new Set<string>();
-  const files: string[] = [];
   const failed: MirrorFailure[] = [];
   const p: MirrorProgress = { pagesFound: 0, pagesDone: 0, assets: 0, bytes: 0, errors: 0, skipped: 0, pending: 0 };
   let stoppedBy: string | null = null;
@@ -196,7 +194,6 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
           return fail(item.url, `not saved: ${(err as Error).message}`);
         throw Object.assign(err as Error, { fatal: true });
       }
-      files.push(item.path);
       p.bytes += body.length;
     }
     if (item.kind === 'page') p.pagesDone++;
@@ -241,5 +238,5 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
   o.signal.throwIfAborted();
   if (fatal) throw fatal;
   if (notFetched) fail(start, `${notFetched} more URLs were not fetched: ${stoppedBy}`);
-  return { ...p, failed, stoppedBy, files };
+  return { ...p, failed, stoppedBy };
 }
