@@ -183,22 +183,43 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
     }
     if (written) {
       p.skipped++;
-    } else {
-      try {
-        await o.write(item.path, body);
-      } catch (err) {
-        // A refusal of this one file (a name taken by a directory) is the URL's; anything else (SSH down) stops
-        // the job, which its retry resumes.
-        const status = (err as { status?: unknown }).status;
-        if (typeof status === 'number' && status >= 400 && status < 500)
-          return fail(item.url, `not saved: ${(err as Error).message}`);
-        throw Object.assign(err as Error, { fatal: true });
-      }
-      p.bytes += body.length;
+      if (item.kind === 'page') p.pagesDone++;
+      else p.assets++;
+      return;
     }
-    if (item.kind === 'page') p.pagesDone++;
-    else p.assets++;
+    // The write goes on while this slot fetches the next URL; the number of writes in flight is bounded.
+    while (writing >= maxWrites) await new Promise<void>((r) => writeWaiters.push(r));
+    writing++;
+    const w = o
+      .write(item.path, body)
+      .then(
+        () => {
+          p.bytes += body.length;
+          if (item.kind === 'page') p.pagesDone++;
+          else p.assets++;
+        },
+        (err: unknown) => {
+          // A refusal of this one file (a name taken by a directory) is the URL's; anything else (SSH down) stops
+          // the job, which its retry resumes.
+          const status = (err as { status?: unknown }).status;
+          if (typeof status === 'number' && status >= 400 && status < 500)
+            fail(item.url, `not saved: ${(err as Error).message}`);
+          else fatal ??= err;
+        },
+      )
+      .finally(() => {
+        writing--;
+        writeWaiters.shift()?.();
+        writes.delete(w);
+        o.onProgress?.({ ...p, pending: p.pending + writing });
+      });
+    writes.add(w);
   };
+
+  const maxWrites = Math.max(4, o.concurrency * 2);
+  let writing = 0;
+  const writeWaiters: (() => void)[] = [];
+  const writes = new Set<Promise<void>>();
 
   // A small worker pool over a growing queue: workers sleep while others may still add URLs.
   let active = 0;
@@ -222,12 +243,12 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
         if (full) notFetched++;
         else await handle(item);
       } catch (err) {
-        if (err instanceof NoRouteError || (err as { fatal?: boolean }).fatal || o.signal.aborted) fatal ??= err;
+        if (err instanceof NoRouteError || o.signal.aborted) fatal ??= err;
         else fail(item.url, err instanceof Error ? err.message : String(err));
       } finally {
         active--;
         p.pending--;
-        o.onProgress?.({ ...p });
+        o.onProgress?.({ ...p, pending: p.pending + writing });
         if (active === 0 && !queue.length) wake();
       }
     }
@@ -235,6 +256,7 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
 
   enqueue(start, 'page');
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  while (writes.size) await Promise.all([...writes]);
   o.signal.throwIfAborted();
   if (fatal) throw fatal;
   if (notFetched) fail(start, `${notFetched} more URLs were not fetched: ${stoppedBy}`);

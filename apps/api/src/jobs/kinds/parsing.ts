@@ -131,6 +131,8 @@ export const parsingJob = (deps: ParsingJobDeps) =>
         userAgent: DEFAULT_USER_AGENT,
         rejectUnauthorized: deps.limits.rejectUnauthorized ?? true,
       });
+      // One SFTP channel for every write of the job, each directory checked once (the content layer's writer).
+      const writer = await dir.fs.openWriter();
       let lastFlush = 0;
       let flushing: Promise<void> | null = null;
       const onProgress = (p: MirrorProgress) => {
@@ -156,7 +158,7 @@ export const parsingJob = (deps: ParsingJobDeps) =>
           signal: ctx.signal,
           alreadyWritten,
           write: async (path, body) => {
-            await dir.fs.writeAtomic(path, body, { maxBytes: deps.limits.maxFileBytes, label: path });
+            await writer.write(path, body, { maxBytes: deps.limits.maxFileBytes, label: path });
           },
           onProgress,
           maxFailuresKept: MAX_FAILED_SHOWN,
@@ -205,6 +207,7 @@ export const parsingJob = (deps: ParsingJobDeps) =>
           .catch(() => undefined);
         throw err;
       } finally {
+        writer.close();
         await fetcher.close();
       }
     },
