@@ -216,7 +216,7 @@ export async function mirrorSite(o: MirrorOptions): Promise<MirrorResult> {
     writes.add(w);
   };
 
-  const maxWrites = Math.max(4, o.concurrency * 2);
+  const maxWrites = Math.max(8, o.concurrency * 4);
   let writing = 0;
   const writeWaiters: (() => void)[] = [];
   const writes = new Set<Promise<void>>();
