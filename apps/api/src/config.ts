@@ -149,6 +149,11 @@ const ConfigSchema = z.object({
   PARSER_MAX_FILE_MB: z.coerce.number().positive().max(10_000).default(50),
   PARSER_MAX_JOB_MB: z.coerce.number().positive().max(1_000_000).default(2048),
   PARSER_MAX_PAGES: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+  PARSER_JOB_TIMEOUT_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(12 * 60),
   // Namecheap accepts API calls only from whitelisted addresses; the console sends this one as ClientIp.
   NAMECHEAP_CLIENT_IP: z
     .union([z.ipv4({ message: 'must be an IPv4 address' }), z.literal('').transform(() => undefined)])

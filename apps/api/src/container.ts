@@ -233,6 +233,7 @@ export async function createContainer(
         maxFileBytes: Math.floor(config.PARSER_MAX_FILE_MB * 1024 * 1024),
         maxJobBytes: Math.floor(config.PARSER_MAX_JOB_MB * 1024 * 1024),
         maxPages: config.PARSER_MAX_PAGES,
+        jobTimeoutSeconds: config.PARSER_JOB_TIMEOUT_MINUTES * 60,
       },
     }),
     serversHealthCheckJob({ servers: services.servers, allIds: () => repos.servers.allIds() }),

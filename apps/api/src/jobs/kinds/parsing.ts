@@ -16,6 +16,8 @@ export type ParserLimits = {
   maxPages: number;
   /** Verify the sites' TLS certificates (the tests' self-signed sites turn it off). */
   rejectUnauthorized?: boolean;
+  /** The job's own limit; a crashed worker's job comes back after it. */
+  jobTimeoutSeconds?: number;
 };
 
 export type ParsingJobDeps = DomainJobDeps & {
@@ -31,6 +33,7 @@ export type ParsingJobDeps = DomainJobDeps & {
  */
 export const PARSING_MARKER = '.fleetdesk-parsing';
 const MAX_FAILED_SHOWN = 500;
+const TEMP_FILE = /(^|\/)\.[^/]*\.[0-9a-f]{12}\.fdtmp$/;
 const FLUSH_MS = 500;
 
 type Payload = { domainId: string; confirmParserDisabled?: boolean };
@@ -48,7 +51,7 @@ export const parsingJob = (deps: ParsingJobDeps) =>
     domainOf: (p) => p.domainId,
     resumable: true,
     retry: { limit: 2, delaySeconds: 15, backoff: true },
-    timeoutSeconds: 12 * 60 * 60,
+    timeoutSeconds: Math.max(1, Math.round(deps.limits.jobTimeoutSeconds ?? 12 * 60 * 60)),
     async handler(ctx) {
       const { domainId } = ctx.payload;
       const domain = await deps.domainsRepo.findById(domainId);
@@ -76,9 +79,14 @@ export const parsingJob = (deps: ParsingJobDeps) =>
       let since = resuming ? prior.since! : 0;
       const alreadyWritten = new Set<string>();
       if (resuming) {
+        // Temp files of writes the crash interrupted are removed; the content layer names them `.<name>.<hex>.fdtmp`.
+        const leftovers: string[] = [];
         for await (const e of dir.fs.walk('')) {
-          if (e.type === 'file' && e.mtime >= since && e.path !== PARSING_MARKER) alreadyWritten.add(e.path);
+          if (e.type !== 'file' || e.path === PARSING_MARKER) continue;
+          if (TEMP_FILE.test(e.path)) leftovers.push(e.path);
+          else if (e.mtime >= since) alreadyWritten.add(e.path);
         }
+        for (const f of leftovers) await dir.fs.remove(f).catch(() => undefined);
       } else {
         await dir.fs.writeAtomic(PARSING_MARKER, `${ctx.jobId}\n`, { mkdirs: false });
         since = (await dir.fs.stat(PARSING_MARKER))?.mtime ?? Math.floor(Date.now() / 1000);
