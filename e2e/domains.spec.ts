@@ -307,18 +307,3 @@ test('domains: create with every link, tabs by URL, Setup WAF, search and export
   await apiDelete(request, s.token, 'brands', s.brand._id);
   await apiDelete(request, s.token, 'domain-registrators', s.registrator._id);
 });
-
-test('domains: an unbuilt action route says which issue brings it', async ({ page, request }) => {
-  const token = await apiToken(request);
-  const domain = await apiCreate(request, token, 'domains', {
-    domainName: `${uniqueName('later').replace(/\s+/g, '-')}.test`,
-    status: 'active',
-  });
-  await signIn(page);
-  await page.goto(`/domains/${domain._id}/parsing`);
-  await expect(page.getByRole('heading', { name: 'Domain Parsing' })).toBeVisible();
-  await expect(page.getByText('Not available yet.')).toBeVisible();
-  await page.getByRole('link', { name: 'Back to domain' }).click();
-  await expect(page.getByRole('heading', { name: 'Edit Domain' })).toBeVisible();
-  await apiDelete(request, token, 'domains', domain._id);
-});

@@ -136,7 +136,7 @@ export async function buildApp(
   await app.register(directAdminRoutes(c.services.directAdmin));
   await app.register(ispManagerRoutes(c.services.ispManager));
   await app.register(jobsRoutes(c.services.jobs));
-  await app.register(domainJobsRoutes(c.services.jobs));
+  await app.register(domainJobsRoutes(c.services.jobs, c.services.parsing));
   await app.register(registrarRoutes(c.services.registrar));
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));

@@ -142,6 +142,18 @@ const ConfigSchema = z.object({
     .min(0)
     .max(24 * 60)
     .default(10),
+  // The parser (decision 028): fetches at once per job, per-request timeout, retries, and its size limits.
+  PARSER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  PARSER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),
+  PARSER_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  PARSER_MAX_FILE_MB: z.coerce.number().positive().max(10_000).default(50),
+  PARSER_MAX_JOB_MB: z.coerce.number().positive().max(1_000_000).default(2048),
+  PARSER_MAX_PAGES: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+  PARSER_JOB_TIMEOUT_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(12 * 60),
   // Namecheap accepts API calls only from whitelisted addresses; the console sends this one as ClientIp.
   NAMECHEAP_CLIENT_IP: z
     .union([z.ipv4({ message: 'must be an IPv4 address' }), z.literal('').transform(() => undefined)])

@@ -46,6 +46,8 @@ import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/healt
 import { createNamecheapClient } from './integrations/namecheap/index.ts';
 import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
 import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
+import { parsingJob } from './jobs/kinds/parsing.ts';
+import { createParsingService } from './modules/jobs/parsing.service.ts';
 import { createYandexWebmasterClient } from './integrations/yandex-webmaster/index.ts';
 import { createContentFilePort } from './modules/yandex-webmaster/content-file-port.ts';
 import { createYandexWebmasterRepository } from './modules/yandex-webmaster/yandex-webmaster.repository.ts';
@@ -221,6 +223,19 @@ export async function createContainer(
     generateSitemapJob(domainJobDeps),
     copyContentFilesJob(domainJobDeps),
     replacementJob(domainJobDeps),
+    parsingJob({
+      ...domainJobDeps,
+      proxies: services.proxies,
+      limits: {
+        concurrency: config.PARSER_CONCURRENCY,
+        timeoutMs: config.PARSER_TIMEOUT_SECONDS * 1000,
+        retries: config.PARSER_RETRIES,
+        maxFileBytes: Math.floor(config.PARSER_MAX_FILE_MB * 1024 * 1024),
+        maxJobBytes: Math.floor(config.PARSER_MAX_JOB_MB * 1024 * 1024),
+        maxPages: config.PARSER_MAX_PAGES,
+        jobTimeoutSeconds: config.PARSER_JOB_TIMEOUT_MINUTES * 60,
+      },
+    }),
     serversHealthCheckJob({ servers: services.servers, allIds: () => repos.servers.allIds() }),
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     ...(opts.extraJobs ?? []),
@@ -280,6 +295,8 @@ export async function createContainer(
     },
   });
 
+  const parsing = createParsingService({ jobs, domains: services.domains, contentFiles, proxies: services.proxies });
+
   return {
     config,
     database,
@@ -298,7 +315,7 @@ export async function createContainer(
     repos,
     cloudflare,
     namecheap,
-    services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar, contentFiles },
+    services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar, contentFiles, parsing },
     yandexWebmasterClient,
     /** Stops the jobs (steps in flight get `graceMs` to finish), then the SSH pool and the database. */
     async close(graceMs = 10_000) {

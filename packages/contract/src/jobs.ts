@@ -10,6 +10,7 @@ export const JOB_KINDS = [
   'domains.generate-sitemap',
   'domains.copy-content-files',
   'domains.replacement',
+  'domains.parsing',
   'servers.health-check',
   'proxies.health-check',
 ] as const;
@@ -19,6 +20,7 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'domains.generate-sitemap': 'Generate Sitemap',
   'domains.copy-content-files': 'Copy Content Files',
   'domains.replacement': 'Domain Replacement',
+  'domains.parsing': 'Domain Parsing',
   'servers.health-check': 'Server health check',
   'proxies.health-check': 'Proxy health check',
 };
@@ -94,6 +96,43 @@ export const DomainReplacementInputSchema = DomainTargetInputSchema.extend({
   copyFiles: booleanish().default(true),
 });
 export type DomainReplacementInput = z.infer<typeof DomainReplacementInputSchema>;
+
+/** POST /api/domains/{id}/parsing: confirmParserDisabled goes past the domain's parserEnabled = false. */
+export const ParsingStartInputSchema = z
+  .object({ confirmParserDisabled: booleanish().optional() })
+  .nullish()
+  .transform((v) => v ?? {});
+export type ParsingStartInput = z.infer<typeof ParsingStartInputSchema>;
+
+/** The reason code of the 400 that asks the operator to confirm parsing a domain whose parser is disabled. */
+export const PARSER_DISABLED = 'parser_disabled';
+
+export const PARSING_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+
+/** A domain's parsingProgress (spec 2 §3, "map of values"): what the parsing page shows while it polls the domain. */
+export const ParsingProgressSchema = z.object({
+  jobId: z.string(),
+  jobNo: z.number().optional(),
+  state: z.enum(PARSING_STATES),
+  startUrl: z.string().optional(),
+  /** How it fetches: through the proxies of a region (named), or directly. */
+  route: z.string().optional(),
+  pagesFound: z.number().default(0),
+  pagesDone: z.number().default(0),
+  assets: z.number().default(0),
+  bytes: z.number().default(0),
+  errors: z.number().default(0),
+  skipped: z.number().default(0),
+  pending: z.number().default(0),
+  message: z.string().optional(),
+  /** Proxy changes (dropped, moved on), newest last. */
+  events: z.array(z.string()).optional(),
+  /** When done: the URLs that failed and why (at most 500). */
+  failed: z.array(z.object({ url: z.string(), reason: z.string() })).optional(),
+  stoppedBy: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+});
+export type ParsingProgress = z.infer<typeof ParsingProgressSchema>;
 
 /** Sitemap result: the files written (the index first when there is one) and the URL count. */
 export const SitemapResultSchema = z.object({

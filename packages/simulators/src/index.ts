@@ -5,3 +5,4 @@ export * from './directadmin/index.ts';
 export * from './ispmanager/index.ts';
 export * from './namecheap/index.ts';
 export * from './yandex-webmaster/index.ts';
+export * from './site/index.ts';

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Container } from '../container.ts';
 import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProviders } from './providers.ts';
 import { seedDemo } from './seed.ts';
+import { attachDemoParsing } from './seed-parsing.ts';
 
 /**
  * Demo mode in one place: its simulated providers, the configuration that points the console at them, and the
@@ -26,6 +27,10 @@ export async function startDemo(config: Config) {
       await attachDemoSsh(c, providers);
       await attachDemoNamecheap(c, providers);
       await attachDemoPanels(c, providers);
+    },
+    /** Once the job engine runs: what the demo queues at start (a first parse of the parsing example). */
+    async afterJobs(c: Container) {
+      await attachDemoParsing(c, providers);
     },
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +

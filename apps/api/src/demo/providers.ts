@@ -11,6 +11,8 @@ import {
   startNamecheapSim,
   startSshHost,
   startYandexWebmasterSim,
+  startSiteServer,
+  demoSiteRoutes,
 } from '@fleetdesk/simulators';
 import { toAsciiDomain } from '@fleetdesk/contract';
 import type { Container } from '../container.ts';
@@ -66,6 +68,8 @@ export async function startDemoProviders(dataDir: string) {
     verifyDelayMs: 1500,
   });
   for (const token of DEMO_YANDEX_TOKENS) yandexWebmaster.addUser(token);
+  // A small web site for Domain Parsing to mirror.
+  const site = await startSiteServer({ routes: demoSiteRoutes() });
   yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[0]}`, { verified: true });
   yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[1]}`);
   return {
@@ -77,6 +81,7 @@ export async function startDemoProviders(dataDir: string) {
     ispManager,
     panelsFresh,
     yandexWebmaster,
+    site,
     async close() {
       await Promise.allSettled([
         sshHost.close(),
@@ -86,6 +91,7 @@ export async function startDemoProviders(dataDir: string) {
         directAdmin.close(),
         ispManager.close(),
         yandexWebmaster.close(),
+        site.close(),
       ]);
     },
   };

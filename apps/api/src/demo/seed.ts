@@ -6,6 +6,7 @@ import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoDomains } from './seed-domains.ts';
 import { seedDemoSites } from './seed-sites.ts';
+import { seedDemoParsing } from './seed-parsing.ts';
 import {
   DEMO_NAMECHEAP_USER,
   DEMO_PROXY_USER,
@@ -185,6 +186,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   const domains = await seedDemoDomains(c, actor);
   await seedDemoRegistrar(c, providers, registrator._id);
   await seedDemoSites(c, providers, live._id);
+  await seedDemoParsing(c, providers, live._id, regions[0]!._id);
   const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;
   // The Yandex Webmaster account of the simulator's first user; the zone-linked domains use it.
   const webmaster = await c.services.yandexWebmaster.create(

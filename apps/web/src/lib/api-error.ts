@@ -5,6 +5,7 @@ export const FALLBACK_MESSAGES = {
   fetch: 'Failed to fetch data',
   createDomain: 'Failed to create domain',
   deleteDomain: 'Failed to delete domain',
+  startParsing: 'Failed to start parsing',
 } as const;
 
 /** A failed call: status 0 means the network or the response body failed. */

@@ -241,4 +241,39 @@ describe('content files over SFTP', () => {
     await f.rootExists();
     expect(seen).toEqual([host.hostKeyFingerprint]);
   });
+
+  it('writes many files through one writer, each directory checked once, never outside the root', async () => {
+    await makeSite();
+    const before = await snapshot(outside);
+    const writer = await files.openWriter();
+    try {
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) => writer.write(`deep/a${i % 3}/b/file-${i}.txt`, `content ${i}`)),
+      );
+      expect(await fs.readFile(path.join(domainDir, 'deep', 'a2', 'b', 'file-29.txt'), 'utf8')).toBe('content 29');
+      // Through a directory link that leads out: refused, nothing written there.
+      const out = await failure(writer.write('link-out/evil.txt', 'x'));
+      expect(out).toBeInstanceOf(AppError);
+      expect((out as AppError).status).toBe(400);
+      const up = await failure(writer.write('link-up/evil.txt', 'x'));
+      expect((up as AppError).status).toBe(400);
+      for (const bad of ['../escape.txt', '/../escape.txt', 'a/../../escape.txt', 'x\\..\\y', 'nul\u0000.txt', '']) {
+        const err = await failure(writer.write(bad, 'x'));
+        expect(err, bad).toBeInstanceOf(AppError);
+        expect((err as AppError).status, bad).toBe(400);
+      }
+      // A link at the file's own name is replaced by the file, not written through.
+      await writer.write('link-file', 'replaced');
+      expect((await fs.lstat(path.join(domainDir, 'link-file'))).isSymbolicLink()).toBe(false);
+      // Inside links are fine; a file where a directory is needed is a 409.
+      await writer.write('link-inside/extra.css', 'a{}');
+      expect(await fs.readFile(path.join(domainDir, 'css', 'extra.css'), 'utf8')).toBe('a{}');
+      expect(((await failure(writer.write('index.html/x', 'x'))) as AppError).status).toBe(409);
+    } finally {
+      writer.close();
+    }
+    expect(await snapshot(outside)).toEqual(before);
+    expect(await fs.readFile(path.join(host.rootDir, 'www', 'other.example', 'secret.txt'), 'utf8')).toBe(SECRET);
+    expect((await fs.readdir(domainDir, { recursive: true })).filter((f) => f.endsWith('.fdtmp'))).toEqual([]);
+  });
 });

@@ -439,6 +439,78 @@ export function openContentFs(opts: ContentFsOptions) {
         throw mapError(err);
       }),
 
+    /**
+     * A writer for many files at once (the parser): one SFTP channel for all its writes, and each directory made
+     * and checked with realpath (inside the root, no symlink out) once, not per file. Each file is written
+     * atomically as writeAtomic does; the rename replaces a link at the target rather than writing through it.
+     * close() releases the channel.
+     */
+    async openWriter() {
+      const { sftp, release } = await lease();
+      let realRoot: string;
+      try {
+        if (!(await exists(sftp, root))) throw rootMissing();
+        realRoot = await realpath(sftp, root);
+      } catch (err) {
+        release();
+        throw mapError(err);
+      }
+      const checked = new Map<string, Promise<void>>();
+      const ensureDir = (dir: string): Promise<void> => {
+        if (dir === root) return Promise.resolve();
+        let p = checked.get(dir);
+        if (!p) {
+          p = (async () => {
+            await ensureDir(path.posix.dirname(dir));
+            const a = await exists(sftp, dir);
+            if (!a) {
+              await call<void>('mkdir', (cb) => sftp.mkdir(dir, cb)).catch(async (err) => {
+                if (!(await exists(sftp, dir))) throw err;
+              });
+            }
+            const real = await realpath(sftp, dir);
+            if (!isInside(realRoot, real))
+              throw new ValidationError(
+                'The path is not allowed: a symbolic link leads outside the directory',
+                { path: 'outside the directory' },
+                'bad_path',
+              );
+            const st = await stat(sftp, dir);
+            if (typeOf(st) !== 'directory') throw new ConflictError(`${shown(dir)} exists and is not a directory`);
+          })();
+          checked.set(dir, p);
+          p.catch(() => checked.delete(dir));
+        }
+        return p;
+      };
+      let closed = false;
+      return {
+        async write(clientPath: string, data: string | Buffer, o: { maxBytes?: number; label?: string } = {}) {
+          if (closed) throw new Error('The writer is closed');
+          try {
+            const remote = resolveInside(root, clientPath);
+            if (remote === root)
+              throw new ValidationError('Name a file to write', { path: 'a file path is needed' }, 'bad_path');
+            await ensureDir(path.posix.dirname(remote));
+            return await writeAtomicOn(
+              sftp,
+              remote,
+              data,
+              o.maxBytes ?? Number.MAX_SAFE_INTEGER,
+              o.label ?? 'The file',
+            );
+          } catch (err) {
+            throw mapError(err);
+          }
+        },
+        close() {
+          if (closed) return;
+          closed = true;
+          release();
+        },
+      };
+    },
+
     /** Creates a directory and its missing parents; fine when it exists. */
     mkdirp: (clientPath: string) =>
       withSftp(async (sftp) => {

@@ -4,12 +4,15 @@ import {
   DomainTargetInputSchema,
   IdParamsSchema,
   JobSchema,
+  ParsingStartInputSchema,
   dataOf,
+  type ParsingStartInput,
 } from '@fleetdesk/contract';
 import type { JobsService } from './jobs.service.ts';
+import type { ParsingService } from './parsing.service.ts';
 
 /** The domain actions that run as jobs: each answers 202 with the queued job, which the page then polls. */
-export const domainJobsRoutes = (service: JobsService) => async (app: FastifyInstance) => {
+export const domainJobsRoutes = (service: JobsService, parsing: ParsingService) => async (app: FastifyInstance) => {
   const config = { access: 'cnv:domains' as const };
   const tags = ['domains'];
   const response = { 202: dataOf(JobSchema) };
@@ -31,4 +34,13 @@ export const domainJobsRoutes = (service: JobsService) => async (app: FastifyIns
       },
     );
   }
+  // Parsing checks the domain first (parser URL, server, directory, proxies, parser_disabled): its own service.
+  app.post(
+    '/api/domains/:id/parsing',
+    { config, schema: { tags, params: IdParamsSchema, body: ParsingStartInputSchema, response } },
+    async (req, reply) => {
+      const job = await parsing.start(idOf(req), (req.body ?? {}) as ParsingStartInput, req.actor);
+      return reply.status(202).send({ data: job });
+    },
+  );
 };

@@ -13,7 +13,7 @@ export interface DomainActionEntry {
 /** The Domain Actions menu, in the spec's order (spec 2 §2). */
 export const DOMAIN_ACTIONS: readonly DomainActionEntry[] = [
   { label: 'Setup WAF', path: 'firewall-rules' },
-  { label: 'Domain Parsing', path: 'parsing', comesWith: 'the domain parsing issue' },
+  { label: 'Domain Parsing', path: 'parsing' },
   { label: 'Generate Sitemap', path: 'generate-sitemap' },
   { label: 'Copy Content Files', path: 'copy-content-files' },
   { label: 'Edit Content Files', path: 'edit-content-files' },

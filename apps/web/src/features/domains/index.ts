@@ -7,6 +7,7 @@ import { DomainFirewallRulesPage } from './domain-firewall-rules-page.tsx';
 import { DomainFormPage } from './domain-form-page.tsx';
 import { DomainLaterPage } from './domain-later-page.tsx';
 import { DomainListPage } from './domain-list-page.tsx';
+import { DomainParsingPage } from './domain-parsing-page.tsx';
 import { DomainRegisterPage } from './domain-register-page.tsx';
 
 /**
@@ -22,6 +23,7 @@ export const domainRoutes: RouteObject[] = [
   }),
   { path: 'domains/:id/firewall-rules', element: createElement(DomainFirewallRulesPage) },
   { path: 'domains/:id/register', element: createElement(DomainRegisterPage) },
+  { path: 'domains/:id/parsing', element: createElement(DomainParsingPage) },
   ...LATER_DOMAIN_ACTIONS.map((entry) => ({
     path: `domains/:id/${entry.path}`,
     element: createElement(DomainLaterPage, { entry }),

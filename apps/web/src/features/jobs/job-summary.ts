@@ -13,6 +13,11 @@ export function resultSummary(job: Pick<Job, 'kind' | 'result'>): string {
       return copySummary(r);
     case 'domains.replacement':
       return 'All steps done';
+    case 'domains.parsing':
+      return (
+        `${plural(Number(r.pagesDone ?? 0), 'page')} and ${plural(Number(r.assets ?? 0), 'requisite')} saved ` +
+        `(${formatBytes(Number(r.bytes ?? 0))})${Number(r.errors ?? 0) ? `, ${plural(Number(r.errors), 'URL')} failed` : ''}`
+      );
     case 'servers.health-check':
       return `${plural(Number(r.servers ?? 0), 'server')}: ${r.online ?? 0} online, ${r.offline ?? 0} offline, ${r.skipped ?? 0} skipped`;
     case 'proxies.health-check':

@@ -1,0 +1,215 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedSite, startSiteServer, type SiteServer } from '@fleetdesk/simulators/site/index.ts';
+import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
+import type { ParsingProgress } from '@fleetdesk/contract';
+import { loadConfig } from '../config.ts';
+import { openPostgres, type Database } from '../db/client.ts';
+import { createContainer, type Container } from '../container.ts';
+import { systemActor } from '../http/context.ts';
+import { generateKeyPair } from '../files/ssh/index.ts';
+import { PARSING_MARKER } from './kinds/parsing.ts';
+
+/**
+ * Parsing under a real crash: the worker process running a parse is killed with SIGKILL in the middle; once the
+ * job's (short, for the test) timeout passes, another worker takes it back, keeps the files the first one wrote and
+ * finishes with the same files as a clean parse. PostgreSQL only, like jobs/fault.test.ts (same rules for CI).
+ */
+const URL_FROM_ENV = loadConfig(process.env, { dotenv: false }).DATABASE_URL;
+const BASE_URL = URL_FROM_ENV ?? (process.env.CI ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
+if (!BASE_URL) console.warn('jobs/parsing-fault.test.ts skipped: the kill test needs PostgreSQL (set DATABASE_URL).');
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../../../..');
+const WORKER = path.join(HERE, 'fault-worker.ts');
+const APP_KEY = crypto.randomBytes(32).toString('hex');
+// Short enough that the killed worker's job comes back within the test.
+const TIMEOUT_MINUTES = '0.25';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function tree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(dir, p), fs.readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe.skipIf(!BASE_URL)('parsing killed mid-way, with real processes (PostgreSQL)', () => {
+  let admin: Database;
+  let database: Database;
+  let c: Container;
+  let dbName: string;
+  let dbUrl: string;
+  let host: SshHost;
+  let site: SiteServer;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-parse-fault-'));
+  const children = new Set<ChildProcess>();
+  const key = generateKeyPair('ed25519');
+  const actor = systemActor('parsing-fault-test');
+
+  const spawnWorker = async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, 'worker'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        DATA_DIR: path.join(dataDir, `worker-${children.size}`),
+        APP_SECRET_KEY: APP_KEY,
+        LOG_LEVEL: 'silent',
+        PARSER_CONCURRENCY: '4',
+        PARSER_JOB_TIMEOUT_MINUTES: TIMEOUT_MINUTES,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    let err = '';
+    child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the worker did not start within 60 s: ${err}`)), 60_000);
+      child.stdout!.on('data', (d) => {
+        if (String(d).includes('ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the worker exited with ${code}: ${err}`));
+      });
+    });
+    return child;
+  };
+  const kill9 = async (child: ChildProcess) => {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  };
+
+  beforeAll(async () => {
+    admin = await openPostgres(BASE_URL!, { max: 1 });
+    dbName = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
+    await admin.exec(`CREATE DATABASE ${dbName}`);
+    const u = new URL(BASE_URL!);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+    database = await openPostgres(dbUrl, { max: 5 });
+    await database.migrate();
+    [host, site] = await Promise.all([
+      startSshHost({ authorizedKeys: [key.publicLine] }),
+      // 20 pages, 200 files, each answer 30 ms late.
+      startSiteServer({ routes: generatedSite(20, 3), delayMs: 30 }),
+    ]);
+    fs.mkdirSync(path.join(host.rootDir, 'www'));
+    // This process only queues and watches: no workers here. The timeout must match the workers' (pg-boss
+    // takes the job's expiry from the process that sends it).
+    const config = {
+      ...loadConfig(
+        {
+          ...process.env,
+          DATABASE_URL: dbUrl,
+          DATA_DIR: dataDir,
+          APP_SECRET_KEY: APP_KEY,
+          PARSER_JOB_TIMEOUT_MINUTES: TIMEOUT_MINUTES,
+        },
+        { dotenv: false },
+      ),
+      JOB_WORKERS: false,
+    };
+    c = await createContainer(config, {
+      database,
+      jobOptions: { workers: false, maintenanceIntervalSeconds: 1, expireGraceSeconds: 1 },
+    });
+    await c.startJobs({ periodic: false });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const ch of children) ch.kill('SIGKILL');
+    await c?.close().catch(() => undefined);
+    await Promise.all([host?.close(), site?.close()]);
+    if (admin) {
+      await admin.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+      await admin.close();
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const domainOnHost = async (serverId: string, name: string) => {
+    const d = await c.services.domains.create(
+      { domainName: name, status: 'active', serverId, parserEnabled: true, parserURL: `${site.url}/` },
+      actor,
+    );
+    fs.mkdirSync(path.join(host.rootDir, 'www', name));
+    return { id: d._id, dir: path.join(host.rootDir, 'www', name) };
+  };
+  const progress = async (id: string) =>
+    (await c.repos.domains.findRow(id))?.parsingProgress as (ParsingProgress & { since?: number }) | null;
+
+  it('a worker killed with SIGKILL mid-parse: the job comes back, keeps what was written, same files', async () => {
+    const server = await c.services.servers.create(
+      { IPAddress: '127.0.0.1', sshPort: host.port, domainsPath: '/www', domainsLimitQty: 0 },
+      actor,
+    );
+    await c.services.servers.saveKey(server._id, key.privateKey, actor);
+    const killed = await domainOnHost(server._id, 'killed.example');
+    const clean = await domainOnHost(server._id, 'clean.example');
+
+    const a = await spawnWorker();
+    const job = await c.services.parsing.start(killed.id, {}, actor);
+    let p: Awaited<ReturnType<typeof progress>> = null;
+    for (let i = 0; i < 400; i++) {
+      p = await progress(killed.id);
+      if (p?.jobId === job._id && p.assets >= 40) break;
+      await sleep(25);
+    }
+    expect(p?.assets).toBeGreaterThanOrEqual(40);
+    await kill9(a);
+    expect((await c.repos.jobs.find(job._id))!.state).toBe('running');
+    const partial = tree(killed.dir);
+    expect(partial.has(PARSING_MARKER)).toBe(true);
+    const tempFiles = [...partial.keys()].filter((f) => f.endsWith('.fdtmp'));
+    expect(partial.size).toBeLessThan(201);
+    const hitsAtKill = new Map(site.hits);
+
+    const b = await spawnWorker();
+    const done = await c.jobEngine.waitFor(job._id, 90_000);
+    expect(done.state, JSON.stringify(done)).toBe('completed');
+    expect(done.attempts).toBe(2);
+    // Temp files of the writes the kill interrupted are gone too.
+    for (const f of tempFiles) expect(fs.existsSync(path.join(killed.dir, f)), f).toBe(false);
+    const after = (await progress(killed.id))!;
+    expect(after.state).toBe('completed');
+    expect(after.skipped).toBeGreaterThan(0);
+    // Images the killed worker wrote were not fetched again.
+    const keptImages = [...partial.keys()].filter((f) => f.endsWith('.png'));
+    expect(keptImages.length).toBeGreaterThan(0);
+    for (const f of keptImages) expect(site.hits.get(`/${f}`), f).toBe(hitsAtKill.get(`/${f}`));
+
+    // The same parse without a kill gives the same files.
+    const cleanJob = await c.services.parsing.start(clean.id, {}, actor);
+    expect((await c.jobEngine.waitFor(cleanJob._id, 60_000)).state).toBe('completed');
+    const expected = tree(clean.dir);
+    const got = tree(killed.dir);
+    expect(expected.size).toBe(200);
+    expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [f, body] of expected) expect(got.get(f)?.equals(body), f).toBe(true);
+    await kill9(b);
+  }, 180_000);
+});
+
+if (!BASE_URL) {
+  describe('parsing killed mid-way (skipped on PGlite)', () => {
+    it.skip('needs PostgreSQL: PGlite lives in one process, so there is no worker to kill', () => {});
+  });
+}

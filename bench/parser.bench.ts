@@ -1,0 +1,178 @@
+/**
+ * The parser against wget, on the same local site, in the same run.
+ *
+ *   npm run bench:parser                       300 pages, 20 ms per answer, concurrency 8
+ *   npm run bench:parser -- --pages 100 --delay 20 --concurrency 8 --out bench/results/parser.txt
+ *
+ * A site of N pages on 127.0.0.1: each page links to 10 others and references 2 CSS, 2 JS and 5 PNG files of its
+ * own; the server waits `delay` ms before every answer. Ours: the parser (the job's own code: fetcher, crawler,
+ * rewriter) through the HTTP test proxy, writing every file over SFTP into the SSH test host with the content-file
+ * layer, as the parsing job does. Then, when wget is installed, `wget --mirror --page-requisites --convert-links
+ * --no-parent -e robots=off` into a temp directory. It checks both saved the same set of files and prints files per
+ * second, bytes, and the ratio. It prints figures and never asserts a time.
+ */
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startForwardProxy } from '../packages/simulators/src/proxy/index.ts';
+import { generatedSite, startSiteServer } from '../packages/simulators/src/site/index.ts';
+import { startSshHost } from '../packages/simulators/src/ssh-host/index.ts';
+import { createSshPool, generateKeyPair } from '../apps/api/src/files/ssh/index.ts';
+import { openContentFs } from '../apps/api/src/files/content/index.ts';
+import { createFetcher, DEFAULT_USER_AGENT, mirrorSite } from '../apps/api/src/parser/index.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const outIndex = args.indexOf('--out');
+const OUT = outIndex >= 0 ? args[outIndex + 1]! : 'bench/results/parser-300-pages.txt';
+const PAGES = arg('pages', 300);
+const DELAY = arg('delay', 20);
+const CONCURRENCY = arg('concurrency', 8);
+
+const lines: string[] = [];
+const say = (s: string) => {
+  lines.push(s);
+  console.log(s);
+};
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
+
+/** Every file under a directory, relative, with its size. */
+function tree(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(dir, p), fs.statSync(p).size);
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out;
+}
+
+const site = await startSiteServer({ routes: generatedSite(PAGES, 10), delayMs: DELAY });
+const proxy = await startForwardProxy({ kind: 'http', username: 'bench', password: 'bench' });
+const key = generateKeyPair('ed25519');
+const host = await startSshHost({ authorizedKeys: [key.publicLine] });
+const ssh = createSshPool();
+const root = '/www/bench.example';
+fs.mkdirSync(path.join(host.rootDir, root), { recursive: true });
+const files = openContentFs({
+  ssh,
+  target: {
+    serverId: 'bench',
+    host: '127.0.0.1',
+    port: host.port,
+    username: 'root',
+    privateKey: key.privateKey,
+    knownHostFingerprint: null,
+  },
+  root,
+});
+
+say(`Parser benchmark: ${PAGES} pages (each: 10 links, 2 CSS, 2 JS, 5 PNG), ${DELAY} ms before every answer`);
+say(`node ${process.version}, ${os.cpus().length} CPUs, ${new Date().toISOString()}`);
+say('');
+
+// Ours.
+const fetcher = createFetcher({
+  proxies: [
+    {
+      proxyType: 'http',
+      isHttps: false,
+      IPAddress: '127.0.0.1',
+      httpPort: proxy.port,
+      username: 'bench',
+      password: 'bench',
+    },
+  ],
+  concurrency: CONCURRENCY,
+  timeoutMs: 20_000,
+  retries: 2,
+  backoffMs: 500,
+  maxFileBytes: 50 * 1024 * 1024,
+  userAgent: DEFAULT_USER_AGENT,
+  rejectUnauthorized: true,
+});
+let start = performance.now();
+const writer = await files.openWriter();
+const result = await mirrorSite({
+  startUrl: new URL(`${site.url}/`),
+  singlePage: false,
+  fetcher,
+  concurrency: CONCURRENCY,
+  maxPages: 100_000,
+  maxJobBytes: 10 * 1024 * 1024 * 1024,
+  signal: new AbortController().signal,
+  write: async (p, body) => {
+    await writer.write(p, body);
+  },
+});
+writer.close();
+const oursSeconds = (performance.now() - start) / 1000;
+await fetcher.close();
+const oursTree = tree(path.join(host.rootDir, root));
+const oursBytes = [...oursTree.values()].reduce((a, b) => a + b, 0);
+const oursRate = oursTree.size / oursSeconds;
+say(
+  `ours  (through the HTTP test proxy, into the SSH test host, concurrency ${CONCURRENCY}): ${oursTree.size} files, ` +
+    `${mib(oursBytes)} in ${oursSeconds.toFixed(2)} s = ${oursRate.toFixed(1)} files/s; errors ${result.errors}`,
+);
+
+// wget, on the same site.
+const hasWget = spawnSync('wget', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!hasWget) {
+  say('wget: not installed; no comparison');
+} else {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-wget-'));
+  start = performance.now();
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(
+      'wget',
+      [
+        '--mirror',
+        '--page-requisites',
+        '--convert-links',
+        '--no-parent',
+        '-e',
+        'robots=off',
+        '-q',
+        '-P',
+        dir,
+        `${site.url}/`,
+      ],
+      { stdio: 'ignore' },
+    );
+    child.on('exit', resolve);
+  });
+  const wgetSeconds = (performance.now() - start) / 1000;
+  const wgetTree = tree(path.join(dir, `127.0.0.1:${site.port}`));
+  const wgetBytes = [...wgetTree.values()].reduce((a, b) => a + b, 0);
+  const wgetRate = wgetTree.size / wgetSeconds;
+  say(
+    `wget  (direct, no proxy, to a local disk; exit ${code}): ${wgetTree.size} files, ${mib(wgetBytes)} in ` +
+      `${wgetSeconds.toFixed(2)} s = ${wgetRate.toFixed(1)} files/s`,
+  );
+  const onlyOurs = [...oursTree.keys()].filter((f) => !wgetTree.has(f));
+  const onlyWget = [...wgetTree.keys()].filter((f) => !oursTree.has(f));
+  const same = !onlyOurs.length && !onlyWget.length;
+  say(
+    same
+      ? `file sets: the same ${oursTree.size} paths`
+      : `file sets DIFFER: only ours ${onlyOurs.length} (${onlyOurs.slice(0, 5).join(', ')}), only wget ${onlyWget.length} (${onlyWget.slice(0, 5).join(', ')})`,
+  );
+  say(`ratio: ${(oursRate / wgetRate).toFixed(2)}× wget's files per second${same ? '' : ' (file sets differ)'}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+ssh.closeAll();
+say(`(the test proxy tunnelled ${proxy.requests} keep-alive connections for ours)`);
+await Promise.all([site.close(), proxy.close(), host.close()]);
+fs.mkdirSync(path.dirname(OUT), { recursive: true });
+fs.writeFileSync(OUT, `${lines.join('\n')}\n`);
+console.log(`\nwritten to ${OUT}`);
