@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { apiToken, dialog, expect, signIn, test } from './fixtures.ts';
 
-/** The demo domain whose parser is disabled and which nothing has parsed yet (seed-demo-parsing.ts). */
+/** The demo domain whose parser is disabled and which nothing has parsed yet (apps/api/src/demo/seed-parsing.ts). */
 const DOMAIN = 'coffee-mirror.com';
 
 async function domainId(request: APIRequestContext, token: string, name: string): Promise<string> {
