@@ -4,6 +4,7 @@ import { seedCloudflareDemo, seedNamecheapDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { seedDemoDashboard } from './seed-demo-dashboard.ts';
 import { seedDemoDomains } from './seed-demo-domains.ts';
 import { seedDemoSites } from './seed-demo-sites.ts';
 import {
@@ -183,6 +184,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   const domains = await seedDemoDomains(c, actor);
+  await seedDemoDashboard(c, actor);
   await seedDemoRegistrar(c, providers, registrator._id);
   await seedDemoSites(c, providers, live._id);
   const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;

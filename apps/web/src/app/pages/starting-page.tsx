@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/api-error.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { DateTime, ExpiryDate } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
+import { historyPath } from '../../components/form-view.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { RefreshButton } from '../../components/refresh-button.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -213,9 +214,12 @@ export function StartingPage() {
                     <ul className="fd-rows" data-testid="changes-list">
                       {d.latestChanges.map((c) => (
                         <li key={c._id}>
-                          <span className="text-truncate">
-                            <strong>{c.username ?? 'system'}</strong> {c.action} {c.entity}
-                          </span>
+                          <Link
+                            to={c.entityId ? historyPath(c.entity, c.entityId) : `/audit-log?entity=${c.entity}`}
+                            className="text-truncate text-body"
+                          >
+                            <strong>{c.username ?? 'system'}</strong> {c.action.replace(/_/g, ' ')} {c.entity}
+                          </Link>
                           <DateTime value={c.at} className="text-body-secondary small" />
                         </li>
                       ))}
