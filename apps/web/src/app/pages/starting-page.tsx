@@ -160,7 +160,11 @@ export function StartingPage() {
               {d.domains && (
                 <Panel
                   title={`Expiring in the next ${d.expiringWithinDays} days`}
-                  action={<Link to={links.expiring}>All</Link>}
+                  action={
+                    <Link to={links.expiring} aria-label="All expiring domains">
+                      All
+                    </Link>
+                  }
                 >
                   {d.domains.expiring.length === 0 ? (
                     <p className="text-body-secondary mb-0">
@@ -180,7 +184,14 @@ export function StartingPage() {
                   )}
                 </Panel>
               )}
-              <Panel title="Running jobs" action={<Link to={links.jobs}>All</Link>}>
+              <Panel
+                title="Running jobs"
+                action={
+                  <Link to={links.jobs} aria-label="All running jobs">
+                    All
+                  </Link>
+                }
+              >
                 {d.runningJobs.items.length === 0 ? (
                   <p className="text-body-secondary mb-0">No job is running.</p>
                 ) : (
@@ -207,7 +218,14 @@ export function StartingPage() {
                 )}
               </Panel>
               {d.latestChanges && (
-                <Panel title="Latest changes" action={<Link to={links.audit}>Audit Log</Link>}>
+                <Panel
+                  title="Latest changes"
+                  action={
+                    <Link to={links.audit} aria-label="All changes in the audit log">
+                      All
+                    </Link>
+                  }
+                >
                   {d.latestChanges.length === 0 ? (
                     <p className="text-body-secondary mb-0">Nothing has changed yet.</p>
                   ) : (
