@@ -8,7 +8,8 @@
  *
  * On PostgreSQL it creates a scratch database on that server and drops it at the end. It seeds with bulk
  * SQL (generate_series), starts the app (buildApp + listen on 127.0.0.1, a random port), signs in, and then
- * measures page 1, page 4,000, a three-letter substring search and the full CSV export. Latency (p50, p99)
+ * measures page 1, page 4,000, a three-letter substring search, the dashboard, the global search and the full CSV
+ * export. Latency (p50, p99)
  * comes from sequential requests; throughput from the same number of requests at the given concurrency.
  * It prints figures and never asserts a time.
  */
@@ -141,15 +142,24 @@ const percentile = (sorted: number[], p: number) =>
 
 type Row = { name: string; p50: number; p99: number; max: number; rps: number; note: string };
 
-async function measureList(name: string, urls: (i: number) => string, headers: Record<string, string>): Promise<Row> {
-  let items = 0;
-  let total = 0;
+/** A list answer's note; other answers (dashboard, search) pass their own. */
+const listNote = (data: unknown) => {
+  const d = data as { items: unknown[]; itemsCount: number };
+  return `${d.items.length} items of ${d.itemsCount.toLocaleString('en')}`;
+};
+
+async function measureList(
+  name: string,
+  urls: (i: number) => string,
+  headers: Record<string, string>,
+  noteOf: (data: unknown) => string = listNote,
+): Promise<Row> {
+  let note = '';
   const once = async (i: number) => {
     const res = await fetch(urls(i), { headers });
-    const body = (await res.json()) as { data: { items: unknown[]; itemsCount: number } };
+    const body = (await res.json()) as { data: unknown };
     if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
-    items = body.data.items.length;
-    total = body.data.itemsCount;
+    note = noteOf(body.data);
   };
   for (let i = 0; i < WARMUP; i++) await once(i);
   const times: number[] = [];
@@ -173,7 +183,7 @@ async function measureList(name: string, urls: (i: number) => string, headers: R
     p99: percentile(times, 99),
     max: times[times.length - 1]!,
     rps,
-    note: `${items} items of ${total.toLocaleString('en')}`,
+    note,
   };
 }
 
@@ -244,6 +254,25 @@ async function main() {
         'search, 3 letters, page 1',
         (i) => `${base}/api/domains?search=${SEARCHES[i % SEARCHES.length]}`,
         headers,
+      ),
+    );
+    rows.push(
+      await measureList(
+        'dashboard (one request)',
+        () => `${base}/api/dashboard`,
+        headers,
+        (data) => {
+          const d = data as { domains: { total: number; expiringSoon: number } };
+          return `${d.domains.total.toLocaleString('en')} counted, ${d.domains.expiringSoon} expiring`;
+        },
+      ),
+    );
+    rows.push(
+      await measureList(
+        'global search, 3 letters',
+        (i) => `${base}/api/search?q=${SEARCHES[i % SEARCHES.length]}`,
+        headers,
+        (data) => `${(data as { hits: unknown[] }).hits.length} hits`,
       ),
     );
 

@@ -197,7 +197,7 @@ for (const { entity, resource } of [
     await expect(page).toHaveURL(new RegExp(`/${resource}$`));
 
     await page.getByRole('searchbox', { name: 'Search' }).fill(renamed);
-    await expect(page.getByText('No items found')).toBeVisible();
+    await expect(page.getByTestId('empty-state')).toContainText(`match "${renamed}"`);
 
     await apiDelete(request, token, resource, taken._id);
   });

@@ -36,6 +36,8 @@ import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
 import { registrarRoutes } from './modules/domain-registrators/registrar.routes.ts';
 import { yandexWebmasterRoutes } from './modules/yandex-webmaster/yandex-webmaster.routes.ts';
 import { contentFilesRoutes } from './modules/content-files/content-files.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -140,6 +142,8 @@ export async function buildApp(
   await app.register(registrarRoutes(c.services.registrar));
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
+  await app.register(dashboardRoutes(c.services.dashboard));
+  await app.register(searchRoutes(c.services.search));
 
   if (serveWeb) {
     await app.register(fastifyStatic, {

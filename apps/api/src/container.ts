@@ -56,6 +56,10 @@ import {
   type WebmasterDnsPort,
 } from './modules/yandex-webmaster/yandex-webmaster.service.ts';
 import { createContentFilesService } from './modules/content-files/content-files.service.ts';
+import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
+import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
+import { createSearchRepository } from './modules/search/search.repository.ts';
+import { createSearchService } from './modules/search/search.service.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -85,6 +89,8 @@ export async function createContainer(
     domains: createDomainsRepository(db),
     jobs: createJobsRepository(db),
     yandexWebmaster: createYandexWebmasterRepository(db),
+    dashboard: createDashboardRepository(db),
+    search: createSearchRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -315,7 +321,18 @@ export async function createContainer(
     repos,
     cloudflare,
     namecheap,
-    services: { ...services, cloudFlare, directAdmin, ispManager, jobs, registrar, contentFiles, parsing },
+    services: {
+      ...services,
+      cloudFlare,
+      directAdmin,
+      ispManager,
+      jobs,
+      registrar,
+      contentFiles,
+      parsing,
+      dashboard: createDashboardService({ repo: repos.dashboard }),
+      search: createSearchService({ repo: repos.search }),
+    },
     yandexWebmasterClient,
     /** Stops the jobs (steps in flight get `graceMs` to finish), then the SSH pool and the database. */
     async close(graceMs = 10_000) {

@@ -4,6 +4,7 @@ import { seedCloudflareDemo, seedNamecheapDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { seedDemoDashboard } from './seed-dashboard.ts';
 import { seedDemoDomains } from './seed-domains.ts';
 import { seedDemoSites } from './seed-sites.ts';
 import { seedDemoParsing } from './seed-parsing.ts';
@@ -184,6 +185,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   const domains = await seedDemoDomains(c, actor);
+  await seedDemoDashboard(c, actor);
   await seedDemoRegistrar(c, providers, registrator._id);
   await seedDemoSites(c, providers, live._id);
   await seedDemoParsing(c, providers, live._id, regions[0]!._id);

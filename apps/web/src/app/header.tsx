@@ -8,9 +8,12 @@ import { useMe } from './auth-queries.ts';
 export interface HeaderProps {
   token: string | null;
   onMenuClick: () => void;
+  onSearchClick?: () => void;
 }
 
-export function Header({ token, onMenuClick }: HeaderProps) {
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
   const me = useMe(token);
   return (
     <Navbar bg="dark" data-bs-theme="dark" expand className="py-2">
@@ -34,6 +37,22 @@ export function Header({ token, onMenuClick }: HeaderProps) {
         <Navbar.Brand as={Link} to="/">
           Fleetdesk
         </Navbar.Brand>
+        {token && onSearchClick && (
+          <Button
+            variant="outline-light"
+            size="sm"
+            className="fd-search-button d-flex align-items-center gap-2 ms-auto ms-sm-3"
+            onClick={onSearchClick}
+            aria-label="Search"
+            aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'}
+          >
+            <svg width="14" height="14" viewBox="0 0 16 16" fill="currentColor" aria-hidden="true">
+              <path d="M11.742 10.344a6.5 6.5 0 1 0-1.397 1.398h-.001l3.85 3.85a1 1 0 0 0 1.415-1.414l-3.85-3.85zM12 6.5a5.5 5.5 0 1 1-11 0 5.5 5.5 0 0 1 11 0" />
+            </svg>
+            <span className="d-none d-md-inline">Search</span>
+            <kbd className="d-none d-md-inline">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
+          </Button>
+        )}
         <Nav className="ms-auto align-items-center">
           {token && me.data && (
             <Navbar.Text className="me-3 d-none d-sm-inline" data-testid="current-user">

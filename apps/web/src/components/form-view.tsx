@@ -22,6 +22,7 @@ import { LinkButton } from './link-button.tsx';
 import { ErrorBox } from './error-box.tsx';
 import { LoadingSpinner } from './loading-spinner.tsx';
 import { SubmitButton } from './submit-button.tsx';
+import { PageHeader } from './page-header.tsx';
 import { useToasts } from './toasts.tsx';
 import { useForbiddenDialog } from './use-forbidden-dialog.ts';
 
@@ -121,8 +122,7 @@ function FormTitle<TItem extends Entity, TValues extends FieldValues, TInput>({
 }: FormViewProps<TItem, TValues, TInput> & { item?: TItem }) {
   const historyEntity = history === false ? undefined : (history ?? resource.resource);
   return (
-    <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-      <h1 className="h3 mb-0 me-auto">{id ? `Edit ${entity}` : `Create ${entity}`}</h1>
+    <PageHeader title={id ? `Edit ${entity}` : `Create ${entity}`}>
       {item && actions?.(item)}
       {id && historyEntity && (
         <LinkButton to={historyPath(historyEntity, id)} variant="outline-secondary">
@@ -139,7 +139,7 @@ function FormTitle<TItem extends Entity, TValues extends FieldValues, TInput>({
           Back to list
         </LinkButton>
       )}
-    </div>
+    </PageHeader>
   );
 }
 
@@ -199,7 +199,7 @@ function FormBody<TItem extends Entity, TValues extends FieldValues, TInput>(
     <>
       <FormTitle {...props} />
       <FormProvider {...form}>
-        <Form noValidate onSubmit={(event) => void form.handleSubmit(handleValid)(event)} style={{ maxWidth: 720 }}>
+        <Form noValidate onSubmit={(event) => void form.handleSubmit(handleValid)(event)} className="fd-form">
           <fieldset disabled={pending}>{typeof children === 'function' ? children({ item, form }) : children}</fieldset>
           <SubmitButton pending={pending}>{submitLabel ?? (item ? 'Save' : 'Create')}</SubmitButton>
         </Form>

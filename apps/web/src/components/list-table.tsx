@@ -1,4 +1,4 @@
-import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
+import { isValidElement, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import Table from 'react-bootstrap/Table';
 import type { Entity } from '../lib/resource.ts';
@@ -13,6 +13,11 @@ export interface Column<T> {
   className?: string;
   /** Header width, e.g. '6rem'. */
   width?: string;
+  /**
+   * The row's main name, shown as the link into the row (and as the card's title on a phone). Without one
+   * marked, the kit picks the first name-like column (see mainColumnIndex).
+   */
+  primary?: boolean;
 }
 
 export interface ListTableProps<T extends Entity> {
@@ -24,10 +29,34 @@ export interface ListTableProps<T extends Entity> {
   onRowClick?: (item: T) => void;
   /** When set, an In Use column shows the icon for items it flags. */
   isInUse?: (item: T) => boolean | null | undefined;
-  emptyText?: string;
+  emptyText?: ReactNode;
+  /** An accessible name for the table. */
+  label?: string;
 }
 
-/** The list table: "#" (index + 1 + (page - 1) * 20), the feature's columns, and an optional In Use column. */
+/** Headers that name a row, in order of preference, when no column is marked primary. */
+const NAME_HEADERS = ['Domain Name', 'Name', 'Username', 'Email', 'IP Address', 'Job'];
+const NUMBER_HEADERS = ['№', '#', ''];
+
+/** The column holding the row's name: the marked one, else the first name-like header, else the first non-number. */
+export function mainColumnIndex(columns: readonly Pick<Column<unknown>, 'header' | 'primary'>[]): number {
+  const marked = columns.findIndex((c) => c.primary);
+  if (marked >= 0) return marked;
+  for (const name of NAME_HEADERS) {
+    const i = columns.findIndex((c) => c.header === name);
+    if (i >= 0) return i;
+  }
+  return columns.findIndex((c) => typeof c.header !== 'string' || !NUMBER_HEADERS.includes(c.header));
+}
+
+const headerText = (header: ReactNode, key?: string) =>
+  typeof header === 'string' ? header : typeof header === 'number' ? String(header) : (key ?? '');
+
+/**
+ * The list table: "#" (index + 1 + (page - 1) * 20), the feature's columns, and an optional In Use column.
+ * The row's name is a link and the whole row opens it. Below 768 px each row becomes a card that shows every
+ * column with its header as the label (docs/decisions/032): nothing is cut off and nothing scrolls sideways.
+ */
 export function ListTable<T extends Entity>({
   items,
   columns,
@@ -36,22 +65,44 @@ export function ListTable<T extends Entity>({
   onRowClick,
   isInUse,
   emptyText = 'No items found',
+  label,
 }: ListTableProps<T>) {
   const clickable = Boolean(onRowClick);
+  const main = mainColumnIndex(columns as Column<unknown>[]);
   const handleClick = (event: MouseEvent, item: T) => {
-    // A click on the row's own link or a button inside the row does its own thing.
-    if ((event.target as HTMLElement).closest('a, button')) return;
+    // A click on the row's own link, a button or a form control inside the row does its own thing.
+    if ((event.target as HTMLElement).closest('a, button, input, select, label, textarea')) return;
+    // Selecting text is not a click.
+    if (window.getSelection()?.toString()) return;
     onRowClick?.(item);
   };
   const handleKeyDown = (event: KeyboardEvent, item: T) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
-    if ((event.target as HTMLElement).closest('a, button')) return;
+    if ((event.target as HTMLElement).closest('a, button, input, select, label, textarea')) return;
     event.preventDefault();
     onRowClick?.(item);
   };
+  const cell = (column: Column<T>, index: number, item: T) => {
+    const content = column.render(item);
+    // The name becomes the link into the row, unless the feature already made it one (or something richer).
+    if (
+      index === main &&
+      rowHref &&
+      !isValidElement(content) &&
+      content !== null &&
+      content !== '' &&
+      content !== undefined
+    )
+      return (
+        <Link to={rowHref(item)} className="fd-row-link">
+          {content}
+        </Link>
+      );
+    return content;
+  };
   const colSpan = columns.length + 1 + (isInUse ? 1 : 0);
   return (
-    <Table hover responsive className="align-middle">
+    <Table hover responsive className="align-middle fd-list-table" aria-label={label}>
       <thead>
         <tr>
           <th scope="col" style={{ width: '4rem' }}>
@@ -75,7 +126,7 @@ export function ListTable<T extends Entity>({
       </thead>
       <tbody>
         {items.length === 0 ? (
-          <tr>
+          <tr className="fd-empty-row">
             <td colSpan={colSpan} className="text-center text-body-secondary py-4">
               {emptyText}
             </td>
@@ -87,18 +138,27 @@ export function ListTable<T extends Entity>({
               onClick={clickable ? (event) => handleClick(event, item) : undefined}
               onKeyDown={clickable && !rowHref ? (event) => handleKeyDown(event, item) : undefined}
               tabIndex={clickable && !rowHref ? 0 : undefined}
-              style={clickable ? { cursor: 'pointer' } : undefined}
+              className={clickable ? 'fd-clickable' : undefined}
             >
-              <td>{rowHref ? <Link to={rowHref(item)}>{rowNumber(index, page)}</Link> : rowNumber(index, page)}</td>
+              <td data-label="#" className="fd-cell-no">
+                {rowHref ? <Link to={rowHref(item)}>{rowNumber(index, page)}</Link> : rowNumber(index, page)}
+              </td>
               {columns.map((column, i) => (
                 <td
                   key={column.key ?? (typeof column.header === 'string' ? column.header : i)}
-                  className={column.className}
+                  className={
+                    [column.className, i === main ? 'fd-cell-main' : undefined].filter(Boolean).join(' ') || undefined
+                  }
+                  data-label={headerText(column.header, column.key)}
                 >
-                  {column.render(item)}
+                  {cell(column, i, item)}
                 </td>
               ))}
-              {isInUse && <td className="text-center">{isInUse(item) ? <InUseIcon /> : null}</td>}
+              {isInUse && (
+                <td className="text-center" data-label="In Use">
+                  {isInUse(item) ? <InUseIcon /> : null}
+                </td>
+              )}
             </tr>
           ))
         )}

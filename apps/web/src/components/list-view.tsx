@@ -10,6 +10,7 @@ import { useDialogs } from './dialog-host.tsx';
 import { LinkButton } from './link-button.tsx';
 import { ErrorBox } from './error-box.tsx';
 import { ListTable, type Column } from './list-table.tsx';
+import { PageHeader } from './page-header.tsx';
 import { LoadingSpinner } from './loading-spinner.tsx';
 import { Pager } from './pager.tsx';
 import { RefreshButton } from './refresh-button.tsx';
@@ -99,10 +100,21 @@ export function ListView<T extends Entity>({
     }
   };
 
+  const noun = title.toLowerCase();
+  const empty = search ? (
+    <span data-testid="empty-state">
+      No {noun} match "{search}".{' '}
+      <Button variant="link" className="p-0 align-baseline" onClick={() => setSearch('')}>
+        Clear search
+      </Button>
+    </span>
+  ) : (
+    (emptyText ?? `No ${noun} found`)
+  );
+
   return (
     <section>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0 me-auto">{title}</h1>
+      <PageHeader title={title}>
         {createLink && (
           <LinkButton to={createLink.to} variant="primary">
             {createLink.label}
@@ -116,7 +128,7 @@ export function ListView<T extends Entity>({
           </Button>
         )}
         <RefreshButton onRefresh={handleRefresh} pending={query.isFetching} />
-      </div>
+      </PageHeader>
       {filters}
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         {!hideSearch && <SearchBox value={search} onSearch={setSearch} />}
@@ -142,7 +154,8 @@ export function ListView<T extends Entity>({
             rowHref={rowHref}
             onRowClick={rowHref ? (item) => void navigate(rowHref(item)) : undefined}
             isInUse={showInUse ? inUse?.isInUse : undefined}
-            emptyText={emptyText}
+            emptyText={empty}
+            label={title}
           />
           <Pager page={page} itemsCount={query.data.itemsCount} onPageChange={setPage} />
         </>

@@ -69,6 +69,9 @@ export const domains = pgTable(
     index('domains_parser_proxy_region_idx').on(t.parserProxyRegionId),
     index('domains_domain_registrator_idx').on(t.domainRegistratorId),
     index('domains_yandex_webmaster_account_idx').on(t.yandexWebmasterAccountId),
+    index('domains_expiration_date_idx')
+      .on(t.domainRegistratorExpirationDate)
+      .where(sql`${t.domainRegistratorExpirationDate} is not null`),
   ],
 );
 

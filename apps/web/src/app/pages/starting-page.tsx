@@ -1,18 +1,265 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import ListGroup from 'react-bootstrap/ListGroup';
+import { useQuery } from '@tanstack/react-query';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import type { Dashboard } from '@fleetdesk/contract';
+import { api } from '../../lib/api-client.ts';
+import { errorMessage } from '../../lib/api-error.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { DateTime, ExpiryDate } from '../../components/date-time.tsx';
+import { ErrorBox } from '../../components/error-box.tsx';
+import { historyPath } from '../../components/form-view.tsx';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { RefreshButton } from '../../components/refresh-button.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { SECTIONS } from '../menu-items.ts';
 
-export function StartingPage() {
+/** A day (YYYY-MM-DD) plus n days. */
+export const addDays = (day: string, n: number) => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+};
+
+/** The list behind each figure, with the domain list's URL filters. */
+export const dashboardLinks = (d: Pick<Dashboard, 'today' | 'expiringWithinDays'>) => ({
+  domains: '/domains',
+  active: '/domains?status=active',
+  inactive: '/domains?status=inactive',
+  // expiresBefore is exclusive: the day after the window's last day.
+  expiring: `/domains?expiresBefore=${addDays(d.today, d.expiringWithinDays + 1)}`,
+  expired: `/domains?expiresBefore=${d.today}`,
+  servers: '/servers',
+  proxies: '/proxies',
+  clouds: '/clouds',
+  jobs: '/jobs?state=active',
+  audit: '/audit-log',
+});
+
+function Figure({
+  label,
+  value,
+  to,
+  tone,
+  testId,
+}: {
+  label: string;
+  value: number;
+  to: string;
+  tone?: 'danger' | 'warning' | 'success' | 'secondary';
+  testId: string;
+}) {
   return (
-    <section style={{ maxWidth: 480 }}>
-      <h1 className="h3 mb-3">Starting Page</h1>
-      <ListGroup as="ul">
-        {SECTIONS.map((section) => (
-          <ListGroup.Item as="li" key={section.to}>
-            <Link to={section.to}>{section.label}</Link>
-          </ListGroup.Item>
-        ))}
-      </ListGroup>
+    <Link to={to} className="fd-figure" data-testid={testId} aria-label={`${label}: ${formatNumber(value)}`}>
+      <span className={`fd-figure-value${tone && value > 0 ? ` text-${tone}` : ''}`}>{formatNumber(value)}</span>
+      <span className="fd-figure-label">{label}</span>
+    </Link>
+  );
+}
+
+function Panel({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="fd-panel" aria-label={title}>
+      <div className="fd-panel-header">
+        <h2 className="h6 mb-0">{title}</h2>
+        {action}
+      </div>
+      <div className="fd-panel-body">{children}</div>
+    </section>
+  );
+}
+
+export function StartingPage() {
+  const query = useQuery({
+    queryKey: ['dashboard'],
+    queryFn: ({ signal }) => api.get<Dashboard>('/api/dashboard', undefined, signal),
+  });
+  const d = query.data;
+  const links = d ? dashboardLinks(d) : null;
+
+  return (
+    <section>
+      <div className="fd-page-header">
+        <h1 className="h3 mb-0 me-auto">Starting Page</h1>
+        <RefreshButton onRefresh={() => void query.refetch()} pending={query.isFetching} />
+      </div>
+
+      {query.isPending ? (
+        <LoadingSpinner />
+      ) : query.isError ? (
+        <ErrorBox detail={errorMessage(query.error)} onRefresh={() => void query.refetch()} />
+      ) : (
+        d &&
+        links && (
+          <>
+            <div className="fd-figures" aria-label="Fleet figures" role="group">
+              {d.domains && (
+                <>
+                  <Figure label="Domains" value={d.domains.total} to={links.domains} testId="figure-domains" />
+                  <Figure
+                    label="Active"
+                    value={d.domains.active}
+                    to={links.active}
+                    tone="success"
+                    testId="figure-active"
+                  />
+                  <Figure
+                    label="Inactive"
+                    value={d.domains.inactive}
+                    to={links.inactive}
+                    tone="secondary"
+                    testId="figure-inactive"
+                  />
+                  <Figure
+                    label={`Expiring in ${d.expiringWithinDays} days`}
+                    value={d.domains.expiringSoon}
+                    to={links.expiring}
+                    tone="warning"
+                    testId="figure-expiring"
+                  />
+                  <Figure
+                    label="Expired"
+                    value={d.domains.expired}
+                    to={links.expired}
+                    tone="danger"
+                    testId="figure-expired"
+                  />
+                </>
+              )}
+              {d.servers && (
+                <>
+                  <Figure
+                    label="Servers online"
+                    value={d.servers.online}
+                    to={links.servers}
+                    tone="success"
+                    testId="figure-servers-online"
+                  />
+                  <Figure
+                    label="Servers offline"
+                    value={d.servers.offline}
+                    to={links.servers}
+                    tone="danger"
+                    testId="figure-servers-offline"
+                  />
+                </>
+              )}
+              {d.proxies && (
+                <Figure
+                  label="Proxies failing"
+                  value={d.proxies.failing}
+                  to={links.proxies}
+                  tone="danger"
+                  testId="figure-proxies-failing"
+                />
+              )}
+              {d.clouds && <Figure label="Clouds" value={d.clouds.total} to={links.clouds} testId="figure-clouds" />}
+              <Figure label="Running jobs" value={d.runningJobs.total} to={links.jobs} testId="figure-jobs" />
+            </div>
+
+            <div className="fd-panels">
+              {d.domains && (
+                <Panel
+                  title={`Expiring in the next ${d.expiringWithinDays} days`}
+                  action={
+                    <Link to={links.expiring} aria-label="All expiring domains">
+                      All
+                    </Link>
+                  }
+                >
+                  {d.domains.expiring.length === 0 ? (
+                    <p className="text-body-secondary mb-0">
+                      No domain expires in the next {d.expiringWithinDays} days.
+                    </p>
+                  ) : (
+                    <ul className="fd-rows" data-testid="expiring-list">
+                      {d.domains.expiring.map((x) => (
+                        <li key={x._id}>
+                          <Link to={`/domains/${x._id}`} className="text-truncate">
+                            {x.domainName}
+                          </Link>
+                          <ExpiryDate value={x.expirationDate} today={d.today} />
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </Panel>
+              )}
+              <Panel
+                title="Running jobs"
+                action={
+                  <Link to={links.jobs} aria-label="All running jobs">
+                    All
+                  </Link>
+                }
+              >
+                {d.runningJobs.items.length === 0 ? (
+                  <p className="text-body-secondary mb-0">No job is running.</p>
+                ) : (
+                  <ul className="fd-rows" data-testid="jobs-list">
+                    {d.runningJobs.items.map((j) => (
+                      <li key={j._id} className="flex-wrap">
+                        <Link to={`/jobs/${j._id}`} className="text-truncate">
+                          {j.kindLabel}
+                          {j.domainName ? ` · ${j.domainName}` : ''}
+                        </Link>
+                        <StatusBadge status={j.state} />
+                        {j.percent !== null && (
+                          <ProgressBar
+                            now={j.percent}
+                            label={`${j.percent}%`}
+                            className="w-100"
+                            style={{ height: 6 }}
+                            visuallyHidden
+                          />
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Panel>
+              {d.latestChanges && (
+                <Panel
+                  title="Latest changes"
+                  action={
+                    <Link to={links.audit} aria-label="All changes in the audit log">
+                      All
+                    </Link>
+                  }
+                >
+                  {d.latestChanges.length === 0 ? (
+                    <p className="text-body-secondary mb-0">Nothing has changed yet.</p>
+                  ) : (
+                    <ul className="fd-rows" data-testid="changes-list">
+                      {d.latestChanges.map((c) => (
+                        <li key={c._id}>
+                          <Link
+                            to={c.entityId ? historyPath(c.entity, c.entityId) : `/audit-log?entity=${c.entity}`}
+                            className="text-truncate text-body"
+                          >
+                            <strong>{c.username ?? 'system'}</strong> {c.action.replace(/_/g, ' ')} {c.entity}
+                          </Link>
+                          <DateTime value={c.at} className="text-body-secondary small" />
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </Panel>
+              )}
+            </div>
+          </>
+        )
+      )}
+
+      <h2 className="h6 text-body-secondary text-uppercase mt-4 mb-2">Sections</h2>
+      <nav aria-label="Sections">
+        <ul className="fd-section-links">
+          {SECTIONS.map((section) => (
+            <li key={section.to}>
+              <Link to={section.to}>{section.label}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
     </section>
   );
 }

@@ -4,10 +4,10 @@ import Button from 'react-bootstrap/Button';
 import type { AuditEntry } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
 import { AuditEntryModal } from './audit-entry-modal.tsx';
 import { AuditFiltersForm } from './audit-filters.tsx';
 import { AUDIT_FILTERS, auditLogApi, entityLabel, recordPath, type AuditFilters } from './audit-log-api.ts';
+import { DateTime } from '../../components/date-time.tsx';
 
 /** /audit-log: who changed what and when, filtered by user, entity, record and dates (all in the URL). */
 export function AuditLogPage() {
@@ -27,7 +27,7 @@ export function AuditLogPage() {
 
   const columns: Column<AuditEntry>[] = [
     { header: '№', render: (e) => e.auditNo, width: '6rem' },
-    { header: 'When', render: (e) => formatLocalDateTime(e.at) },
+    { header: 'When', render: (e) => <DateTime value={e.at} /> },
     {
       header: 'Who',
       render: (e) => (e.userId ? <Link to={`/users/${e.userId}`}>{e.username}</Link> : (e.username ?? '—')),

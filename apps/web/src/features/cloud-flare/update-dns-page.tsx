@@ -255,7 +255,7 @@ function DnsEditor({
         </span>
         <RefreshButton onRefresh={() => void handleRefresh()} pending={refreshing} />
       </div>
-      <Table responsive bordered size="sm" className="align-middle" data-testid="dns-records">
+      <Table responsive bordered size="sm" className="align-middle fd-record-table" data-testid="dns-records">
         <thead>
           <tr>
             <th style={{ width: '3rem' }}>#</th>
@@ -282,8 +282,10 @@ function DnsEditor({
                 className={isNew ? 'table-success' : isChanged ? 'table-warning' : undefined}
                 data-testid="dns-row"
               >
-                <td className="text-body-secondary small">{rows.indexOf(row) + 1}</td>
-                <td>
+                <td className="text-body-secondary small" data-label="">
+                  <span className="d-lg-none">Record </span>#{rows.indexOf(row) + 1}
+                </td>
+                <td data-label="Type">
                   <Form.Select
                     size="sm"
                     aria-label="Type"
@@ -299,7 +301,7 @@ function DnsEditor({
                   </Form.Select>
                   {e.type && <Form.Control.Feedback type="invalid">{e.type}</Form.Control.Feedback>}
                 </td>
-                <td>
+                <td data-label="Name">
                   <Cell
                     row={row}
                     field="name"
@@ -311,7 +313,7 @@ function DnsEditor({
                     maxLength={255}
                   />
                 </td>
-                <td>
+                <td data-label={needsPriority(row.type) ? 'Content · Priority' : 'Content'}>
                   <div className="d-flex gap-1">
                     <div className="flex-grow-1">
                       <Cell
@@ -341,7 +343,7 @@ function DnsEditor({
                     )}
                   </div>
                 </td>
-                <td>
+                <td data-label="Proxied">
                   <Form.Select
                     size="sm"
                     aria-label="Proxied"
@@ -353,7 +355,7 @@ function DnsEditor({
                     <option value="0">DNS only</option>
                   </Form.Select>
                 </td>
-                <td>
+                <td data-label="TTL">
                   <Cell
                     row={row}
                     field="ttl"
@@ -366,7 +368,7 @@ function DnsEditor({
                     title="1 means Auto"
                   />
                 </td>
-                <td className="text-end">
+                <td className="text-end" data-label="">
                   <Button size="sm" variant="outline-danger" onClick={() => handleRemove(row.key)}>
                     Remove
                   </Button>

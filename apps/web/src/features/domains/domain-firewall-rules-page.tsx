@@ -90,7 +90,7 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
 
   return (
     <Form noValidate onSubmit={(event) => void handleSubmit(event)}>
-      <Table responsive className="align-middle" aria-label="Firewall rules">
+      <Table responsive className="align-middle fd-record-table" aria-label="Firewall rules">
         <thead>
           <tr>
             <th scope="col" style={{ width: '3rem' }}>
@@ -123,15 +123,15 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
                 serverErrors[`cloudFirewallRules.${index}.ruleId`];
               return (
                 <tr key={row.ruleId}>
-                  <td>{index + 1}</td>
-                  <td>
+                  <td data-label="#">{index + 1}</td>
+                  <td data-label="Name">
                     <div>{row.ruleName}</div>
                     {row.expression && (
                       <code className="small text-body-secondary text-break d-block">{row.expression}</code>
                     )}
                   </td>
-                  <td>{row.action}</td>
-                  <td>
+                  <td data-label="Action">{row.action}</td>
+                  <td data-label="Priority">
                     <Form.Control
                       type="number"
                       min={0}
@@ -144,7 +144,7 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
                     />
                     {error && <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>}
                   </td>
-                  <td className="text-end">
+                  <td className="text-end" data-label="">
                     <Button
                       size="sm"
                       variant="outline-danger"

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
-import Badge from 'react-bootstrap/Badge';
 import type { Domain } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { DOMAIN_EXPORT_URL, domainPaths, domainsApi } from './domains-api.ts';
+import { ExpiryDate } from '../../components/date-time.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 
 /** A 'YYYY-MM-DD' date in the operator's locale, read as a calendar day (no time zone shift). */
 export function formatDay(value: string | null | undefined): string {
@@ -24,12 +25,16 @@ const columns: Column<Domain>[] = [
     ),
   },
   { header: 'Redirect Domain', render: (d) => d.redirectDomainNameUnicode ?? '' },
-  { header: 'Expiration Date', render: (d) => formatDay(d.domainRegistratorExpirationDate), width: '10rem' },
+  {
+    header: 'Expiration Date',
+    render: (d) => <ExpiryDate value={d.domainRegistratorExpirationDate} />,
+    width: '10rem',
+  },
   { header: 'Restricted', render: (d) => (d.isRestricted ? 'Yes' : ''), width: '7rem' },
   {
     header: 'Status',
     width: '7rem',
-    render: (d) => <Badge bg={d.status === 'active' ? 'success' : 'secondary'}>{d.status}</Badge>,
+    render: (d) => <StatusBadge status={d.status} />,
   },
 ];
 

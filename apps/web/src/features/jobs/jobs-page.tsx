@@ -3,11 +3,11 @@ import Form from 'react-bootstrap/Form';
 import { JOB_KINDS, JOB_KIND_LABELS, JOB_STATES, type Job } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
 import { domainPaths } from '../domains/domains-api.ts';
 import { JobButtons, JobProgress, JobStateBadge, JobSteps } from './job-card.tsx';
 import { resultSummary } from './job-summary.ts';
 import { useJobsList } from './jobs-api.ts';
+import { DateTime } from '../../components/date-time.tsx';
 
 const STATE_OPTIONS = [
   { value: '', label: 'All states' },
@@ -68,7 +68,7 @@ export function JobsPage() {
       ),
     },
     { header: 'Result', render: (j) => <Outcome job={j} /> },
-    { header: 'Started', render: (j) => formatLocalDateTime(j.startedAt ?? j.createdAt) },
+    { header: 'Started', render: (j) => <DateTime value={j.startedAt ?? j.createdAt} /> },
     { header: '', key: 'actions', render: (j) => <JobButtons job={j} size="sm" />, width: '6rem' },
   ];
 

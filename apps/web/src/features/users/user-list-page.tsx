@@ -1,17 +1,18 @@
 import type { User } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
 import { userPaths, usersApi } from './users-api.ts';
+import { DateTime } from '../../components/date-time.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 
 const columns: Column<User>[] = [
   { header: '№', render: (user) => user.userNo, width: '6rem' },
   { header: 'Username', render: (user) => user.username },
   { header: 'Name', render: (user) => user.name },
   { header: 'Email', render: (user) => user.email },
-  { header: 'Status', render: (user) => user.status },
-  { header: 'Created', render: (user) => formatLocalDateTime(user.dateCreated) },
-  { header: 'Last Login', render: (user) => formatLocalDateTime(user.dateLastLogin) },
+  { header: 'Status', render: (user) => <StatusBadge status={user.status} /> },
+  { header: 'Created', render: (user) => <DateTime value={user.dateCreated} /> },
+  { header: 'Last Login', render: (user) => <DateTime value={user.dateLastLogin} /> },
 ];
 
 export function UserListPage() {

@@ -1,0 +1,83 @@
+import {
+  ADMIN_RULE,
+  EXPIRING_WITHIN_DAYS,
+  JOB_AREAS,
+  JOB_KIND_LABELS,
+  hasRule,
+  type Dashboard,
+  type JobProgress,
+} from '@fleetdesk/contract';
+import type { Actor } from '../../http/context.ts';
+import type { DashboardRepository } from './dashboard.repository.ts';
+
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+
+/** 0..100 from a job's progress, or null when it has no total yet. */
+export function jobPercent(p: JobProgress | null | undefined): number | null {
+  if (!p) return null;
+  if (typeof p.bytesTotal === 'number' && p.bytesTotal > 0 && typeof p.bytesDone === 'number')
+    return Math.min(100, Math.max(0, Math.round((p.bytesDone / p.bytesTotal) * 100)));
+  if (typeof p.total === 'number' && p.total > 0 && typeof p.done === 'number')
+    return Math.min(100, Math.max(0, Math.round((p.done / p.total) * 100)));
+  return null;
+}
+
+export function createDashboardService(deps: { repo: DashboardRepository; now?: () => Date }) {
+  const { repo } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    /** Every figure the caller's rules open, in one answer; the statements run side by side. */
+    async get(actor: Actor): Promise<Dashboard> {
+      const t = now();
+      const today = isoDate(t);
+      const until = isoDate(
+        new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + EXPIRING_WITHIN_DAYS)),
+      );
+      const may = (rule: Parameters<typeof hasRule>[1]) => hasRule(actor.rules, rule);
+      const areas = actor.rules.includes(ADMIN_RULE) ? null : JOB_AREAS.filter((a) => actor.rules.includes(a));
+
+      const [domainCounts, expiring, serverCounts, proxyCounts, cloudTotal, changes, jobs] = await Promise.all([
+        may('cnv:domains') ? repo.domainCounts(today, until) : null,
+        may('cnv:domains') ? repo.expiringDomains(today, until) : null,
+        may('cnv:servers') ? repo.serverCounts() : null,
+        may('cnv:proxies') ? repo.proxyCounts() : null,
+        may('cnv:clouds') ? repo.cloudCount() : null,
+        actor.rules.includes(ADMIN_RULE) ? repo.latestChanges() : null,
+        areas && areas.length === 0 ? { rows: [], total: 0 } : repo.activeJobs(areas),
+      ]);
+
+      return {
+        today,
+        expiringWithinDays: EXPIRING_WITHIN_DAYS,
+        domains: domainCounts && expiring ? { ...domainCounts, expiring } : null,
+        servers: serverCounts,
+        proxies: proxyCounts,
+        clouds: cloudTotal === null ? null : { total: cloudTotal },
+        latestChanges: changes
+          ? changes.map((c) => ({
+              _id: c.id,
+              at: c.at.toISOString(),
+              username: c.username,
+              action: c.action,
+              entity: c.entity,
+              entityId: c.entityId,
+            }))
+          : null,
+        runningJobs: {
+          total: jobs.total,
+          items: jobs.rows.map((j) => ({
+            _id: j.id,
+            jobNo: j.jobNo,
+            kindLabel: JOB_KIND_LABELS[j.kind] ?? j.kind,
+            state: j.state,
+            domainId: j.domainId,
+            domainName: j.domainName,
+            percent: jobPercent(j.progress as JobProgress | null),
+          })),
+        },
+      };
+    },
+  };
+}
+export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, clouds, domains, jobs, proxies, servers } from '../../db/schema/index.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { createDashboardRepository } from './dashboard.repository.ts';
+import { createDashboardService, jobPercent } from './dashboard.service.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+beforeEach(async () => t.reset());
+
+const day = (offset: number) => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + offset)).toISOString().slice(0, 10);
+};
+
+async function seed() {
+  const db = t.c.database.db;
+  await db.insert(domains).values([
+    { domainName: 'a-active.test', domainNameUnicode: 'a-active.test', status: 'active' },
+    { domainName: 'b-expired.test', domainNameUnicode: 'b-expired.test', domainRegistratorExpirationDate: day(-1) },
+    { domainName: 'c-today.test', domainNameUnicode: 'c-today.test', domainRegistratorExpirationDate: day(0) },
+    {
+      domainName: 'd-soon.test',
+      domainNameUnicode: 'd-soon.test',
+      domainRegistratorExpirationDate: day(30),
+      status: 'inactive',
+    },
+    {
+      domainName: 'e-later.test',
+      domainNameUnicode: 'e-later.test',
+      domainRegistratorExpirationDate: day(31),
+      status: 'inactive',
+    },
+  ]);
+  await db
+    .insert(servers)
+    .values([
+      { ipAddress: '10.0.0.1', status: 'online' },
+      { ipAddress: '10.0.0.2', status: 'online' },
+      { ipAddress: '10.0.0.3', status: 'offline' },
+      { ipAddress: '10.0.0.4' },
+    ]);
+  await db.insert(proxies).values([{ checkStatus: 'ok' }, { checkStatus: 'error' }, { checkStatus: 'error' }, {}]);
+  await db.insert(clouds).values([{ email: 'one@cloud.test' }, { email: 'two@cloud.test' }]);
+  await db.insert(jobs).values([
+    {
+      kind: 'domains.generate-sitemap',
+      area: 'cnv:domains',
+      payload: {},
+      state: 'running',
+      domainName: 'a-active.test',
+      progress: { done: 1, total: 4 },
+    },
+    { kind: 'servers.health-check', area: 'cnv:servers', payload: {}, state: 'queued' },
+    { kind: 'servers.health-check', area: 'cnv:servers', payload: {}, state: 'completed' },
+  ]);
+}
+
+describe('GET /api/dashboard', () => {
+  it('needs a session', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/dashboard' });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('counts every area for an administrator, with the expiry window inclusive of today and day 30', async () => {
+    await seed();
+    const admin = await t.tokenFor(['cnv']);
+    const res = await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: admin } });
+    expect(res.statusCode).toBe(200);
+    const d = res.json().data;
+    expect(d.today).toBe(day(0));
+    expect(d.expiringWithinDays).toBe(30);
+    expect(d.domains).toMatchObject({ total: 5, active: 3, inactive: 2, expired: 1, expiringSoon: 2 });
+    expect(d.domains.expiring.map((x: { domainName: string }) => x.domainName)).toEqual([
+      'c-today.test',
+      'd-soon.test',
+    ]);
+    expect(d.domains.expiring[0].expirationDate).toBe(day(0));
+    expect(d.servers).toEqual({ total: 4, online: 2, offline: 1, unknown: 1 });
+    expect(d.proxies).toEqual({ total: 4, failing: 2, unchecked: 1 });
+    expect(d.clouds).toEqual({ total: 2 });
+    expect(d.runningJobs.total).toBe(2);
+    expect(d.runningJobs.items[0]).toMatchObject({ kindLabel: 'Server health check', state: 'queued', percent: null });
+    expect(d.runningJobs.items[1]).toMatchObject({ state: 'running', domainName: 'a-active.test', percent: 25 });
+    // The administrator's own sign-in is in the audit trail.
+    expect(Array.isArray(d.latestChanges)).toBe(true);
+  });
+
+  it('shows the latest audit entries newest first, to administrators only', async () => {
+    const db = t.c.database.db;
+    await db.insert(auditLog).values([
+      { action: 'create', entity: 'brands', entityId: 'x1', username: 'alice' },
+      { action: 'update', entity: 'domains', entityId: 'x2', username: 'bob' },
+    ]);
+    const admin = await t.tokenFor(['cnv']);
+    const d = (await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: admin } })).json().data;
+    const mine = d.latestChanges.filter((c: { action: string }) => c.action !== 'login');
+    expect(mine.slice(0, 2).map((c: { username: string }) => c.username)).toEqual(['bob', 'alice']);
+
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const other = (
+      await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: domainsOnly } })
+    ).json().data;
+    expect(other.latestChanges).toBeNull();
+  });
+
+  it('leaves out the areas the caller may not read, and shows only their jobs', async () => {
+    await seed();
+    const token = await t.tokenFor(['cnv:servers']);
+    const res = await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: token } });
+    expect(res.statusCode).toBe(200);
+    const d = res.json().data;
+    expect(d.domains).toBeNull();
+    expect(d.proxies).toBeNull();
+    expect(d.clouds).toBeNull();
+    expect(d.servers.total).toBe(4);
+    expect(d.runningJobs.total).toBe(1);
+    expect(d.runningJobs.items[0].kindLabel).toBe('Server health check');
+
+    const none = await t.tokenFor(['cnv:brands']);
+    const n = (await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: none } })).json().data;
+    expect(n.runningJobs).toEqual({ total: 0, items: [] });
+    expect(n.servers).toBeNull();
+  });
+
+  it('counts against the given day (UTC), across a month end', async () => {
+    await t.c.database.db.insert(domains).values([
+      { domainName: 'x.test', domainNameUnicode: 'x.test', domainRegistratorExpirationDate: '2027-03-02' },
+      { domainName: 'y.test', domainNameUnicode: 'y.test', domainRegistratorExpirationDate: '2027-03-03' },
+    ]);
+    const svc = createDashboardService({
+      repo: createDashboardRepository(t.c.database.db),
+      now: () => new Date('2027-01-31T23:30:00Z'),
+    });
+    const d = await svc.get({ userId: null, username: 'x', rules: ['cnv'], requestId: null });
+    expect(d.today).toBe('2027-01-31');
+    // 31 January + 30 days = 2 March.
+    expect(d.domains).toMatchObject({ expiringSoon: 1, expired: 0 });
+  });
+});
+
+describe('jobPercent', () => {
+  it('reads bytes first, then units, and is null without a total', () => {
+    expect(jobPercent(null)).toBeNull();
+    expect(jobPercent({ done: 3 })).toBeNull();
+    expect(jobPercent({ done: 3, total: 0 })).toBeNull();
+    expect(jobPercent({ done: 1, total: 3 })).toBe(33);
+    expect(jobPercent({ done: 9, total: 3 })).toBe(100);
+    expect(jobPercent({ done: 1, total: 4, bytesDone: 50, bytesTotal: 100 })).toBe(50);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { crumbsFor, hostLabel, pageTitle } from './route-meta.ts';
+
+const ID = '0b7c8f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f';
+
+describe('crumbsFor', () => {
+  it('is empty on the starting page and one unlinked crumb on a list', () => {
+    expect(crumbsFor('/')).toEqual([]);
+    expect(crumbsFor('/domains')).toEqual([{ label: 'Domains' }]);
+  });
+
+  it('names a domain by id and a cloud action by its menu label, skipping cloud-flare', () => {
+    expect(crumbsFor(`/domains/${ID}/cloud-flare/update-dns`)).toEqual([
+      { label: 'Domains', to: '/domains' },
+      { label: '#0b7c8f3e', to: `/domains/${ID}`, entity: { section: 'domains', id: ID } },
+      { label: 'Update DNS' },
+    ]);
+    expect(crumbsFor(`/domains/${ID}/firewall-rules`).at(-1)).toEqual({ label: 'Setup WAF' });
+    expect(crumbsFor('/servers/create').map((c) => c.label)).toEqual(['Servers', 'Create']);
+  });
+
+  it('puts contacts under Domain Registrators and names webmaster hosts', () => {
+    expect(crumbsFor(`/domain-registrators-contacts/${ID}`).map((c) => c.label)).toEqual([
+      'Domain Registrators',
+      'Contacts',
+      '#0b7c8f3e',
+    ]);
+    const host = encodeURIComponent('https:example.com:443');
+    expect(crumbsFor(`/yandex-webmaster/accounts/${ID}/hosts/${host}/delete`).map((c) => c.label)).toEqual([
+      'Yandex Webmaster',
+      '#0b7c8f3e',
+      'Hosts',
+      'example.com',
+      'Delete',
+    ]);
+    expect(hostLabel('%E0%A4%A')).toBe('%E0%A4%A');
+  });
+});
+
+describe('pageTitle', () => {
+  it('names the page first', () => {
+    expect(pageTitle([{ label: 'Domains' }, { label: 'example.com' }], '/domains/x')).toBe(
+      'example.com · Domains · Fleetdesk',
+    );
+    expect(pageTitle([], '/')).toBe('Starting Page · Fleetdesk');
+  });
+});

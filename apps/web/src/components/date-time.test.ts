@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { daysBetween, expiryState, shortDateTime } from './date-time.tsx';
+
+describe('shortDateTime', () => {
+  const now = new Date(2026, 10, 23, 18, 0);
+  it('is the time today, month and day this year, the full date before', () => {
+    expect(shortDateTime(new Date(2026, 10, 23, 9, 5), now)).toBe('09:05');
+    expect(shortDateTime(new Date(2026, 10, 22, 23, 58), now)).toBe('Nov 22');
+    expect(shortDateTime(new Date(2025, 0, 3, 1, 0), now)).toBe('2025-01-03');
+  });
+});
+
+describe('expiryState', () => {
+  it('marks past days expired and the next 30 days soon', () => {
+    expect(daysBetween('2026-01-31', '2026-03-02')).toBe(30);
+    expect(expiryState('2026-01-30', '2026-01-31')).toBe('expired');
+    expect(expiryState('2026-01-31', '2026-01-31')).toBe('soon');
+    expect(expiryState('2026-03-02', '2026-01-31')).toBe('soon');
+    expect(expiryState('2026-03-03', '2026-01-31')).toBe('ok');
+  });
+});

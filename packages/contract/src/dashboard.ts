@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { IdSchema, NUL_MESSAGE, hasNoNul } from './common.ts';
+
+/** Domains whose registration ends within this many days count as expiring soon (dashboard, list marks). */
+export const EXPIRING_WITHIN_DAYS = 30;
+/** How many rows the dashboard's short lists carry. */
+export const DASHBOARD_LIST_SIZE = 8;
+
+const DashboardDomainSchema = z.object({
+  _id: IdSchema,
+  domainName: z.string(),
+  expirationDate: z.string(),
+});
+
+/**
+ * The starting page in one answer. An area the caller may not read is null, so the page leaves it out;
+ * `today` is the server's UTC date the expiry figures were counted against.
+ */
+export const DashboardSchema = z.object({
+  today: z.string(),
+  expiringWithinDays: z.number().int(),
+  domains: z
+    .object({
+      total: z.number().int(),
+      active: z.number().int(),
+      inactive: z.number().int(),
+      expired: z.number().int(),
+      expiringSoon: z.number().int(),
+      /** The soonest to expire (not yet expired), soonest first. */
+      expiring: z.array(DashboardDomainSchema),
+    })
+    .nullable(),
+  servers: z
+    .object({ total: z.number().int(), online: z.number().int(), offline: z.number().int(), unknown: z.number().int() })
+    .nullable(),
+  proxies: z.object({ total: z.number().int(), failing: z.number().int(), unchecked: z.number().int() }).nullable(),
+  clouds: z.object({ total: z.number().int() }).nullable(),
+  /** The latest audit entries (the audit trail is readable with the `cnv` rule only). */
+  latestChanges: z
+    .array(
+      z.object({
+        _id: IdSchema,
+        at: z.string(),
+        username: z.string().nullable(),
+        action: z.string(),
+        entity: z.string(),
+        entityId: z.string().nullable(),
+      }),
+    )
+    .nullable(),
+  /** Queued and running jobs of the caller's areas, newest first. */
+  runningJobs: z.object({
+    total: z.number().int(),
+    items: z.array(
+      z.object({
+        _id: IdSchema,
+        jobNo: z.number().int(),
+        kindLabel: z.string(),
+        state: z.string(),
+        domainId: IdSchema.nullable(),
+        domainName: z.string().nullable(),
+        /** 0..100 when the job reports progress. */
+        percent: z.number().nullable(),
+      }),
+    ),
+  }),
+});
+export type Dashboard = z.infer<typeof DashboardSchema>;
+
+export const SEARCH_AREAS = ['domains', 'servers', 'clouds', 'users', 'brands', 'domainRegistrators'] as const;
+export type SearchArea = (typeof SEARCH_AREAS)[number];
+export const SEARCH_QUERY_MAX = 100;
+/** Hits per area. */
+export const SEARCH_AREA_LIMIT = 5;
+
+export const SearchQuerySchema = z.object({
+  q: z
+    .string({ message: 'q must be text' })
+    .trim()
+    .min(1, { message: 'q is required' })
+    .max(SEARCH_QUERY_MAX, { message: `q must be at most ${SEARCH_QUERY_MAX} characters` })
+    .refine(hasNoNul, { message: NUL_MESSAGE }),
+});
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+
+export const SearchHitSchema = z.object({
+  area: z.enum(SEARCH_AREAS),
+  _id: IdSchema,
+  /** What matched, as the operator knows the item: domain name, IP address, email, username, name. */
+  title: z.string(),
+  subtitle: z.string().nullable(),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+export const SearchResultSchema = z.object({
+  q: z.string(),
+  /** The areas searched (those the caller may read), in display order. */
+  areas: z.array(z.enum(SEARCH_AREAS)),
+  hits: z.array(SearchHitSchema),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
