@@ -274,6 +274,28 @@ describe('mirror', () => {
   });
 });
 
+describe('charsets', () => {
+  it('reads a windows-1251 page and writes it as UTF-8, saying so in its meta', async () => {
+    const cp1251 = new Map([...'Привет'].map((ch, i) => [ch, [0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2][i]!]));
+    const body = Buffer.concat([
+      Buffer.from(
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1251"></head><body><p>',
+      ),
+      Buffer.from([...'Привет'].map((ch) => cp1251.get(ch)!)),
+      Buffer.from('</p></body></html>'),
+    ]);
+    const ru = await startSiteServer({ routes: { '/': { body, headers: { 'content-type': 'text/html' } } } });
+    try {
+      const r = await mirror(`${ru.url}/`);
+      const html = r.files.get('index.html')!.toString('utf8');
+      expect(html).toContain('<p>Привет</p>');
+      expect(html).toContain('content="text/html; charset=utf-8"');
+    } finally {
+      await ru.close();
+    }
+  });
+});
+
 describe('proxies', () => {
   const proxies: ForwardProxy[] = [];
   let deadPort: number;

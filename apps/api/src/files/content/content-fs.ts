@@ -246,12 +246,16 @@ export function openContentFs(opts: ContentFsOptions) {
    * Moves tmp over remote. OpenSSH's posix-rename replaces atomically; a host without it gets the old file moved
    * aside first and put back if the second rename fails, so the target is never half written (decision 021).
    */
-  const replace = async (sftp: SFTPWrapper, tmp: string, remote: string) => {
-    try {
-      await call<void>('posix-rename', (cb) => sftp.ext_openssh_rename(tmp, remote, cb));
-      return;
-    } catch (err) {
-      if (!/not support/i.test((err as Error).message ?? '')) throw err;
+  const replace = async (sftp: SFTPWrapper, tmp: string, remote: string, host: { noPosixRename?: boolean } = {}) => {
+    if (!host.noPosixRename) {
+      try {
+        await call<void>('posix-rename', (cb) => sftp.ext_openssh_rename(tmp, remote, cb));
+        return;
+      } catch (err) {
+        if (!/not support/i.test((err as Error).message ?? '')) throw err;
+        // A writer remembers it, so its next files skip the round trip.
+        host.noPosixRename = true;
+      }
     }
     const old = await exists(sftp, remote);
     if (!old) return call<void>('rename', (cb) => sftp.rename(tmp, remote, cb));
@@ -286,6 +290,7 @@ export function openContentFs(opts: ContentFsOptions) {
     data: string | Buffer | Readable,
     maxBytes: number,
     label: string,
+    host?: { noPosixRename?: boolean },
   ): Promise<number> => {
     const existing = await exists(sftp, remote);
     if (existing && typeOf(existing) === 'directory' && !isLink(existing)) {
@@ -308,7 +313,7 @@ export function openContentFs(opts: ContentFsOptions) {
     try {
       await pipeline(source, limiter(maxBytes, label), counter, ws);
       await closed;
-      await replace(sftp, tmp, remote);
+      await replace(sftp, tmp, remote, host);
       return written;
     } catch (err) {
       if (!source.destroyed) source.destroy();
@@ -456,6 +461,7 @@ export function openContentFs(opts: ContentFsOptions) {
         throw mapError(err);
       }
       const checked = new Map<string, Promise<void>>();
+      const hostTraits: { noPosixRename?: boolean } = {};
       const ensureDir = (dir: string): Promise<void> => {
         if (dir === root) return Promise.resolve();
         let p = checked.get(dir);
@@ -498,6 +504,7 @@ export function openContentFs(opts: ContentFsOptions) {
               data,
               o.maxBytes ?? Number.MAX_SAFE_INTEGER,
               o.label ?? 'The file',
+              hostTraits,
             );
           } catch (err) {
             throw mapError(err);

@@ -33,6 +33,8 @@ export type ParsingJobDeps = DomainJobDeps & {
  */
 export const PARSING_MARKER = '.fleetdesk-parsing';
 const MAX_FAILED_SHOWN = 500;
+/** pg-boss's retries of a failed attempt (every proxy down, SSH lost); each resumes. */
+const PARSING_RETRIES = 2;
 const TEMP_FILE = /(^|\/)\.[^/]*\.[0-9a-f]{12}\.fdtmp$/;
 const FLUSH_MS = 500;
 
@@ -50,7 +52,7 @@ export const parsingJob = (deps: ParsingJobDeps) =>
     payload: z.object({ domainId: IdSchema, confirmParserDisabled: z.boolean().optional() }),
     domainOf: (p) => p.domainId,
     resumable: true,
-    retry: { limit: 2, delaySeconds: 15, backoff: true },
+    retry: { limit: PARSING_RETRIES, delaySeconds: 15, backoff: true },
     timeoutSeconds: Math.max(1, Math.round(deps.limits.jobTimeoutSeconds ?? 12 * 60 * 60)),
     async handler(ctx) {
       const { domainId } = ctx.payload;
@@ -209,9 +211,17 @@ export const parsingJob = (deps: ParsingJobDeps) =>
         const cancelled = ctx.signal.aborted;
         const message = cancelled ? 'Cancelled' : err instanceof Error ? err.message : String(err);
         // The marker stays, so a resume (or pg-boss's retry) keeps what this job wrote.
-        state = { ...state, state: cancelled ? 'cancelled' : 'failed', error: message, message, events };
+        // attempt counts every run of the job (Resumes too), so after a Resume this may say failed before a retry.
+        const retrying = !cancelled && !(err instanceof PermanentJobError) && ctx.attempt <= PARSING_RETRIES;
+        state = {
+          ...state,
+          state: cancelled ? 'cancelled' : retrying ? 'queued' : 'failed',
+          error: message,
+          message: retrying ? `${message}; it is tried again shortly` : message,
+          events,
+        };
         await deps.domainsRepo
-          .update(domainId, { parsingProgress: state, parsingEndDate: new Date() })
+          .update(domainId, { parsingProgress: state, ...(retrying ? {} : { parsingEndDate: new Date() }) })
           .catch(() => undefined);
         throw err;
       } finally {
