@@ -35,7 +35,7 @@ export interface ListTableProps<T extends Entity> {
 }
 
 /** Headers that name a row, in order of preference, when no column is marked primary. */
-const NAME_HEADERS = ['Domain Name', 'Name', 'Username', 'Email', 'IP Address', 'Job'];
+const NAME_HEADERS = ['Domain Name', 'Username', 'Name', 'Email', 'IP Address', 'Job'];
 const NUMBER_HEADERS = ['№', '#', ''];
 
 /** The column holding the row's name: the marked one, else the first name-like header, else the first non-number. */
