@@ -1,4 +1,5 @@
 import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
+import { LoadingSpinner } from '../components/loading-spinner.tsx';
 import { Layout } from './layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RouteError } from './route-error.tsx';
@@ -60,6 +61,8 @@ export const routes: RouteObject[] = [
   {
     element: <Layout />,
     errorElement: <RouteError />,
+    // Shown while the first page's lazy chunk loads.
+    hydrateFallbackElement: <LoadingSpinner />,
     children: [
       { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page.tsx')).LoginPage }) },
       {
