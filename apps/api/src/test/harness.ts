@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { loadConfig, type Config } from '../config.ts';
+import { forgetCounts } from '../http/list-query.ts';
 import { sessionsChanged } from '../lib/session-cache.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { createContainer, type Container } from '../container.ts';
@@ -112,6 +113,7 @@ export async function createTestApp(
       if (list) await c.database.exec(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
       // Sessions served from memory belong to the rows just removed.
       sessionsChanged(c.database);
+      forgetCounts(c.database.db);
     },
     async close() {
       await app.close();

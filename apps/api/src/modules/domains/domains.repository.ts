@@ -40,7 +40,7 @@ import {
   servers,
   yandexWebmasterAccounts,
 } from '../../db/schema/index.ts';
-import { likePattern, pageOffset } from '../../http/list-query.ts';
+import { exactCount, knownCount, likePattern, pageOffset } from '../../http/list-query.ts';
 
 export type DomainRow = typeof domains.$inferSelect;
 export type DomainWrite = Partial<Omit<typeof domains.$inferInsert, 'id' | 'domainNo' | 'createdAt'>>;
@@ -237,27 +237,50 @@ export function createDomainsRepository(db: Db) {
       .from(domainCounts)
       .where(eq(domainCounts.id, 1));
 
+  /** The whole list's size when last read: only a hint for choosing a plan. */
+  let lastTotal: number | undefined;
+
   return {
     /**
-     * One page in domain number order. The page's numbers come from the domain_no index alone (an index-only
-     * scan, even deep into the list), then only those rows are read and joined. A search is counted with the
-     * same WHERE (the trigram indexes); the whole list with the counter row.
+     * One page in domain number order, with the exact count of matching domains.
+     *
+     * The page's numbers are found first, then only those rows are read and joined. Two plans find them:
+     * - walking the domain_no index and testing each row until the page is full: cheap when hits are dense
+     *   (and the only plan for a search of one or two letters, which no trigram index can serve);
+     * - collecting every hit through the trigram (or reference) indexes and sorting only those: cheap when hits
+     *   are few and far apart in number order, where the walk would test thousands of rows for 20.
+     * The choice uses the count already known for this filter: the walk reads about (offset + 20) × total / hits
+     * rows, the other about hits. The count itself is the counter row for the whole list, else an exact count
+     * reused while no domain has been written (http/list-query.ts).
      */
     async list(q: Partial<DomainListQuery> & { page: number }, ex: Executor = db): Promise<ListResult<Domain>> {
       const where = domainFilterWhere(q);
+      const offset = pageOffset(q.page);
+      let byHits = false;
+      const term = q.search?.trim() ?? '';
+      if (where && term.length >= 3) {
+        const hits =
+          knownCount(db, domains, where) ?? (await exactCount(db, ex, { from: domains, tables: [domains], where }));
+        lastTotal ??= Number((await countAll(ex))[0]?.n ?? 0);
+        const total = Math.max(hits, lastTotal);
+        byHits = hits * hits * 4 < (offset + PAGE_SIZE) * total;
+      }
       const page = ex
         .select({ no: domains.domainNo })
         .from(domains)
         .where(where)
-        .orderBy(asc(domains.domainNo))
+        // `+ 0` hides the index order from the planner, so it gathers the hits through the indexes and sorts them.
+        .orderBy(byHits ? sql`${domains.domainNo} + 0` : asc(domains.domainNo))
         .limit(PAGE_SIZE)
-        .offset(pageOffset(q.page))
+        .offset(offset)
         .as('page');
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         joined(ex).innerJoin(page, eq(page.no, domains.domainNo)).orderBy(asc(domains.domainNo)),
-        where ? ex.select({ n: count() }).from(domains).where(where) : countAll(ex),
+        where
+          ? exactCount(db, ex, { from: domains, tables: [domains], where })
+          : countAll(ex).then(([r]) => (lastTotal = Number(r?.n ?? 0))),
       ]);
-      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: Number(total?.n ?? 0) };
+      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: total };
     },
     /** The ids of the domains matching the filter, in list order, at most `limit` (a fleet selection). */
     async listIds(filter: Partial<DomainFilter>, limit: number, ex: Executor = db): Promise<string[]> {
