@@ -8,8 +8,8 @@
  *
  * On PostgreSQL it creates a scratch database on that server and drops it at the end. It seeds with bulk
  * SQL (generate_series), starts the app (buildApp + listen on 127.0.0.1, a random port), signs in, and then
- * measures page 1, page 4,000, a three-letter substring search, the dashboard, the global search and the full CSV
- * export. Latency (p50, p99)
+ * measures page 1, page 4,000, a three-letter substring search, each filter of the list, the dashboard, the global
+ * search and the full CSV export. Latency (p50, p99)
  * comes from sequential requests; throughput from the same number of requests at the given concurrency.
  * It prints figures and never asserts a time.
  */
@@ -21,10 +21,11 @@ import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { openPglite, openPostgres, type Database } from '../apps/api/src/db/client.ts';
+import { openPglite, openPostgres } from '../apps/api/src/db/client.ts';
 import { createContainer } from '../apps/api/src/container.ts';
 import { buildApp } from '../apps/api/src/app.ts';
 import { hashPassword } from '../apps/api/src/lib/passwords.ts';
+import { seedDomains } from './seed.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -74,48 +75,6 @@ async function openBenchDatabase(url: string | undefined) {
       await admin.close();
     },
   };
-}
-
-/** Brands, servers, clouds, regions and registrators, then the domains, all with set-based SQL. */
-async function seed(database: Database, total: number) {
-  await database.exec(`
-    insert into brands (name) select 'Brand ' || g from generate_series(1, 30) g;
-    insert into regions (name) select 'Region ' || g from generate_series(1, 8) g;
-    insert into servers (ip_address, email, domains_limit_qty)
-      select '10.' || (g / 250) || '.' || (g % 250) || '.1', 'ops' || g || '@example.com', 0 from generate_series(1, 400) g;
-    insert into clouds (email) select 'cloud' || g || '@example.com' from generate_series(1, 60) g;
-    insert into domain_registrators (name, type, endpoint_url, api_username)
-      select 'Registrar ' || g, 'namecheap', 'https://api.sandbox.namecheap.com/xml.response', 'user' || g
-      from generate_series(1, 4) g;
-  `);
-  const chunk = 100_000;
-  for (let from = 1; from <= total; from += chunk) {
-    const to = Math.min(total, from + chunk - 1);
-    await database.exec(`
-      with b as (select array_agg(id order by brand_no) a from brands),
-           s as (select array_agg(id order by server_no) a from servers),
-           c as (select array_agg(id order by cloud_no) a from clouds),
-           r as (select array_agg(id order by region_no) a from regions),
-           dr as (select array_agg(id order by domain_registrator_no) a from domain_registrators)
-      insert into domains (domain_name, domain_name_unicode, status, server_id, brand_id, cloud_id,
-        parser_enabled, parser_proxy_region_id, redirect_domain_name, is_restricted, domain_registrator_id,
-        domain_registrator_expiration_date, cloud_zone_id)
-      select n, n,
-        case when g % 9 = 0 then 'inactive' else 'active' end,
-        s.a[1 + g % 400], b.a[1 + g % 30], c.a[1 + g % 60],
-        g % 3 = 0, case when g % 3 = 0 then r.a[1 + g % 8] end,
-        case when g % 4 = 0 then 'www.' || substr(md5('r' || g), 1, 9) || '.net' end,
-        g % 11 = 0,
-        case when g % 5 <> 0 then dr.a[1 + g % 4] end,
-        case when g % 5 <> 0 then date '2026-01-01' + (g % 1000) end,
-        case when g % 2 = 0 then md5('z' || g) end
-      from (select g, substr(md5(g::text), 1, 10) || '-' || g || '.' ||
-                   (array['com','net','org','io','de','info'])[1 + g % 6] as n
-            from generate_series(${from}, ${to}) g) x, b, s, c, r, dr;
-    `);
-    log(`  seeded ${to.toLocaleString('en')} domains`);
-  }
-  await database.exec('vacuum analyze');
 }
 
 async function signIn(base: string, c: Awaited<ReturnType<typeof createContainer>>) {
@@ -224,7 +183,7 @@ async function main() {
     log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ${os.platform()}`);
     await database.migrate();
     const t0 = performance.now();
-    await seed(database, TOTAL);
+    await seedDomains(database, TOTAL, log);
     log(`  seed and vacuum analyze: ${fmt((performance.now() - t0) / 1000)} s`);
 
     const c = await createContainer(config, { database });
@@ -275,6 +234,27 @@ async function main() {
         (data) => `${(data as { hits: unknown[] }).hits.length} hits`,
       ),
     );
+
+    // The filters of the list (issue 17), each alone, then one with a search.
+    const one = async (q: string) =>
+      ((await database.db.execute(sql.raw(q))) as unknown as { rows: { id: string }[] }).rows[0]!.id;
+    const brand = await one('select id from brands order by brand_no offset 4 limit 1');
+    const server = await one('select id from servers order by server_no offset 7 limit 1');
+    const cloud = await one('select id from clouds order by cloud_no offset 3 limit 1');
+    const registrator = await one('select id from domain_registrators order by domain_registrator_no limit 1');
+    for (const [name, qs] of [
+      ['filter brandId', `brandId=${brand}`],
+      ['filter serverId', `serverId=${server}`],
+      ['filter cloudId', `cloudId=${cloud}`],
+      ['filter domainRegistratorId', `domainRegistratorId=${registrator}`],
+      ['filter domainRegistratorId=none', 'domainRegistratorId=none'],
+      ['filter status=inactive', 'status=inactive'],
+      ['filter hasZone=true', 'hasZone=true'],
+      ['filter expiresBefore', 'expiresBefore=2026-02-01'],
+      ['filter brand + status + search', `brandId=${brand}&status=active&search=a`],
+    ] as const) {
+      rows.push(await measureList(name, () => `${base}/api/domains?${qs}`, headers));
+    }
 
     const w = [30, 9, 9, 9, 10, 28];
     const line = (cells: string[]) =>

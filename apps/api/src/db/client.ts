@@ -21,6 +21,15 @@ export type Database = {
   bossDb: BossDb;
   /** The pool's connections now (PostgreSQL); PGlite is one connection inside the process. */
   poolStats(): { max: number; total: number; idle: number; waiting: number };
+  /**
+   * LISTEN on a channel: `onMessage` gets each NOTIFY's payload. `onState(false)` says notifications may be
+   * missed (the listening connection is down) until the next `onState(true)`. Returns a stop function.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onState?: (up: boolean) => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -94,6 +103,12 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     },
     bossDb: pgliteBossDb(client),
     poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
+    // One embedded connection, one process: every write goes through it, so nothing is ever missed.
+    listen: async (channel, onMessage, onState) => {
+      const stop = await client.listen(channel, (payload) => onMessage(payload));
+      onState?.(true);
+      return stop;
+    },
     close: async () => {
       clearInterval(timer);
       await client.close();
@@ -134,6 +149,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
+  const listeners = new Set<() => Promise<void>>();
   return {
     db,
     driver: 'postgres',
@@ -148,7 +164,85 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
-    close: () => pool.end(),
+    listen: async (channel, onMessage, onState) => {
+      const stop = await listenPostgres(pg, url, channel, onMessage, onState);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    close: async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * A connection of its own that LISTENs, reconnecting after a loss (1 s, doubling to 30 s). While it is down
+ * the caller is told (onState(false)), since notifications sent meanwhile are lost.
+ */
+async function listenPostgres(
+  pg: typeof import('pg').default,
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState?: (up: boolean) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: import('pg').Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let delay = 1000;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => {
+      if (n.channel === channel) onMessage(n.payload ?? '');
+    });
+    const lost = () => {
+      if (client !== c) return;
+      client = undefined;
+      onState?.(false);
+      c.end().catch(() => undefined);
+      if (!stopped) retry();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    client = c;
+    await c.connect();
+    await c.query(`LISTEN ${pg.Client.prototype.escapeIdentifier(channel)}`);
+    delay = 1000;
+    onState?.(true);
+  };
+  let pending = false;
+  const retry = () => {
+    if (pending || stopped) return;
+    pending = true;
+    timer = setTimeout(() => {
+      pending = false;
+      connect().catch(() => {
+        client?.end().catch(() => undefined);
+        client = undefined;
+        delay = Math.min(delay * 2, 30_000);
+        retry();
+      });
+    }, delay);
+    timer.unref();
+  };
+  onState?.(false);
+  try {
+    await connect();
+  } catch {
+    client?.end().catch(() => undefined);
+    client = undefined;
+    retry();
+  }
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const c = client;
+    client = undefined;
+    await c?.end().catch(() => undefined);
   };
 }
 

@@ -1,8 +1,8 @@
-import { asc, count, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../db/client.ts';
-import { pageOffset, searchWhere } from '../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../http/list-query.ts';
 
 type Row = { id: string; no: number; name: string };
 
@@ -23,11 +23,11 @@ export function createNamedRepository<E>(
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<E>> {
       const where = searchWhere(q.search, [t.name]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         ex.select(fields).from(t.table).where(where).orderBy(asc(t.no)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(t.table).where(where),
+        exactCount(db, ex, { from: t.table, tables: [t.table], where }),
       ]);
-      return { items: (rows as Row[]).map(toEntity), itemsCount: total?.n ?? 0 };
+      return { items: (rows as Row[]).map(toEntity), itemsCount: total };
     },
     findById: (id: string, ex: Executor = db) => one(eq(t.id, id), ex),
     async findByIds(ids: string[], ex: Executor = db): Promise<E[]> {

@@ -6,6 +6,8 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { loadConfig, type Config } from '../config.ts';
+import { forgetCounts } from '../http/list-query.ts';
+import { sessionsChanged } from '../lib/session-cache.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { createContainer, type Container } from '../container.ts';
 import { buildApp } from '../app.ts';
@@ -109,6 +111,9 @@ export async function createTestApp(
       const res = await c.database.db.execute(sql.raw(`select tablename from pg_tables where schemaname = 'public'`));
       const list = (res as unknown as { rows: { tablename: string }[] }).rows.map((r) => `"${r.tablename}"`).join(', ');
       if (list) await c.database.exec(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+      // Sessions served from memory belong to the rows just removed.
+      sessionsChanged(c.database);
+      forgetCounts(c.database.db);
     },
     async close() {
       await app.close();

@@ -8,3 +8,4 @@ export * from './login-attempts.ts';
 export * from './jobs.ts';
 export * from './yandex-webmaster.ts';
 export * from './rate-limits.ts';
+export * from './list-versions.ts';

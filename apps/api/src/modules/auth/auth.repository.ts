@@ -7,6 +7,7 @@ export type ActiveSession = {
   userId: string;
   username: string;
   lastUsedAt: Date;
+  expiresAt: Date;
   rules: string[];
 };
 
@@ -27,6 +28,7 @@ export function createAuthRepository(db: Db) {
           userId: users.id,
           username: users.username,
           lastUsedAt: sessions.lastUsedAt,
+          expiresAt: sessions.expiresAt,
           rules: sql<string[]>`coalesce((
             select array_agg(distinct r.rule) from ${userRoles} ur
             join ${roles} ro on ro.id = ur.role_id, unnest(ro.rules) as r(rule)

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { RateLimitedError, UnauthorizedError } from '../../http/errors.ts';
 import type { Actor } from '../../http/context.ts';
 import { verifyPassword, hashPassword } from '../../lib/passwords.ts';
+import { sessionCacheOf, sessionsChanged } from '../../lib/session-cache.ts';
 import { hashToken, newToken, tokenFromHeader } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
@@ -35,6 +36,8 @@ export function createAuthService(deps: {
   const { database, repo, users, audit, throttle, policy } = deps;
   // Verifying against a real hash for unknown users keeps the timing of both failures alike.
   const dummyHash = hashPassword('not-a-real-password-0000');
+  const cache = sessionCacheOf(database);
+  cache.start();
 
   return {
     async login(input: LoginInput, meta: { ip: string; userAgent?: string; requestId: string }) {
@@ -97,10 +100,22 @@ export function createAuthService(deps: {
     ): Promise<{ actor: Omit<Actor, 'requestId'>; sessionId: string } | undefined> {
       const token = tokenFromHeader(header);
       if (!token) return undefined;
-      const s = await repo.findActive(hashToken(token), new Date(Date.now() - policy.idleMs));
-      if (!s) return undefined;
+      const hash = hashToken(token);
+      const now = Date.now();
+      let s = cache.get(hash, now);
+      // Served from memory only while still inside its absolute and idle limits.
+      if (s && (s.expiresAt.getTime() <= now || s.lastUsedAt.getTime() <= now - policy.idleMs)) s = undefined;
+      if (!s) {
+        const gen = cache.generation();
+        s = await repo.findActive(hash, new Date(now - policy.idleMs));
+        if (!s) return undefined;
+        cache.set(hash, s, gen, now);
+      }
       // Writing on every request would cost a row update per call; a minute's precision is enough for the idle limit.
-      if (Date.now() - s.lastUsedAt.getTime() > 60_000) await repo.touch(s.sessionId);
+      if (now - s.lastUsedAt.getTime() > 60_000) {
+        s.lastUsedAt = new Date(now);
+        await repo.touch(s.sessionId);
+      }
       return { actor: { userId: s.userId, username: s.username, rules: s.rules }, sessionId: s.sessionId };
     },
 
@@ -113,6 +128,7 @@ export function createAuthService(deps: {
           tx,
         );
       });
+      sessionsChanged(database);
     },
 
     async me(actor: Actor): Promise<Me> {

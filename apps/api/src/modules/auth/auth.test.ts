@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { sessionCacheOf } from '../../lib/session-cache.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -167,11 +168,14 @@ describe('sign-in', () => {
     const { sessions } = await import('../../db/schema/index.ts');
     const a = await t.tokenFor(['cnv']);
     await t.c.database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) });
+    // Written directly, as another process would: wait for its notification to reach this one.
+    await sessionCacheOf(t.c.database).sync();
     expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { authorization: a } })).statusCode).toBe(401);
 
     const b = await t.tokenFor(['cnv']);
     expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { authorization: b } })).statusCode).toBe(200);
     await t.c.database.db.update(sessions).set({ lastUsedAt: new Date(Date.now() - 31 * 60_000) });
+    await sessionCacheOf(t.c.database).sync();
     expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { authorization: b } })).statusCode).toBe(401);
   });
 
@@ -179,6 +183,7 @@ describe('sign-in', () => {
     const { users } = await import('../../db/schema/index.ts');
     const header = await t.tokenFor(['cnv']);
     await t.c.database.db.update(users).set({ status: 'inactive' });
+    await sessionCacheOf(t.c.database).sync();
     expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { authorization: header } })).statusCode).toBe(
       401,
     );

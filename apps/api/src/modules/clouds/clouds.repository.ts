@@ -1,8 +1,8 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type Cloud, type CloudListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { clouds, regions } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type CloudRow = typeof clouds.$inferSelect;
@@ -28,11 +28,11 @@ export function createCloudsRepository(db: Db) {
   return {
     async list(q: CloudListQuery, ex: Executor = db): Promise<ListResult<Cloud>> {
       const where = searchWhere(q.search, [clouds.email]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         base(ex).where(where).orderBy(asc(clouds.cloudNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(clouds).where(where),
+        exactCount(db, ex, { from: clouds, tables: [clouds], where }),
       ]);
-      return { items: rows.map(toCloud), itemsCount: total?.n ?? 0 };
+      return { items: rows.map(toCloud), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Cloud | undefined> {
       const [r] = await base(ex).where(eq(clouds.id, id));

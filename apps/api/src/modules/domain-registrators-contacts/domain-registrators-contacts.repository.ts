@@ -1,8 +1,8 @@
-import { asc, count, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { PAGE_SIZE, type DomainRegistratorContact, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { domainRegistratorContacts } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 
 export type ContactRow = typeof domainRegistratorContacts.$inferSelect;
 export type ContactWrite = Omit<typeof domainRegistratorContacts.$inferInsert, 'id' | 'domainRegistratorContactNo'>;
@@ -21,7 +21,7 @@ export function createDomainRegistratorsContactsRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<DomainRegistratorContact>> {
       const where = searchWhere(q.search, [t.name, t.email, t.firstName, t.lastName]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         ex
           .select()
           .from(t)
@@ -29,9 +29,9 @@ export function createDomainRegistratorsContactsRepository(db: Db) {
           .orderBy(asc(t.domainRegistratorContactNo))
           .limit(PAGE_SIZE)
           .offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(t).where(where),
+        exactCount(db, ex, { from: t, tables: [t], where }),
       ]);
-      return { items: rows.map(toContact), itemsCount: total?.n ?? 0 };
+      return { items: rows.map(toContact), itemsCount: total };
     },
     findById,
     async findByIds(ids: string[], ex: Executor = db): Promise<DomainRegistratorContact[]> {

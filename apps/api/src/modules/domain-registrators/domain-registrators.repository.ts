@@ -1,8 +1,8 @@
-import { asc, count, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { PAGE_SIZE, type DomainRegistrator, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { domainRegistrators } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type DomainRegistratorRow = typeof domainRegistrators.$inferSelect;
@@ -29,7 +29,7 @@ export function createDomainRegistratorsRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<DomainRegistrator>> {
       const where = searchWhere(q.search, [t.name]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         ex
           .select()
           .from(t)
@@ -37,9 +37,9 @@ export function createDomainRegistratorsRepository(db: Db) {
           .orderBy(asc(t.domainRegistratorNo))
           .limit(PAGE_SIZE)
           .offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(t).where(where),
+        exactCount(db, ex, { from: t, tables: [t], where }),
       ]);
-      return { items: rows.map(toDomainRegistrator), itemsCount: total?.n ?? 0 };
+      return { items: rows.map(toDomainRegistrator), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<DomainRegistrator | undefined> {
       const r = await findRow(id, ex);

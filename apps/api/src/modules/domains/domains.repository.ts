@@ -1,12 +1,30 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { Column, and, asc, count, eq, getTableName, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
+  Column,
+  and,
+  asc,
+  count,
+  eq,
+  getTableName,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import {
+  FILTER_NONE,
   PAGE_SIZE,
   hasNonAscii,
   type Domain,
+  type DomainFilter,
   type DomainFirewallRule,
   type DomainFirewallRuleDetail,
-  type ListQuery,
+  type DomainListQuery,
   type ListResult,
 } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
@@ -22,7 +40,7 @@ import {
   servers,
   yandexWebmasterAccounts,
 } from '../../db/schema/index.ts';
-import { likePattern, pageOffset } from '../../http/list-query.ts';
+import { exactCount, knownCount, likePattern, pageOffset } from '../../http/list-query.ts';
 
 export type DomainRow = typeof domains.$inferSelect;
 export type DomainWrite = Partial<Omit<typeof domains.$inferInsert, 'id' | 'domainNo' | 'createdAt'>>;
@@ -150,6 +168,24 @@ export function domainSearchWhere(search: string | undefined): SQL | undefined {
   return or(...parts);
 }
 
+/** A reference filter: the id, or `none` for "not set". */
+const refIs = (column: Column, value: string | undefined) =>
+  value === undefined ? undefined : value === FILTER_NONE ? isNull(column) : eq(column, value);
+
+/** The WHERE of the search and every filter of the list (undefined when nothing filters). */
+export function domainFilterWhere(f: Partial<DomainFilter>): SQL | undefined {
+  return and(
+    domainSearchWhere(f.search),
+    refIs(domains.brandId, f.brandId),
+    refIs(domains.serverId, f.serverId),
+    refIs(domains.cloudId, f.cloudId),
+    refIs(domains.domainRegistratorId, f.domainRegistratorId),
+    f.status ? eq(domains.status, f.status) : undefined,
+    f.hasZone === undefined ? undefined : f.hasZone ? isNotNull(domains.cloudZoneId) : isNull(domains.cloudZoneId),
+    f.expiresBefore ? lt(domains.domainRegistratorExpirationDate, f.expiresBefore) : undefined,
+  );
+}
+
 export type DomainExportRow = {
   domainNo: number;
   domainName: string;
@@ -201,27 +237,98 @@ export function createDomainsRepository(db: Db) {
       .from(domainCounts)
       .where(eq(domainCounts.id, 1));
 
+  /** The whole list's size when last read: only a hint for choosing a plan. */
+  let lastTotal: number | undefined;
+
+  // Built once and run as prepared statements: building a query with drizzle and planning a six-table join
+  // cost more than running it (issue 15's profile). Only on the database itself; a transaction builds anew.
+  const pageOf = (ex: Executor, limit: unknown, offset: unknown) =>
+    ex
+      .select({ no: domains.domainNo })
+      .from(domains)
+      .orderBy(asc(domains.domainNo))
+      .limit(limit as number)
+      .offset(offset as number)
+      .as('page');
+  const unfilteredPage = (() => {
+    const page = pageOf(db, sql.placeholder('limit'), sql.placeholder('offset'));
+    return joined(db)
+      .innerJoin(page, eq(page.no, domains.domainNo))
+      .orderBy(asc(domains.domainNo))
+      .prepare('fd_domains_unfiltered_page');
+  })();
+  /** The rows of the given numbers, joined, in number order. */
+  const byNumbers = joined(db)
+    .where(sql`${domains.domainNo} = any(${sql.placeholder('nos')}::int[])`)
+    .orderBy(asc(domains.domainNo))
+    .prepare('fd_domains_by_numbers');
+  const countAllPrepared = countAll(db).prepare('fd_domains_count_all');
+  const total = async (ex: Executor) =>
+    (lastTotal = Number((ex === db ? await countAllPrepared.execute() : await countAll(ex))[0]?.n ?? 0));
+
   return {
     /**
-     * One page in domain number order. The page's numbers come from the domain_no index alone (an index-only
-     * scan, even deep into the list), then only those rows are read and joined. A search is counted with the
-     * same WHERE (the trigram indexes); the whole list with the counter row.
+     * One page in domain number order, with the exact count of matching domains.
+     *
+     * The page's numbers are found first, then only those rows are read and joined. Two plans find them:
+     * - walking the domain_no index and testing each row until the page is full: cheap when hits are dense
+     *   (and the only plan for a search of one or two letters, which no trigram index can serve);
+     * - collecting every hit through the trigram (or reference) indexes and sorting only those: cheap when hits
+     *   are few and far apart in number order, where the walk would test thousands of rows for 20.
+     * The choice uses the count already known for this filter: the walk reads about (offset + 20) × total / hits
+     * rows, the other about hits. The count itself is the counter row for the whole list, else an exact count
+     * reused while no domain has been written (http/list-query.ts).
      */
-    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Domain>> {
-      const where = domainSearchWhere(q.search);
-      const page = ex
+    async list(q: Partial<DomainListQuery> & { page: number }, ex: Executor = db): Promise<ListResult<Domain>> {
+      const where = domainFilterWhere(q);
+      const offset = pageOffset(q.page);
+      let byHits = false;
+      const term = q.search?.trim() ?? '';
+      if (where && term.length >= 3) {
+        const hits =
+          knownCount(db, domains, where) ?? (await exactCount(db, ex, { from: domains, tables: [domains], where }));
+        if (lastTotal === undefined) await total(ex);
+        byHits = hits * hits * 4 < (offset + PAGE_SIZE) * Math.max(hits, lastTotal ?? 0);
+      }
+      if (!where) {
+        const page = pageOf(ex, PAGE_SIZE, offset);
+        const [rows, n] = await Promise.all([
+          ex === db
+            ? unfilteredPage.execute({ limit: PAGE_SIZE, offset })
+            : joined(ex).innerJoin(page, eq(page.no, domains.domainNo)).orderBy(asc(domains.domainNo)),
+          total(ex),
+        ]);
+        return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
+      }
+      // The page's numbers through the filter (one table, quick to build and plan), then those rows joined.
+      const numbers = ex
         .select({ no: domains.domainNo })
         .from(domains)
         .where(where)
-        .orderBy(asc(domains.domainNo))
+        // `+ 0` hides the index order from the planner, so it gathers the hits through the indexes and sorts them.
+        .orderBy(byHits ? sql`${domains.domainNo} + 0` : asc(domains.domainNo))
         .limit(PAGE_SIZE)
-        .offset(pageOffset(q.page))
-        .as('page');
-      const [rows, [total]] = await Promise.all([
-        joined(ex).innerJoin(page, eq(page.no, domains.domainNo)).orderBy(asc(domains.domainNo)),
-        where ? ex.select({ n: count() }).from(domains).where(where) : countAll(ex),
+        .offset(offset);
+      const [rows, n] = await Promise.all([
+        numbers.then(async (found) => {
+          if (!found.length) return [];
+          const nos = found.map((r) => r.no);
+          if (ex === db) return byNumbers.execute({ nos: `{${nos.join(',')}}` });
+          return joined(ex).where(inArray(domains.domainNo, nos)).orderBy(asc(domains.domainNo));
+        }),
+        exactCount(db, ex, { from: domains, tables: [domains], where }),
       ]);
-      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: Number(total?.n ?? 0) };
+      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
+    },
+    /** The ids of the domains matching the filter, in list order, at most `limit` (a fleet selection). */
+    async listIds(filter: Partial<DomainFilter>, limit: number, ex: Executor = db): Promise<string[]> {
+      const rows = await ex
+        .select({ id: domains.id })
+        .from(domains)
+        .where(domainFilterWhere(filter))
+        .orderBy(asc(domains.domainNo))
+        .limit(Math.max(0, Math.floor(limit)));
+      return rows.map((r) => r.id);
     },
     findById,
     async findRow(id: string, ex: Executor = db): Promise<DomainRow | undefined> {
@@ -385,9 +492,9 @@ export function createDomainsRepository(db: Db) {
       return r.length > 0;
     },
 
-    /** One batch of the export: the rows after domain number `afterNo`, in order (keyset pagination). */
+    /** One batch of the export: the matching rows after domain number `afterNo`, in order (keyset pagination). */
     async exportBatch(
-      search: string | undefined,
+      filter: Partial<DomainFilter>,
       afterNo: number,
       limit: number,
       ex: Executor = db,
@@ -412,7 +519,7 @@ export function createDomainsRepository(db: Db) {
         .leftJoin(brands, eq(brands.id, domains.brandId))
         .leftJoin(clouds, eq(clouds.id, domains.cloudId))
         .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId))
-        .where(and(gt(domains.domainNo, afterNo), domainSearchWhere(search)))
+        .where(and(gt(domains.domainNo, afterNo), domainFilterWhere(filter)))
         .orderBy(asc(domains.domainNo))
         .limit(limit);
     },

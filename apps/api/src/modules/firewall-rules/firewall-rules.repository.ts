@@ -1,8 +1,8 @@
-import { asc, count, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { PAGE_SIZE, type FirewallRule, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { firewallRules } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 
 export type FirewallRuleRow = typeof firewallRules.$inferSelect;
 export type FirewallRuleWrite = Omit<typeof firewallRules.$inferInsert, 'id' | 'firewallRuleNo'>;
@@ -27,7 +27,7 @@ export function createFirewallRulesRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<FirewallRule>> {
       const where = searchWhere(q.search, [firewallRules.name]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         ex
           .select()
           .from(firewallRules)
@@ -35,9 +35,9 @@ export function createFirewallRulesRepository(db: Db) {
           .orderBy(asc(firewallRules.firewallRuleNo))
           .limit(PAGE_SIZE)
           .offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(firewallRules).where(where),
+        exactCount(db, ex, { from: firewallRules, tables: [firewallRules], where }),
       ]);
-      return { items: rows.map(toFirewallRule), itemsCount: total?.n ?? 0 };
+      return { items: rows.map(toFirewallRule), itemsCount: total };
     },
     findById,
     async findByIds(ids: string[], ex: Executor = db): Promise<FirewallRule[]> {

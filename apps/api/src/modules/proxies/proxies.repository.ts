@@ -1,8 +1,8 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type Proxy } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { proxies, regions } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type ProxyRow = typeof proxies.$inferSelect;
@@ -33,11 +33,16 @@ export function createProxiesRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Proxy>> {
       const where = searchWhere(q.search, [proxies.ipAddress, proxies.username, regions.name, proxies.proxyType]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         base(ex).where(where).orderBy(asc(proxies.proxyNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(proxies).leftJoin(regions, eq(regions.id, proxies.regionId)).where(where),
+        // The search reads the region's name: both tables' versions guard the count.
+        exactCount(db, ex, {
+          from: sql`${proxies} left join ${regions} on ${regions.id} = ${proxies.regionId}`,
+          tables: [proxies, regions],
+          where,
+        }),
       ]);
-      return { items: rows.map(toProxy), itemsCount: total?.n ?? 0 };
+      return { items: rows.map(toProxy), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Proxy | undefined> {
       const [r] = await base(ex).where(eq(proxies.id, id));

@@ -1,8 +1,8 @@
-import { asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type Role } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { roles } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 
 export type RoleRow = typeof roles.$inferSelect;
 
@@ -17,11 +17,11 @@ export function createRolesRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Role>> {
       const where = searchWhere(q.search, [roles.name]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         ex.select().from(roles).where(where).orderBy(asc(roles.roleNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(roles).where(where),
+        exactCount(db, ex, { from: roles, tables: [roles], where }),
       ]);
-      return { items: rows.map(toRole), itemsCount: total?.n ?? 0 };
+      return { items: rows.map(toRole), itemsCount: total };
     },
     async findByName(name: string, ex: Executor = db): Promise<RoleRow | undefined> {
       const [r] = await ex

@@ -3,6 +3,7 @@ import type { Database, Executor, Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError } from '../../http/errors.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
+import { sessionsChanged } from '../../lib/session-cache.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { assertHoldsAll } from '../users/users.service.ts';
@@ -51,6 +52,9 @@ export function createRolesService(deps: {
 
   return {
     ...crud,
+    /** A role's rules are part of every session of its holders: sessions served from memory are checked again. */
+    update: (id: string, patch: Partial<RoleInput>, actor: Actor) =>
+      crud.update(id, patch, actor).finally(() => sessionsChanged(database)),
     /** Refused while any user holds the role, saying how many do. */
     async remove(id: string, actor: Actor): Promise<void> {
       await database.db.transaction(async (tx) => {

@@ -1,8 +1,8 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type Server } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { servers } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type ServerRow = typeof servers.$inferSelect;
@@ -50,11 +50,11 @@ export function createServersRepository(db: Db) {
     },
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Server>> {
       const where = searchWhere(q.search, [servers.ipAddress, servers.email]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         base(ex).where(where).orderBy(asc(servers.serverNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(servers).where(where),
+        exactCount(db, ex, { from: servers, tables: [servers], where }),
       ]);
-      return { items: rows.map((r) => toServer(r.s, r.qty)), itemsCount: total?.n ?? 0 };
+      return { items: rows.map((r) => toServer(r.s, r.qty)), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Server | undefined> {
       const [r] = await base(ex).where(eq(servers.id, id));

@@ -9,7 +9,7 @@ import {
 } from '@fleetdesk/contract';
 import type { Executor, Db } from '../../db/client.ts';
 import { roles, userRoles, users } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithRoles = UserRow & { userRoles: UserRole[] };
@@ -52,15 +52,15 @@ export function createUsersRepository(db: Db) {
     },
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<UserWithRoles>> {
       const where = searchWhere(q.search, [users.username, users.name, users.email]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         ex.select().from(users).where(where).orderBy(asc(users.userNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(users).where(where),
+        exactCount(db, ex, { from: users, tables: [users], where }),
       ]);
       const byUser = await rolesByUser(
         rows.map((r) => r.id),
         ex,
       );
-      return { items: rows.map((r) => ({ ...r, userRoles: byUser.get(r.id) ?? [] })), itemsCount: total?.n ?? 0 };
+      return { items: rows.map((r) => ({ ...r, userRoles: byUser.get(r.id) ?? [] })), itemsCount: total };
     },
     async findByUsername(username: string, ex: Executor = db): Promise<UserRow | undefined> {
       const [r] = await ex

@@ -14,6 +14,7 @@ import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import { generatePassword, hashPassword } from '../../lib/passwords.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
+import { sessionsChanged } from '../../lib/session-cache.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import type { RolesRepository } from '../roles/roles.repository.ts';
@@ -163,66 +164,72 @@ export function createUsersService(deps: {
 
     async update(id: string, patch: UserUpdateInput, actor: Actor): Promise<User> {
       const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
-      return database.db
-        .transaction(async (tx) => {
-          const mayDropAdmin = patch.status !== undefined || patch.roles !== undefined;
-          if (mayDropAdmin) await users.lockAdminGuard(tx);
-          const current = await mustFind(id, tx);
-          const rulesBefore = await users.rulesOf(id, tx);
-          const next = patch.roles === undefined ? undefined : await loadRoles(patch.roles, tx);
-          const rulesAfter = next ? [...new Set(next.flatMap((r) => r.rules))] : rulesBefore;
-          const statusAfter = patch.status ?? current.status;
-          if (isAdmin(current.status, rulesBefore) && !isAdmin(statusAfter, rulesAfter)) {
-            if ((await users.countActiveAdmins({ exceptUserId: id }, tx)) === 0) {
-              throw new ConflictError(
-                statusAfter !== 'active' ? USER_MESSAGES.deactivateLastAdmin : USER_MESSAGES.dropLastAdmin,
-                undefined,
-                'last_admin',
-              );
+      return (
+        database.db
+          .transaction(async (tx) => {
+            const mayDropAdmin = patch.status !== undefined || patch.roles !== undefined;
+            if (mayDropAdmin) await users.lockAdminGuard(tx);
+            const current = await mustFind(id, tx);
+            const rulesBefore = await users.rulesOf(id, tx);
+            const next = patch.roles === undefined ? undefined : await loadRoles(patch.roles, tx);
+            const rulesAfter = next ? [...new Set(next.flatMap((r) => r.rules))] : rulesBefore;
+            const statusAfter = patch.status ?? current.status;
+            if (isAdmin(current.status, rulesBefore) && !isAdmin(statusAfter, rulesAfter)) {
+              if ((await users.countActiveAdmins({ exceptUserId: id }, tx)) === 0) {
+                throw new ConflictError(
+                  statusAfter !== 'active' ? USER_MESSAGES.deactivateLastAdmin : USER_MESSAGES.dropLastAdmin,
+                  undefined,
+                  'last_admin',
+                );
+              }
             }
-          }
-          if (actor.userId === id && current.status === 'active' && statusAfter !== 'active') {
-            throw new ConflictError(USER_MESSAGES.deactivateSelf, undefined, 'self_deactivate');
-          }
-          assertHoldsAll(actor, rulesBefore, 'change this user', 'change a user holding it');
-          if (next) assertHoldsAll(actor, rulesAfter, 'give these roles', 'give a role holding it');
-          await users.update(
-            id,
-            { username: patch.username, name: patch.name, email: patch.email, status: patch.status, passwordHash },
-            tx,
-          );
-          if (patch.roles !== undefined) await users.setRoles(id, patch.roles, tx);
-          const deactivated = current.status === 'active' && statusAfter !== 'active';
-          if (deactivated || passwordHash !== undefined) await sessions.revokeAllForUser(id, tx);
-          const updated = await mustFind(id, tx);
-          await audit.record(
-            actor,
-            { action: 'update', entity: 'users', entityId: id, before: snapshot(current), after: snapshot(updated) },
-            tx,
-          );
-          return toUser(updated);
-        })
-        .catch(mapUnique);
+            if (actor.userId === id && current.status === 'active' && statusAfter !== 'active') {
+              throw new ConflictError(USER_MESSAGES.deactivateSelf, undefined, 'self_deactivate');
+            }
+            assertHoldsAll(actor, rulesBefore, 'change this user', 'change a user holding it');
+            if (next) assertHoldsAll(actor, rulesAfter, 'give these roles', 'give a role holding it');
+            await users.update(
+              id,
+              { username: patch.username, name: patch.name, email: patch.email, status: patch.status, passwordHash },
+              tx,
+            );
+            if (patch.roles !== undefined) await users.setRoles(id, patch.roles, tx);
+            const deactivated = current.status === 'active' && statusAfter !== 'active';
+            if (deactivated || passwordHash !== undefined) await sessions.revokeAllForUser(id, tx);
+            const updated = await mustFind(id, tx);
+            await audit.record(
+              actor,
+              { action: 'update', entity: 'users', entityId: id, before: snapshot(current), after: snapshot(updated) },
+              tx,
+            );
+            return toUser(updated);
+          })
+          .catch(mapUnique)
+          // Sessions served from memory are checked again on the next request (status, password, roles).
+          .finally(() => sessionsChanged(database))
+      );
     },
 
     async remove(id: string, actor: Actor): Promise<void> {
       if (actor.userId === id) throw new ConflictError(USER_MESSAGES.deleteSelf, undefined, 'self_delete');
-      await database.db.transaction(async (tx) => {
-        await users.lockAdminGuard(tx);
-        const current = await mustFind(id, tx);
-        const rules = await users.rulesOf(id, tx);
-        if (isAdmin(current.status, rules) && (await users.countActiveAdmins({ exceptUserId: id }, tx)) === 0) {
-          throw new ConflictError(USER_MESSAGES.deleteLastAdmin, undefined, 'last_admin');
-        }
-        assertHoldsAll(actor, rules, 'delete this user', 'delete a user holding it');
-        await deps.usage?.assertUnused('users', id, 'user', tx);
-        await users.delete(id, tx);
-        await audit.record(
-          actor,
-          { action: 'delete', entity: 'users', entityId: id, before: snapshot(current), after: null },
-          tx,
-        );
-      });
+      await database.db
+        .transaction(async (tx) => {
+          await users.lockAdminGuard(tx);
+          const current = await mustFind(id, tx);
+          const rules = await users.rulesOf(id, tx);
+          if (isAdmin(current.status, rules) && (await users.countActiveAdmins({ exceptUserId: id }, tx)) === 0) {
+            throw new ConflictError(USER_MESSAGES.deleteLastAdmin, undefined, 'last_admin');
+          }
+          assertHoldsAll(actor, rules, 'delete this user', 'delete a user holding it');
+          await deps.usage?.assertUnused('users', id, 'user', tx);
+          await users.delete(id, tx);
+          await audit.record(
+            actor,
+            { action: 'delete', entity: 'users', entityId: id, before: snapshot(current), after: null },
+            tx,
+          );
+        })
+        .finally(() => sessionsChanged(database));
     },
 
     /** For the roles service: how many users hold a role. */

@@ -10,7 +10,7 @@ import {
   yandexWebmasterAccounts as accounts,
   yandexWebmasterRecrawlBacklog as backlog,
 } from '../../db/schema/index.ts';
-import { pageOffset, searchWhere } from '../../http/list-query.ts';
+import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type WebmasterAccountRow = typeof accounts.$inferSelect;
@@ -31,7 +31,7 @@ export function createYandexWebmasterRepository(db: Db) {
   return {
     async list(q: YandexWebmasterAccountListQuery, ex: Executor = db): Promise<ListResult<YandexWebmasterAccount>> {
       const where = searchWhere(q.search, [accounts.name]);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         ex
           .select()
           .from(accounts)
@@ -39,9 +39,9 @@ export function createYandexWebmasterRepository(db: Db) {
           .orderBy(asc(accounts.yandexWebmasterAccountNo))
           .limit(PAGE_SIZE)
           .offset(pageOffset(q.page)),
-        ex.select({ n: count() }).from(accounts).where(where),
+        exactCount(db, ex, { from: accounts, tables: [accounts], where }),
       ]);
-      return { items: rows.map(toAccount), itemsCount: total?.n ?? 0 };
+      return { items: rows.map(toAccount), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<YandexWebmasterAccount | undefined> {
       const r = await this.findRow(id, ex);

@@ -1,0 +1,73 @@
+import fastJson from 'fast-json-stringify';
+import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+/** Keywords that only validate: the writer does not need them, and the branch choice of an anyOf should not hang on them. */
+const VALIDATION_ONLY = ['format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems'];
+
+/**
+ * Prepares a JSON Schema node for fast-json-stringify: validation-only keywords go, and
+ * `anyOf: [X, {type: 'null'}]` (zod's nullable) becomes X with `nullable: true`, which the writer handles
+ * inline (a real anyOf makes it test each branch against the value).
+ */
+function simplify(node: unknown): unknown {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+  const out: Json = { ...(node as Json) };
+  for (const k of VALIDATION_ONLY) delete out[k];
+  for (const k of ['properties', '$defs', 'definitions'] as const) {
+    if (out[k] && typeof out[k] === 'object') {
+      out[k] = Object.fromEntries(Object.entries(out[k] as Json).map(([name, v]) => [name, simplify(v)]));
+    }
+  }
+  for (const k of ['items', 'additionalProperties', 'not'] as const) if (out[k]) out[k] = simplify(out[k]);
+  for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
+    if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).map(simplify);
+  }
+  const any = out.anyOf as Json[] | undefined;
+  if (Array.isArray(any) && any.length === 2) {
+    const i = any.findIndex((b) => b.type === 'null' && Object.keys(b).length === 1);
+    if (i >= 0) {
+      const other = any[1 - i]!;
+      delete out.anyOf;
+      return { ...out, ...other, nullable: true };
+    }
+  }
+  return out;
+}
+
+/** A compiled writer for a response schema, or null when the schema cannot be written as JSON Schema. */
+export function compileResponse(schema: z.ZodType): ((data: unknown) => string) | null {
+  let json: Json;
+  try {
+    json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'throw' }) as Json;
+  } catch {
+    return null;
+  }
+  delete json.$schema;
+  return fastJson(simplify(json) as Parameters<typeof fastJson>[0]);
+}
+
+/**
+ * Responses written by a function compiled from each route's zod schema (fast-json-stringify), instead of
+ * checking every item with zod and then JSON.stringify (issue 15: several times faster on a page of 20 domains).
+ * Only the schema's properties are written, so a field a schema does not name (a secret) never leaves. A
+ * schema that JSON Schema cannot express (a transform) keeps zod's serializer. Compiled on first use, so
+ * start-up does not pay for routes never called.
+ */
+export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = (route) => {
+  const fallback = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]);
+  let compiled: ((data: unknown) => string) | null | undefined;
+  return (data) => {
+    if (compiled === undefined) compiled = compileResponse(route.schema);
+    if (!compiled) return fallback(data);
+    try {
+      return compiled(data);
+    } catch {
+      // Data the compiled writer cannot place: zod decides (and answers a clear 500 if it is really wrong).
+      return fallback(data);
+    }
+  };
+};

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+/**
+ * Issue 15: the list's plans and cached counts must not move its answers. A few thousand domains seeded with
+ * SQL, then every kind of search and filter compared with plain SQL: the page's numbers in order and the exact
+ * itemsCount against count(*), before and after writes made through the API and straight in the database.
+ */
+let t: TestApp;
+let h: string;
+const N = 3000;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.reset();
+  h = await t.tokenFor(['cnv']);
+  await t.c.database.exec(`
+    insert into brands (name) select 'Brand ' || g from generate_series(1, 6) g;
+    insert into domains (domain_name, domain_name_unicode, status, brand_id, cloud_zone_id, redirect_domain_name,
+      domain_registrator_expiration_date)
+    select n, n, case when g % 7 = 0 then 'inactive' else 'active' end,
+      (select id from brands order by brand_no offset (g % 6) limit 1),
+      case when g % 2 = 0 then 'z' || g end,
+      case when g % 5 = 0 then 'www.' || substr(md5('r' || g), 1, 8) || '.net' end,
+      case when g % 3 = 0 then date '2026-01-01' + (g % 400) end
+    from (select g, case
+        -- A term whose hits are few and far apart in number order: 'qqz' in about 1 in 600.
+        when g % 600 = 17 then 'qqz' || g || '.example'
+        else substr(md5(g::text), 1, 8) || '-' || g || '.' || (array['com','net','org'])[1 + g % 3] end as n
+      from generate_series(1, ${N}) g) x;
+    analyze domains;
+  `);
+}, 120_000);
+afterAll(async () => t?.close());
+
+type Page = { items: { domainNo: number }[]; itemsCount: number };
+const list = async (qs: string): Promise<Page> => {
+  const res = await t.inject({ method: 'GET', url: `/api/domains?${qs}`, headers: { authorization: h } });
+  expect(res.statusCode, `${qs}: ${res.body}`).toBe(200);
+  return res.json().data as Page;
+};
+const rows = async <T>(q: ReturnType<typeof sql>) =>
+  ((await t.c.database.db.execute(q)) as unknown as { rows: T[] }).rows;
+
+/** What plain SQL says for a search term (both names, ignoring case) and an extra condition. */
+async function expected(term: string | null, extra = sql`true`, page = 1) {
+  const like =
+    term === null ? sql`true` : sql`(domain_name ilike ${`%${term}%`} or redirect_domain_name ilike ${`%${term}%`})`;
+  const [c] = await rows<{ n: number }>(sql`select count(*)::int as n from domains where ${like} and ${extra}`);
+  const nos = await rows<{ domain_no: number }>(
+    sql`select domain_no from domains where ${like} and ${extra} order by domain_no limit 20 offset ${(page - 1) * 20}`,
+  );
+  return { itemsCount: c!.n, numbers: nos.map((r) => r.domain_no) };
+}
+
+async function check(qs: string, term: string | null, extra = sql`true`, page = 1) {
+  const got = await list(`${qs}&page=${page}`);
+  const want = await expected(term, extra, page);
+  expect({ itemsCount: got.itemsCount, numbers: got.items.map((i) => i.domainNo) }, `${qs} page ${page}`).toEqual(want);
+  return want;
+}
+
+describe('domain list plans and counts', () => {
+  it('answers one- and two-letter searches (no trigram index) with the exact count, on first and deep pages', async () => {
+    for (const term of ['a', '7', 'ab', 'e4', '.n', 'qz']) {
+      const first = await check(`search=${encodeURIComponent(term)}`, term);
+      expect(first.itemsCount, term).toBeGreaterThan(0);
+      const last = Math.max(1, Math.ceil(first.itemsCount / 20));
+      await check(`search=${encodeURIComponent(term)}`, term, sql`true`, last);
+      await check(`search=${encodeURIComponent(term)}`, term, sql`true`, Math.ceil(last / 2));
+    }
+  });
+
+  it('finds a search whose hits are few and far apart in number order, on every page, in number order', async () => {
+    const first = await check('search=qqz', 'qqz');
+    expect(first.itemsCount).toBe(5);
+    expect(first.numbers).toEqual([17, 617, 1217, 1817, 2417]);
+    // Upper case, and the same again served with its count from memory.
+    await check('search=QQZ', 'qqz');
+    await check('search=qqz', 'qqz', sql`true`, 2);
+    // Three letters, denser: the walk and the gathering plans must agree across pages.
+    for (const term of ['-12', '.ne', 'abc', '999']) {
+      const w = await check(`search=${encodeURIComponent(term)}`, term);
+      for (const page of [2, Math.ceil(w.itemsCount / 20)])
+        await check(`search=${encodeURIComponent(term)}`, term, sql`true`, page);
+    }
+  });
+
+  it('counts every filter exactly, alone and with a search', async () => {
+    const [brand] = await rows<{ id: string }>(sql`select id from brands order by brand_no offset 2 limit 1`);
+    const cases: [string, string | null, ReturnType<typeof sql>][] = [
+      [`brandId=${brand!.id}`, null, sql`brand_id = ${brand!.id}`],
+      ['brandId=none', null, sql`brand_id is null`],
+      ['status=inactive', null, sql`status = 'inactive'`],
+      ['hasZone=true', null, sql`cloud_zone_id is not null`],
+      ['hasZone=false&search=a', 'a', sql`cloud_zone_id is null`],
+      ['expiresBefore=2026-03-01', null, sql`domain_registrator_expiration_date < '2026-03-01'`],
+      [`brandId=${brand!.id}&status=active&search=qqz`, 'qqz', sql`brand_id = ${brand!.id} and status = 'active'`],
+      ['serverId=none&cloudId=none&domainRegistratorId=none&search=ab', 'ab', sql`true`],
+    ];
+    for (const [qs, term, extra] of cases) {
+      const w = await check(qs, term, extra);
+      if (w.itemsCount > 20) await check(qs, term, extra, 2);
+    }
+  });
+
+  it('keeps cached counts exact after writes through the API and straight in the database', async () => {
+    const before = await check('search=qqz', 'qqz');
+    // Through the API.
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/domains',
+      headers: { authorization: h },
+      payload: { domainName: 'qqz-new.example', status: 'active' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await check('search=qqz', 'qqz')).itemsCount).toBe(before.itemsCount + 1);
+    // Straight in the database, as another process would: the version moves at commit.
+    await t.c.database.exec(
+      `update domains set domain_name = 'renamed-' || domain_no || '.example' where domain_name = 'qqz17.example'`,
+    );
+    expect((await check('search=qqz', 'qqz')).itemsCount).toBe(before.itemsCount);
+    await t.c.database.exec(`delete from domains where domain_name like 'qqz%' and domain_no > 2000`);
+    await check('search=qqz', 'qqz');
+    // A rolled-back write moves nothing and changes no count.
+    await t.c.database.exec(`begin; delete from domains where domain_name like 'qqz%'; rollback;`);
+    await check('search=qqz', 'qqz');
+    // The other lists of the kit too.
+    const brands = async () =>
+      (await t.inject({ method: 'GET', url: '/api/brands?search=Brand', headers: { authorization: h } })).json().data
+        .itemsCount as number;
+    expect(await brands()).toBe(6);
+    await t.c.database.exec(`insert into brands (name) values ('Brand extra')`);
+    expect(await brands()).toBe(7);
+  });
+});

@@ -1,0 +1,266 @@
+/**
+ * Lists at scale (issue 15): our API against a minimal hand-written Fastify + pg endpoint, same rows, same
+ * cases, interleaved, under concurrent load (autocannon).
+ *
+ *   DATABASE_URL=postgres://… npm run bench:lists
+ *   npm run bench:lists -- --duration 10 --warmup 2 --runs 3 --connections 32 --domains 100000
+ *   npm run bench:lists -- --only search   (cases whose name contains the text)
+ *   npm run bench:lists -- --keep          (keep the scratch database for EXPLAIN)
+ *
+ * It creates a scratch database on the server of DATABASE_URL (BENCH_DB_PREFIX, default fd_bench_), seeds
+ * 100,000 domains (bench/seed.ts), copies them for the baseline (bench_domains and bench_brands with the same
+ * indexes), starts both servers as child processes, signs in to ours, and runs each case against both, one
+ * after the other, `runs` times. It prints each case's median req/s and p99 for both, the ratio, and checks
+ * that both answered the same itemsCount. It never asserts a time.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import autocannon from 'autocannon';
+import { openPostgres } from '../apps/api/src/db/client.ts';
+import { createContainer } from '../apps/api/src/container.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { hashPassword } from '../apps/api/src/lib/passwords.ts';
+import { seedDomains } from './seed.ts';
+
+const args = process.argv.slice(2);
+const num = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const str = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const TOTAL = num('domains', 100_000);
+const DURATION = num('duration', 10);
+const WARMUP = num('warmup', 2);
+const RUNS = num('runs', 3);
+const CONNECTIONS = num('connections', 32);
+const ONLY = str('only');
+const KEEP = args.includes('--keep');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+type Case = { name: string; paths: string[]; ours: string; theirs: string };
+
+function startChild(script: string, env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /ready (\d+)/.exec(out);
+      if (m) resolve({ port: Number(m[1]), child });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+async function load(url: string, paths: string[], headers: Record<string, string>, seconds: number) {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+    requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+  });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    p50: result.latency.p50,
+    errors: result.non2xx + result.errors,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('bench:lists needs DATABASE_URL (a PostgreSQL server)');
+  const name = `${process.env.BENCH_DB_PREFIX ?? 'fd_bench_'}lists_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const dbUrl = u.toString();
+  const children: ChildProcess[] = [];
+  const database = await openPostgres(dbUrl, { max: 4 });
+  try {
+    const version = await database.db.execute(sql`select version() as v`);
+    const v = (version as unknown as { rows: { v: string }[] }).rows[0]?.v.split(' on ')[0];
+    log(`Lists benchmark: ${TOTAL.toLocaleString('en')} domains on ${v} (scratch database ${name})`);
+    log(
+      `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    log(
+      `autocannon: ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${DURATION} s, ${RUNS} runs per case, ours and theirs interleaved\n`,
+    );
+    await database.migrate();
+    const t0 = performance.now();
+    await seedDomains(database, TOTAL, log);
+    // The baseline's own copy of the same rows, with the indexes such an endpoint would have.
+    await database.exec(`
+      create table bench_domains as select * from domains;
+      alter table bench_domains add primary key (id);
+      create unique index on bench_domains (domain_no);
+      create index on bench_domains using gin (domain_name gin_trgm_ops);
+      create index on bench_domains using gin (redirect_domain_name gin_trgm_ops);
+      create index on bench_domains (brand_id);
+      create index on bench_domains (server_id);
+      create index on bench_domains (cloud_id);
+      create index on bench_domains (domain_registrator_id);
+      create table bench_brands as select * from brands;
+      alter table bench_brands add primary key (id);
+      create unique index on bench_brands (brand_no);
+    `);
+    await database.exec('vacuum analyze');
+    log(`  seed, copy and vacuum analyze: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const one = async <T>(q: string) => ((await database.db.execute(sql.raw(q))) as unknown as { rows: T[] }).rows[0]!;
+    const brand = (await one<{ id: string }>('select id from brands order by brand_no offset 4 limit 1')).id;
+    const server = (await one<{ id: string }>('select id from servers order by server_no offset 7 limit 1')).id;
+    const cloud = (await one<{ id: string }>('select id from clouds order by cloud_no offset 3 limit 1')).id;
+
+    // Sign in to ours through the API, as a user with only the domains and brands rules.
+    const config = loadConfig({ ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'silent' }, { dotenv: false });
+    const c = await createContainer(config, { database });
+    const password = crypto.randomBytes(12).toString('hex');
+    const role = await c.repos.roles.insert({ name: 'Bench', rules: ['cnv:domains', 'cnv:brands'] });
+    const user = await c.repos.users.insert({
+      username: 'bench',
+      name: 'Bench',
+      email: 'bench@example.test',
+      passwordHash: await hashPassword(password),
+    });
+    await c.repos.users.setRoles(user.id, [role.id]);
+
+    const env = { DATABASE_URL: dbUrl, NODE_ENV: 'production' };
+    const ours = await startChild('lists-app.ts', env);
+    children.push(ours.child);
+    const theirs = await startChild('lists-baseline.ts', env);
+    children.push(theirs.child);
+    const oursBase = `http://127.0.0.1:${ours.port}`;
+    const theirsBase = `http://127.0.0.1:${theirs.port}`;
+    const res = await fetch(`${oursBase}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password }),
+    });
+    if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+    const headers = { authorization: res.headers.get('authorization')! };
+
+    const search = (terms: string[]) => terms.map((s) => `?search=${encodeURIComponent(s)}`);
+    const domainCase = (name: string, qs: string[]): Case => ({
+      name,
+      paths: qs,
+      ours: '/api/domains',
+      theirs: '/domains',
+    });
+    const cases: Case[] = [
+      domainCase('page 1', ['?page=1']),
+      domainCase('page 4,000', ['?page=4000']),
+      domainCase('search, 1 letter', search(['a', 'b', 'c', 'd', 'e', 'f'])),
+      domainCase('search, 2 letters (~4%)', search(['ab', 'cd', 'ef', 'a1', 'b2', 'c3'])),
+      domainCase('search, 3 letters (~4%)', search(['2.o', '1.n', '4.i'])),
+      domainCase('search, 3 letters (<0.5%)', search(['abc', 'e4f', '7d2', 'c0f', '9ab', 'f31'])),
+      domainCase('filter brandId', [`?brandId=${brand}`]),
+      domainCase('filter serverId', [`?serverId=${server}`]),
+      domainCase('filter cloudId', [`?cloudId=${cloud}`]),
+      domainCase('filter domainRegistratorId=none', ['?domainRegistratorId=none']),
+      domainCase('filter status=inactive', ['?status=inactive']),
+      domainCase('filter hasZone=false', ['?hasZone=false']),
+      domainCase('filter expiresBefore', ['?expiresBefore=2026-02-01']),
+      domainCase('filters combined + search', [`?brandId=${brand}&status=active&search=a`]),
+      { name: 'brands list (floor)', paths: ['?page=1'], ours: '/api/brands', theirs: '/brands' },
+    ].filter((k) => !ONLY || k.name.includes(ONLY));
+
+    // Both must answer the same counts, or the comparison means nothing.
+    for (const k of cases) {
+      for (const p of k.paths) {
+        const a = (await (await fetch(`${oursBase}${k.ours}${p}`, { headers })).json()) as {
+          data: { itemsCount: number };
+        };
+        const b = (await (await fetch(`${theirsBase}${k.theirs}${p}`)).json()) as { data: { itemsCount: number } };
+        if (a.data?.itemsCount !== b.data?.itemsCount)
+          throw new Error(`${k.name} ${p}: ours counted ${a.data?.itemsCount}, the baseline ${b.data?.itemsCount}`);
+      }
+      const a = (await (await fetch(`${oursBase}${k.ours}${k.paths[0]}`, { headers })).json()) as {
+        data: { itemsCount: number };
+      };
+      (k as Case & { hits?: number }).hits = a.data.itemsCount;
+    }
+
+    const w = [30, 10, 9, 10, 9, 8, 10];
+    const line = (cells: string[]) => cells.map((s, i) => (i === 0 ? s.padEnd(w[i]!) : s.padStart(w[i]!))).join('  ');
+    log(line(['case', 'ours req/s', 'p99 ms', 'hand req/s', 'p99 ms', 'ratio', 'hits']));
+    log(line(w.map((n) => '-'.repeat(n))));
+    for (const k of cases) {
+      const o: { rps: number; p99: number; errors: number }[] = [];
+      const t: typeof o = [];
+      for (let run = 0; run < RUNS; run++) {
+        for (const [who, base, p, h, into] of [
+          ['ours', oursBase, k.ours, headers, o],
+          ['theirs', theirsBase, k.theirs, {}, t],
+        ] as const) {
+          if (WARMUP > 0)
+            await load(
+              base,
+              k.paths.map((x) => p + x),
+              h,
+              WARMUP,
+            );
+          const r = await load(
+            base,
+            k.paths.map((x) => p + x),
+            h,
+            DURATION,
+          );
+          if (r.errors) log(`  !! ${who} ${k.name}: ${r.errors} errors or non-2xx answers`);
+          into.push(r);
+        }
+      }
+      const or = median(o.map((x) => x.rps));
+      const tr = median(t.map((x) => x.rps));
+      log(
+        line([
+          k.name,
+          or.toFixed(0),
+          median(o.map((x) => x.p99)).toFixed(0),
+          tr.toFixed(0),
+          median(t.map((x) => x.p99)).toFixed(0),
+          `${(or / tr).toFixed(1)}x`,
+          ((k as Case & { hits?: number }).hits ?? 0).toLocaleString('en'),
+        ]),
+      );
+    }
+    log(
+      `\nload average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+  } finally {
+    for (const ch of children) ch.kill('SIGTERM');
+    await database.close();
+    if (KEEP) log(`Kept the scratch database ${name}; drop it with: DROP DATABASE ${name};`);
+    else await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
