@@ -33,6 +33,7 @@ import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
 import { registrarRoutes } from './modules/domain-registrators/registrar.routes.ts';
 import { yandexWebmasterRoutes } from './modules/yandex-webmaster/yandex-webmaster.routes.ts';
 import { contentFilesRoutes } from './modules/content-files/content-files.routes.ts';
+import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -127,6 +128,7 @@ export async function buildApp(
   await app.register(registrarRoutes(c.services.registrar));
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
+  await app.register(fleetRoutes(c.services.fleet));
 
   if (serveWeb) await app.register(fastifyStatic, { root: webDist!, index: false, wildcard: false });
 

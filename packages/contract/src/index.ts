@@ -23,3 +23,4 @@ export * from './jobs.ts';
 export * from './registrar.ts';
 export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
+export * from './fleet.ts';

@@ -7,3 +7,4 @@ export * from './domains.ts';
 export * from './login-attempts.ts';
 export * from './jobs.ts';
 export * from './yandex-webmaster.ts';
+export * from './fleet.ts';

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { IdSchema } from '@fleetdesk/contract';
+import { FLEET_PLAN_JOB, FLEET_RUN_JOB, type FleetService } from '../../modules/fleet/fleet.service.ts';
+import { defineJob, type JobContext } from '../registry.ts';
+
+const Payload = z.object({ planId: IdSchema });
+
+/**
+ * The fleet jobs (decision 035): one reads each domain of a plan, the other changes them. Their steps are the
+ * plan's items (one per domain, in the fleet tables, not the job row): a job taken back after a crash, or a
+ * resumed plan, carries on with the items still pending.
+ */
+const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService) =>
+  defineJob({
+    kind,
+    area: 'cnv:domains',
+    payload: Payload,
+    // A crashed worker's job comes back and carries on; a handler error is the plan's, shown on it.
+    retry: { limit: 2, delaySeconds: 5, backoff: true },
+    timeoutSeconds: 24 * 60 * 60,
+    async handler(ctx: JobContext<z.infer<typeof Payload>>) {
+      const phaseCtx = {
+        signal: ctx.signal,
+        progress: (p: { done: number; total: number; unit: string; message: string }) => ctx.progress(p),
+      };
+      try {
+        return which === 'plan'
+          ? await fleet().planPhase(ctx.payload.planId, phaseCtx)
+          : await fleet().runPhase(ctx.payload.planId, phaseCtx);
+      } catch (err) {
+        if (!ctx.signal.aborted && ctx.attempt >= 3) {
+          await fleet().jobFailed(ctx.payload.planId, which, err instanceof Error ? err.message : String(err));
+        }
+        throw err;
+      }
+    },
+  });
+
+export const fleetPlanJob = (fleet: () => FleetService) => fleetJob(FLEET_PLAN_JOB, 'plan', fleet);
+export const fleetRunJob = (fleet: () => FleetService) => fleetJob(FLEET_RUN_JOB, 'run', fleet);
