@@ -159,8 +159,62 @@ export type DomainInput = z.infer<typeof DomainInputSchema>;
 export const DomainUpdateInputSchema = DomainInputSchema.partial();
 export type DomainUpdateInput = z.infer<typeof DomainUpdateInputSchema>;
 
-export const DomainListQuerySchema = ListQuerySchema;
-export const DomainExportQuerySchema = z.object({ search: searchText(SEARCH_MAX) });
+/** A reference filter's value for "not set". */
+export const FILTER_NONE = 'none';
+const absentIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const isUuid = (v: string) => z.uuid().safeParse(v).success;
+
+/** A reference filter: an id, or `none` for domains without one. Empty is no filter. */
+const refFilter = (name: string) => {
+  const message = `${name} must be an id or "${FILTER_NONE}"`;
+  return z.preprocess(
+    absentIfEmpty,
+    z
+      .string({ message })
+      .trim()
+      .toLowerCase()
+      .refine((v) => v === FILTER_NONE || isUuid(v), { message })
+      .optional(),
+  );
+};
+
+/**
+ * The domain list's filters beside the search (issue 17's "Selecting domains"), on the list, the export and
+ * a fleet selection. Every filter is optional; an empty value is no filter.
+ */
+export const DomainFilterSchema = z.object({
+  search: searchText(SEARCH_MAX),
+  brandId: refFilter('brandId'),
+  serverId: refFilter('serverId'),
+  cloudId: refFilter('cloudId'),
+  domainRegistratorId: refFilter('domainRegistratorId'),
+  status: z.preprocess(
+    absentIfEmpty,
+    z.enum(['active', 'inactive'], { message: 'status must be active or inactive' }).optional(),
+  ),
+  /** true: the domain has a Cloudflare zone id; false: it has none. */
+  hasZone: z.preprocess(
+    absentIfEmpty,
+    z
+      .enum(['true', 'false'], { message: 'hasZone must be true or false' })
+      .transform((v) => v === 'true')
+      .optional(),
+  ),
+  /** Domains whose registrar expiration date is before this day (a domain without a date never matches). */
+  expiresBefore: z.preprocess(
+    absentIfEmpty,
+    z
+      .string({ message: 'expiresBefore must be a date (YYYY-MM-DD)' })
+      .trim()
+      .refine(isIsoDate, { message: 'expiresBefore must be a date (YYYY-MM-DD)' })
+      .optional(),
+  ),
+});
+export type DomainFilter = z.infer<typeof DomainFilterSchema>;
+
+export const DomainListQuerySchema = DomainFilterSchema.extend({ page: ListQuerySchema.shape.page });
+export type DomainListQuery = z.infer<typeof DomainListQuerySchema>;
+export const DomainExportQuerySchema = DomainFilterSchema;
 
 const priority = () =>
   z.preprocess(

@@ -1,12 +1,30 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { Column, and, asc, count, eq, getTableName, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
+  Column,
+  and,
+  asc,
+  count,
+  eq,
+  getTableName,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import {
+  FILTER_NONE,
   PAGE_SIZE,
   hasNonAscii,
   type Domain,
+  type DomainFilter,
   type DomainFirewallRule,
   type DomainFirewallRuleDetail,
-  type ListQuery,
+  type DomainListQuery,
   type ListResult,
 } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
@@ -150,6 +168,24 @@ export function domainSearchWhere(search: string | undefined): SQL | undefined {
   return or(...parts);
 }
 
+/** A reference filter: the id, or `none` for "not set". */
+const refIs = (column: Column, value: string | undefined) =>
+  value === undefined ? undefined : value === FILTER_NONE ? isNull(column) : eq(column, value);
+
+/** The WHERE of the search and every filter of the list (undefined when nothing filters). */
+export function domainFilterWhere(f: Partial<DomainFilter>): SQL | undefined {
+  return and(
+    domainSearchWhere(f.search),
+    refIs(domains.brandId, f.brandId),
+    refIs(domains.serverId, f.serverId),
+    refIs(domains.cloudId, f.cloudId),
+    refIs(domains.domainRegistratorId, f.domainRegistratorId),
+    f.status ? eq(domains.status, f.status) : undefined,
+    f.hasZone === undefined ? undefined : f.hasZone ? isNotNull(domains.cloudZoneId) : isNull(domains.cloudZoneId),
+    f.expiresBefore ? lt(domains.domainRegistratorExpirationDate, f.expiresBefore) : undefined,
+  );
+}
+
 export type DomainExportRow = {
   domainNo: number;
   domainName: string;
@@ -207,8 +243,8 @@ export function createDomainsRepository(db: Db) {
      * scan, even deep into the list), then only those rows are read and joined. A search is counted with the
      * same WHERE (the trigram indexes); the whole list with the counter row.
      */
-    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Domain>> {
-      const where = domainSearchWhere(q.search);
+    async list(q: Partial<DomainListQuery> & { page: number }, ex: Executor = db): Promise<ListResult<Domain>> {
+      const where = domainFilterWhere(q);
       const page = ex
         .select({ no: domains.domainNo })
         .from(domains)
@@ -222,6 +258,16 @@ export function createDomainsRepository(db: Db) {
         where ? ex.select({ n: count() }).from(domains).where(where) : countAll(ex),
       ]);
       return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: Number(total?.n ?? 0) };
+    },
+    /** The ids of the domains matching the filter, in list order, at most `limit` (a fleet selection). */
+    async listIds(filter: Partial<DomainFilter>, limit: number, ex: Executor = db): Promise<string[]> {
+      const rows = await ex
+        .select({ id: domains.id })
+        .from(domains)
+        .where(domainFilterWhere(filter))
+        .orderBy(asc(domains.domainNo))
+        .limit(Math.max(0, Math.floor(limit)));
+      return rows.map((r) => r.id);
     },
     findById,
     async findRow(id: string, ex: Executor = db): Promise<DomainRow | undefined> {
@@ -385,9 +431,9 @@ export function createDomainsRepository(db: Db) {
       return r.length > 0;
     },
 
-    /** One batch of the export: the rows after domain number `afterNo`, in order (keyset pagination). */
+    /** One batch of the export: the matching rows after domain number `afterNo`, in order (keyset pagination). */
     async exportBatch(
-      search: string | undefined,
+      filter: Partial<DomainFilter>,
       afterNo: number,
       limit: number,
       ex: Executor = db,
@@ -412,7 +458,7 @@ export function createDomainsRepository(db: Db) {
         .leftJoin(brands, eq(brands.id, domains.brandId))
         .leftJoin(clouds, eq(clouds.id, domains.cloudId))
         .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId))
-        .where(and(gt(domains.domainNo, afterNo), domainSearchWhere(search)))
+        .where(and(gt(domains.domainNo, afterNo), domainFilterWhere(filter)))
         .orderBy(asc(domains.domainNo))
         .limit(limit);
     },

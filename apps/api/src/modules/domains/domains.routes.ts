@@ -28,10 +28,10 @@ export const domainsRoutes = (service: DomainsService) => async (app: FastifyIns
     `${path}/export`,
     { config, schema: { tags, querystring: DomainExportQuerySchema, produces: ['text/csv'] } },
     async (req, reply) => {
-      const { search } = req.query as z.infer<typeof DomainExportQuerySchema>;
+      const filter = req.query as z.infer<typeof DomainExportQuerySchema>;
       // The query is validated and the first chunk (header and first batch) produced before any byte is sent,
-      // so a bad search or a failing database still answers with a status, not a cut-off file.
-      const chunks = service.exportCsv(search);
+      // so a bad filter or a failing database still answers with a status, not a cut-off file.
+      const chunks = service.exportCsv(filter);
       const first = await chunks.next();
       reply
         .header('content-type', 'text/csv; charset=utf-8')

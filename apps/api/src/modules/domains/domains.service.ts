@@ -2,10 +2,11 @@ import {
   DOMAIN_EXPORT_COLUMNS,
   type Domain,
   type DomainCloudZonePatch,
+  type DomainFilter,
   type DomainFirewallRuleDetail,
   type DomainFirewallRulesInput,
   type DomainInput,
-  type ListQuery,
+  type DomainListQuery,
 } from '@fleetdesk/contract';
 import type { Database, Executor, Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
@@ -155,7 +156,7 @@ export function createDomainsService(deps: {
   const crud = createCrudService<
     Domain,
     DomainInput,
-    ListQuery,
+    DomainListQuery,
     DomainWrite & { domainName: string; domainNameUnicode: string }
   >({
     database,
@@ -208,6 +209,8 @@ export function createDomainsService(deps: {
     },
 
     idsByNames: (names: string[]) => repo.idsByNames(names),
+    /** The ids matching the filter, in list order, at most `limit` ("select all N matching"). */
+    listIds: (filter: Partial<DomainFilter>, limit: number) => repo.listIds(filter, limit),
 
     async getFirewallRules(id: string): Promise<DomainFirewallRuleDetail[]> {
       if (!(await repo.findRow(id))) throw new NotFoundError(DOMAIN_MESSAGES.notFound);
@@ -251,13 +254,13 @@ export function createDomainsService(deps: {
 
     /**
      * The CSV export, produced batch by batch (keyset pagination on the domain number), so memory stays
-     * flat at any size. The first chunk is the header row.
+     * flat at any size. The first chunk is the header row. The list's search and filters apply.
      */
-    async *exportCsv(search: string | undefined, opts: { batchSize?: number } = {}): AsyncGenerator<string> {
+    async *exportCsv(filter: Partial<DomainFilter>, opts: { batchSize?: number } = {}): AsyncGenerator<string> {
       const batchSize = opts.batchSize ?? EXPORT_BATCH_SIZE;
       let after = 0;
       // The first batch is read before the first chunk: a failure there is still a proper error status.
-      let rows = await repo.exportBatch(search, after, batchSize);
+      let rows = await repo.exportBatch(filter, after, batchSize);
       yield CSV_BOM + csvLine(DOMAIN_EXPORT_COLUMNS);
       for (;;) {
         if (!rows.length) return;
@@ -281,7 +284,7 @@ export function createDomainsService(deps: {
           .join('');
         if (rows.length < batchSize) return;
         after = rows[rows.length - 1]!.domainNo;
-        rows = await repo.exportBatch(search, after, batchSize);
+        rows = await repo.exportBatch(filter, after, batchSize);
       }
     },
   };

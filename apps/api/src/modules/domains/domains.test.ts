@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DOMAIN_EXPORT_COLUMNS } from '@fleetdesk/contract';
+import { DOMAIN_EXPORT_COLUMNS, DomainFilterSchema } from '@fleetdesk/contract';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { systemActor } from '../../http/context.ts';
 import { csvField } from './csv.ts';
@@ -175,6 +175,161 @@ describe('domains CRUD', () => {
     expect(await names('amm')).toEqual(['gamma.io']);
     expect(await names('%')).toEqual([]);
     expect(await names('_')).toEqual([]);
+  });
+});
+
+describe('filters', () => {
+  type Item = { domainName: string; domainNo: number };
+  /** Builds six domains over two brands, servers, clouds and registrators, with and without each. */
+  const fleet = async () => {
+    const [b1, b2] = [await create('brands', { name: 'B1' }), await create('brands', { name: 'B2' })];
+    const [s1, s2] = [
+      await create('servers', { IPAddress: '10.0.0.1' }),
+      await create('servers', { IPAddress: '10.0.0.2' }),
+    ];
+    const [c1, c2] = [
+      await create('clouds', { email: 'c1@example.com' }),
+      await create('clouds', { email: 'c2@example.com' }),
+    ];
+    const [r1, r2] = [await registrator('R1'), await registrator('R2')];
+    const rows = [
+      {
+        domainName: 'a1.example',
+        brandId: b1._id,
+        serverId: s1._id,
+        cloudId: c1._id,
+        domainRegistratorId: r1._id,
+        domainRegistratorExpirationDate: '2026-01-10',
+      },
+      {
+        domainName: 'a2.example',
+        brandId: b1._id,
+        serverId: s2._id,
+        cloudId: c2._id,
+        domainRegistratorId: r2._id,
+        domainRegistratorExpirationDate: '2026-03-01',
+        status: 'inactive',
+      },
+      {
+        domainName: 'b1.example',
+        brandId: b2._id,
+        serverId: s1._id,
+        cloudId: c1._id,
+        domainRegistratorExpirationDate: '2027-01-01',
+      },
+      { domainName: 'b2.example', brandId: b2._id, cloudId: c2._id, domainRegistratorId: r1._id, status: 'inactive' },
+      { domainName: 'n1.example' },
+      {
+        domainName: 'n2.other',
+        brandId: b1._id,
+        serverId: s1._id,
+        domainRegistratorId: r2._id,
+        domainRegistratorExpirationDate: '2026-02-28',
+      },
+    ];
+    const ids: Record<string, string> = {};
+    for (const r of rows) ids[r.domainName] = (await mkDomain(r))._id;
+    const actor = systemActor('test');
+    for (const name of ['a1.example', 'b2.example', 'n2.other'])
+      await t.c.services.domains.setCloudZone(ids[name]!, { cloudZoneId: `z-${name}` }, actor);
+    return { b1, b2, s1, s2, c1, c2, r1, r2, ids };
+  };
+  const list = async (qs: string) => {
+    const res = await call('GET', `/api/domains?${qs}`);
+    expect(res.statusCode, `${qs}: ${res.body}`).toBe(200);
+    const data = res.json().data as { items: Item[]; itemsCount: number };
+    return { names: data.items.map((x) => x.domainName), count: data.itemsCount };
+  };
+  const exported = async (qs: string) => {
+    const res = await call('GET', `/api/domains/export?${qs}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.body
+      .slice(1)
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(',')[2]);
+  };
+
+  it('filters by brand, server, cloud and registrator (an id, or none), status, zone and expiry, alone and combined', async () => {
+    const f = await fleet();
+    const cases: [string, string[]][] = [
+      [`brandId=${f.b1._id}`, ['a1.example', 'a2.example', 'n2.other']],
+      [`brandId=${f.b2._id.toUpperCase()}`, ['b1.example', 'b2.example']],
+      ['brandId=none', ['n1.example']],
+      [`serverId=${f.s1._id}`, ['a1.example', 'b1.example', 'n2.other']],
+      ['serverId=none', ['b2.example', 'n1.example']],
+      [`cloudId=${f.c2._id}`, ['a2.example', 'b2.example']],
+      ['cloudId=NONE', ['n1.example', 'n2.other']],
+      [`domainRegistratorId=${f.r1._id}`, ['a1.example', 'b2.example']],
+      ['domainRegistratorId=none', ['b1.example', 'n1.example']],
+      ['status=inactive', ['a2.example', 'b2.example']],
+      ['status=active', ['a1.example', 'b1.example', 'n1.example', 'n2.other']],
+      ['hasZone=true', ['a1.example', 'b2.example', 'n2.other']],
+      ['hasZone=false', ['a2.example', 'b1.example', 'n1.example']],
+      // Strictly before the day; a domain without a date never matches.
+      ['expiresBefore=2026-03-01', ['a1.example', 'n2.other']],
+      ['expiresBefore=2026-03-02', ['a1.example', 'a2.example', 'n2.other']],
+      ['expiresBefore=2030-01-01', ['a1.example', 'a2.example', 'b1.example', 'n2.other']],
+      [`brandId=${f.b1._id}&status=active`, ['a1.example', 'n2.other']],
+      [`brandId=${f.b1._id}&hasZone=true&search=example`, ['a1.example']],
+      [`serverId=${f.s1._id}&cloudId=none`, ['n2.other']],
+      [`cloudId=${f.c1._id}&domainRegistratorId=none&expiresBefore=2027-01-02`, ['b1.example']],
+      [`brandId=${f.b2._id}&serverId=${f.s2._id}`, []],
+      // Empty values are no filter (a form that sends every field).
+      ['brandId=&serverId=&cloudId=&domainRegistratorId=&status=&hasZone=&expiresBefore=&search=', Object.keys(f.ids)],
+    ];
+    for (const [qs, expected] of cases) {
+      const got = await list(qs);
+      expect(got.names, qs).toEqual(expected);
+      expect(got.count, qs).toBe(expected.length);
+      expect(await exported(qs), qs).toEqual(expected);
+      const filter = DomainFilterSchema.parse(Object.fromEntries(new URLSearchParams(qs)));
+      const ids = await t.c.services.domains.listIds(filter, 100);
+      expect(ids, qs).toEqual(expected.map((n) => f.ids[n]));
+    }
+    // listIds stops at the limit, in list order.
+    expect(await t.c.services.domains.listIds({ search: 'example' }, 2)).toEqual([
+      f.ids['a1.example'],
+      f.ids['a2.example'],
+    ]);
+  });
+
+  it('counts a filtered list exactly across pages', async () => {
+    const brand = await create('brands', { name: 'Many' });
+    for (let i = 1; i <= 45; i++)
+      await mkDomain({ domainName: `m${String(i).padStart(2, '0')}.example`, brandId: i % 2 ? brand._id : null });
+    const p1 = await list(`brandId=${brand._id}`);
+    expect(p1.count).toBe(23);
+    expect(p1.names).toHaveLength(20);
+    const p2 = await list(`brandId=${brand._id}&page=2`);
+    expect(p2.names).toEqual(['m41.example', 'm43.example', 'm45.example']);
+    expect(p2.count).toBe(23);
+    expect((await list('brandId=none&page=2')).count).toBe(22);
+  });
+
+  it('refuses bad filter values with a 400 naming the field, on the list and the export', async () => {
+    const bad: [string, string, string][] = [
+      ['brandId=abc', 'brandId', 'brandId must be an id or "none"'],
+      ['serverId=1', 'serverId', 'serverId must be an id or "none"'],
+      ['cloudId=nothing', 'cloudId', 'cloudId must be an id or "none"'],
+      ['domainRegistratorId=%00', 'domainRegistratorId', 'domainRegistratorId must be an id or "none"'],
+      ['status=deleted', 'status', 'status must be active or inactive'],
+      ['hasZone=yes', 'hasZone', 'hasZone must be true or false'],
+      ['expiresBefore=2026-02-30', 'expiresBefore', 'expiresBefore must be a date (YYYY-MM-DD)'],
+      ['expiresBefore=tomorrow', 'expiresBefore', 'expiresBefore must be a date (YYYY-MM-DD)'],
+      [`brandId=${MISSING}&brandId=${MISSING}`, 'brandId', 'brandId must be an id or "none"'],
+    ];
+    for (const [qs, field, message] of bad) {
+      for (const url of [`/api/domains?${qs}`, `/api/domains/export?${qs}`]) {
+        const res = await call('GET', url);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().message, url).toBeTruthy();
+        expect(res.json().fields?.[field], url).toBe(message);
+      }
+    }
+    // A well-formed id that matches nothing is an empty list, not an error.
+    expect(await list(`brandId=${MISSING}`)).toEqual({ names: [], count: 0 });
   });
 });
 
@@ -583,7 +738,7 @@ describe('export', () => {
     expect((await call('GET', '/api/domains')).json().data.itemsCount).toBe(2343);
     expect((await call('GET', '/api/domains?search=bulk')).json().data.itemsCount).toBe(2343);
     const chunks: string[] = [];
-    for await (const chunk of t.c.services.domains.exportCsv('', { batchSize: 500 })) chunks.push(chunk);
+    for await (const chunk of t.c.services.domains.exportCsv({}, { batchSize: 500 })) chunks.push(chunk);
     expect(chunks).toHaveLength(1 + 5);
     const lines = chunks.join('').slice(1).trimEnd().split('\r\n');
     expect(lines).toHaveLength(1 + 2343);
