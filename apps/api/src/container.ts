@@ -1,3 +1,4 @@
+import type { DomainFilter } from '@fleetdesk/contract';
 import type { Config } from './config.ts';
 import { openDatabase, secureDataDir, type Database } from './db/client.ts';
 import { loadAppKey, createSecretBox } from './lib/secret-box.ts';
@@ -267,6 +268,7 @@ export async function createContainer(
     routing: cloudflareRouting,
     cloudFlare,
     domains: services.domains,
+    idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
     labels: {
       server: async (id) => (await services.servers.get(id)).IPAddress,
       brand: async (id) => (await brands.get(id)).name,

@@ -9,7 +9,7 @@ import {
   TLS_1_3_LABELS,
   TLS_1_3_VALUES,
 } from './cloud-flare.ts';
-import { DOMAIN_FIREWALL_RULES_MAX } from './domains.ts';
+import { DOMAIN_FIREWALL_RULES_MAX, DomainFilterSchema } from './domains.ts';
 import { PRIORITY_MAX } from './firewall-rules.ts';
 
 /** How many domains one fleet plan may hold. */
@@ -208,7 +208,24 @@ export const FleetItemsQuerySchema = ListQuerySchema.extend({
 export type FleetItemsQuery = z.infer<typeof FleetItemsQuerySchema>;
 
 /** Either the ids (a hand-picked selection) or the list's filter ("select all N matching"). */
-export const FleetSelectionSchema = FleetIdsSelectionSchema;
+export const FleetSelectionSchema = z.union(
+  [
+    FleetIdsSelectionSchema.strict(),
+    z
+      .object({
+        // The list's query as the URL holds it; a JSON boolean for hasZone is taken too.
+        filter: z.preprocess(
+          (v) =>
+            v && typeof v === 'object' && typeof (v as { hasZone?: unknown }).hasZone === 'boolean'
+              ? { ...v, hasZone: String((v as { hasZone: boolean }).hasZone) }
+              : v,
+          DomainFilterSchema,
+        ),
+      })
+      .strict(),
+  ],
+  { error: () => 'selection must be { ids: [...] } or { filter: {...} }' },
+);
 export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
 
 export const FleetPlanInputSchema = z.object({

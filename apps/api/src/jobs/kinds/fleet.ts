@@ -17,7 +17,8 @@ const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService
     payload: Payload,
     // A crashed worker's job comes back and carries on; a handler error is the plan's, shown on it.
     retry: { limit: 2, delaySeconds: 5, backoff: true },
-    timeoutSeconds: 24 * 60 * 60,
+    // pg-boss caps a job at 24 h with its grace; a longer run times out and its retry carries on where it was.
+    timeoutSeconds: 22 * 60 * 60,
     async handler(ctx: JobContext<z.infer<typeof Payload>>) {
       const phaseCtx = {
         signal: ctx.signal,
