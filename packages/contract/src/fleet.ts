@@ -54,7 +54,10 @@ const dnsName = z
 export const FleetActionSchema = z.discriminatedUnion(
   'kind',
   [
-    z.object({ kind: z.literal('ssl'), value: z.enum(SSL_MODES, { message: 'SSL mode must be off, flexible, full or strict' }) }),
+    z.object({
+      kind: z.literal('ssl'),
+      value: z.enum(SSL_MODES, { message: 'SSL mode must be off, flexible, full or strict' }),
+    }),
     z.object({ kind: z.literal('tls13'), value: z.enum(TLS_1_3_VALUES, { message: 'TLS 1.3 must be on or off' }) }),
     z.object({ kind: z.literal('waf_push') }),
     z.object({
@@ -79,7 +82,10 @@ export const FleetActionSchema = z.discriminatedUnion(
     z.object({ kind: z.literal('create_zone') }),
     z.object({ kind: z.literal('set_server'), serverId: IdSchema.nullable() }),
     z.object({ kind: z.literal('set_brand'), brandId: IdSchema.nullable() }),
-    z.object({ kind: z.literal('set_status'), status: z.enum(['active', 'inactive'], { message: 'Status must be active or inactive' }) }),
+    z.object({
+      kind: z.literal('set_status'),
+      status: z.enum(['active', 'inactive'], { message: 'Status must be active or inactive' }),
+    }),
   ],
   { error: () => 'Choose an action' },
 );
@@ -135,7 +141,15 @@ export const FLEET_ITEM_OUTCOMES = ['pending', 'change', 'same', 'refused'] as c
 export type FleetItemOutcome = (typeof FLEET_ITEM_OUTCOMES)[number];
 export const FLEET_ITEM_STATUSES = ['pending', 'running', 'done', 'failed', 'skipped', 'cancelled'] as const;
 export type FleetItemStatus = (typeof FLEET_ITEM_STATUSES)[number];
-export const FLEET_PLAN_STATES = ['planning', 'planned', 'running', 'paused', 'completed', 'cancelled', 'failed'] as const;
+export const FLEET_PLAN_STATES = [
+  'planning',
+  'planned',
+  'running',
+  'paused',
+  'completed',
+  'cancelled',
+  'failed',
+] as const;
 export type FleetPlanState = (typeof FLEET_PLAN_STATES)[number];
 
 export const FleetItemSchema = z.object({

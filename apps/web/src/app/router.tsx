@@ -15,6 +15,7 @@ import { contentFilesRoutes } from '../features/content-files/index.ts';
 import { domainRoutes } from '../features/domains/index.ts';
 import { jobRoutes } from '../features/jobs/index.ts';
 import { yandexWebmasterRoutes } from '../features/yandex-webmaster/index.ts';
+import { fleetRoutes } from '../features/fleet/index.ts';
 import { Layout } from './layout.tsx';
 import { LoginPage } from './pages/login-page.tsx';
 import { LogoutPage } from './pages/logout-page.tsx';
@@ -28,6 +29,7 @@ import { RouteError } from './route-error.tsx';
  * A new feature exports `xxxRoutes: RouteObject[]` from its index.ts and is added here.
  */
 export const featureRoutes: RouteObject[] = [
+  ...fleetRoutes,
   ...brandRoutes,
   ...regionRoutes,
   ...userRoutes,

@@ -25,6 +25,17 @@ export interface ListTableProps<T extends Entity> {
   /** When set, an In Use column shows the icon for items it flags. */
   isInUse?: (item: T) => boolean | null | undefined;
   emptyText?: string;
+  /** When set, a checkbox column leads the rows, with a header checkbox for the whole page. */
+  selection?: RowSelection<T>;
+}
+
+export interface RowSelection<T> {
+  isSelected: (item: T) => boolean;
+  onToggle: (item: T) => void;
+  /** The header checkbox: selects (or clears) every row of the page. */
+  onTogglePage: () => void;
+  /** Names the row in the checkbox's accessible label. */
+  label: (item: T) => string;
 }
 
 /** The list table: "#" (index + 1 + (page - 1) * 20), the feature's columns, and an optional In Use column. */
@@ -36,6 +47,7 @@ export function ListTable<T extends Entity>({
   onRowClick,
   isInUse,
   emptyText = 'No items found',
+  selection,
 }: ListTableProps<T>) {
   const clickable = Boolean(onRowClick);
   const handleClick = (event: MouseEvent, item: T) => {
@@ -49,11 +61,27 @@ export function ListTable<T extends Entity>({
     event.preventDefault();
     onRowClick?.(item);
   };
-  const colSpan = columns.length + 1 + (isInUse ? 1 : 0);
+  const colSpan = columns.length + 1 + (isInUse ? 1 : 0) + (selection ? 1 : 0);
+  const pageSelected = selection ? items.filter(selection.isSelected).length : 0;
   return (
     <Table hover responsive className="align-middle">
       <thead>
         <tr>
+          {selection && (
+            <th scope="col" style={{ width: '2.5rem' }}>
+              <input
+                type="checkbox"
+                className="form-check-input"
+                aria-label="Select all on this page"
+                checked={items.length > 0 && pageSelected === items.length}
+                ref={(el) => {
+                  if (el) el.indeterminate = pageSelected > 0 && pageSelected < items.length;
+                }}
+                disabled={items.length === 0}
+                onChange={selection.onTogglePage}
+              />
+            </th>
+          )}
           <th scope="col" style={{ width: '4rem' }}>
             #
           </th>
@@ -89,6 +117,17 @@ export function ListTable<T extends Entity>({
               tabIndex={clickable && !rowHref ? 0 : undefined}
               style={clickable ? { cursor: 'pointer' } : undefined}
             >
+              {selection && (
+                <td onClick={(event) => event.stopPropagation()}>
+                  <input
+                    type="checkbox"
+                    className="form-check-input"
+                    aria-label={`Select ${selection.label(item)}`}
+                    checked={selection.isSelected(item)}
+                    onChange={() => selection.onToggle(item)}
+                  />
+                </td>
+              )}
               <td>{rowHref ? <Link to={rowHref(item)}>{rowNumber(index, page)}</Link> : rowNumber(index, page)}</td>
               {columns.map((column, i) => (
                 <td

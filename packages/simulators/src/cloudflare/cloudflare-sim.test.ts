@@ -165,13 +165,19 @@ describe('cloudflare simulator: wire details', () => {
     }
   });
 
-  it("counts one budget per account (a token and the global key share it) on a compressed clock", async () => {
+  it('counts one budget per account (a token and the global key share it) on a compressed clock', async () => {
     const limited = await startCloudflareSim({ rateLimit: { requests: 3, windowMs: 400 } });
     try {
-      const { accountId } = limited.addAccount({ email: 'acc@example.com', token: TOKEN, globalAPIKey: 'gk-0123456789' });
+      const { accountId } = limited.addAccount({
+        email: 'acc@example.com',
+        token: TOKEN,
+        globalAPIKey: 'gk-0123456789',
+      });
       const byToken = () => fetch(`${limited.url}/zones`, { headers: { authorization: `Bearer ${TOKEN}` } });
       const byKey = () =>
-        fetch(`${limited.url}/zones`, { headers: { 'x-auth-email': 'acc@example.com', 'x-auth-key': 'gk-0123456789' } });
+        fetch(`${limited.url}/zones`, {
+          headers: { 'x-auth-email': 'acc@example.com', 'x-auth-key': 'gk-0123456789' },
+        });
       expect((await byToken()).status).toBe(200);
       expect((await byKey()).status).toBe(200);
       expect((await byToken()).status).toBe(200);

@@ -1,4 +1,16 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** Cloudflare requests spent per account key, shared by every process (request-budget.ts, decision 034). */
 export const cloudflareBudgetSpend = pgTable(
@@ -12,7 +24,15 @@ export const cloudflareBudgetSpend = pgTable(
   (t) => [index('cloudflare_budget_spend_key_t_idx').on(t.key, t.t)],
 );
 
-export const FLEET_PLAN_STATES = ['planning', 'planned', 'running', 'paused', 'completed', 'cancelled', 'failed'] as const;
+export const FLEET_PLAN_STATES = [
+  'planning',
+  'planned',
+  'running',
+  'paused',
+  'completed',
+  'cancelled',
+  'failed',
+] as const;
 
 /** A fleet change: the action, the selection it was planned for, and where its run stands (decision 035). */
 export const fleetPlans = pgTable(

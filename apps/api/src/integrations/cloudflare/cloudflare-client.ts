@@ -360,7 +360,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     for (let retry = 0; ; retry++) {
       let slot = await budget.take(key, budgetCtx);
       // Background work (a fleet job) waits for its slot, within its bound, rather than failing.
-      for (let waited = 0; !slot.ok && waited + slot.retryAfterMs <= (budgetCtx?.waitMs ?? 0); ) {
+      for (let waited = 0; !slot.ok && waited + slot.retryAfterMs <= (budgetCtx?.waitMs ?? 0);) {
         const wait = Math.max(5, slot.retryAfterMs);
         await sleep(wait);
         waited += wait;

@@ -93,7 +93,9 @@ describe('the shared budget', () => {
     expect((await one.take(k, { owner: 'alice' })).ok).toBe(true);
     expect((await two.take(k, { owner: 'bob' })).ok).toBe(true);
     expect((await one.take(k, { owner: 'carol' })).ok).toBe(false);
-    const rows = await database.db.execute(sql`select count(*)::int as n from cloudflare_budget_spend where key = ${k}`);
+    const rows = await database.db.execute(
+      sql`select count(*)::int as n from cloudflare_budget_spend where key = ${k}`,
+    );
     expect(Number((rows as unknown as { rows: { n: number }[] }).rows[0]?.n)).toBe(20);
   });
 });

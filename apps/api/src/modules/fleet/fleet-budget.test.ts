@@ -63,7 +63,10 @@ it('a run never exceeds the account budget, and an interactive call gets through
     if (e.status !== 429) seen.push(Date.now());
   });
 
-  const created = await call('POST', '/api/fleet/plans', { selection: { ids }, action: { kind: 'ssl', value: 'strict' } });
+  const created = await call('POST', '/api/fleet/plans', {
+    selection: { ids },
+    action: { kind: 'ssl', value: 'strict' },
+  });
   expect(created.statusCode, created.body).toBe(201);
   const planned = await waitPlan(created.json().data._id, ['planned']);
   expect(planned.counts.change).toBe(14);

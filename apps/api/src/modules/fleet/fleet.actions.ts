@@ -138,7 +138,12 @@ export function createFleetActions(deps: FleetDeps) {
 
   const domainField = (a: FleetAction, d: Domain, labels: TargetLabels) => {
     if (a.kind === 'set_server')
-      return { now: d.serverId, nowText: d.server?.IPAddress ?? 'none', want: a.serverId, wantText: labels.server ?? 'none' };
+      return {
+        now: d.serverId,
+        nowText: d.server?.IPAddress ?? 'none',
+        want: a.serverId,
+        wantText: labels.server ?? 'none',
+      };
     if (a.kind === 'set_brand')
       return { now: d.brandId, nowText: d.brand?.name ?? 'none', want: a.brandId, wantText: labels.brand ?? 'none' };
     if (a.kind === 'set_status') return { now: d.status, nowText: d.status, want: a.status, wantText: a.status };
@@ -150,7 +155,10 @@ export function createFleetActions(deps: FleetDeps) {
     async plan(a: FleetAction, domainId: string, actor: Actor, labels: TargetLabels = {}): Promise<PlanResult> {
       const d = await domains.get(domainId);
       const field = domainField(a, d, labels);
-      if (field) return field.now === field.want ? same(field.nowText, field.now) : change(field.nowText, field.wantText, field.now);
+      if (field)
+        return field.now === field.want
+          ? same(field.nowText, field.now)
+          : change(field.nowText, field.wantText, field.now);
       if (a.kind === 'create_zone') {
         if (!d.cloudId) return refused(FLEET_MESSAGES.noCloud);
         if (d.cloudZoneId) return { ...same(d.cloudZoneId), reason: FLEET_MESSAGES.hasZone(d.cloudZoneId) };
@@ -214,7 +222,9 @@ export function createFleetActions(deps: FleetDeps) {
           const now = (await cf.getRedirectRules(d._id, actor)).rules as RuleView[];
           const want = redirectRulesFor(a.rules, name);
           const seen = rulesKey(now);
-          return sameJson(seen, rulesKey(want)) ? same(rulesText(now), seen) : change(rulesText(now), rulesText(want), seen);
+          return sameJson(seen, rulesKey(want))
+            ? same(rulesText(now), seen)
+            : change(rulesText(now), rulesText(want), seen);
         }
         case 'purge_cache':
           return change('cached', 'purged', null);
@@ -226,7 +236,13 @@ export function createFleetActions(deps: FleetDeps) {
      * Runs the action on the domain: reads again, skips when it already matches or when it changed since the
      * plan (`seen`), else calls the single-domain action.
      */
-    async run(a: FleetAction, domainId: string, seen: unknown, actor: Actor, labels: TargetLabels = {}): Promise<RunResult> {
+    async run(
+      a: FleetAction,
+      domainId: string,
+      seen: unknown,
+      actor: Actor,
+      labels: TargetLabels = {},
+    ): Promise<RunResult> {
       const d = await domains.get(domainId);
       const changed = (was: unknown, now: unknown): RunResult => ({
         status: 'skipped',
@@ -273,7 +289,11 @@ export function createFleetActions(deps: FleetDeps) {
           const rn = recordName(a.record.name, name);
           const content = fill(a.record.content, name)!;
           if (matching(await dnsNow(d, actor), a.record.type, rn).some((r) => r.content === content)) return already;
-          await cf.changeDnsRecords(d._id, { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] }, actor);
+          await cf.changeDnsRecords(
+            d._id,
+            { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] },
+            actor,
+          );
           return { status: 'done' };
         }
         case 'dns_set': {

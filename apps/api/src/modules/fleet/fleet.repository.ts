@@ -60,7 +60,12 @@ export function createFleetRepository(db: Db) {
       const out: { id: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[] = [];
       for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
         const rows = await db
-          .select({ id: domains.id, domainName: domains.domainName, cloudId: domains.cloudId, cloudEmail: clouds.email })
+          .select({
+            id: domains.id,
+            domainName: domains.domainName,
+            cloudId: domains.cloudId,
+            cloudEmail: clouds.email,
+          })
           .from(domains)
           .leftJoin(clouds, eq(clouds.id, domains.cloudId))
           .where(inArray(domains.id, ids.slice(i, i + INSERT_CHUNK)))
@@ -76,9 +81,9 @@ export function createFleetRepository(db: Db) {
       ex: Executor = db,
     ) {
       for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-        await ex.insert(fleetPlanItems).values(
-          items.slice(i, i + INSERT_CHUNK).map((it, j) => ({ planId, seq: i + j + 1, ...it })),
-        );
+        await ex
+          .insert(fleetPlanItems)
+          .values(items.slice(i, i + INSERT_CHUNK).map((it, j) => ({ planId, seq: i + j + 1, ...it })));
       }
     },
 

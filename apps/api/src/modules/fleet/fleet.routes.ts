@@ -28,10 +28,8 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
   const one = dataOf(FleetPlanSchema);
   const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 
-  app.post(
-    path,
-    { config, schema: { tags, body: FleetPlanInputSchema, response: { 201: one } } },
-    async (req, reply) => reply.status(201).send({ data: await service.create(req.body as FleetPlanInput, req.actor) }),
+  app.post(path, { config, schema: { tags, body: FleetPlanInputSchema, response: { 201: one } } }, async (req, reply) =>
+    reply.status(201).send({ data: await service.create(req.body as FleetPlanInput, req.actor) }),
   );
   app.get(
     path,
@@ -43,27 +41,26 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
   }));
   app.get(
     `${path}/:id/items`,
-    { config, schema: { tags, params, querystring: FleetItemsQuerySchema, response: { 200: listOf(FleetItemSchema) } } },
+    {
+      config,
+      schema: { tags, params, querystring: FleetItemsQuerySchema, response: { 200: listOf(FleetItemSchema) } },
+    },
     async (req) => ({ data: await service.items(idOf(req), req.query as FleetItemsQuery) }),
   );
-  app.get(
-    `${path}/:id/csv`,
-    { config, schema: { tags, params, produces: ['text/csv'] } },
-    async (req, reply) => {
-      // The plan is found (or a 404 answered) before any byte is sent.
-      const chunks = service.csv(idOf(req));
-      const first = await chunks.next();
-      reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="fleet-plan.csv"`)
-        .header('cache-control', 'no-store');
-      async function* all() {
-        if (!first.done) yield first.value;
-        yield* chunks;
-      }
-      return reply.send(Readable.from(all()));
-    },
-  );
+  app.get(`${path}/:id/csv`, { config, schema: { tags, params, produces: ['text/csv'] } }, async (req, reply) => {
+    // The plan is found (or a 404 answered) before any byte is sent.
+    const chunks = service.csv(idOf(req));
+    const first = await chunks.next();
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="fleet-plan.csv"`)
+      .header('cache-control', 'no-store');
+    async function* all() {
+      if (!first.done) yield first.value;
+      yield* chunks;
+    }
+    return reply.send(Readable.from(all()));
+  });
   const verb = (name: string, fn: (id: string, actor: Actor) => Promise<FleetPlan>) =>
     app.post(`${path}/:id/${name}`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
       data: await fn(idOf(req), req.actor),

@@ -187,7 +187,7 @@ export function createFleetService(
   ) {
     const groups = new Map<string, FleetItemRow[]>();
     let total = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const batch = await repo.itemsToDo(p.id, which, after, LOAD_BATCH);
       if (!batch.length) break;
       for (const it of batch) {
@@ -251,7 +251,12 @@ export function createFleetService(
       });
       await repo.insertItems(
         plan.id,
-        domainsFound.map((d) => ({ domainId: d.id, domainName: d.domainName, cloudId: d.cloudId, cloudEmail: d.cloudEmail })),
+        domainsFound.map((d) => ({
+          domainId: d.id,
+          domainName: d.domainName,
+          cloudId: d.cloudId,
+          cloudEmail: d.cloudEmail,
+        })),
       );
       await audit.record(actor, {
         action: 'create_plan',
@@ -269,10 +274,12 @@ export function createFleetService(
 
     async list(page: number): Promise<ListResult<FleetPlanSummary>> {
       const res = await repo.listPlans(page);
-      const items = await Promise.all(res.items.map(async (p) => {
-        const { accounts: _accounts, ...rest } = await toPlan(p);
-        return rest;
-      }));
+      const items = await Promise.all(
+        res.items.map(async (p) => {
+          const { accounts: _accounts, ...rest } = await toPlan(p);
+          return rest;
+        }),
+      );
       return { items, itemsCount: res.itemsCount };
     },
 
@@ -286,12 +293,21 @@ export function createFleetService(
     async *csv(id: string): AsyncGenerator<string> {
       await mustFind(id);
       yield CSV_BOM + csvLine(FLEET_CSV_COLUMNS);
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows = await repo.exportBatch(id, after, EXPORT_BATCH);
         if (!rows.length) return;
         yield rows
           .map((r) =>
-            csvLine([r.domainName, r.cloudEmail, r.outcome, r.before, r.after, r.reason, r.outcome === 'change' ? r.status : '', r.error]),
+            csvLine([
+              r.domainName,
+              r.cloudEmail,
+              r.outcome,
+              r.before,
+              r.after,
+              r.reason,
+              r.outcome === 'change' ? r.status : '',
+              r.error,
+            ]),
           )
           .join('');
         after = rows[rows.length - 1]!.seq;
@@ -304,7 +320,12 @@ export function createFleetService(
       if (p.state === 'planning') throw new ConflictError(FLEET_MESSAGES.notPlanned, undefined, 'fleet_not_planned');
       const moved = await repo.transition(id, ['planned'], { state: 'running', startedAt: new Date(), error: null });
       if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
-      await audit.record(actor, { action: 'run_plan', entity: 'fleet_plans', entityId: id, details: { planNo: p.planNo } });
+      await audit.record(actor, {
+        action: 'run_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
       await startJob(moved, FLEET_RUN_JOB, actor);
       return toPlan(await mustFind(id));
     },
@@ -314,7 +335,12 @@ export function createFleetService(
       const moved = await repo.transition(id, ['running'], { state: 'paused' });
       if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunning(p.state), undefined, 'fleet_state');
       await stopJob(moved);
-      await audit.record(actor, { action: 'pause_plan', entity: 'fleet_plans', entityId: id, details: { planNo: p.planNo } });
+      await audit.record(actor, {
+        action: 'pause_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
       return toPlan(await mustFind(id));
     },
 
@@ -322,7 +348,12 @@ export function createFleetService(
       const p = await mustFind(id);
       const moved = await repo.transition(id, ['paused'], { state: 'running', error: null });
       if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-      await audit.record(actor, { action: 'resume_plan', entity: 'fleet_plans', entityId: id, details: { planNo: p.planNo } });
+      await audit.record(actor, {
+        action: 'resume_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
       await startJob(moved, FLEET_RUN_JOB, actor);
       return toPlan(await mustFind(id));
     },
@@ -337,7 +368,12 @@ export function createFleetService(
       if (!moved) throw new ConflictError(FLEET_MESSAGES.finished(p.state), undefined, 'fleet_state');
       await stopJob(moved);
       await repo.cancelPending(id);
-      await audit.record(actor, { action: 'cancel_plan', entity: 'fleet_plans', entityId: id, details: { planNo: p.planNo } });
+      await audit.record(actor, {
+        action: 'cancel_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
       return toPlan(await mustFind(id));
     },
 

@@ -173,7 +173,10 @@ describe('plan and run', () => {
     expect((await run(del._id)).run.done).toBe(2);
     expect(records(d1.zoneId).some((r) => r.type === 'TXT')).toBe(false);
 
-    const missing = await plan({ ids: [d1.id] }, { kind: 'dns_set', type: 'AAAA', name: 'www', content: '2001:db8::1' });
+    const missing = await plan(
+      { ids: [d1.id] },
+      { kind: 'dns_set', type: 'AAAA', name: 'www', content: '2001:db8::1' },
+    );
     expect((await items(missing._id))[0]).toMatchObject({
       outcome: 'refused',
       reason: FLEET_MESSAGES.noRecords('AAAA', `www.${d1.name}`),
@@ -187,7 +190,9 @@ describe('plan and run', () => {
       { ids: [d1.id, d2.id] },
       {
         kind: 'redirects',
-        rules: [{ ruleExpression: 'http.host eq "{domain}"', targetUrlValue: 'https://www.{domain}/', statusCode: 301 }],
+        rules: [
+          { ruleExpression: 'http.host eq "{domain}"', targetUrlValue: 'https://www.{domain}/', statusCode: 301 },
+        ],
       },
     );
     expect(r.counts.change).toBe(2);
