@@ -1,4 +1,5 @@
 import { loadConfig, ConfigError, type Config } from './config.ts';
+import { seedDemoFleet } from './db/seed-demo-fleet.ts';
 import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './db/seed-demo.ts';
@@ -56,6 +57,7 @@ async function main() {
 
   // Workers run in this process unless JOB_WORKERS=0; `npm run worker` adds more, here or elsewhere.
   await c.startJobs();
+  if (config.DEMO) seedDemoFleet(c, log);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -89,7 +89,7 @@ function RefFilter<T extends Entity>(props: {
   const picked = usePicked<T>(props.resource, props.id);
   const isNone = props.id === 'none';
   return (
-    <>
+    <div data-testid={`filter-${props.resource}`}>
       <PickerField<T>
         label={props.label}
         value={isNone ? null : picked}
@@ -107,7 +107,7 @@ function RefFilter<T extends Entity>(props: {
           onChange={(e) => props.onChange(e.currentTarget.checked ? 'none' : null)}
         />
       )}
-    </>
+    </div>
   );
 }
 

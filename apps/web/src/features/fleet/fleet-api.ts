@@ -31,12 +31,12 @@ export function useFleetPlan(id: string) {
 
 export type FleetItemsParams = { page: number; search?: string; outcome?: string; status?: string };
 
-export function useFleetItems(id: string, params: FleetItemsParams, active: boolean) {
+/** The plan's items; `version` (the plan's state and counts) makes them read again whenever the plan moves. */
+export function useFleetItems(id: string, params: FleetItemsParams, version: string) {
   return useQuery({
-    queryKey: ['fleet/plans', 'items', id, params],
+    queryKey: ['fleet/plans', 'items', id, params, version],
     queryFn: ({ signal }) => api.get<ListResult<FleetItem>>(`${planPath(id)}/items`, { ...params }, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: active ? 2000 : false,
   });
 }
 

@@ -254,8 +254,9 @@ function Items({ plan }: { plan: FleetPlan }) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const [outcome, setOutcome] = useState('');
-  const active = plan.state === 'planning' || plan.state === 'running';
-  const query = useFleetItems(plan._id, { page, search: search || undefined, outcome: outcome || undefined }, active);
+  const r = plan.run;
+  const version = `${plan.state}:${plan.counts.pending}:${r.done}:${r.failed}:${r.skipped}:${r.cancelled}`;
+  const query = useFleetItems(plan._id, { page, search: search || undefined, outcome: outcome || undefined }, version);
   const ran = !['planning', 'planned'].includes(plan.state);
   return (
     <section aria-label="Domains of the plan">
