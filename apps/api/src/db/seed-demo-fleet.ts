@@ -5,7 +5,8 @@ type Log = { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: st
 
 /**
  * Demo fleet plans, made through the fleet service like an operator's (the job engine must be started): one
- * run to the end (TLS 1.3 on, over the domains with a zone), one left planned to read and run (SSL Full strict).
+ * run to the end (SSL Full strict, over the domains with a zone), one left planned to read and run (an SPF
+ * record on each).
  * Only on a demo database without plans; it runs in the background, so start-up does not wait for it.
  */
 export function seedDemoFleet(c: Container, log: Log): void {
@@ -22,14 +23,15 @@ export function seedDemoFleet(c: Container, log: Log): void {
   const run = async () => {
     if ((await fleet.list(1)).itemsCount > 0) return;
     const selection = { filter: { hasZone: true } } as never;
-    const tls = await fleet.create({ selection, action: { kind: 'tls13', value: 'on' } }, actor);
-    await waitFor(tls._id, ['planned', 'failed']);
-    if ((await fleet.get(tls._id)).run.total > 0) {
-      await fleet.run(tls._id, actor);
-      await waitFor(tls._id, ['completed', 'failed']);
-    }
     const ssl = await fleet.create({ selection, action: { kind: 'ssl', value: 'strict' } }, actor);
     await waitFor(ssl._id, ['planned', 'failed']);
+    if ((await fleet.get(ssl._id)).run.total > 0) {
+      await fleet.run(ssl._id, actor);
+      await waitFor(ssl._id, ['completed', 'failed']);
+    }
+    const record = { type: 'TXT', name: '@', content: 'v=spf1 -all', ttl: 1, proxied: false } as const;
+    const spf = await fleet.create({ selection, action: { kind: 'dns_add', record } }, actor);
+    await waitFor(spf._id, ['planned', 'failed']);
     log.info({ plans: 2 }, 'demo fleet plans seeded');
   };
   void run().catch((err: unknown) =>

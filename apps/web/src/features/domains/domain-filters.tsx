@@ -1,6 +1,7 @@
-import { useCallback, useMemo, type ComponentType } from 'react';
+import { useCallback, useMemo, useState, type ComponentType } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
@@ -113,6 +114,17 @@ function RefFilter<T extends Entity>(props: {
 
 /** The filter bar beside the search: brand, server, cloud, registrator, status, zone, expiry. */
 export function DomainFilterBar({ values, setFilter, clear, count }: ReturnType<typeof useDomainFilters>) {
+  // Open on wide screens or when a filter is set; on a phone the bar folds away behind its button.
+  const [open, setOpen] = useState(
+    () => count > 0 || typeof window === 'undefined' || window.matchMedia?.('(min-width: 768px)').matches !== false,
+  );
+  if (!open) {
+    return (
+      <Button variant="outline-secondary" className="mb-3" onClick={() => setOpen(true)} aria-expanded={false}>
+        Filters{count ? ` (${count})` : ''}
+      </Button>
+    );
+  }
   return (
     <Form
       className="border rounded p-3 mb-3 bg-body-tertiary"
@@ -195,9 +207,14 @@ export function DomainFilterBar({ values, setFilter, clear, count }: ReturnType<
           </Form.Group>
         </Col>
         <Col className="d-flex align-items-end">
-          <button type="button" className="btn btn-outline-secondary" onClick={clear} disabled={count === 0}>
-            Clear filters
-          </button>
+          <div className="d-flex gap-2">
+            <Button variant="outline-secondary" onClick={clear} disabled={count === 0}>
+              Clear filters
+            </Button>
+            <Button variant="link" className="d-md-none" onClick={() => setOpen(false)} aria-expanded>
+              Hide
+            </Button>
+          </div>
         </Col>
       </Row>
     </Form>
