@@ -381,7 +381,9 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       }
       const res = await send(creds, method, url, headers, payload);
       const transient = res.status === 429 || res.status >= 500;
-      if (transient && IDEMPOTENT.has(method) && retry < maxRetries) {
+      // Cloudflare refuses a rate-limited call before acting on it: background work retries its writes too.
+      const retryable = IDEMPOTENT.has(method) || (res.status === 429 && budgetCtx?.priority === 'background');
+      if (transient && retryable && retry < maxRetries) {
         // Honour retry-after; otherwise back off 0.5 s, 1 s, 2 s … with jitter.
         const wait = retryAfterMs(res.headers) ?? Math.round(500 * 2 ** retry * (0.75 + Math.random() / 2));
         if (wait <= maxRetryWaitMs) {
