@@ -121,7 +121,10 @@ async function main() {
       `Budget: ${REQUESTS} requests per ${WINDOW_S} s per account (Cloudflare's 1,200 per 5 min on a compressed clock); ` +
         `interactive reserve ${Math.round(config.CLOUDFLARE_INTERACTIVE_RESERVE * 100)} %; ${CONCURRENCY} domains at once per account`,
     );
-    log(`Seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    log(
+      `Seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; machine: ${os.cpus().length} CPUs, ` +
+        `load average ${os.loadavg()[0]!.toFixed(1)} (shared with other work)\n`,
+    );
     await c.startJobs({ periodic: false });
 
     const waitFor = async (id: string, states: string[]) => {
@@ -170,12 +173,19 @@ async function main() {
         const p = await c.services.fleet.create({ selection: { ids }, action }, actor);
         planId = p._id;
         const planned = await waitFor(planId, ['planned', 'failed']);
-        if (planned.counts.change !== DOMAINS) log(`  note: ${planned.counts.change} of ${DOMAINS} to change`);
+        if (planned.counts.change !== DOMAINS) {
+          const refused = await c.services.fleet.items(planId, { page: 1, search: '', outcome: 'refused' });
+          const why = [...new Set(refused.items.map((i) => i.reason))].join(' | ');
+          log(`  note: ${planned.counts.change} of ${DOMAINS} to change; refused: ${why}`);
+        }
       });
       await phase(`${name} · run`, async () => {
         await c.services.fleet.run(planId, actor);
         const done = await waitFor(planId, ['completed', 'failed', 'cancelled']);
-        if (done.run.failed) log(`  note: ${done.run.failed} failed`);
+        if (done.run.failed) {
+          const failed = await c.services.fleet.items(planId, { page: 1, search: '', status: 'failed' });
+          log(`  note: ${done.run.failed} failed: ${[...new Set(failed.items.map((i) => i.error))].join(' | ')}`);
+        }
       });
     }
     const head = ['Phase', 'Wall s', `Budget used per account`, '429s', 'Req/domain', 'Requests'];

@@ -275,8 +275,9 @@ export async function createContainer(
     },
     options: {
       accountConcurrency: config.FLEET_ACCOUNT_CONCURRENCY,
-      // A background call waits for its slot up to one budget window (then fails that domain's step).
-      budgetWaitMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 1000 + 5000,
+      // A background call waits for its slot up to three budget windows (other workers of the account may take
+      // the slots it wakes for); past that the domain's step fails with the wait.
+      budgetWaitMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000,
     },
   });
   const jobs = createJobsService({ repo: repos.jobs, domains: repos.domains, audit, engine: () => jobEngine });
