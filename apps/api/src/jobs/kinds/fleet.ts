@@ -29,6 +29,11 @@ const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService
           ? await fleet().planPhase(ctx.payload.planId, phaseCtx)
           : await fleet().runPhase(ctx.payload.planId, phaseCtx);
       } catch (err) {
+        // Stopped from the Jobs screen rather than the plan's own buttons: the plan says so.
+        if (ctx.signal.aborted)
+          await fleet()
+            .jobStopped(ctx.payload.planId, which)
+            .catch(() => undefined);
         if (!ctx.signal.aborted && ctx.attempt >= 3) {
           await fleet().jobFailed(ctx.payload.planId, which, err instanceof Error ? err.message : String(err));
         }

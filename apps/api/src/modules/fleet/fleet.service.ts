@@ -441,6 +441,15 @@ export function createFleetService(
       return { ...run };
     },
 
+    /**
+     * The job was cancelled while its plan still says it works (cancelled on the Jobs screen, not by the plan's
+     * Pause or Cancel): a run becomes paused (it can be resumed), planning becomes cancelled.
+     */
+    async jobStopped(planId: string, which: 'plan' | 'run') {
+      if (which === 'run') await repo.transition(planId, ['running'], { state: 'paused' });
+      else await repo.transition(planId, ['planning'], { state: 'cancelled', finishedAt: new Date() });
+    },
+
     /** When a plan or run job ends without its handler (it failed for good): the plan says so. */
     async jobFailed(planId: string, which: 'plan' | 'run', error: string) {
       const from: FleetPlanState[] = which === 'plan' ? ['planning'] : ['running'];

@@ -332,6 +332,23 @@ describe('runs', () => {
     expect((await call('POST', `/api/fleet/plans/${p._id}/cancel`)).statusCode).toBe(409);
   });
 
+  it('a run job cancelled on the Jobs screen leaves its plan paused, to be resumed', async () => {
+    const a = await account();
+    const ds: { id: string; zoneId: string | null }[] = [];
+    for (let i = 0; i < 4; i++) ds.push(await domain(a.cloudId));
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'flexible' });
+    sim.fail({ kind: 'slow', delayMs: 250, count: 1000 });
+    const started = await call('POST', `/api/fleet/plans/${p._id}/run`);
+    const jobId = started.json().data.jobId as string;
+    await waitUntil(async () => (await waitPlan(p._id, ['running'])).run.done >= 1);
+    expect((await call('POST', `/api/jobs/${jobId}/cancel`)).statusCode).toBe(200);
+    const paused = await waitPlan(p._id, ['paused']);
+    expect(paused.run.done).toBeLessThan(4);
+    sim.clearFailures();
+    expect((await call('POST', `/api/fleet/plans/${p._id}/resume`)).statusCode).toBe(200);
+    expect((await waitPlan(p._id, ['completed'])).run.done).toBe(4);
+  });
+
   it('a domain changed between plan and run is re-checked, not overwritten', async () => {
     const a = await account();
     const [d1, d2, d3] = [await domain(a.cloudId), await domain(a.cloudId), await domain(a.cloudId)];
