@@ -193,7 +193,9 @@ export async function createContainer(
       windowMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 1000,
       interactiveReserve: config.CLOUDFLARE_INTERACTIVE_RESERVE,
       // Counted when sent, counted by Cloudflare when received: a small margin absorbs the difference.
-      marginMs: Math.min(1000, Math.max(250, Math.ceil(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 10))),
+      marginMs:
+        config.CLOUDFLARE_BUDGET_MARGIN_MS ??
+        Math.min(1000, Math.max(250, Math.ceil(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 10))),
     },
     // Shared through the database on PostgreSQL, where API processes and workers spend the same accounts.
     budgetStore: (b) =>
