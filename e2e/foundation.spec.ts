@@ -17,6 +17,7 @@ const MENU = [
   'Users',
   'Roles',
   'Domains',
+  'Fleet',
   'Clouds',
   'Proxies',
   'Servers',

@@ -39,6 +39,7 @@ import { yandexWebmasterRoutes } from './modules/yandex-webmaster/yandex-webmast
 import { contentFilesRoutes } from './modules/content-files/content-files.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -145,6 +146,7 @@ export async function buildApp(
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
   await app.register(dashboardRoutes(c.services.dashboard));
   await app.register(searchRoutes(c.services.search));
+  await app.register(fleetRoutes(c.services.fleet));
 
   if (serveWeb) {
     await app.register(fastifyStatic, {

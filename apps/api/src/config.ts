@@ -123,6 +123,14 @@ const ConfigSchema = z.object({
   DIRECTADMIN_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   ISPMANAGER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   CLOUDFLARE_BUDGET_PER_5_MIN: z.coerce.number().int().min(1).max(100_000).default(1200),
+  /** The budget's window; Cloudflare's is 5 minutes (shorter only to match a simulator's compressed clock). */
+  CLOUDFLARE_BUDGET_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(300),
+  /** How much longer than the window a request is counted (send-to-arrival jitter); default 1 % of it, 250-1000 ms. */
+  CLOUDFLARE_BUDGET_MARGIN_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  /** Share of each account's budget fleet jobs leave to operators' own calls (decision 034). */
+  CLOUDFLARE_INTERACTIVE_RESERVE: z.coerce.number().min(0.01).max(0.9).default(0.1),
+  /** Domains of one Cloudflare account a fleet job works on at once (the budget paces them). */
+  FLEET_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   /** Run job workers inside the API process (on by default; `npm run worker` runs more elsewhere). */
   JOB_WORKERS: z
     .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])

@@ -1,3 +1,4 @@
+import type { DomainFilter } from '@fleetdesk/contract';
 import type { Config } from './config.ts';
 import { openDatabase, secureDataDir, type Database } from './db/client.ts';
 import { loadAppKey, createSecretBox } from './lib/secret-box.ts';
@@ -30,7 +31,11 @@ import { createServersService } from './modules/servers/servers.service.ts';
 import { createSshPool } from './files/ssh/index.ts';
 import { createDomainsRepository, domainsQtySql } from './modules/domains/domains.repository.ts';
 import { createDomainsService } from './modules/domains/domains.service.ts';
-import { createCloudflareClient } from './integrations/cloudflare/index.ts';
+import {
+  createCloudflareClient,
+  createRequestBudget,
+  createSharedRequestBudget,
+} from './integrations/cloudflare/index.ts';
 import { createCloudflareRouting } from './modules/cloud-flare/cloudflare-routing.ts';
 import { createZoneLocks } from './modules/cloud-flare/zone-lock.ts';
 import { createCloudFlareService } from './modules/cloud-flare/cloud-flare.service.ts';
@@ -55,6 +60,9 @@ import {
   createYandexWebmasterService,
   type WebmasterDnsPort,
 } from './modules/yandex-webmaster/yandex-webmaster.service.ts';
+import { createFleetRepository } from './modules/fleet/fleet.repository.ts';
+import { createFleetService, type FleetService } from './modules/fleet/fleet.service.ts';
+import { fleetPlanJob, fleetRunJob } from './jobs/kinds/fleet.ts';
 import { createContentFilesService } from './modules/content-files/content-files.service.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
@@ -91,6 +99,7 @@ export async function createContainer(
     yandexWebmaster: createYandexWebmasterRepository(db),
     dashboard: createDashboardRepository(db),
     search: createSearchRepository(db),
+    fleet: createFleetRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -187,7 +196,18 @@ export async function createContainer(
   const cloudflare = createCloudflareClient({
     baseUrl: config.CLOUDFLARE_API_URL,
     timeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
-    budget: { requests: config.CLOUDFLARE_BUDGET_PER_5_MIN, windowMs: 5 * 60_000 },
+    budget: {
+      requests: config.CLOUDFLARE_BUDGET_PER_5_MIN,
+      windowMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 1000,
+      interactiveReserve: config.CLOUDFLARE_INTERACTIVE_RESERVE,
+      // Counted when sent, counted by Cloudflare when received: a small margin absorbs the difference.
+      marginMs:
+        config.CLOUDFLARE_BUDGET_MARGIN_MS ??
+        Math.min(1000, Math.max(250, Math.ceil(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 10))),
+    },
+    // Shared through the database on PostgreSQL, where API processes and workers spend the same accounts.
+    budgetStore: (b) =>
+      database.driver === 'postgres' ? createSharedRequestBudget(database, b) : createRequestBudget(b),
     dispatcherFor: cloudflareRouting.dispatcherFor,
     budgetContext: cloudflareRouting.budgetContext,
   });
@@ -243,6 +263,8 @@ export async function createContainer(
       },
     }),
     serversHealthCheckJob({ servers: services.servers, allIds: () => repos.servers.allIds() }),
+    fleetPlanJob(() => fleet),
+    fleetRunJob(() => fleet),
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     ...(opts.extraJobs ?? []),
   ]);
@@ -258,6 +280,27 @@ export async function createContainer(
       expireGraceSeconds: config.JOB_EXPIRE_GRACE_SECONDS,
       reconcileIntervalSeconds: Math.max(config.JOB_MAINTENANCE_SECONDS, 5),
       ...opts.jobOptions,
+    },
+  });
+  // Fleet operations: plans over many domains, run by the fleet jobs through the single-domain services.
+  const fleet: FleetService = createFleetService({
+    repo: repos.fleet,
+    jobsRepo: repos.jobs,
+    engine: () => jobEngine,
+    audit,
+    routing: cloudflareRouting,
+    cloudFlare,
+    domains: services.domains,
+    idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
+    labels: {
+      server: async (id) => (await services.servers.get(id)).IPAddress,
+      brand: async (id) => (await brands.get(id)).name,
+    },
+    options: {
+      accountConcurrency: config.FLEET_ACCOUNT_CONCURRENCY,
+      // A background call waits for its slot up to three budget windows (other workers of the account may take
+      // the slots it wakes for); past that the domain's step fails with the wait.
+      budgetWaitMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000,
     },
   });
   const jobs = createJobsService({ repo: repos.jobs, domains: repos.domains, audit, engine: () => jobEngine });
@@ -330,6 +373,7 @@ export async function createContainer(
       registrar,
       contentFiles,
       parsing,
+      fleet,
       dashboard: createDashboardService({ repo: repos.dashboard }),
       search: createSearchService({ repo: repos.search }),
     },

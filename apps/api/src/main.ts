@@ -47,7 +47,7 @@ async function main() {
 
   // Workers run in this process unless JOB_WORKERS=0; `npm run worker` adds more, here or elsewhere.
   await c.startJobs();
-  await demo?.afterJobs(c);
+  await demo?.afterJobs(c, log);
 
   installGracefulShutdown({ app, c, graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000, after: demo?.close });
 

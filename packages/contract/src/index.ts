@@ -24,3 +24,4 @@ export * from './registrar.ts';
 export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
 export * from './dashboard.ts';
+export * from './fleet.ts';

@@ -13,6 +13,8 @@ export const JOB_KINDS = [
   'domains.parsing',
   'servers.health-check',
   'proxies.health-check',
+  'fleet.plan',
+  'fleet.run',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -23,6 +25,8 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'domains.parsing': 'Domain Parsing',
   'servers.health-check': 'Server health check',
   'proxies.health-check': 'Proxy health check',
+  'fleet.plan': 'Fleet plan',
+  'fleet.run': 'Fleet run',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */

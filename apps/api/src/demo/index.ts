@@ -4,6 +4,7 @@ import type { Container } from '../container.ts';
 import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProviders } from './providers.ts';
 import { seedDemo } from './seed.ts';
 import { attachDemoParsing } from './seed-parsing.ts';
+import { seedDemoFleet } from './seed-fleet.ts';
 
 /**
  * Demo mode in one place: its simulated providers, the configuration that points the console at them, and the
@@ -29,8 +30,9 @@ export async function startDemo(config: Config) {
       await attachDemoPanels(c, providers);
     },
     /** Once the job engine runs: what the demo queues at start (a first parse of the parsing example). */
-    async afterJobs(c: Container) {
+    async afterJobs(c: Container, log: FastifyBaseLogger) {
       await attachDemoParsing(c, providers);
+      seedDemoFleet(c, log);
     },
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +

@@ -8,6 +8,7 @@ export const SECTIONS: readonly MenuItem[] = [
   { label: 'Users', to: '/users' },
   { label: 'Roles', to: '/roles' },
   { label: 'Domains', to: '/domains' },
+  { label: 'Fleet', to: '/fleet' },
   { label: 'Clouds', to: '/clouds' },
   { label: 'Proxies', to: '/proxies' },
   { label: 'Servers', to: '/servers' },

@@ -17,6 +17,7 @@ export type FeatureArea = { paths: string[]; load: () => Promise<RouteObject[]> 
  * /domains loads the domains area only; the areas of a domain's actions load with /domains/:id/….
  */
 export const featureAreas: FeatureArea[] = [
+  { paths: ['fleet/*'], load: () => import('../features/fleet/index.ts').then((m) => m.fleetRoutes) },
   { paths: ['brands/*'], load: () => import('../features/brands/index.ts').then((m) => m.brandRoutes) },
   { paths: ['regions/*'], load: () => import('../features/regions/index.ts').then((m) => m.regionRoutes) },
   { paths: ['users/*'], load: () => import('../features/users/index.ts').then((m) => m.userRoutes) },

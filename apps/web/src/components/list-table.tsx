@@ -32,6 +32,17 @@ export interface ListTableProps<T extends Entity> {
   emptyText?: ReactNode;
   /** An accessible name for the table. */
   label?: string;
+  /** When set, a checkbox column leads the rows, with a header checkbox for the whole page. */
+  selection?: RowSelection<T>;
+}
+
+export interface RowSelection<T> {
+  isSelected: (item: T) => boolean;
+  onToggle: (item: T) => void;
+  /** The header checkbox: selects (or clears) every row of the page. */
+  onTogglePage: () => void;
+  /** Names the row in the checkbox's accessible label. */
+  label: (item: T) => string;
 }
 
 /** Headers that name a row, in order of preference, when no column is marked primary. */
@@ -66,6 +77,7 @@ export function ListTable<T extends Entity>({
   isInUse,
   emptyText = 'No items found',
   label,
+  selection,
 }: ListTableProps<T>) {
   const clickable = Boolean(onRowClick);
   const main = mainColumnIndex(columns as Column<unknown>[]);
@@ -100,11 +112,27 @@ export function ListTable<T extends Entity>({
       );
     return content;
   };
-  const colSpan = columns.length + 1 + (isInUse ? 1 : 0);
+  const colSpan = columns.length + 1 + (isInUse ? 1 : 0) + (selection ? 1 : 0);
+  const pageSelected = selection ? items.filter(selection.isSelected).length : 0;
   return (
     <Table hover responsive className="align-middle fd-list-table" aria-label={label}>
       <thead>
         <tr>
+          {selection && (
+            <th scope="col" style={{ width: '2.5rem' }}>
+              <input
+                type="checkbox"
+                className="form-check-input"
+                aria-label="Select all on this page"
+                checked={items.length > 0 && pageSelected === items.length}
+                ref={(el) => {
+                  if (el) el.indeterminate = pageSelected > 0 && pageSelected < items.length;
+                }}
+                disabled={items.length === 0}
+                onChange={selection.onTogglePage}
+              />
+            </th>
+          )}
           <th scope="col" style={{ width: '4rem' }}>
             #
           </th>
@@ -140,6 +168,17 @@ export function ListTable<T extends Entity>({
               tabIndex={clickable && !rowHref ? 0 : undefined}
               className={clickable ? 'fd-clickable' : undefined}
             >
+              {selection && (
+                <td className="fd-cell-select" onClick={(event) => event.stopPropagation()}>
+                  <input
+                    type="checkbox"
+                    className="form-check-input"
+                    aria-label={`Select ${selection.label(item)}`}
+                    checked={selection.isSelected(item)}
+                    onChange={() => selection.onToggle(item)}
+                  />
+                </td>
+              )}
               <td data-label="#" className="fd-cell-no">
                 {rowHref ? <Link to={rowHref(item)}>{rowNumber(index, page)}</Link> : rowNumber(index, page)}
               </td>

@@ -9,7 +9,7 @@ import type { Entity, ListParams, UseListHook } from '../lib/resource.ts';
 import { useDialogs } from './dialog-host.tsx';
 import { LinkButton } from './link-button.tsx';
 import { ErrorBox } from './error-box.tsx';
-import { ListTable, type Column } from './list-table.tsx';
+import { ListTable, type Column, type RowSelection } from './list-table.tsx';
 import { PageHeader } from './page-header.tsx';
 import { LoadingSpinner } from './loading-spinner.tsx';
 import { Pager } from './pager.tsx';
@@ -52,6 +52,10 @@ export interface ListViewProps<T extends Entity> {
   hideSearch?: boolean;
   /** Shown between the header and the table, e.g. filters. */
   filters?: ReactNode;
+  /** A checkbox column (see ListTable). */
+  selection?: RowSelection<T>;
+  /** Shown between the search and the table, with the page's items and total (e.g. a selection bar). */
+  aboveTable?: (data: { items: T[]; itemsCount: number }) => ReactNode;
 }
 
 /** A paginated, searchable list screen. Paging and search live in the URL. */
@@ -70,6 +74,8 @@ export function ListView<T extends Entity>({
   actions,
   hideSearch,
   filters,
+  selection,
+  aboveTable,
 }: ListViewProps<T>) {
   const navigate = useNavigate();
   const dialogs = useDialogs();
@@ -92,7 +98,8 @@ export function ListView<T extends Entity>({
     if (!csvExport) return;
     setExporting(true);
     try {
-      await exportCsv(csvExport.url, { search, fileName: csvExport.fileName });
+      // The export takes the same filters as the list (extraParams), beside the search.
+      await exportCsv(csvExport.url, { ...extraParams, search, fileName: csvExport.fileName });
     } catch (error) {
       void dialogs.apiError(error);
     } finally {
@@ -147,6 +154,7 @@ export function ListView<T extends Entity>({
         )
       ) : (
         <>
+          {aboveTable?.(query.data)}
           <ListTable
             items={query.data.items}
             columns={columns}
@@ -156,6 +164,7 @@ export function ListView<T extends Entity>({
             isInUse={showInUse ? inUse?.isInUse : undefined}
             emptyText={empty}
             label={title}
+            selection={selection}
           />
           <Pager page={page} itemsCount={query.data.itemsCount} onPageChange={setPage} />
         </>

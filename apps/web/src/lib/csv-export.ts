@@ -1,9 +1,13 @@
-import { apiFetch } from './api-client.ts';
+import { apiFetch, type QueryParams } from './api-client.ts';
 import { toApiError } from './api-error.ts';
 
-/** GETs an export URL (with the list's search) and saves the answer as a CSV file. */
-export async function exportCsv(url: string, options: { search?: string; fileName: string }): Promise<void> {
-  const response = await apiFetch(url, { query: { search: options.search }, accept: 'text/csv' });
+/** GETs an export URL (with the list's search and filters) and saves the answer as a CSV file. */
+export async function exportCsv(
+  url: string,
+  options: { search?: string; fileName: string } & QueryParams,
+): Promise<void> {
+  const { fileName: _fileName, ...query } = options;
+  const response = await apiFetch(url, { query, accept: 'text/csv' });
   if (!response.ok) {
     let body: unknown;
     try {

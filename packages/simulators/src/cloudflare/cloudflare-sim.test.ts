@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCloudflareDemo, startCloudflareSim, type CloudflareSim } from './index.ts';
+import { rateLimitFromEnv, seedCloudflareDemo, startCloudflareSim, type CloudflareSim } from './index.ts';
 
 const TOKEN = 'tok_sim_0123456789abcdefghijklmnopqrstuvw';
 let sim: CloudflareSim;
@@ -163,6 +163,39 @@ describe('cloudflare simulator: wire details', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('counts one budget per account (a token and the global key share it) on a compressed clock', async () => {
+    const limited = await startCloudflareSim({ rateLimit: { requests: 3, windowMs: 400 } });
+    try {
+      const { accountId } = limited.addAccount({
+        email: 'acc@example.com',
+        token: TOKEN,
+        globalAPIKey: 'gk-0123456789',
+      });
+      const byToken = () => fetch(`${limited.url}/zones`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const byKey = () =>
+        fetch(`${limited.url}/zones`, {
+          headers: { 'x-auth-email': 'acc@example.com', 'x-auth-key': 'gk-0123456789' },
+        });
+      expect((await byToken()).status).toBe(200);
+      expect((await byKey()).status).toBe(200);
+      expect((await byToken()).status).toBe(200);
+      expect((await byKey()).status).toBe(429);
+      expect(limited.usage().get(accountId)).toEqual({ requests: 3, rateLimited: 1 });
+      // The window slides: once the first requests are older than it, the account may call again.
+      await new Promise((r) => setTimeout(r, 450));
+      expect((await byKey()).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('takes the rate limit from CLOUDFLARE_SIM_RATE_LIMIT', () => {
+    expect(rateLimitFromEnv('120/10')).toEqual({ requests: 120, windowMs: 10_000 });
+    expect(rateLimitFromEnv(' 5 / 0.5 ')).toEqual({ requests: 5, windowMs: 500 });
+    expect(rateLimitFromEnv('')).toBeUndefined();
+    expect(rateLimitFromEnv('lots')).toBeUndefined();
   });
 
   it('seeds a demo account with zones, records and a firewall rule', async () => {

@@ -1,4 +1,4 @@
-export { startCloudflareSim } from './server.ts';
+export { rateLimitFromEnv, startCloudflareSim } from './server.ts';
 export type { AddAccountInput, CloudflareFailure, CloudflareSim, CloudflareSimOptions } from './server.ts';
 export { seedCloudflareDemo } from './demo-seed.ts';
 export type { CloudflareDemoSeed } from './demo-seed.ts';

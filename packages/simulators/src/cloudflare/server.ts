@@ -29,7 +29,11 @@ export interface CloudflareSimOptions {
   port?: number;
   /** Records per DNS batch for every zone; by default the zone's plan decides (200 on Free, 3,500 on paid plans). */
   dnsBatchLimit?: number;
-  /** Opt-in: answer 429 (code 971) once a credential exceeds this many requests in the window, like Cloudflare. */
+  /**
+   * Opt-in: answer 429 (code 971) once an account exceeds this many requests in the sliding window, like
+   * Cloudflare (1,200 per 5 minutes). A short window is a compressed clock (benchmarks, the fleet tests).
+   * Also from the environment: CLOUDFLARE_SIM_RATE_LIMIT="120/10" (requests / seconds).
+   */
   rateLimit?: { requests: number; windowMs: number };
   /** Demo mode: keep accounts and zones in this JSON file, loaded at start and written after every change. */
   stateFile?: string;
@@ -67,6 +71,8 @@ export interface CloudflareSim {
     name: string,
     opts?: { status?: ZoneStatus; ssl?: SslValue; tls13?: Tls13Value; plan?: ZonePlan },
   ): { zoneId: string; nameServers: string[] };
+  /** Per account: requests let through by the rate limit, and those answered 429 by it. */
+  usage(): Map<string, { requests: number; rateLimited: number }>;
   /** Changes a zone's plan (and so its DNS batch limit). */
   setZonePlan(zoneId: string, plan: ZonePlan): void;
   /**
@@ -164,8 +170,19 @@ function nameMatcher(raw: string): (name: string) => boolean {
   }
 }
 
+/** CLOUDFLARE_SIM_RATE_LIMIT="120/10": 120 requests per 10 s per account; undefined when unset or malformed. */
+export function rateLimitFromEnv(v: string | undefined): CloudflareSimOptions['rateLimit'] {
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(v ?? '');
+  if (!m) return undefined;
+  const requests = Number(m[1]);
+  const windowMs = Math.round(Number(m[2]) * 1000);
+  return requests > 0 && windowMs > 0 ? { requests, windowMs } : undefined;
+}
+
 export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promise<CloudflareSim> {
+  opts = { ...opts, rateLimit: opts.rateLimit ?? rateLimitFromEnv(process.env.CLOUDFLARE_SIM_RATE_LIMIT) };
   const state = createState();
+  const usage = new Map<string, { requests: number; rateLimited: number }>();
   if (opts.stateFile) loadState(state, opts.stateFile);
   const queue: { failure: CloudflareFailure; remaining: number }[] = [];
   const batchLimitOf = (zone: SimZone) => opts.dnsBatchLimit ?? dnsBatchLimitOf(zone.plan);
@@ -481,10 +498,15 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
   };
 
   const checkRateLimit = (key: string): void => {
+    const u = usage.get(key) ?? { requests: 0, rateLimited: 0 };
+    usage.set(key, u);
+    u.requests++;
     if (!opts.rateLimit) return;
     const now = Date.now();
     const list = (windows.get(key) ?? []).filter((t) => t > now - opts.rateLimit!.windowMs);
     if (list.length >= opts.rateLimit.requests) {
+      u.requests--;
+      u.rateLimited++;
       windows.set(key, list);
       const wait = Math.ceil(((list[0] ?? now) + opts.rateLimit.windowMs - now) / 1000);
       throw cfErrors.rateLimited(Math.max(1, wait));
@@ -577,7 +599,7 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       const path = url.pathname.slice(BASE.length).replace(/\/+$/, '') || '/';
       const auth = authenticate(req);
       log.auth = auth.scheme;
-      checkRateLimit(auth.key);
+      checkRateLimit(auth.account.id);
 
       const found = match(method, path);
       if (found instanceof CfError) throw found;
@@ -633,6 +655,7 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
 
   return {
     url: `http://127.0.0.1:${port}${BASE}`,
+    usage: () => new Map([...usage].map(([k, v]) => [k, { ...v }])),
     port,
     state,
     addAccount(input) {

@@ -9,3 +9,4 @@ export * from './jobs.ts';
 export * from './yandex-webmaster.ts';
 export * from './rate-limits.ts';
 export * from './list-versions.ts';
+export * from './fleet.ts';

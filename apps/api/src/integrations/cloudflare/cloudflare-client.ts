@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
 import { UpstreamError } from '../../http/errors.ts';
-import { createRequestBudget, type BudgetTake } from './request-budget.ts';
+import {
+  createRequestBudget,
+  type BudgetTake,
+  type RequestBudget,
+  type RequestBudgetOptions,
+} from './request-budget.ts';
 import type {
   CfAccount,
   CfDnsBatch,
@@ -33,7 +38,9 @@ export interface CloudflareClientOptions {
    * Per credential; default 1200 requests per 5 minutes, Cloudflare's own limit. Exhausted → fails at once.
    * `interactiveReserve` and `ownerShare` are the shares of decision 015 (see request-budget.ts).
    */
-  budget?: { requests: number; windowMs: number; interactiveReserve?: number; ownerShare?: number };
+  budget?: { requests: number; windowMs: number; interactiveReserve?: number; ownerShare?: number; marginMs?: number };
+  /** Where the budget is counted; default in this process. The container shares it through the database. */
+  budgetStore?: (budget: RequestBudgetOptions) => RequestBudget;
   /** Who the current call spends budget for and at which priority (read from the async context); default interactive. */
   budgetContext?: () => BudgetTake | undefined;
   /** Retries of idempotent calls (GET, PUT, DELETE) on 5xx and 429. Default 2, as Cloudflare's SDK does. */
@@ -221,7 +228,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
   const fetchImpl = providerFetch('cloudflare', opts.fetchImpl ?? undiciFetch);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const budgetOpts = opts.budget ?? { requests: 1200, windowMs: 5 * 60_000 };
-  const budget = createRequestBudget(budgetOpts);
+  const budget = (opts.budgetStore ?? createRequestBudget)(budgetOpts);
   const dnsBatchLimit = opts.dnsBatchLimit ?? 200;
   const accountIds = new Map<string, string>();
 
@@ -350,8 +357,16 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     const url = `${baseUrl}${path}${search ? `?${search}` : ''}`;
     const key = credentialKey(creds);
 
+    const budgetCtx = opts.budgetContext?.();
     for (let retry = 0; ; retry++) {
-      const slot = budget.take(key, opts.budgetContext?.());
+      let slot = await budget.take(key, budgetCtx);
+      // Background work (a fleet job) waits for its slot, within its bound, rather than failing.
+      for (let waited = 0; !slot.ok && waited + slot.retryAfterMs <= (budgetCtx?.waitMs ?? 0);) {
+        const wait = Math.max(5, slot.retryAfterMs);
+        await sleep(wait);
+        waited += wait;
+        slot = await budget.take(key, budgetCtx);
+      }
       if (!slot.ok) {
         const per = `${budgetOpts.requests} requests per ${Math.round(budgetOpts.windowMs / 1000)} s`;
         const what =
@@ -367,7 +382,9 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       }
       const res = await send(creds, method, url, headers, payload);
       const transient = res.status === 429 || res.status >= 500;
-      if (transient && IDEMPOTENT.has(method) && retry < maxRetries) {
+      // Cloudflare refuses a rate-limited call before acting on it: background work retries its writes too.
+      const retryable = IDEMPOTENT.has(method) || (res.status === 429 && budgetCtx?.priority === 'background');
+      if (transient && retryable && retry < maxRetries) {
         // Honour retry-after; otherwise back off 0.5 s, 1 s, 2 s … with jitter.
         const wait = retryAfterMs(res.headers) ?? Math.round(500 * 2 ** retry * (0.75 + Math.random() / 2));
         if (wait <= maxRetryWaitMs) {

@@ -1,14 +1,18 @@
 /**
  * A sliding-window request budget per key (Cloudflare allows 1,200 requests per 5 minutes per user or token).
  *
- * When the budget is spent the call fails at once with the wait the operator needs, rather than waiting:
- * console calls run inside an operator's HTTP request and jobs are retried by the queue, so holding a request
- * open for minutes would help neither.
+ * When the budget is spent an operator's call fails at once with the wait the operator needs, rather than
+ * waiting: it runs inside an HTTP request, and holding it open for minutes would not help. A fleet job's calls
+ * (background, with `waitMs`) wait for their slot instead: that is how a job uses the whole background share
+ * without ever meeting Cloudflare's 429 (decision 034).
  *
  * Shares (decision 015): background work (a future fleet job) may use only the part of the window that is not
  * reserved for interactive calls, and one owner (an operator) may use at most `ownerShare` of the window, so
  * neither a bulk job nor one busy operator can leave every other operator of the cloud with errors.
  */
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+
 export type BudgetPriority = 'interactive' | 'background';
 
 export interface BudgetTake {
@@ -16,6 +20,8 @@ export interface BudgetTake {
   priority?: BudgetPriority;
   /** Who spends the request (an operator's user id); calls without an owner are not capped per owner. */
   owner?: string | null;
+  /** Background work: wait up to this long for a slot rather than failing at once. */
+  waitMs?: number;
 }
 
 export type BudgetAnswer =
@@ -23,9 +29,9 @@ export type BudgetAnswer =
 
 export interface RequestBudget {
   /** Counts one request for `key`, or returns how many ms remain until one is free (nothing is counted then). */
-  take(key: string, opts?: BudgetTake): BudgetAnswer;
+  take(key: string, opts?: BudgetTake): Promise<BudgetAnswer>;
   /** Requests still free for `key` in the current window (for the metrics). */
-  left(key: string): number;
+  left(key: string): Promise<number>;
 }
 
 export interface RequestBudgetOptions {
@@ -35,6 +41,11 @@ export interface RequestBudgetOptions {
   interactiveReserve?: number;
   /** Largest share of the window one owner may use. Default 0.5. */
   ownerShare?: number;
+  /**
+   * Added to the window when counting: a request is counted when it leaves and Cloudflare counts it when it
+   * arrives, so a small margin keeps the two windows from overlapping by the network's jitter.
+   */
+  marginMs?: number;
   now?: () => number;
 }
 
@@ -44,25 +55,34 @@ interface Entry {
   owner: string | null;
 }
 
-export function createRequestBudget(opts: RequestBudgetOptions): RequestBudget {
-  const now = opts.now ?? Date.now;
+/** The limits every implementation applies the same way. */
+export function budgetLimits(opts: RequestBudgetOptions) {
   const reserve = Math.min(1, Math.max(0, opts.interactiveReserve ?? 0.3));
   const ownerShare = Math.min(1, Math.max(0, opts.ownerShare ?? 0.5));
-  // At least one request each, so a tiny budget (tests, demo) still lets every class through.
-  const backgroundLimit = Math.max(1, Math.floor(opts.requests * (1 - reserve)));
-  const ownerLimit = Math.max(1, Math.floor(opts.requests * ownerShare));
+  return {
+    // At least one request each, so a tiny budget (tests, demo) still lets every class through.
+    backgroundLimit: Math.max(1, Math.floor(opts.requests * (1 - reserve))),
+    ownerLimit: Math.max(1, Math.floor(opts.requests * ownerShare)),
+  };
+}
+
+/** The budget of one process, in memory (PGlite runs in one process; tests). */
+export function createRequestBudget(opts: RequestBudgetOptions): RequestBudget {
+  const now = opts.now ?? Date.now;
+  const { backgroundLimit, ownerLimit } = budgetLimits(opts);
+  const span = opts.windowMs + Math.max(0, opts.marginMs ?? 0);
   const windows = new Map<string, Entry[]>();
 
   /** When the oldest of the entries matching `pick` leaves the window: then one more of that class is allowed. */
   const waitFor = (list: Entry[], t: number, pick: (e: Entry) => boolean): number => {
     const first = list.find(pick);
-    return Math.max(1, (first?.t ?? t) + opts.windowMs - t);
+    return Math.max(1, (first?.t ?? t) + span - t);
   };
 
   return {
-    take(key, o = {}) {
+    async take(key, o = {}) {
       const t = now();
-      const since = t - opts.windowMs;
+      const since = t - span;
       const list = windows.get(key) ?? [];
       // Entries are appended in order, so the expired ones are at the front.
       let drop = 0;
@@ -78,7 +98,7 @@ export function createRequestBudget(opts: RequestBudgetOptions): RequestBudget {
         const oldest = list[list.length - backgroundLimit];
         return {
           ok: false,
-          retryAfterMs: Math.max(1, (oldest?.t ?? t) + opts.windowMs - t),
+          retryAfterMs: Math.max(1, (oldest?.t ?? t) + span - t),
           reason: 'background_share',
         };
       }
@@ -92,10 +112,80 @@ export function createRequestBudget(opts: RequestBudgetOptions): RequestBudget {
       list.push({ t, background, owner });
       return { ok: true };
     },
-    left(key) {
+    async left(key) {
       const since = now() - opts.windowMs;
       const used = (windows.get(key) ?? []).filter((e) => e.t > since).length;
       return Math.max(0, opts.requests - used);
+    },
+  };
+}
+
+/**
+ * The budget shared through the database (issue 18, decision 034): every API process and worker that spends a
+ * cloud's requests counts them in `cloudflare_budget_spend`, so together they stay under Cloudflare's limit.
+ * Each take is one short transaction: an advisory lock on the key serialises takers of that key, old entries are
+ * dropped, the window is counted, and the request is recorded only when every share allows it.
+ * Times are each process's clock in ms; hosts are expected to keep their clocks in step (NTP).
+ */
+export function createSharedRequestBudget(database: Pick<Database, 'db'>, opts: RequestBudgetOptions): RequestBudget {
+  const now = opts.now ?? Date.now;
+  const { backgroundLimit, ownerLimit } = budgetLimits(opts);
+  const span = opts.windowMs + Math.max(0, opts.marginMs ?? 0);
+  const rowsOf = (r: unknown) => ((r as { rows?: Record<string, unknown>[] }).rows ?? []) as Record<string, unknown>[];
+  const num = (x: unknown, dflt: number) => (x === null || x === undefined ? dflt : Number(x));
+  return {
+    take(key, o = {}) {
+      const bg = o.priority === 'background';
+      const owner = o.owner ?? null;
+      return database.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 7))`);
+        // The clock is read after the lock, so entries are recorded in time order per key.
+        const t = now();
+        const since = t - span;
+        await tx.execute(sql`delete from cloudflare_budget_spend where key = ${key} and t <= ${since}`);
+        const [w] = rowsOf(
+          await tx.execute(sql`
+            select count(*)::int as n, min(t) as first_t,
+              count(*) filter (where owner = ${owner})::int as mine,
+              min(t) filter (where owner = ${owner}) as mine_first
+            from cloudflare_budget_spend where key = ${key}`),
+        );
+        const n = num(w?.n, 0);
+        if (n >= opts.requests) {
+          return { ok: false, retryAfterMs: Math.max(1, num(w?.first_t, t) + span - t), reason: 'window' };
+        }
+        if (bg && n >= backgroundLimit) {
+          const [b] = rowsOf(
+            await tx.execute(sql`select t from cloudflare_budget_spend where key = ${key}
+              order by t desc offset ${backgroundLimit - 1} limit 1`),
+          );
+          return {
+            ok: false,
+            retryAfterMs: Math.max(1, num(b?.t, t) + span - t),
+            reason: 'background_share',
+          };
+        }
+        if (owner !== null && num(w?.mine, 0) >= ownerLimit) {
+          return {
+            ok: false,
+            retryAfterMs: Math.max(1, num(w?.mine_first, t) + span - t),
+            reason: 'owner_share',
+          };
+        }
+        await tx.execute(
+          sql`insert into cloudflare_budget_spend (key, t, background, owner) values (${key}, ${t}, ${bg}, ${owner})`,
+        );
+        return { ok: true };
+      });
+    },
+    async left(key) {
+      const since = now() - span;
+      const [w] = rowsOf(
+        await database.db.execute(
+          sql`select count(*)::int as n from cloudflare_budget_spend where key = ${key} and t > ${since}`,
+        ),
+      );
+      return Math.max(0, opts.requests - num(w?.n, 0));
     },
   };
 }

@@ -142,7 +142,7 @@ export function createNamecheapClient(opts: NamecheapClientOptions) {
     const key = accountKey(c);
     let waited = 0;
     for (;;) {
-      const r = budget.take(key);
+      const r = await budget.take(key);
       if (r.ok) return;
       if (waited + r.retryAfterMs > maxQueueWaitMs) {
         throw new RateLimitedError(

@@ -210,7 +210,8 @@ export function createCloudFlareService(deps: {
    */
   const forCloud = async <T>(ctx: Ctx, fn: () => Promise<T>): Promise<T> => {
     // Operators' calls are interactive; each operator may spend only a share of the cloud's budget (decision 015).
-    const budget = { priority: 'interactive' as const, owner: ctx.actor?.userId ?? ctx.actor?.username ?? null };
+    // A fleet job's calls are background ones (decision 034).
+    const budget = routing.budgetFor(ctx.actor?.userId ?? ctx.actor?.username ?? null);
     if (!ctx.proxyRegionId) return routing.run(() => undefined, fn, budget);
     const endpoints = await proxies.endpointsInRegion(ctx.proxyRegionId);
     if (!endpoints.length) throw new ValidationError(CLOUD_FLARE_TEXT.noUsableProxy, undefined, 'no_usable_proxy');
@@ -560,6 +561,24 @@ export function createCloudFlareService(deps: {
         rules,
         preservedRules: out.preservedRules,
         message: `Pushed ${plural(rules.length, 'firewall rule')} to Cloudflare${kept}`,
+      };
+    },
+
+    /**
+     * What a push would change (fleet plans): the console's rules now in the zone against the domain's saved
+     * rules, compared by ref, action and expression in order.
+     */
+    async firewallRulesState(domainId: string, actor?: Actor) {
+      const ctx = await contextOf(domainId, true, actor);
+      const saved = [...(await domains.getFirewallRules(domainId))].sort((a, b) => a.priority - b.priority);
+      const rs = await forCloud(ctx, () => cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, WAF_PHASE));
+      const inZone = (rs?.rules ?? []).filter(isOwnRule).map((r) => `${r.ref}|${r.action}|${r.expression}`);
+      const wanted = saved.map((r) => `${FLEETDESK_RULE_REF_PREFIX}${r.ruleId}|${r.action}|${r.expression}`);
+      return {
+        saved: saved.length,
+        inZone: inZone.length,
+        matches: inZone.length === wanted.length && inZone.every((x, i) => x === wanted[i]),
+        version: rs?.version ?? null,
       };
     },
 

@@ -1,6 +1,11 @@
-import { Link } from 'react-router';
-import type { Domain } from '@fleetdesk/contract';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import Button from 'react-bootstrap/Button';
+import { FLEET_IDS_MAX, type Domain } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
+import { useListUrlState } from '../../components/use-list-url-state.ts';
+import { FLEET_NEW_PATH, type FleetNewState, type FleetSelectionSent } from '../fleet/fleet-api.ts';
+import { DomainFilterBar, filterParams, useDomainFilters } from './domain-filters.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { DOMAIN_EXPORT_URL, domainPaths, domainsApi } from './domains-api.ts';
 import { ExpiryDate } from '../../components/date-time.tsx';
@@ -39,6 +44,52 @@ const columns: Column<Domain>[] = [
 ];
 
 export function DomainListPage() {
+  const filters = useDomainFilters();
+  const { search } = useListUrlState();
+  const navigate = useNavigate();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [allMatching, setAllMatching] = useState<{ count: number } | null>(null);
+  const [pageIds, setPageIds] = useState<string[]>([]);
+  // A new search or filter is a new set of domains: the selection starts again.
+  const scope = JSON.stringify([filters.values, search]);
+  const [lastScope, setLastScope] = useState(scope);
+  if (scope !== lastScope) {
+    setLastScope(scope);
+    setSelected(new Set());
+    setAllMatching(null);
+  }
+
+  const isSelected = (d: Domain) => allMatching !== null || selected.has(d._id);
+  const toggle = (d: Domain) => {
+    const next = new Set(allMatching ? pageIds : selected);
+    if (allMatching || next.has(d._id)) next.delete(d._id);
+    else next.add(d._id);
+    setAllMatching(null);
+    setSelected(next);
+  };
+  const togglePage = () => {
+    const everyOne = allMatching !== null || pageIds.every((id) => selected.has(id));
+    const next = new Set(allMatching ? [] : selected);
+    for (const id of pageIds) {
+      if (everyOne) next.delete(id);
+      else next.add(id);
+    }
+    setAllMatching(null);
+    setSelected(next);
+  };
+  const clearSelection = () => {
+    setSelected(new Set());
+    setAllMatching(null);
+  };
+  const count = allMatching ? allMatching.count : selected.size;
+  const tooMany = !allMatching && selected.size > FLEET_IDS_MAX;
+  const planChange = () => {
+    const selection: FleetSelectionSent = allMatching
+      ? { filter: { ...filters.values, ...(search ? { search } : {}) } }
+      : { ids: [...selected] };
+    void navigate(FLEET_NEW_PATH, { state: { selection, count } satisfies FleetNewState });
+  };
+
   return (
     <ListView
       title="Domains"
@@ -48,6 +99,70 @@ export function DomainListPage() {
       createLink={{ to: domainPaths.create, label: 'Create Domain' }}
       rowHref={(d) => domainPaths.edit(d._id)}
       csvExport={{ url: DOMAIN_EXPORT_URL, fileName: 'domains.csv' }}
+      extraParams={filterParams(filters.values)}
+      filters={<DomainFilterBar {...filters} />}
+      selection={{ isSelected, onToggle: toggle, onTogglePage: togglePage, label: (d) => d.domainNameUnicode }}
+      actions={
+        <Button variant="outline-primary" onClick={planChange} disabled={count === 0 || tooMany}>
+          Plan a fleet change{count > 0 ? ` (${count})` : ''}
+        </Button>
+      }
+      aboveTable={(data) => (
+        <SelectionBar
+          items={data.items}
+          itemsCount={data.itemsCount}
+          selected={selected}
+          allMatching={allMatching !== null}
+          tooMany={tooMany}
+          onPageIds={setPageIds}
+          onSelectAllMatching={() => setAllMatching({ count: data.itemsCount })}
+          onClear={clearSelection}
+        />
+      )}
     />
+  );
+}
+
+/** What is selected, with "Select all N matching" (the filter, not the ids, is what a plan is sent). */
+function SelectionBar(props: {
+  items: Domain[];
+  itemsCount: number;
+  selected: ReadonlySet<string>;
+  allMatching: boolean;
+  tooMany: boolean;
+  onPageIds: (ids: string[]) => void;
+  onSelectAllMatching: () => void;
+  onClear: () => void;
+}) {
+  const ids = props.items.map((d) => d._id).join(',');
+  const { onPageIds } = props;
+  useEffect(() => onPageIds(ids ? ids.split(',') : []), [ids, onPageIds]);
+  const n = props.allMatching ? props.itemsCount : props.selected.size;
+  if (props.itemsCount === 0) return null;
+  return (
+    <div className="d-flex flex-wrap align-items-center gap-2 mb-2 small" role="status" aria-label="Selection">
+      <span>
+        {props.allMatching
+          ? `All ${props.itemsCount} matching domains are selected.`
+          : n > 0
+            ? `${n} selected.`
+            : 'Tick domains, or select them all.'}
+      </span>
+      {!props.allMatching && (
+        <Button size="sm" variant="link" className="p-0" onClick={props.onSelectAllMatching}>
+          Select all {props.itemsCount} matching
+        </Button>
+      )}
+      {n > 0 && (
+        <Button size="sm" variant="link" className="p-0" onClick={props.onClear}>
+          Clear selection
+        </Button>
+      )}
+      {props.tooMany && (
+        <span className="text-danger">
+          At most {FLEET_IDS_MAX} ticked domains; for more, use the filters and select all matching.
+        </span>
+      )}
+    </div>
   );
 }

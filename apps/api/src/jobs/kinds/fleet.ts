@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { IdSchema } from '@fleetdesk/contract';
+import { FLEET_PLAN_JOB, FLEET_RUN_JOB, type FleetService } from '../../modules/fleet/fleet.service.ts';
+import { defineJob, type JobContext } from '../registry.ts';
+
+const Payload = z.object({ planId: IdSchema });
+
+/**
+ * The fleet jobs (decision 035): one reads each domain of a plan, the other changes them. Their steps are the
+ * plan's items (one per domain, in the fleet tables, not the job row): a job taken back after a crash, or a
+ * resumed plan, carries on with the items still pending.
+ */
+const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService) =>
+  defineJob({
+    kind,
+    area: 'cnv:domains',
+    payload: Payload,
+    // A crashed worker's job comes back and carries on; a handler error is the plan's, shown on it.
+    retry: { limit: 2, delaySeconds: 5, backoff: true },
+    // pg-boss caps a job at 24 h with its grace; a longer run times out and its retry carries on where it was.
+    timeoutSeconds: 22 * 60 * 60,
+    async handler(ctx: JobContext<z.infer<typeof Payload>>) {
+      const phaseCtx = {
+        signal: ctx.signal,
+        progress: (p: { done: number; total: number; unit: string; message: string }) => ctx.progress(p),
+      };
+      try {
+        return which === 'plan'
+          ? await fleet().planPhase(ctx.payload.planId, phaseCtx)
+          : await fleet().runPhase(ctx.payload.planId, phaseCtx);
+      } catch (err) {
+        // Stopped from the Jobs screen rather than the plan's own buttons: the plan says so.
+        if (ctx.signal.aborted)
+          await fleet()
+            .jobStopped(ctx.payload.planId, which)
+            .catch(() => undefined);
+        if (!ctx.signal.aborted && ctx.attempt >= 3) {
+          await fleet().jobFailed(ctx.payload.planId, which, err instanceof Error ? err.message : String(err));
+        }
+        throw err;
+      }
+    },
+  });
+
+export const fleetPlanJob = (fleet: () => FleetService) => fleetJob(FLEET_PLAN_JOB, 'plan', fleet);
+export const fleetRunJob = (fleet: () => FleetService) => fleetJob(FLEET_RUN_JOB, 'run', fleet);

@@ -1,0 +1,345 @@
+import {
+  FLEET_DOMAIN_PLACEHOLDER,
+  FLEET_MESSAGES,
+  SSL_MODE_LABELS,
+  TLS_1_3_LABELS,
+  type DnsRecord,
+  type Domain,
+  type FleetAction,
+  type FleetItemOutcome,
+  type RedirectRule,
+} from '@fleetdesk/contract';
+import type { Actor } from '../../http/context.ts';
+import { AppError } from '../../http/errors.ts';
+import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
+import type { DomainsService } from '../domains/domains.service.ts';
+
+/**
+ * Each fleet action, for one domain: what planning reads (through the same services, so the same throttled,
+ * proxied client) and what running does (the single-domain action itself, audited as it is). A run re-reads
+ * first and compares with what planning saw: a domain changed meanwhile is skipped, not overwritten blindly.
+ */
+export type FleetDeps = {
+  cloudFlare: Pick<
+    CloudFlareService,
+    | 'getSetting'
+    | 'setSsl'
+    | 'setTls13'
+    | 'firewallRulesState'
+    | 'updateFirewallRules'
+    | 'listDnsRecords'
+    | 'changeDnsRecords'
+    | 'getRedirectRules'
+    | 'setRedirectRules'
+    | 'purgeCache'
+    | 'createZone'
+  >;
+  domains: Pick<DomainsService, 'get' | 'update' | 'getFirewallRules' | 'saveFirewallRules'>;
+};
+
+export type PlanResult = {
+  outcome: Exclude<FleetItemOutcome, 'pending'>;
+  before: string | null;
+  after: string | null;
+  reason: string | null;
+  seen: unknown;
+};
+export type RunResult = { status: 'done' | 'skipped'; reason?: string };
+
+/** Labels of the server or brand an action sets, resolved once per plan. */
+export type TargetLabels = { server?: string | null; brand?: string | null };
+
+const same = (before: string | null, seen: unknown = before): PlanResult => ({
+  outcome: 'same',
+  before,
+  after: before,
+  reason: null,
+  seen,
+});
+const change = (before: string | null, after: string | null, seen: unknown = before): PlanResult => ({
+  outcome: 'change',
+  before,
+  after,
+  reason: null,
+  seen,
+});
+const refused = (reason: string, before: string | null = null): PlanResult => ({
+  outcome: 'refused',
+  before,
+  after: null,
+  reason,
+  seen: null,
+});
+
+/** A record name of the action as the zone holds it: "@" is the apex, a relative name gets the domain. */
+export function recordName(name: string, domain: string): string {
+  const n = name.split(FLEET_DOMAIN_PLACEHOLDER).join(domain).trim().toLowerCase().replace(/\.$/, '');
+  if (n === '@' || n === domain) return domain;
+  return n.endsWith(`.${domain}`) ? n : `${n}.${domain}`;
+}
+const fill = (v: string | undefined, domain: string) =>
+  v === undefined ? undefined : v.split(FLEET_DOMAIN_PLACEHOLDER).join(domain);
+
+/** The redirect rules of a template, for one domain. */
+export function redirectRulesFor(rules: RedirectRule[], domain: string): RedirectRule[] {
+  return rules.map((r) => ({
+    ...r,
+    description: fill(r.description, domain),
+    ruleExpression: fill(r.ruleExpression, domain)!,
+    targetUrlValue: fill(r.targetUrlValue, domain),
+    targetUrlExpression: fill(r.targetUrlExpression, domain),
+  }));
+}
+type RuleView = {
+  description?: string;
+  enabled?: boolean;
+  ruleExpression: string;
+  targetUrlValue?: string;
+  targetUrlExpression?: string;
+  statusCode: number;
+  preserveQueryString: boolean;
+};
+const ruleKey = (r: RuleView) =>
+  JSON.stringify([
+    r.description ?? '',
+    r.enabled ?? true,
+    r.ruleExpression,
+    r.targetUrlValue ?? null,
+    r.targetUrlExpression ?? null,
+    r.statusCode,
+    r.preserveQueryString,
+  ]);
+const rulesKey = (rules: RuleView[]) => rules.map(ruleKey);
+const rulesText = (rules: RuleView[]) =>
+  rules.length === 0
+    ? 'no redirect rules'
+    : rules
+        .map((r) => `${r.ruleExpression} → ${r.targetUrlValue ?? r.targetUrlExpression} (${r.statusCode})`)
+        .join('; ');
+
+const matching = (records: DnsRecord[], type: string, name: string) =>
+  records.filter((r) => r.type === type && r.name.toLowerCase() === name);
+
+const needsZone = (d: Domain): string | null =>
+  !d.cloudId ? FLEET_MESSAGES.noCloud : !d.cloudZoneId ? FLEET_MESSAGES.noZone : null;
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** A refusal the operator can read (a missing cloud, Cloudflare's answer); anything else is a bug and is thrown. */
+export const refusalOf = (err: unknown): string | null => (err instanceof AppError ? err.message : null);
+
+export function createFleetActions(deps: FleetDeps) {
+  const { cloudFlare: cf, domains } = deps;
+
+  const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
+    String((await cf.getSetting(d._id, key, actor)).result.value);
+
+  const dnsNow = async (d: Domain, actor: Actor) => (await cf.listDnsRecords(d._id, actor)).result;
+
+  const domainField = (a: FleetAction, d: Domain, labels: TargetLabels) => {
+    if (a.kind === 'set_server')
+      return {
+        now: d.serverId,
+        nowText: d.server?.IPAddress ?? 'none',
+        want: a.serverId,
+        wantText: labels.server ?? 'none',
+      };
+    if (a.kind === 'set_brand')
+      return { now: d.brandId, nowText: d.brand?.name ?? 'none', want: a.brandId, wantText: labels.brand ?? 'none' };
+    if (a.kind === 'set_status') return { now: d.status, nowText: d.status, want: a.status, wantText: a.status };
+    return null;
+  };
+
+  return {
+    /** What the action would do to the domain now. */
+    async plan(a: FleetAction, domainId: string, actor: Actor, labels: TargetLabels = {}): Promise<PlanResult> {
+      const d = await domains.get(domainId);
+      const field = domainField(a, d, labels);
+      if (field)
+        return field.now === field.want
+          ? same(field.nowText, field.now)
+          : change(field.nowText, field.wantText, field.now);
+      if (a.kind === 'create_zone') {
+        if (!d.cloudId) return refused(FLEET_MESSAGES.noCloud);
+        if (d.cloudZoneId) return { ...same(d.cloudZoneId), reason: FLEET_MESSAGES.hasZone(d.cloudZoneId) };
+        return change('no zone', `zone for ${d.domainName}`, null);
+      }
+      const missing = needsZone(d);
+      if (missing) return refused(missing);
+      const name = d.domainName;
+      switch (a.kind) {
+        case 'ssl': {
+          const v = await setting(d, 'ssl', actor);
+          const label = SSL_MODE_LABELS[v as keyof typeof SSL_MODE_LABELS] ?? v;
+          return v === a.value ? same(label, v) : change(label, SSL_MODE_LABELS[a.value], v);
+        }
+        case 'tls13': {
+          const v = await setting(d, 'tls_1_3', actor);
+          const label = TLS_1_3_LABELS[v as keyof typeof TLS_1_3_LABELS] ?? v;
+          return v === a.value ? same(label, v) : change(label, TLS_1_3_LABELS[a.value], v);
+        }
+        case 'waf_push':
+        case 'waf_set_push': {
+          const st = await cf.firewallRulesState(d._id, actor);
+          const before = `${st.inZone} console rule(s) in the zone`;
+          if (a.kind === 'waf_push') {
+            if (st.saved === 0 && st.inZone === 0) return refused(FLEET_MESSAGES.noRules, before);
+            return st.matches ? same(before, st.version) : change(before, `${st.saved} rule(s) pushed`, st.version);
+          }
+          const saved = (await domains.getFirewallRules(d._id)).map((r) => `${r.ruleId}:${r.priority}`);
+          const want = a.cloudFirewallRules.map((r) => `${r.ruleId}:${r.priority}`);
+          const sameSet = sameJson([...saved].sort(), [...want].sort());
+          return sameSet && st.matches
+            ? same(before, saved)
+            : change(`${saved.length} template(s); ${before}`, `${want.length} template(s) pushed`, saved);
+        }
+        case 'dns_add': {
+          const rn = recordName(a.record.name, name);
+          const content = fill(a.record.content, name)!;
+          const now = matching(await dnsNow(d, actor), a.record.type, rn);
+          const before = now.length ? now.map((r) => r.content).join(', ') : 'none';
+          return now.some((r) => r.content === content)
+            ? same(before)
+            : change(before, `${a.record.type} ${rn} → ${content} added`);
+        }
+        case 'dns_set': {
+          const rn = recordName(a.name, name);
+          const content = fill(a.content, name)!;
+          const now = matching(await dnsNow(d, actor), a.type, rn);
+          if (!now.length) return refused(FLEET_MESSAGES.noRecords(a.type, rn));
+          const seen = now.map((r) => `${r.id}=${r.content}`).sort();
+          const before = now.map((r) => r.content).join(', ');
+          return now.every((r) => r.content === content) ? same(before, seen) : change(before, content, seen);
+        }
+        case 'dns_delete': {
+          const rn = recordName(a.name, name);
+          const now = matching(await dnsNow(d, actor), a.type, rn);
+          if (!now.length) return same('none', []);
+          const seen = now.map((r) => r.id).sort();
+          return change(now.map((r) => `${r.type} ${r.name} ${r.content}`).join(', '), 'deleted', seen);
+        }
+        case 'redirects': {
+          const now = (await cf.getRedirectRules(d._id, actor)).rules as RuleView[];
+          const want = redirectRulesFor(a.rules, name);
+          const seen = rulesKey(now);
+          return sameJson(seen, rulesKey(want))
+            ? same(rulesText(now), seen)
+            : change(rulesText(now), rulesText(want), seen);
+        }
+        case 'purge_cache':
+          return change('cached', 'purged', null);
+      }
+      throw new Error(`Unknown fleet action ${(a as { kind: string }).kind}`);
+    },
+
+    /**
+     * Runs the action on the domain: reads again, skips when it already matches or when it changed since the
+     * plan (`seen`), else calls the single-domain action.
+     */
+    async run(
+      a: FleetAction,
+      domainId: string,
+      seen: unknown,
+      actor: Actor,
+      labels: TargetLabels = {},
+    ): Promise<RunResult> {
+      const d = await domains.get(domainId);
+      const changed = (was: unknown, now: unknown): RunResult => ({
+        status: 'skipped',
+        reason: FLEET_MESSAGES.changedSincePlan(String(was ?? 'none'), String(now ?? 'none')),
+      });
+      const already: RunResult = { status: 'skipped', reason: 'Already as planned' };
+      const field = domainField(a, d, labels);
+      if (field) {
+        if (field.now === field.want) return already;
+        if (field.now !== seen) return changed(seen, field.now);
+        const key = a.kind === 'set_server' ? 'serverId' : a.kind === 'set_brand' ? 'brandId' : 'status';
+        await domains.update(d._id, { [key]: field.want }, actor);
+        return { status: 'done' };
+      }
+      const name = d.domainName;
+      switch (a.kind) {
+        case 'create_zone':
+          if (d.cloudZoneId) return { status: 'skipped', reason: FLEET_MESSAGES.hasZone(d.cloudZoneId) };
+          await cf.createZone(d._id, actor);
+          return { status: 'done' };
+        case 'ssl':
+        case 'tls13': {
+          const v = await setting(d, a.kind === 'ssl' ? 'ssl' : 'tls_1_3', actor);
+          if (v === a.value) return already;
+          if (v !== seen) return changed(seen, v);
+          if (a.kind === 'ssl') await cf.setSsl(d._id, a.value, actor);
+          else await cf.setTls13(d._id, a.value, actor);
+          return { status: 'done' };
+        }
+        case 'waf_push': {
+          const st = await cf.firewallRulesState(d._id, actor);
+          if (st.matches) return already;
+          await cf.updateFirewallRules(d._id, actor);
+          return { status: 'done' };
+        }
+        case 'waf_set_push': {
+          const saved = (await domains.getFirewallRules(d._id)).map((r) => `${r.ruleId}:${r.priority}`);
+          if (!sameJson(saved, seen)) return changed((seen as string[] | null)?.length ?? 0, saved.length);
+          await domains.saveFirewallRules(d._id, { cloudFirewallRules: a.cloudFirewallRules }, actor);
+          await cf.updateFirewallRules(d._id, actor);
+          return { status: 'done' };
+        }
+        case 'dns_add': {
+          const rn = recordName(a.record.name, name);
+          const content = fill(a.record.content, name)!;
+          if (matching(await dnsNow(d, actor), a.record.type, rn).some((r) => r.content === content)) return already;
+          await cf.changeDnsRecords(
+            d._id,
+            { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] },
+            actor,
+          );
+          return { status: 'done' };
+        }
+        case 'dns_set': {
+          const rn = recordName(a.name, name);
+          const content = fill(a.content, name)!;
+          const now = matching(await dnsNow(d, actor), a.type, rn);
+          if (now.length && now.every((r) => r.content === content)) return already;
+          const key = now.map((r) => `${r.id}=${r.content}`).sort();
+          if (!sameJson(key, seen)) return changed((seen as string[]).join(', '), key.join(', ') || 'none');
+          const patches = now
+            .filter((r) => r.content !== content)
+            .map((r) => ({
+              id: r.id,
+              type: r.type,
+              name: r.name,
+              content,
+              proxied: r.proxied,
+              ttl: r.ttl,
+              ...(r.priority !== undefined ? { priority: r.priority } : {}),
+            }));
+          await cf.changeDnsRecords(d._id, { deletes: [], patches, posts: [] } as never, actor);
+          return { status: 'done' };
+        }
+        case 'dns_delete': {
+          const rn = recordName(a.name, name);
+          const now = matching(await dnsNow(d, actor), a.type, rn);
+          if (!now.length) return already;
+          const ids = now.map((r) => r.id).sort();
+          if (!sameJson(ids, seen)) return changed(`${(seen as string[]).length} record(s)`, `${ids.length} record(s)`);
+          await cf.changeDnsRecords(d._id, { deletes: ids.map((id) => ({ id })), patches: [], posts: [] }, actor);
+          return { status: 'done' };
+        }
+        case 'redirects': {
+          const now = rulesKey((await cf.getRedirectRules(d._id, actor)).rules as RuleView[]);
+          const want = redirectRulesFor(a.rules, name);
+          if (sameJson(now, rulesKey(want))) return already;
+          if (!sameJson(now, seen)) return changed(`${(seen as string[]).length} rule(s)`, `${now.length} rule(s)`);
+          await cf.setRedirectRules(d._id, { rules: want }, actor);
+          return { status: 'done' };
+        }
+        case 'purge_cache':
+          await cf.purgeCache(d._id, actor);
+          return { status: 'done' };
+      }
+      throw new Error(`Unknown fleet action ${(a as { kind: string }).kind}`);
+    },
+  };
+}
+export type FleetActions = ReturnType<typeof createFleetActions>;

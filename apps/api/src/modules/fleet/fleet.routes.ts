@@ -1,0 +1,73 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import {
+  FleetItemSchema,
+  FleetItemsQuerySchema,
+  FleetPlanInputSchema,
+  FleetPlanSchema,
+  FleetPlanSummarySchema,
+  IdParamsSchema,
+  ListQuerySchema,
+  dataOf,
+  listOf,
+  type FleetItemsQuery,
+  type FleetPlan,
+  type FleetPlanInput,
+  type ListQuery,
+} from '@fleetdesk/contract';
+import type { Actor } from '../../http/context.ts';
+import type { FleetService } from './fleet.service.ts';
+
+/** Fleet operations: plan a change over many domains, read the plan, run it, follow and steer the run. */
+export const fleetRoutes = (service: FleetService) => async (app: FastifyInstance) => {
+  const path = '/api/fleet/plans';
+  // The rule of the area a fleet action changes: every action changes domains.
+  const config = { access: 'cnv:domains' as const };
+  const tags = ['fleet'];
+  const params = IdParamsSchema;
+  const one = dataOf(FleetPlanSchema);
+  const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
+
+  app.post(path, { config, schema: { tags, body: FleetPlanInputSchema, response: { 201: one } } }, async (req, reply) =>
+    reply.status(201).send({ data: await service.create(req.body as FleetPlanInput, req.actor) }),
+  );
+  app.get(
+    path,
+    { config, schema: { tags, querystring: ListQuerySchema, response: { 200: listOf(FleetPlanSummarySchema) } } },
+    async (req) => ({ data: await service.list((req.query as ListQuery).page) }),
+  );
+  app.get(`${path}/:id`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
+    data: await service.get(idOf(req)),
+  }));
+  app.get(
+    `${path}/:id/items`,
+    {
+      config,
+      schema: { tags, params, querystring: FleetItemsQuerySchema, response: { 200: listOf(FleetItemSchema) } },
+    },
+    async (req) => ({ data: await service.items(idOf(req), req.query as FleetItemsQuery) }),
+  );
+  app.get(`${path}/:id/csv`, { config, schema: { tags, params, produces: ['text/csv'] } }, async (req, reply) => {
+    // The plan is found (or a 404 answered) before any byte is sent.
+    const chunks = service.csv(idOf(req));
+    const first = await chunks.next();
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="fleet-plan.csv"`)
+      .header('cache-control', 'no-store');
+    async function* all() {
+      if (!first.done) yield first.value;
+      yield* chunks;
+    }
+    return reply.send(Readable.from(all()));
+  });
+  const verb = (name: string, fn: (id: string, actor: Actor) => Promise<FleetPlan>) =>
+    app.post(`${path}/:id/${name}`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
+      data: await fn(idOf(req), req.actor),
+    }));
+  verb('run', service.run);
+  verb('pause', service.pause);
+  verb('resume', service.resume);
+  verb('cancel', service.cancel);
+  verb('retry-failed', service.retryFailed);
+};

@@ -1,0 +1,461 @@
+import {
+  FLEET_ACTION_LABELS,
+  FLEET_CSV_COLUMNS,
+  FLEET_MESSAGES,
+  FLEET_PLAN_MAX,
+  FleetActionSchema,
+  describeFleetAction,
+  type FleetAction,
+  type FleetItem,
+  type FleetItemsQuery,
+  type FleetPlan,
+  type FleetPlanInput,
+  type FleetPlanState,
+  type FleetPlanSummary,
+  type ListResult,
+} from '@fleetdesk/contract';
+import { systemActor, type Actor } from '../../http/context.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import type { JobEngine } from '../../jobs/engine.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
+import { CSV_BOM, csvLine } from '../domains/csv.ts';
+import type { JobsRepository } from '../jobs/jobs.repository.ts';
+import { createFleetActions, refusalOf, type FleetDeps, type TargetLabels } from './fleet.actions.ts';
+import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
+
+export const FLEET_PLAN_JOB = 'fleet.plan';
+export const FLEET_RUN_JOB = 'fleet.run';
+
+/** Items read from the database at a time when a phase starts. */
+const LOAD_BATCH = 5000;
+const EXPORT_BATCH = 2000;
+
+export type FleetOptions = {
+  /** Domains of one Cloudflare account worked on at once; the account's budget paces them. */
+  accountConcurrency: number;
+  /** How long one background call may wait for a budget slot before it fails. */
+  budgetWaitMs: number;
+};
+
+type PhaseCtx = {
+  signal: AbortSignal;
+  progress(p: { done: number; total: number; unit: string; message: string }): Promise<void>;
+};
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+export function createFleetService(
+  deps: FleetDeps & {
+    repo: FleetRepository;
+    jobsRepo: Pick<JobsRepository, 'find'>;
+    engine: () => JobEngine;
+    audit: AuditService;
+    routing: Pick<CloudflareRouting, 'background'>;
+    /** The domains a filter selects, up to `limit` (the list's own filter; set once the filters exist). */
+    idsForFilter?: (filter: unknown, limit: number) => Promise<string[]>;
+    labels: { server(id: string): Promise<string>; brand(id: string): Promise<string> };
+    options: FleetOptions;
+  },
+) {
+  const { repo, audit } = deps;
+  const actions = createFleetActions(deps);
+
+  const mustFind = async (id: string) => {
+    const p = await repo.findPlan(id);
+    if (!p) throw new NotFoundError(FLEET_MESSAGES.notFound);
+    return p;
+  };
+  const actionOf = (p: FleetPlanRow): FleetAction => FleetActionSchema.parse(p.action);
+
+  /** Counts by outcome and, for the changes, by step status; per account too. */
+  const countsOf = async (p: FleetPlanRow) => {
+    const rows = await repo.counts(p.id);
+    const counts = { total: 0, pending: 0, change: 0, same: 0, refused: 0 };
+    const run = { total: 0, done: 0, failed: 0, skipped: 0, cancelled: 0, pending: 0 };
+    const accounts = new Map<string, FleetPlan['accounts'][number]>();
+    for (const r of rows) {
+      counts.total += r.n;
+      if (r.outcome in counts) counts[r.outcome as keyof typeof counts] += r.n;
+      if (r.outcome !== 'change') continue;
+      const key = r.cloudId ?? '';
+      const acc = accounts.get(key) ?? {
+        cloudId: r.cloudId,
+        cloudEmail: r.cloudEmail,
+        total: 0,
+        done: 0,
+        failed: 0,
+        skipped: 0,
+        cancelled: 0,
+        pending: 0,
+      };
+      const status = (r.status === 'running' ? 'pending' : r.status) as keyof typeof run;
+      for (const c of [run, acc]) {
+        c.total += r.n;
+        if (status in c && status !== 'total') c[status] += r.n;
+      }
+      accounts.set(key, acc);
+    }
+    return { counts, run, accounts: [...accounts.values()] };
+  };
+
+  /** Seconds left at the pace of the last minute of the run (or of planning). */
+  const etaOf = async (p: FleetPlanRow, left: number): Promise<number | null> => {
+    if (p.state !== 'running' && p.state !== 'planning') return null;
+    if (left === 0) return 0;
+    const since = new Date(Date.now() - 60_000);
+    const start = p.state === 'running' ? p.startedAt : p.createdAt;
+    const from = start && start > since ? start : since;
+    const seconds = (Date.now() - from.getTime()) / 1000;
+    const done = p.state === 'running' ? await repo.finishedSince(p.id, from) : null;
+    if (done === null || done === 0 || seconds < 1) return null;
+    return Math.ceil(left / (done / seconds));
+  };
+
+  const toPlan = async (p: FleetPlanRow): Promise<FleetPlan> => {
+    const action = p.action as FleetAction;
+    const { counts, run, accounts } = await countsOf(p);
+    return {
+      _id: p.id,
+      planNo: p.planNo,
+      action: p.action,
+      actionKind: action.kind,
+      actionLabel: FLEET_ACTION_LABELS[action.kind] ?? action.kind,
+      description: describeFleetAction(action),
+      state: p.state,
+      error: p.error,
+      counts,
+      run,
+      accounts,
+      etaSeconds: await etaOf(p, p.state === 'running' ? run.pending : 0),
+      jobId: p.jobId,
+      createdBy: p.createdBy,
+      createdAt: p.createdAt.toISOString(),
+      plannedAt: iso(p.plannedAt),
+      startedAt: iso(p.startedAt),
+      finishedAt: iso(p.finishedAt),
+    };
+  };
+
+  const toItem = (r: FleetItemRow): FleetItem => ({
+    seq: r.seq,
+    domainId: r.domainId,
+    domainName: r.domainName,
+    cloudId: r.cloudId,
+    cloudEmail: r.cloudEmail,
+    outcome: r.outcome as FleetItem['outcome'],
+    before: r.before,
+    after: r.after,
+    reason: r.reason,
+    status: r.status as FleetItem['status'],
+    error: r.error,
+  });
+
+  /** The server or brand label an action sets, read once. */
+  const labelsFor = async (a: FleetAction): Promise<TargetLabels> => {
+    if (a.kind === 'set_server' && a.serverId) return { server: await deps.labels.server(a.serverId) };
+    if (a.kind === 'set_brand' && a.brandId) return { brand: await deps.labels.brand(a.brandId) };
+    return {};
+  };
+
+  const jobActorOf = (p: FleetPlanRow): Actor =>
+    systemActor(`fleet plan #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
+
+  const startJob = async (p: FleetPlanRow, kind: string, actor: Actor) => {
+    const job = await deps.engine().enqueue(kind, { planId: p.id }, { createdBy: actor.username });
+    await repo.updatePlan(p.id, { jobId: job.id });
+    return job;
+  };
+
+  /** Stops the plan's job, if it runs; its handler stops at the next domain. */
+  const stopJob = async (p: FleetPlanRow) => {
+    if (!p.jobId) return;
+    const job = await deps.jobsRepo.find(p.jobId);
+    if (job && ['queued', 'running'].includes(job.state)) await deps.engine().cancel(job);
+  };
+
+  /**
+   * Works through the items of one phase: the items of each Cloudflare account in parallel with the other
+   * accounts, a few at a time within one (the budget paces them: background calls wait for their slot).
+   */
+  async function phase(
+    p: FleetPlanRow,
+    which: 'plan' | 'run',
+    ctx: PhaseCtx,
+    work: (item: FleetItemRow) => Promise<void>,
+  ) {
+    const groups = new Map<string, FleetItemRow[]>();
+    let total = 0;
+    for (let after = 0; ;) {
+      const batch = await repo.itemsToDo(p.id, which, after, LOAD_BATCH);
+      if (!batch.length) break;
+      for (const it of batch) {
+        const key = it.cloudId ?? '';
+        const list = groups.get(key);
+        if (list) list.push(it);
+        else groups.set(key, [it]);
+      }
+      total += batch.length;
+      after = batch[batch.length - 1]!.seq;
+    }
+    let done = 0;
+    const unit = which === 'plan' ? 'domains read' : 'domains changed';
+    const runGroup = async (items: FleetItemRow[]) => {
+      let next = 0;
+      const worker = async () => {
+        while (!ctx.signal.aborted) {
+          const it = items[next++];
+          if (!it) return;
+          await work(it);
+          done++;
+          await ctx.progress({ done, total, unit, message: `${done} of ${total}` }).catch(() => undefined);
+        }
+      };
+      const n = Math.min(items.length, Math.max(1, deps.options.accountConcurrency));
+      await Promise.all(Array.from({ length: n }, worker));
+    };
+    await deps.routing.background(deps.options.budgetWaitMs, () => Promise.all([...groups.values()].map(runGroup)));
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
+  }
+
+  const service = {
+    toPlan,
+
+    async create(input: FleetPlanInput, actor: Actor): Promise<FleetPlan> {
+      const action = input.action;
+      // A target that does not exist is the operator's mistake, answered before anything is read.
+      try {
+        await labelsFor(action);
+      } catch (err) {
+        if (err instanceof NotFoundError) {
+          const field = action.kind === 'set_server' ? 'action.serverId' : 'action.brandId';
+          throw new ValidationError(err.message, { [field]: err.message });
+        }
+        throw err;
+      }
+      let ids: string[];
+      const sel = input.selection as { ids?: string[]; filter?: unknown };
+      if (sel.ids) ids = [...new Set(sel.ids)];
+      else if (deps.idsForFilter) ids = await deps.idsForFilter(sel.filter, FLEET_PLAN_MAX + 1);
+      else throw new ValidationError(FLEET_MESSAGES.empty);
+      if (ids.length > FLEET_PLAN_MAX) throw new ValidationError(FLEET_MESSAGES.tooMany);
+      const domainsFound = await repo.domainsByIds(ids);
+      if (!domainsFound.length) throw new ValidationError(FLEET_MESSAGES.empty, { selection: FLEET_MESSAGES.empty });
+      const plan = await repo.insertPlan({
+        action: action as Record<string, unknown>,
+        selection: input.selection as Record<string, unknown>,
+        state: 'planning',
+        total: domainsFound.length,
+        createdBy: actor.username,
+      });
+      await repo.insertItems(
+        plan.id,
+        domainsFound.map((d) => ({
+          domainId: d.id,
+          domainName: d.domainName,
+          cloudId: d.cloudId,
+          cloudEmail: d.cloudEmail,
+        })),
+      );
+      await audit.record(actor, {
+        action: 'create_plan',
+        entity: 'fleet_plans',
+        entityId: plan.id,
+        details: { planNo: plan.planNo, action, domains: domainsFound.length },
+      });
+      await startJob(plan, FLEET_PLAN_JOB, actor);
+      return toPlan(await mustFind(plan.id));
+    },
+
+    async get(id: string): Promise<FleetPlan> {
+      return toPlan(await mustFind(id));
+    },
+
+    async list(page: number): Promise<ListResult<FleetPlanSummary>> {
+      const res = await repo.listPlans(page);
+      const items = await Promise.all(
+        res.items.map(async (p) => {
+          const { accounts: _accounts, ...rest } = await toPlan(p);
+          return rest;
+        }),
+      );
+      return { items, itemsCount: res.itemsCount };
+    },
+
+    async items(id: string, q: FleetItemsQuery): Promise<ListResult<FleetItem>> {
+      await mustFind(id);
+      const res = await repo.itemsPage(id, q);
+      return { items: res.items.map(toItem), itemsCount: res.itemsCount };
+    },
+
+    /** The plan as CSV, batch by batch; the first chunk is the header row. */
+    async *csv(id: string): AsyncGenerator<string> {
+      await mustFind(id);
+      yield CSV_BOM + csvLine(FLEET_CSV_COLUMNS);
+      for (let after = 0; ;) {
+        const rows = await repo.exportBatch(id, after, EXPORT_BATCH);
+        if (!rows.length) return;
+        yield rows
+          .map((r) =>
+            csvLine([
+              r.domainName,
+              r.cloudEmail,
+              r.outcome,
+              r.before,
+              r.after,
+              r.reason,
+              r.outcome === 'change' ? r.status : '',
+              r.error,
+            ]),
+          )
+          .join('');
+        after = rows[rows.length - 1]!.seq;
+      }
+    },
+
+    /** Starts the run of a planned plan. */
+    async run(id: string, actor: Actor): Promise<FleetPlan> {
+      const p = await mustFind(id);
+      if (p.state === 'planning') throw new ConflictError(FLEET_MESSAGES.notPlanned, undefined, 'fleet_not_planned');
+      const moved = await repo.transition(id, ['planned'], { state: 'running', startedAt: new Date(), error: null });
+      if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
+      await audit.record(actor, {
+        action: 'run_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
+      await startJob(moved, FLEET_RUN_JOB, actor);
+      return toPlan(await mustFind(id));
+    },
+
+    async pause(id: string, actor: Actor): Promise<FleetPlan> {
+      const p = await mustFind(id);
+      const moved = await repo.transition(id, ['running'], { state: 'paused' });
+      if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunning(p.state), undefined, 'fleet_state');
+      await stopJob(moved);
+      await audit.record(actor, {
+        action: 'pause_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
+      return toPlan(await mustFind(id));
+    },
+
+    async resume(id: string, actor: Actor): Promise<FleetPlan> {
+      const p = await mustFind(id);
+      const moved = await repo.transition(id, ['paused'], { state: 'running', error: null });
+      if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
+      await audit.record(actor, {
+        action: 'resume_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
+      await startJob(moved, FLEET_RUN_JOB, actor);
+      return toPlan(await mustFind(id));
+    },
+
+    /** Cancels planning or a run: the domains not yet changed are left as they are. */
+    async cancel(id: string, actor: Actor): Promise<FleetPlan> {
+      const p = await mustFind(id);
+      const moved = await repo.transition(id, ['planning', 'planned', 'running', 'paused'], {
+        state: 'cancelled',
+        finishedAt: new Date(),
+      });
+      if (!moved) throw new ConflictError(FLEET_MESSAGES.finished(p.state), undefined, 'fleet_state');
+      await stopJob(moved);
+      await repo.cancelPending(id);
+      await audit.record(actor, {
+        action: 'cancel_plan',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo },
+      });
+      return toPlan(await mustFind(id));
+    },
+
+    /** Runs again only the domains whose step failed. */
+    async retryFailed(id: string, actor: Actor): Promise<FleetPlan> {
+      const p = await mustFind(id);
+      if (!['completed', 'failed', 'cancelled', 'paused'].includes(p.state))
+        throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
+      const { run } = await countsOf(p);
+      if (run.failed === 0) throw new ConflictError(FLEET_MESSAGES.noFailed, undefined, 'fleet_no_failed');
+      const moved = await repo.transition(id, [p.state], { state: 'running', finishedAt: null, error: null });
+      if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
+      const n = await repo.resetSteps(id, ['failed']);
+      await audit.record(actor, {
+        action: 'retry_failed',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo, domains: n },
+      });
+      await startJob(moved, FLEET_RUN_JOB, actor);
+      return toPlan(await mustFind(id));
+    },
+
+    /** The plan job: reads each domain's current state. */
+    async planPhase(planId: string, ctx: PhaseCtx) {
+      const p = await repo.findPlan(planId);
+      if (!p || p.state !== 'planning') return { skipped: p?.state ?? 'missing' };
+      const action = actionOf(p);
+      const actor = jobActorOf(p);
+      const labels = await labelsFor(action);
+      await phase(p, 'plan', ctx, async (it) => {
+        let res;
+        try {
+          res = await actions.plan(action, it.domainId, actor, labels);
+        } catch (err) {
+          const reason = refusalOf(err) ?? messageOf(err);
+          res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
+        }
+        await repo.updateItem(p.id, it.seq, res);
+      });
+      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
+      return { planned: p.total };
+    },
+
+    /** The run job: one step per domain to change. */
+    async runPhase(planId: string, ctx: PhaseCtx) {
+      const p = await repo.findPlan(planId);
+      if (!p || p.state !== 'running') return { skipped: p?.state ?? 'missing' };
+      // Steps a stopped run left mid-way go again: each re-reads first, so a step done twice is skipped.
+      await repo.resetSteps(p.id, ['running']);
+      const action = actionOf(p);
+      const actor = jobActorOf(p);
+      const labels = await labelsFor(action);
+      await phase(p, 'run', ctx, async (it) => {
+        await repo.updateItem(p.id, it.seq, { status: 'running' });
+        try {
+          const r = await actions.run(action, it.domainId, it.seen, actor, labels);
+          await repo.updateItem(p.id, it.seq, { status: r.status, error: r.reason ?? null, finishedAt: new Date() });
+        } catch (err) {
+          await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
+        }
+      });
+      await repo.transition(p.id, ['running'], { state: 'completed', finishedAt: new Date() });
+      const { run } = await countsOf(p);
+      return { ...run };
+    },
+
+    /**
+     * The job was cancelled while its plan still says it works (cancelled on the Jobs screen, not by the plan's
+     * Pause or Cancel): a run becomes paused (it can be resumed), planning becomes cancelled.
+     */
+    async jobStopped(planId: string, which: 'plan' | 'run') {
+      if (which === 'run') await repo.transition(planId, ['running'], { state: 'paused' });
+      else await repo.transition(planId, ['planning'], { state: 'cancelled', finishedAt: new Date() });
+    },
+
+    /** When a plan or run job ends without its handler (it failed for good): the plan says so. */
+    async jobFailed(planId: string, which: 'plan' | 'run', error: string) {
+      const from: FleetPlanState[] = which === 'plan' ? ['planning'] : ['running'];
+      await repo.transition(planId, from, { state: 'failed', error, finishedAt: new Date() });
+    },
+  };
+  return service;
+}
+export type FleetService = ReturnType<typeof createFleetService>;

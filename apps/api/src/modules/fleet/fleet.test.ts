@@ -1,0 +1,409 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FLEET_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
+import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+// Fleet operations end to end: the real job engine, the Cloudflare simulator, the single-domain services.
+let t: TestApp;
+let sim: CloudflareSim;
+let h: string;
+let seq = 0;
+
+beforeAll(async () => {
+  sim = await startCloudflareSim();
+  t = await createTestApp(
+    { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', FLEET_ACCOUNT_CONCURRENCY: '1' },
+    { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
+  );
+  await t.c.startJobs({ periodic: false });
+  h = await t.tokenFor(['cnv']);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  await sim?.close();
+});
+beforeEach(() => sim.clearFailures());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (method: Method, url: string, payload?: object, auth = h) =>
+  t.inject({ method, url, headers: { authorization: auth }, payload });
+const create = async (resource: string, payload: object) => {
+  const res = await call('POST', `/api/${resource}`, payload);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { _id: string } & Record<string, unknown>;
+};
+const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+
+async function account() {
+  const email = `${unique('ops')}@example.com`;
+  const token = `${unique('token')}-0123456789abcdef`;
+  const { accountId } = sim.addAccount({ email, token });
+  const cloud = await create('clouds', { email, token });
+  return { cloudId: cloud._id, accountId };
+}
+/** A domain of the cloud, with a zone at Cloudflare (linked) unless `zone` is false. */
+async function domain(cloudId: string | null, opts: { zone?: boolean; brandId?: string } = {}) {
+  const name = `${unique('site')}.com`;
+  const d = await create('domains', { domainName: name, status: 'active', cloudId, brandId: opts.brandId ?? null });
+  let zoneId: string | null = null;
+  if (cloudId && opts.zone !== false) {
+    const res = await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`);
+    expect(res.statusCode, res.body).toBe(200);
+    zoneId = res.json().data.cloudZoneId;
+  }
+  return { id: d._id, name, zoneId };
+}
+const zone = (id: string | null) => sim.state.zones.get(id!)!;
+
+async function plan(selection: object, action: object): Promise<FleetPlan> {
+  const res = await call('POST', '/api/fleet/plans', { selection, action });
+  expect(res.statusCode, res.body).toBe(201);
+  return waitPlan(res.json().data._id, ['planned', 'failed', 'cancelled']);
+}
+async function waitPlan(id: string, states: string[], timeoutMs = 60_000): Promise<FleetPlan> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call('GET', `/api/fleet/plans/${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json().data as FleetPlan;
+    if (states.includes(p.state)) return p;
+    if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+async function items(id: string, query = ''): Promise<FleetItem[]> {
+  const res = await call('GET', `/api/fleet/plans/${id}/items${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.items;
+}
+async function run(id: string): Promise<FleetPlan> {
+  const res = await call('POST', `/api/fleet/plans/${id}/run`);
+  expect(res.statusCode, res.body).toBe(200);
+  return waitPlan(id, ['completed', 'failed', 'cancelled']);
+}
+const byDomain = (list: FleetItem[]) => new Map(list.map((i) => [i.domainId, i]));
+
+describe('plan and run', () => {
+  it('SSL: plans changes, matches and refusals, downloads the plan, runs it and audits each domain', async () => {
+    const a = await account();
+    const [d1, d2, d3] = [await domain(a.cloudId), await domain(a.cloudId), await domain(a.cloudId)];
+    zone(d3.zoneId).settings.ssl.value = 'strict';
+    const noZone = await domain(a.cloudId, { zone: false });
+    const noCloud = await domain(null);
+    const ids = [d1, d2, d3, noZone, noCloud].map((d) => d.id);
+    const p = await plan({ ids }, { kind: 'ssl', value: 'strict' });
+    expect(p.counts).toMatchObject({ total: 5, change: 2, same: 1, refused: 2, pending: 0 });
+    expect(p.description).toBe('SSL mode → Full strict');
+    const got = byDomain(await items(p._id));
+    expect(got.get(noZone.id)).toMatchObject({ outcome: 'refused', reason: FLEET_MESSAGES.noZone });
+    expect(got.get(noCloud.id)).toMatchObject({ outcome: 'refused', reason: FLEET_MESSAGES.noCloud });
+    expect(got.get(d3.id)).toMatchObject({ outcome: 'same' });
+    expect(got.get(d1.id)).toMatchObject({ outcome: 'change', after: 'Full strict', status: 'pending' });
+    // Searchable and paged.
+    const found = await items(p._id, `?search=${d2.name}`);
+    expect(found.map((i) => i.domainId)).toEqual([d2.id]);
+    expect((await items(p._id, '?outcome=refused')).length).toBe(2);
+
+    const csv = await call('GET', `/api/fleet/plans/${p._id}/csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body).toContain('Domain,Cloud,Outcome,Now,After,Reason,Run,Error');
+    expect(csv.body).toContain(`${noZone.name},`);
+
+    const done = await run(p._id);
+    expect(done.state).toBe('completed');
+    expect(done.run).toMatchObject({ total: 2, done: 2, failed: 0, pending: 0 });
+    expect(done.accounts).toEqual([expect.objectContaining({ cloudId: a.cloudId, done: 2 })]);
+    expect(zone(d1.zoneId).settings.ssl.value).toBe('strict');
+    expect(zone(d2.zoneId).settings.ssl.value).toBe('strict');
+    const audit = await call('GET', `/api/audit-log?entity=domains&entityId=${d1.id}`);
+    const entry = audit.json().data.items.find((e: { action: string }) => e.action === 'cloudflare_set_ssl');
+    expect(entry).toBeTruthy();
+    expect(JSON.stringify(entry)).toContain(`fleet plan #${done.planNo}`);
+    // A finished plan cannot run again.
+    expect((await call('POST', `/api/fleet/plans/${p._id}/run`)).statusCode).toBe(409);
+  });
+
+  it('selects by the list filter, not by ids', async () => {
+    const a = await account();
+    const brand = await create('brands', { name: unique('brand') });
+    const inBrand = [await domain(a.cloudId, { brandId: brand._id }), await domain(a.cloudId, { brandId: brand._id })];
+    await domain(a.cloudId);
+    const p = await plan({ filter: { brandId: brand._id, hasZone: true } }, { kind: 'tls13', value: 'on' });
+    expect(p.counts.total).toBe(2);
+    expect((await items(p._id)).map((i) => i.domainId).sort()).toEqual(inBrand.map((d) => d.id).sort());
+    const done = await run(p._id);
+    expect(done.run.done).toBe(2);
+    for (const d of inBrand) expect(zone(d.zoneId).settings.tls_1_3.value).toBe('on');
+  });
+
+  it('DNS: adds a record, sets the apex A record, deletes records by type and name', async () => {
+    const a = await account();
+    const [d1, d2] = [await domain(a.cloudId), await domain(a.cloudId)];
+    sim.addDnsRecord(d1.zoneId!, { type: 'A', name: d1.name, content: '192.0.2.1', ttl: 1, proxied: true });
+    sim.addDnsRecord(d2.zoneId!, { type: 'A', name: d2.name, content: '192.0.2.9', ttl: 1, proxied: false });
+    const records = (zoneId: string | null) => [...zone(zoneId).dnsRecords.values()];
+
+    const add = await plan(
+      { ids: [d1.id, d2.id] },
+      { kind: 'dns_add', record: { type: 'TXT', name: '@', content: 'v=spf1 -all', ttl: 1, proxied: false } },
+    );
+    expect(add.counts.change).toBe(2);
+    expect((await run(add._id)).run.done).toBe(2);
+    expect(records(d2.zoneId).some((r) => r.type === 'TXT' && r.name === d2.name)).toBe(true);
+    // Planned again, it already matches.
+    const again = await plan(
+      { ids: [d1.id, d2.id] },
+      { kind: 'dns_add', record: { type: 'TXT', name: '@', content: 'v=spf1 -all', ttl: 1, proxied: false } },
+    );
+    expect(again.counts).toMatchObject({ same: 2, change: 0 });
+
+    const set = await plan({ ids: [d1.id, d2.id] }, { kind: 'dns_set', type: 'A', name: '@', content: '198.51.100.7' });
+    expect(set.counts.change).toBe(2);
+    expect((await run(set._id)).run.done).toBe(2);
+    for (const d of [d1, d2]) {
+      const apex = records(d.zoneId).filter((r) => r.type === 'A' && r.name === d.name);
+      expect(apex.map((r) => r.content)).toEqual(['198.51.100.7']);
+    }
+    // The record's other fields are kept.
+    expect(records(d2.zoneId).find((r) => r.type === 'A')?.proxied).toBe(false);
+
+    const del = await plan({ ids: [d1.id, d2.id] }, { kind: 'dns_delete', type: 'TXT', name: '{domain}' });
+    expect(del.counts.change).toBe(2);
+    expect((await run(del._id)).run.done).toBe(2);
+    expect(records(d1.zoneId).some((r) => r.type === 'TXT')).toBe(false);
+
+    const missing = await plan(
+      { ids: [d1.id] },
+      { kind: 'dns_set', type: 'AAAA', name: 'www', content: '2001:db8::1' },
+    );
+    expect((await items(missing._id))[0]).toMatchObject({
+      outcome: 'refused',
+      reason: FLEET_MESSAGES.noRecords('AAAA', `www.${d1.name}`),
+    });
+  });
+
+  it('redirects from a template with {domain}, purge, and WAF push (with and without setting templates)', async () => {
+    const a = await account();
+    const [d1, d2] = [await domain(a.cloudId), await domain(a.cloudId)];
+    const r = await plan(
+      { ids: [d1.id, d2.id] },
+      {
+        kind: 'redirects',
+        rules: [
+          { ruleExpression: 'http.host eq "{domain}"', targetUrlValue: 'https://www.{domain}/', statusCode: 301 },
+        ],
+      },
+    );
+    expect(r.counts.change).toBe(2);
+    expect((await run(r._id)).run.done).toBe(2);
+    const rules = await call('GET', `/api/domains/${d2.id}/cloud-flare/redirect-rules`);
+    expect(rules.json().data.rules[0]).toMatchObject({
+      ruleExpression: `http.host eq "${d2.name}"`,
+      targetUrlValue: `https://www.${d2.name}/`,
+    });
+
+    const purge = await plan({ ids: [d1.id, d2.id] }, { kind: 'purge_cache' });
+    const before = sim.purgeLog.length;
+    expect((await run(purge._id)).run.done).toBe(2);
+    expect(sim.purgeLog.length - before).toBe(2);
+
+    const rule = await create('firewall-rules', {
+      name: unique('block'),
+      action: 'block',
+      expression: '(ip.src eq 192.0.2.66)',
+      defaultPriority: 1,
+    });
+    const noRules = await plan({ ids: [d1.id] }, { kind: 'waf_push' });
+    expect((await items(noRules._id))[0]).toMatchObject({ outcome: 'refused', reason: FLEET_MESSAGES.noRules });
+    const setPush = await plan(
+      { ids: [d1.id, d2.id] },
+      { kind: 'waf_set_push', cloudFirewallRules: [{ ruleId: rule._id, priority: 5 }] },
+    );
+    expect(setPush.counts.change).toBe(2);
+    expect((await run(setPush._id)).run.done).toBe(2);
+    const saved = await call('GET', `/api/domains/${d2.id}/firewall-rules`);
+    expect(saved.json().data.items).toEqual([expect.objectContaining({ ruleId: rule._id, priority: 5 })]);
+    const push = await plan({ ids: [d1.id, d2.id] }, { kind: 'waf_push' });
+    expect(push.counts).toMatchObject({ same: 2, change: 0 });
+  });
+
+  it('creates zones for domains without one, and sets server, brand and status', async () => {
+    const a = await account();
+    const bare = [await domain(a.cloudId, { zone: false }), await domain(a.cloudId, { zone: false })];
+    const withZone = await domain(a.cloudId);
+    const z = await plan({ ids: [...bare.map((d) => d.id), withZone.id] }, { kind: 'create_zone' });
+    expect(z.counts).toMatchObject({ change: 2, same: 1 });
+    expect((await run(z._id)).run.done).toBe(2);
+    for (const d of bare) {
+      const res = await call('GET', `/api/domains/${d.id}`);
+      expect(res.json().data.cloudZoneId).toMatch(/^[0-9a-f]{32}$/);
+    }
+
+    const server = await create('servers', { IPAddress: '203.0.113.10' });
+    const brand = await create('brands', { name: unique('brand') });
+    const ids = bare.map((d) => d.id);
+    for (const action of [
+      { kind: 'set_server', serverId: server._id },
+      { kind: 'set_brand', brandId: brand._id },
+      { kind: 'set_status', status: 'inactive' },
+    ]) {
+      const p = await plan({ ids }, action);
+      expect(p.counts.change, action.kind).toBe(2);
+      expect((await run(p._id)).run.done, action.kind).toBe(2);
+    }
+    const res = await call('GET', `/api/domains/${bare[0]!.id}`);
+    expect(res.json().data).toMatchObject({ serverId: server._id, brandId: brand._id, status: 'inactive' });
+    const audit = await call('GET', `/api/audit-log?entity=domains&entityId=${bare[0]!.id}`);
+    expect(audit.json().data.items.filter((e: { action: string }) => e.action === 'update').length).toBe(3);
+  });
+});
+
+describe('runs', () => {
+  it('a refusal from Cloudflare mid-run fails that domain only; retry runs the failed ones alone', async () => {
+    const a = await account();
+    const ds = [await domain(a.cloudId), await domain(a.cloudId), await domain(a.cloudId)];
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'flexible' });
+    // The run's first call is refused (bad credentials, a 4xx that is never retried).
+    sim.fail({ kind: 'bad_credentials', count: 1 });
+    const done = await run(p._id);
+    expect(done.state).toBe('completed');
+    expect(done.run).toMatchObject({ done: 2, failed: 1 });
+    const failed = (await items(p._id, '?status=failed'))[0]!;
+    expect(failed.error).toMatch(/^Cloudflare: authentication failed/);
+    expect(zone(ds.find((d) => d.id === failed.domainId)!.zoneId).settings.ssl.value).not.toBe('flexible');
+
+    const requestsBefore = sim.state.requests.length;
+    const retry = await call('POST', `/api/fleet/plans/${p._id}/retry-failed`);
+    expect(retry.statusCode, retry.body).toBe(200);
+    const after = await waitPlan(p._id, ['completed', 'failed']);
+    expect(after.run).toMatchObject({ done: 3, failed: 0 });
+    // Only the failed domain was worked on again: one read and one write.
+    expect(sim.state.requests.length - requestsBefore).toBe(2);
+    for (const d of ds) expect(zone(d.zoneId).settings.ssl.value).toBe('flexible');
+    const none = await call('POST', `/api/fleet/plans/${p._id}/retry-failed`);
+    expect(none.statusCode).toBe(409);
+    expect(none.json().message).toBe(FLEET_MESSAGES.noFailed);
+  });
+
+  it('pauses and resumes a run without redoing done domains', async () => {
+    const a = await account();
+    const ds: { id: string; zoneId: string | null }[] = [];
+    for (let i = 0; i < 6; i++) ds.push(await domain(a.cloudId));
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'full' });
+    sim.fail({ kind: 'slow', delayMs: 250, count: 1000 });
+    expect((await call('POST', `/api/fleet/plans/${p._id}/run`)).statusCode).toBe(200);
+    await waitUntil(async () => (await waitPlan(p._id, ['running'])).run.done >= 1);
+    const paused = await call('POST', `/api/fleet/plans/${p._id}/pause`);
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json().data.state).toBe('paused');
+    await new Promise((r) => setTimeout(r, 1500));
+    const still = await waitPlan(p._id, ['paused']);
+    expect(still.run.done).toBeLessThan(6);
+    const doneAtPause = still.run.done;
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await waitPlan(p._id, ['paused'])).run.done).toBe(doneAtPause);
+    sim.clearFailures();
+    expect((await call('POST', `/api/fleet/plans/${p._id}/pause`)).statusCode).toBe(409);
+    const resumed = await call('POST', `/api/fleet/plans/${p._id}/resume`);
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    const end = await waitPlan(p._id, ['completed', 'failed']);
+    expect(end.run).toMatchObject({ total: 6, done: 6, failed: 0, skipped: 0 });
+    for (const d of ds) expect(zone(d.zoneId).settings.ssl.value).toBe('full');
+  });
+
+  it('cancel stops the run and leaves the rest as they were', async () => {
+    const a = await account();
+    const ds: { id: string; zoneId: string | null }[] = [];
+    for (let i = 0; i < 6; i++) ds.push(await domain(a.cloudId));
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'tls13', value: 'on' });
+    sim.fail({ kind: 'slow', delayMs: 250, count: 1000 });
+    expect((await call('POST', `/api/fleet/plans/${p._id}/run`)).statusCode).toBe(200);
+    await waitUntil(async () => (await waitPlan(p._id, ['running'])).run.done >= 1);
+    const res = await call('POST', `/api/fleet/plans/${p._id}/cancel`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.state).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 1500));
+    const end = await waitPlan(p._id, ['cancelled']);
+    expect(end.run.cancelled).toBeGreaterThan(0);
+    const changed = ds.filter((d) => zone(d.zoneId).settings.tls_1_3.value === 'on').length;
+    expect(changed).toBe(end.run.done);
+    expect(changed).toBeLessThan(6);
+    expect((await call('POST', `/api/fleet/plans/${p._id}/cancel`)).statusCode).toBe(409);
+  });
+
+  it('a run job cancelled on the Jobs screen leaves its plan paused, to be resumed', async () => {
+    const a = await account();
+    const ds: { id: string; zoneId: string | null }[] = [];
+    for (let i = 0; i < 4; i++) ds.push(await domain(a.cloudId));
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'flexible' });
+    sim.fail({ kind: 'slow', delayMs: 250, count: 1000 });
+    const started = await call('POST', `/api/fleet/plans/${p._id}/run`);
+    const jobId = started.json().data.jobId as string;
+    await waitUntil(async () => (await waitPlan(p._id, ['running'])).run.done >= 1);
+    expect((await call('POST', `/api/jobs/${jobId}/cancel`)).statusCode).toBe(200);
+    const paused = await waitPlan(p._id, ['paused']);
+    expect(paused.run.done).toBeLessThan(4);
+    sim.clearFailures();
+    expect((await call('POST', `/api/fleet/plans/${p._id}/resume`)).statusCode).toBe(200);
+    expect((await waitPlan(p._id, ['completed'])).run.done).toBe(4);
+  });
+
+  it('a domain changed between plan and run is re-checked, not overwritten', async () => {
+    const a = await account();
+    const [d1, d2, d3] = [await domain(a.cloudId), await domain(a.cloudId), await domain(a.cloudId)];
+    const p = await plan({ ids: [d1.id, d2.id, d3.id] }, { kind: 'ssl', value: 'strict' });
+    // Someone changes d1 at the dashboard, and d2 to what the plan wanted.
+    zone(d1.zoneId).settings.ssl.value = 'flexible';
+    zone(d2.zoneId).settings.ssl.value = 'strict';
+    const done = await run(p._id);
+    expect(done.run).toMatchObject({ done: 1, skipped: 2 });
+    const got = byDomain(await items(p._id));
+    expect(got.get(d1.id)).toMatchObject({ status: 'skipped' });
+    expect(got.get(d1.id)?.error).toMatch(/^Changed since the plan \(was .+, now flexible\)/);
+    expect(got.get(d2.id)).toMatchObject({ status: 'skipped', error: 'Already as planned' });
+    expect(zone(d1.zoneId).settings.ssl.value).toBe('flexible');
+    expect(zone(d3.zoneId).settings.ssl.value).toBe('strict');
+  });
+});
+
+describe('refusals', () => {
+  it('validates the selection and the action, and answers 404 for an unknown plan', async () => {
+    const bad = [
+      [{ selection: { ids: [] }, action: { kind: 'purge_cache' } }, 400],
+      [{ selection: { ids: ['nope'] }, action: { kind: 'purge_cache' } }, 400],
+      [{ selection: { ids: ['00000000-0000-4000-8000-000000000000'] }, action: { kind: 'explode' } }, 400],
+      [{ selection: { ids: ['00000000-0000-4000-8000-000000000000'] }, action: { kind: 'ssl', value: 'max' } }, 400],
+      [{ selection: { filter: { status: 'sleepy' } }, action: { kind: 'purge_cache' } }, 400],
+      [{ selection: { ids: ['00000000-0000-4000-8000-000000000000'] }, action: { kind: 'purge_cache' } }, 400],
+    ] as const;
+    for (const [body, status] of bad) {
+      const res = await call('POST', '/api/fleet/plans', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      expect(res.json().message).toBeTruthy();
+    }
+    const ghost = await call('POST', '/api/fleet/plans', {
+      selection: { filter: {} },
+      action: { kind: 'set_server', serverId: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(ghost.statusCode).toBe(400);
+    expect(ghost.json().fields).toHaveProperty(['action.serverId']);
+    const missing = await call('GET', '/api/fleet/plans/00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe(FLEET_MESSAGES.notFound);
+  });
+
+  it('needs the domains rule', async () => {
+    const other = await t.tokenFor(['cnv:servers']);
+    const res = await call('GET', '/api/fleet/plans', undefined, other);
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,69 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FleetAction, FleetItem, FleetPlan, FleetPlanSummary, ListResult } from '@fleetdesk/contract';
+import { api } from '../../lib/api-client.ts';
+import type { ApiError } from '../../lib/api-error.ts';
+import { exportCsv } from '../../lib/csv-export.ts';
+import { createResourceHooks } from '../../lib/resource.ts';
+
+export const FLEET_PATH = '/fleet';
+export const FLEET_NEW_PATH = '/fleet/new';
+export const fleetPlanPath = (id: string) => `/fleet/${encodeURIComponent(id)}`;
+
+/** The selection as the domains list sends it: ticked ids, or the list's filter as its URL holds it. */
+export type FleetSelectionSent = { ids: string[] } | { filter: Record<string, string> };
+/** What the domains list hands the new-plan page (router state: never in the URL, never 40,000 ids). */
+export type FleetNewState = { selection: FleetSelectionSent; count: number };
+
+export const fleetPlansApi = createResourceHooks<FleetPlanSummary>('fleet/plans');
+
+const planPath = (id: string) => `/api/fleet/plans/${encodeURIComponent(id)}`;
+const planKey = (id: string) => ['fleet/plans', 'item', id] as const;
+const ACTIVE = new Set(['planning', 'running']);
+
+/** A plan, polled every second while it is read or run. */
+export function useFleetPlan(id: string) {
+  return useQuery({
+    queryKey: planKey(id),
+    queryFn: ({ signal }) => api.get<FleetPlan>(planPath(id), undefined, signal),
+    refetchInterval: (q) => (q.state.data && ACTIVE.has(q.state.data.state) ? 1000 : false),
+  });
+}
+
+export type FleetItemsParams = { page: number; search?: string; outcome?: string; status?: string };
+
+/** The plan's items; `version` (the plan's state and counts) makes them read again whenever the plan moves. */
+export function useFleetItems(id: string, params: FleetItemsParams, version: string) {
+  return useQuery({
+    queryKey: ['fleet/plans', 'items', id, params, version],
+    queryFn: ({ signal }) => api.get<ListResult<FleetItem>>(`${planPath(id)}/items`, { ...params }, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreateFleetPlan() {
+  const queryClient = useQueryClient();
+  return useMutation<FleetPlan, ApiError, { selection: FleetSelectionSent; action: FleetAction }>({
+    mutationFn: (input) => api.post<FleetPlan>('/api/fleet/plans', input),
+    onSuccess: (plan) => {
+      queryClient.setQueryData(planKey(plan._id), plan);
+      void queryClient.invalidateQueries({ queryKey: fleetPlansApi.keys.lists() });
+    },
+  });
+}
+
+export type FleetVerb = 'run' | 'pause' | 'resume' | 'cancel' | 'retry-failed';
+
+export function useFleetVerb(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation<FleetPlan, ApiError, FleetVerb>({
+    mutationFn: (verb) => api.post<FleetPlan>(`${planPath(id)}/${verb}`),
+    onSuccess: (plan) => {
+      queryClient.setQueryData(planKey(id), plan);
+      void queryClient.invalidateQueries({ queryKey: ['fleet/plans', 'items', id] });
+      void queryClient.invalidateQueries({ queryKey: fleetPlansApi.keys.lists() });
+    },
+  });
+}
+
+export const downloadPlanCsv = (plan: Pick<FleetPlan, '_id' | 'planNo'>) =>
+  exportCsv(`${planPath(plan._id)}/csv`, { fileName: `fleet-plan-${plan.planNo}.csv` });

@@ -1,0 +1,43 @@
+import { Link } from 'react-router';
+import type { FleetPlanSummary } from '@fleetdesk/contract';
+import { ListView } from '../../components/list-view.tsx';
+import type { Column } from '../../components/list-table.tsx';
+import { formatLocalDateTime } from '../../lib/format.ts';
+import { fleetPlanPath, fleetPlansApi } from './fleet-api.ts';
+import { PlanStateBadge } from './fleet-plan-page.tsx';
+
+const columns: Column<FleetPlanSummary>[] = [
+  { header: '№', render: (p) => p.planNo, width: '5rem' },
+  {
+    header: 'Action',
+    render: (p) => (
+      <Link to={fleetPlanPath(p._id)}>
+        {p.actionLabel}: {p.description}
+      </Link>
+    ),
+  },
+  { header: 'State', render: (p) => <PlanStateBadge state={p.state} />, width: '8rem' },
+  { header: 'Domains', render: (p) => p.counts.total, width: '6rem' },
+  {
+    header: 'Changed',
+    render: (p) =>
+      p.run.total ? `${p.run.done} of ${p.run.total}${p.run.failed ? ` (${p.run.failed} failed)` : ''}` : '—',
+    width: '10rem',
+  },
+  { header: 'By', render: (p) => p.createdBy ?? '', width: '8rem' },
+  { header: 'Created', render: (p) => formatLocalDateTime(p.createdAt), width: '12rem' },
+];
+
+/** /fleet: every fleet plan, newest first. New plans start from the domains list's selection. */
+export function FleetListPage() {
+  return (
+    <ListView
+      title="Fleet"
+      useList={fleetPlansApi.useList}
+      columns={columns}
+      rowHref={(p) => fleetPlanPath(p._id)}
+      hideSearch
+      emptyText="No fleet plans yet: select domains on the Domains list and choose “Plan a fleet change”."
+    />
+  );
+}

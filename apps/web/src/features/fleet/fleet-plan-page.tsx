@@ -1,0 +1,378 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Row from 'react-bootstrap/Row';
+import Table from 'react-bootstrap/Table';
+import type { FleetItem, FleetPlan } from '@fleetdesk/contract';
+import { useDialogs } from '../../components/dialog-host.tsx';
+import { ErrorBox } from '../../components/error-box.tsx';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { Pager } from '../../components/pager.tsx';
+import { SearchBox } from '../../components/search-box.tsx';
+import { formatLocalDateTime } from '../../lib/format.ts';
+import { domainPaths } from '../domains/domains-api.ts';
+import { FLEET_PATH, downloadPlanCsv, useFleetItems, useFleetPlan, useFleetVerb, type FleetVerb } from './fleet-api.ts';
+
+export const PLAN_STATE_VARIANT: Record<FleetPlan['state'], string> = {
+  planning: 'info',
+  planned: 'secondary',
+  running: 'primary',
+  paused: 'warning',
+  completed: 'success',
+  cancelled: 'dark',
+  failed: 'danger',
+};
+export const PLAN_STATE_LABEL: Record<FleetPlan['state'], string> = {
+  planning: 'Reading',
+  planned: 'Planned',
+  running: 'Running',
+  paused: 'Paused',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+const OUTCOME_LABEL: Record<FleetItem['outcome'], string> = {
+  pending: 'Reading…',
+  change: 'Will change',
+  same: 'Already matches',
+  refused: 'Cannot change',
+};
+const OUTCOME_VARIANT: Record<FleetItem['outcome'], string> = {
+  pending: 'light',
+  change: 'primary',
+  same: 'secondary',
+  refused: 'danger',
+};
+const STATUS_LABEL: Record<FleetItem['status'], string> = {
+  pending: 'Waiting',
+  running: 'Running',
+  done: 'Done',
+  failed: 'Failed',
+  skipped: 'Skipped',
+  cancelled: 'Cancelled',
+};
+
+export function PlanStateBadge({ state }: { state: FleetPlan['state'] }) {
+  return (
+    <Badge bg={PLAN_STATE_VARIANT[state]} text={state === 'paused' ? 'dark' : undefined}>
+      {PLAN_STATE_LABEL[state]}
+    </Badge>
+  );
+}
+
+/** "1 h 5 min", "3 min 20 s", "40 s". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (h) return `${h} h ${m} min`;
+  if (m) return `${m} min ${s % 60} s`;
+  return `${s} s`;
+}
+
+const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 100) : 0);
+
+function RunProgress({ plan }: { plan: FleetPlan }) {
+  const active = plan.state === 'running';
+  if (plan.state === 'planning') {
+    const read = plan.counts.total - plan.counts.pending;
+    return (
+      <div>
+        <ProgressBar
+          now={pct(read, plan.counts.total)}
+          label={`${pct(read, plan.counts.total)}%`}
+          animated
+          striped
+          aria-label="Reading progress"
+        />
+        <div className="small text-body-secondary mt-1">
+          Reading {read} of {plan.counts.total} domains (through each account's request budget)
+        </div>
+      </div>
+    );
+  }
+  const r = plan.run;
+  if (r.total === 0) return null;
+  const finished = r.done + r.failed + r.skipped + r.cancelled;
+  return (
+    <div>
+      <ProgressBar aria-label="Run progress" style={{ height: '1.2rem' }}>
+        <ProgressBar
+          variant="success"
+          now={pct(r.done, r.total)}
+          animated={active}
+          striped={active}
+          key="done"
+          label={r.done ? `${pct(r.done, r.total)}%` : undefined}
+        />
+        <ProgressBar variant="secondary" now={pct(r.skipped, r.total)} key="skipped" />
+        <ProgressBar variant="danger" now={pct(r.failed, r.total)} key="failed" />
+        <ProgressBar variant="dark" now={pct(r.cancelled, r.total)} key="cancelled" />
+      </ProgressBar>
+      <div className="small text-body-secondary mt-1">
+        {finished} of {r.total} domains: {r.done} changed, {r.skipped} skipped, {r.failed} failed
+        {r.cancelled ? `, ${r.cancelled} cancelled` : ''}
+        {active && plan.etaSeconds !== null ? ` · about ${formatDuration(plan.etaSeconds)} left` : ''}
+      </div>
+      {plan.accounts.length > 0 && (
+        <Table size="sm" className="mt-3 mb-0 align-middle" responsive>
+          <thead>
+            <tr>
+              <th scope="col">Cloudflare account</th>
+              <th scope="col" style={{ width: '40%' }}>
+                Progress
+              </th>
+              <th scope="col">Done</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Left</th>
+            </tr>
+          </thead>
+          <tbody>
+            {plan.accounts.map((a) => {
+              const left = a.pending;
+              const fin = a.total - left;
+              return (
+                <tr key={a.cloudId ?? 'none'}>
+                  <td>{a.cloudEmail ?? 'No cloud (console only)'}</td>
+                  <td>
+                    <ProgressBar
+                      now={pct(fin, a.total)}
+                      animated={active && left > 0}
+                      striped={active && left > 0}
+                      variant={a.failed ? 'warning' : 'success'}
+                      aria-label={`Progress of ${a.cloudEmail ?? 'no cloud'}`}
+                    />
+                  </td>
+                  <td>{a.done + a.skipped}</td>
+                  <td>{a.failed}</td>
+                  <td>{left}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      )}
+    </div>
+  );
+}
+
+function Counts({ plan }: { plan: FleetPlan }) {
+  const c = plan.counts;
+  const cells: [string, number, string][] = [
+    ['Domains', c.total, 'body'],
+    ['Will change', c.change, 'primary'],
+    ['Already match', c.same, 'secondary'],
+    ['Cannot change', c.refused, 'danger'],
+  ];
+  return (
+    <Row xs={2} md={4} className="g-2 mb-3">
+      {cells.map(([label, n, color]) => (
+        <Col key={label}>
+          <Card body className="text-center h-100">
+            <div className={`fs-4 fw-semibold text-${color}`} aria-label={`${label}: ${n}`}>
+              {n}
+            </div>
+            <div className="small text-body-secondary">{label}</div>
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+function Buttons({ plan }: { plan: FleetPlan }) {
+  const verb = useFleetVerb(plan._id);
+  const dialogs = useDialogs();
+  const [downloading, setDownloading] = useState(false);
+  const go = (v: FleetVerb) => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
+  const confirmRun = async () => {
+    const ok = await dialogs.confirm(
+      `Change ${plan.run.total} domain(s): ${plan.description}. Each is read again first; one changed since the plan is skipped.`,
+      { title: 'Run the plan', confirmLabel: 'Run' },
+    );
+    if (ok) go('run');
+  };
+  const confirmCancel = async () => {
+    const ok = await dialogs.confirm(
+      'Domains not yet changed are left as they are. A cancelled plan cannot be run again.',
+      { title: 'Cancel the plan', confirmLabel: 'Cancel the plan', confirmVariant: 'danger' },
+    );
+    if (ok) go('cancel');
+  };
+  const s = plan.state;
+  const busy = verb.isPending;
+  return (
+    <div className="d-flex flex-wrap gap-2">
+      {s === 'planned' && (
+        <Button onClick={() => void confirmRun()} disabled={busy || plan.run.total === 0}>
+          Run
+        </Button>
+      )}
+      {s === 'running' && (
+        <Button variant="warning" onClick={() => go('pause')} disabled={busy}>
+          Pause
+        </Button>
+      )}
+      {s === 'paused' && (
+        <Button onClick={() => go('resume')} disabled={busy}>
+          Resume
+        </Button>
+      )}
+      {plan.run.failed > 0 && ['completed', 'failed', 'cancelled', 'paused'].includes(s) && (
+        <Button variant="outline-primary" onClick={() => go('retry-failed')} disabled={busy}>
+          Retry failed ({plan.run.failed})
+        </Button>
+      )}
+      {['planning', 'planned', 'running', 'paused'].includes(s) && (
+        <Button variant="outline-danger" onClick={() => void confirmCancel()} disabled={busy}>
+          Cancel
+        </Button>
+      )}
+      <Button
+        variant="outline-secondary"
+        disabled={downloading}
+        onClick={() => {
+          setDownloading(true);
+          downloadPlanCsv(plan)
+            .catch((err: unknown) => void dialogs.apiError(err))
+            .finally(() => setDownloading(false));
+        }}
+      >
+        Download CSV
+      </Button>
+    </div>
+  );
+}
+
+function Items({ plan }: { plan: FleetPlan }) {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [outcome, setOutcome] = useState('');
+  const r = plan.run;
+  const version = `${plan.state}:${plan.counts.pending}:${r.done}:${r.failed}:${r.skipped}:${r.cancelled}`;
+  const query = useFleetItems(plan._id, { page, search: search || undefined, outcome: outcome || undefined }, version);
+  const ran = !['planning', 'planned'].includes(plan.state);
+  return (
+    <section aria-label="Domains of the plan">
+      <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
+        <SearchBox
+          value={search}
+          onSearch={(v) => {
+            setSearch(v);
+            setPage(1);
+          }}
+        />
+        <Form.Select
+          aria-label="Outcome"
+          style={{ width: 'auto' }}
+          value={outcome}
+          onChange={(e) => {
+            setOutcome(e.currentTarget.value);
+            setPage(1);
+          }}
+        >
+          <option value="">Every outcome</option>
+          <option value="change">Will change</option>
+          <option value="same">Already matches</option>
+          <option value="refused">Cannot change</option>
+        </Form.Select>
+        {query.data && <span className="text-body-secondary small">Total: {query.data.itemsCount}</span>}
+      </div>
+      {query.isPending ? (
+        <LoadingSpinner />
+      ) : query.isError ? (
+        <ErrorBox onRefresh={() => void query.refetch()} />
+      ) : (
+        <>
+          <Table hover responsive className="align-middle">
+            <thead>
+              <tr>
+                <th scope="col">Domain</th>
+                <th scope="col">Cloud</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Now</th>
+                <th scope="col">After</th>
+                {ran && <th scope="col">Run</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {query.data.items.length === 0 ? (
+                <tr>
+                  <td colSpan={ran ? 6 : 5} className="text-center text-body-secondary py-4">
+                    No domains found
+                  </td>
+                </tr>
+              ) : (
+                query.data.items.map((it) => (
+                  <tr key={it.seq}>
+                    <td>
+                      <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link>
+                    </td>
+                    <td className="small">{it.cloudEmail ?? ''}</td>
+                    <td>
+                      <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
+                        {OUTCOME_LABEL[it.outcome]}
+                      </Badge>
+                      {it.reason && <div className="small text-body-secondary">{it.reason}</div>}
+                    </td>
+                    <td className="small text-break">{it.before ?? ''}</td>
+                    <td className="small text-break">{it.outcome === 'change' ? (it.after ?? '') : ''}</td>
+                    {ran && (
+                      <td className="small">
+                        {it.outcome === 'change' ? STATUS_LABEL[it.status] : ''}
+                        {it.error && (
+                          <div className={it.status === 'failed' ? 'text-danger' : 'text-body-secondary'}>
+                            {it.error}
+                          </div>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </Table>
+          <Pager page={page} itemsCount={query.data.itemsCount} onPageChange={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** /fleet/{id}: the plan (counts, table of changes, CSV), its run (progress per account, time left) and controls. */
+export function FleetPlanPage() {
+  const { id = '' } = useParams();
+  const query = useFleetPlan(id);
+  if (query.isPending) return <LoadingSpinner />;
+  if (query.isError) return <ErrorBox onRefresh={() => void query.refetch()} />;
+  const plan = query.data;
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
+        <h1 className="h3 mb-0 me-auto">
+          Fleet plan #{plan.planNo} <PlanStateBadge state={plan.state} />
+        </h1>
+        <Link to={FLEET_PATH}>All plans</Link>
+      </div>
+      <p className="text-body-secondary mb-3">
+        <strong className="text-body">{plan.actionLabel}</strong>: {plan.description} · planned by{' '}
+        {plan.createdBy ?? 'unknown'} on {formatLocalDateTime(plan.createdAt)}
+      </p>
+      {plan.error && <Alert variant="danger">{plan.error}</Alert>}
+      <Counts plan={plan} />
+      <Card body className="mb-3">
+        <div className="d-flex flex-column gap-3">
+          <RunProgress plan={plan} />
+          <Buttons plan={plan} />
+        </div>
+      </Card>
+      <Items plan={plan} />
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * Fleet operations against Cloudflare's request budget, on a compressed clock.
+ *
+ *   npm run bench:fleet                          1,000 domains, 4 accounts, 120 requests per 10 s per account
+ *   npm run bench:fleet -- --domains 400 --accounts 2 --requests 60 --window 5
+ *   npm run bench:fleet -- --reserve 0.05      leave operators 5 % of each account's budget instead of 10 %
+ *
+ * The Cloudflare simulator enforces each account's budget (a sliding window) and answers 429 past it, as
+ * Cloudflare does; the console is told the same budget. The bench seeds the domains with zones (and an apex A
+ * record each), then plans and runs a DNS change (the apex A record to a new address) and an SSL change over all
+ * of them through the fleet service and its jobs, and prints wall time, the share of each account's budget used
+ * (requests sent / what the window allowed over the phase), 429s met and requests per domain. PGlite unless
+ * DATABASE_URL is set (then a scratch database on that server, dropped at the end). It never asserts a time.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startCloudflareSim } from '../packages/simulators/src/cloudflare/index.ts';
+import type { FleetAction } from '../packages/contract/src/index.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { openPglite, openPostgres } from '../apps/api/src/db/client.ts';
+import { createContainer } from '../apps/api/src/container.ts';
+import { systemActor } from '../apps/api/src/http/context.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const DOMAINS = arg('domains', 1000);
+const ACCOUNTS = arg('accounts', 4);
+const REQUESTS = arg('requests', 120);
+const WINDOW_S = arg('window', 10);
+const CONCURRENCY = arg('concurrency', 4);
+/** The share each account keeps for operators' own calls (CLOUDFLARE_INTERACTIVE_RESERVE); the product's default. */
+const RESERVE = arg('reserve', 0.1);
+const log = (s: string) => process.stdout.write(`${s}\n`);
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+async function openBenchDatabase(url: string | undefined) {
+  if (!url) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-fleet-'));
+    const database = await openPglite(path.join(dir, 'pgdata'));
+    return {
+      database,
+      label: 'PGlite (embedded)',
+      drop: async () => {
+        await database.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `fd_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openPostgres(u.toString(), { max: 10 });
+  return {
+    database,
+    label: 'PostgreSQL',
+    drop: async () => {
+      await database.close();
+      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+async function main() {
+  const sim = await startCloudflareSim({ rateLimit: { requests: REQUESTS, windowMs: WINDOW_S * 1000 } });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-fleet-data-'));
+  const { database, label, drop } = await openBenchDatabase(process.env.DATABASE_URL);
+  await database.migrate();
+  const config = loadConfig(
+    {
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      CLOUDFLARE_API_URL: sim.url,
+      CLOUDFLARE_BUDGET_PER_5_MIN: String(REQUESTS),
+      CLOUDFLARE_BUDGET_WINDOW_SECONDS: String(WINDOW_S),
+      FLEET_ACCOUNT_CONCURRENCY: String(CONCURRENCY),
+      CLOUDFLARE_INTERACTIVE_RESERVE: String(RESERVE),
+      JOB_POLL_SECONDS: '0.5',
+    },
+    { dotenv: false },
+  );
+  const c = await createContainer(config, { database, jobOptions: { progressThrottleMs: 1000 } });
+  const actor = systemActor('bench');
+  try {
+    // Seeding: accounts and zones at the simulator, clouds and domains in the console; no budget is spent.
+    const accounts: { accountId: string; cloudId: string; email: string }[] = [];
+    for (let a = 0; a < ACCOUNTS; a++) {
+      const email = `bench-${a}@example.com`;
+      const token = `bench-token-${a}-${crypto.randomBytes(8).toString('hex')}`;
+      const { accountId } = sim.addAccount({ email, token });
+      const cloud = await c.services.clouds.create({ email, token } as never, actor);
+      accounts.push({ accountId, cloudId: cloud._id, email });
+    }
+    const ids: string[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < DOMAINS; i++) {
+      const acc = accounts[i % ACCOUNTS]!;
+      const name = `fleet-bench-${i}.com`;
+      const { zoneId } = sim.addZone(acc.accountId, name, { ssl: 'full' });
+      sim.addDnsRecord(zoneId, { type: 'A', name, content: '192.0.2.10', ttl: 1, proxied: true });
+      const id = await c.repos.domains.insert({
+        domainName: name,
+        domainNameUnicode: name,
+        status: 'active',
+        cloudId: acc.cloudId,
+        cloudZoneId: zoneId,
+      });
+      ids.push(id);
+    }
+    log(`Fleet benchmark · ${label} · ${DOMAINS} domains with zones across ${ACCOUNTS} accounts`);
+    log(
+      `Budget: ${REQUESTS} requests per ${WINDOW_S} s per account (Cloudflare's 1,200 per 5 min on a compressed clock); ` +
+        `interactive reserve ${Math.round(config.CLOUDFLARE_INTERACTIVE_RESERVE * 100)} %; ${CONCURRENCY} domains at once per account`,
+    );
+    log(
+      `Seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; machine: ${os.cpus().length} CPUs, ` +
+        `load average ${os.loadavg()[0]!.toFixed(1)} (shared with other work)\n`,
+    );
+    await c.startJobs({ periodic: false });
+
+    const waitFor = async (id: string, states: string[]) => {
+      for (;;) {
+        const p = await c.services.fleet.get(id);
+        if (states.includes(p.state)) return p;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+    const usage = () => sim.usage();
+    const rows: string[][] = [];
+    const phase = async (name: string, run: () => Promise<unknown>) => {
+      const before = usage();
+      const start = performance.now();
+      await run();
+      const seconds = (performance.now() - start) / 1000;
+      const after = usage();
+      const allowed = REQUESTS * (seconds / WINDOW_S);
+      let sent = 0;
+      let limited = 0;
+      const shares: string[] = [];
+      for (const a of accounts) {
+        const b = before.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
+        const n = after.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
+        const reqs = n.requests - b.requests;
+        sent += reqs;
+        limited += n.rateLimited - b.rateLimited;
+        shares.push(`${Math.round((reqs / allowed) * 100)}%`);
+      }
+      rows.push([
+        name,
+        seconds.toFixed(1),
+        shares.join(' '),
+        String(limited),
+        (sent / DOMAINS).toFixed(2),
+        String(sent),
+      ]);
+    };
+    const actions: [string, FleetAction][] = [
+      ['DNS: apex A → 198.51.100.20', { kind: 'dns_set', type: 'A', name: '@', content: '198.51.100.20' }],
+      ['SSL: → Full strict', { kind: 'ssl', value: 'strict' }],
+    ];
+    for (const [name, action] of actions) {
+      let planId = '';
+      await phase(`${name} · plan`, async () => {
+        const p = await c.services.fleet.create({ selection: { ids }, action }, actor);
+        planId = p._id;
+        const planned = await waitFor(planId, ['planned', 'failed']);
+        if (planned.counts.change !== DOMAINS) {
+          const refused = await c.services.fleet.items(planId, { page: 1, search: '', outcome: 'refused' });
+          const why = [...new Set(refused.items.map((i) => i.reason))].join(' | ');
+          log(`  note: ${planned.counts.change} of ${DOMAINS} to change; refused: ${why}`);
+        }
+      });
+      await phase(`${name} · run`, async () => {
+        await c.services.fleet.run(planId, actor);
+        const done = await waitFor(planId, ['completed', 'failed', 'cancelled']);
+        if (done.run.failed) {
+          const failed = await c.services.fleet.items(planId, { page: 1, search: '', status: 'failed' });
+          log(`  note: ${done.run.failed} failed: ${[...new Set(failed.items.map((i) => i.error))].join(' | ')}`);
+        }
+      });
+    }
+    const head = ['Phase', 'Wall s', `Budget used per account`, '429s', 'Req/domain', 'Requests'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : pad(v, widths[i]!))).join('  ');
+    log(line(head));
+    log(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const r of rows) log(line(r));
+    log('\nBudget used: requests an account sent during the phase / what its window allowed over that time.');
+    log(
+      `The job may use ${Math.round((1 - RESERVE) * 100)} % of each window (the rest is kept for operators), and counts ` +
+        `each request ${config.CLOUDFLARE_BUDGET_WINDOW_SECONDS >= 100 ? '1 s' : '250 ms'} longer than the window ` +
+        '(the time between sending and Cloudflare receiving), so that is its ceiling.',
+    );
+  } finally {
+    await c.close().catch(() => undefined);
+    await drop().catch(() => undefined);
+    await sim.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import type { APIRequestContext } from '@playwright/test';
+import { apiCreate, apiToken, dialog, expect, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+
+/**
+ * Fleet operations in the browser: filter the domains list by brand, select all matching, plan an SSL change,
+ * read the plan, run it, watch the progress, and see the new SSL mode on a domain's page. The domains are new
+ * ones of the demo cloud, each with its own zone in the demo's Cloudflare simulator.
+ */
+const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
+
+async function setUp(request: APIRequestContext) {
+  const token = await apiToken(request);
+  const headers = { Authorization: token };
+  const clouds = await request.get(`/api/clouds?search=${encodeURIComponent(DEMO_CLOUD)}`, { headers });
+  const cloud = ((await clouds.json()) as { data: { items: { _id: string; email: string }[] } }).data.items.find(
+    (c) => c.email === DEMO_CLOUD,
+  );
+  expect(cloud, 'the demo cloud').toBeTruthy();
+  const tag = uniqueName('fleet').replace(/\s+/g, '-').toLowerCase();
+  const brand = await apiCreate(request, token, 'brands', { name: `Brand ${tag}` });
+  const domains: { _id: string; name: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const name = `${tag}-${i}.com`;
+    const d = await apiCreate(request, token, 'domains', {
+      domainName: name,
+      status: 'active',
+      cloudId: cloud!._id,
+      brandId: brand._id,
+    });
+    const zone = await request.post(`/api/domains/${d._id}/cloud-flare/create-zone`, { headers });
+    expect(zone.ok(), await zone.text()).toBe(true);
+    domains.push({ _id: d._id, name });
+  }
+  return { brandName: `Brand ${tag}`, brandId: brand._id, domains };
+}
+
+test('filter by brand, select all matching, plan an SSL change, run it and see it on a domain', async ({
+  page,
+  request,
+}) => {
+  const s = await setUp(request);
+  await signIn(page);
+  await page.goto('/domains');
+
+  // The brand filter, kept in the URL.
+  await page.getByTestId('filter-brands').getByRole('button', { name: 'Select' }).click();
+  const picker = page.getByRole('dialog', { name: 'Select a brand' });
+  await picker.getByRole('searchbox', { name: 'Search' }).fill(s.brandName);
+  await expect(tableRows(picker)).toHaveCount(1);
+  await tableRows(picker).first().click();
+  await expect(picker).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`brandId=${s.brandId}`));
+  await expect(page.getByText('Total: 3')).toBeVisible();
+  await expect(page.getByTestId('filter-brands').getByRole('textbox')).toHaveValue(s.brandName);
+
+  // Select all matching (the filter is what the plan gets, not the ids).
+  await page.getByRole('button', { name: 'Select all 3 matching' }).click();
+  await expect(page.getByText('All 3 matching domains are selected.')).toBeVisible();
+  for (const d of s.domains) await expect(page.getByRole('checkbox', { name: `Select ${d.name}` })).toBeChecked();
+  await page.getByRole('button', { name: 'Plan a fleet change (3)' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Plan a fleet change' })).toBeVisible();
+  await expect(page.getByText('3 domain(s) selected: all domains matching the list’s filters.')).toBeVisible();
+  await page.getByLabel('Action').selectOption({ label: 'Set the SSL mode' });
+  await page.getByLabel('SSL mode').selectOption({ label: 'Full strict' });
+  await page.getByRole('button', { name: 'Plan', exact: true }).click();
+
+  // The plan: counts and the table of changes.
+  await expect(page.getByRole('heading', { name: /^Fleet plan #\d+/ })).toBeVisible();
+  await expect(page.getByText('Planned', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByLabel('Will change: 3')).toBeVisible();
+  await expect(page.getByLabel('Cannot change: 0')).toBeVisible();
+  const rows = tableRows(page.getByRole('region', { name: 'Domains of the plan' }));
+  await expect(rows).toHaveCount(3);
+  for (const d of s.domains) {
+    const row = rows.filter({ hasText: d.name });
+    await expect(row).toContainText('Will change');
+    await expect(row).toContainText('Off');
+    await expect(row).toContainText('Full strict');
+  }
+
+  // Run it and watch the progress until it is done.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await dialog(page).getByRole('button', { name: 'Run' }).click();
+  await expect(
+    page.getByRole('progressbar', { name: 'Run progress' }).or(page.getByLabel('Run progress')),
+  ).toBeVisible();
+  await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/3 of 3 domains: 3 changed, 0 skipped, 0 failed/)).toBeVisible();
+  // Progress per Cloudflare account.
+  await expect(page.getByLabel(`Progress of ${DEMO_CLOUD}`).getByRole('progressbar')).toHaveAttribute(
+    'aria-valuenow',
+    '100',
+  );
+
+  // The new SSL mode, read back from Cloudflare on a domain's page.
+  await rows.filter({ hasText: s.domains[0]!.name }).getByRole('link', { name: s.domains[0]!.name }).click();
+  await page.goto(`/domains/${s.domains[0]!._id}/cloud-flare/update-ssl-settings`);
+  await expect(page.getByRole('radio', { name: /^Full strict/ })).toBeChecked();
+});

@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { IdSchema, ListQuerySchema } from './common.ts';
+import {
+  DNS_RECORD_TYPES,
+  DnsRecordPostSchema,
+  RedirectRuleSchema,
+  SSL_MODES,
+  SSL_MODE_LABELS,
+  TLS_1_3_LABELS,
+  TLS_1_3_VALUES,
+} from './cloud-flare.ts';
+import { DOMAIN_FIREWALL_RULES_MAX, DomainFilterSchema } from './domains.ts';
+import { PRIORITY_MAX } from './firewall-rules.ts';
+
+/** How many domains one fleet plan may hold. */
+export const FLEET_PLAN_MAX = 100_000;
+/** How many ids the browser may send; larger selections are sent as the filter (the "select all N matching"). */
+export const FLEET_IDS_MAX = 5_000;
+/** Stands for each domain's name in redirect templates and DNS changes. */
+export const FLEET_DOMAIN_PLACEHOLDER = '{domain}';
+
+export const FLEET_MESSAGES = {
+  notFound: 'Fleet plan not found',
+  empty: 'The selection holds no domains',
+  tooMany: `A fleet plan may hold at most ${FLEET_PLAN_MAX.toLocaleString('en-US')} domains; narrow the filter`,
+  idsTooMany: `Send at most ${FLEET_IDS_MAX} ids; for more, send the filter`,
+  notPlanned: 'The plan is still being read; wait until it is planned',
+  notRunnable: (state: string) => `A ${state} plan cannot be run`,
+  notRunning: (state: string) => `The plan is ${state}, not running`,
+  notPaused: (state: string) => `The plan is ${state}, not paused`,
+  noFailed: 'No domain of this plan failed',
+  finished: (state: string) => `The plan is already ${state}`,
+  changedSincePlan: (was: string, now: string) =>
+    `Changed since the plan (was ${was}, now ${now}); not overwritten — plan again to change it`,
+  noCloud: 'The domain has no cloud',
+  noZone: 'The domain has no Cloudflare zone',
+  hasZone: (zoneId: string) => `The domain already has a Cloudflare zone (${zoneId})`,
+  domainGone: 'The domain no longer exists',
+  noRules: 'The domain has no WAF rules to push',
+  noRecords: (type: string, name: string) => `No ${type} record named ${name}`,
+} as const;
+
+const dnsType = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
+  z.enum(DNS_RECORD_TYPES, { message: 'Record type is not one Cloudflare knows' }),
+);
+/** A record name: "@" for the apex, a relative name ("www"), or a full name with {domain}. */
+const dnsName = z
+  .string({ message: 'Record name is required' })
+  .trim()
+  .min(1, { message: 'Record name is required' })
+  .max(255, { message: 'Record name must be at most 255 characters' });
+
+export const FleetActionSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({
+      kind: z.literal('ssl'),
+      value: z.enum(SSL_MODES, { message: 'SSL mode must be off, flexible, full or strict' }),
+    }),
+    z.object({ kind: z.literal('tls13'), value: z.enum(TLS_1_3_VALUES, { message: 'TLS 1.3 must be on or off' }) }),
+    z.object({ kind: z.literal('waf_push') }),
+    z.object({
+      kind: z.literal('waf_set_push'),
+      cloudFirewallRules: z
+        .array(z.object({ ruleId: IdSchema, priority: z.number().int().min(0).max(PRIORITY_MAX) }))
+        .max(DOMAIN_FIREWALL_RULES_MAX, { message: `At most ${DOMAIN_FIREWALL_RULES_MAX} firewall rules` }),
+    }),
+    z.object({ kind: z.literal('dns_add'), record: DnsRecordPostSchema }),
+    z.object({
+      kind: z.literal('dns_set'),
+      type: dnsType,
+      name: dnsName,
+      content: z.string().trim().min(1, { message: 'Content is required' }).max(4096),
+    }),
+    z.object({ kind: z.literal('dns_delete'), type: dnsType, name: dnsName }),
+    z.object({
+      kind: z.literal('redirects'),
+      rules: z.array(RedirectRuleSchema).max(100, { message: 'At most 100 redirect rules' }),
+    }),
+    z.object({ kind: z.literal('purge_cache') }),
+    z.object({ kind: z.literal('create_zone') }),
+    z.object({ kind: z.literal('set_server'), serverId: IdSchema.nullable() }),
+    z.object({ kind: z.literal('set_brand'), brandId: IdSchema.nullable() }),
+    z.object({
+      kind: z.literal('set_status'),
+      status: z.enum(['active', 'inactive'], { message: 'Status must be active or inactive' }),
+    }),
+  ],
+  { error: () => 'Choose an action' },
+);
+export type FleetAction = z.infer<typeof FleetActionSchema>;
+export type FleetActionKind = FleetAction['kind'];
+
+export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
+  ssl: 'Set the SSL mode',
+  tls13: 'Set TLS 1.3',
+  waf_push: 'Push WAF rules',
+  waf_set_push: 'Set firewall templates and push',
+  dns_add: 'Add a DNS record',
+  dns_set: 'Set DNS record content',
+  dns_delete: 'Delete DNS records',
+  redirects: 'Set redirect rules',
+  purge_cache: 'Purge the cache',
+  create_zone: 'Create the Cloudflare zone',
+  set_server: 'Set the server',
+  set_brand: 'Set the brand',
+  set_status: 'Set the status',
+};
+
+/** A short sentence of what the action does, for the plan's header. */
+export function describeFleetAction(a: FleetAction): string {
+  switch (a.kind) {
+    case 'ssl':
+      return `SSL mode → ${SSL_MODE_LABELS[a.value]}`;
+    case 'tls13':
+      return `TLS 1.3 → ${TLS_1_3_LABELS[a.value]}`;
+    case 'waf_set_push':
+      return `Firewall templates → ${a.cloudFirewallRules.length} rule(s), then push`;
+    case 'dns_add':
+      return `Add ${a.record.type} ${a.record.name} → ${a.record.content}`;
+    case 'dns_set':
+      return `${a.type} ${a.name} → ${a.content}`;
+    case 'dns_delete':
+      return `Delete ${a.type} ${a.name}`;
+    case 'redirects':
+      return `Redirect rules → ${a.rules.length} rule(s)`;
+    default:
+      return FLEET_ACTION_LABELS[a.kind];
+  }
+}
+
+export const FleetIdsSelectionSchema = z.object({
+  ids: z
+    .array(IdSchema)
+    .min(1, { message: FLEET_MESSAGES.empty })
+    .max(FLEET_IDS_MAX, { message: FLEET_MESSAGES.idsTooMany }),
+});
+
+export const FLEET_ITEM_OUTCOMES = ['pending', 'change', 'same', 'refused'] as const;
+export type FleetItemOutcome = (typeof FLEET_ITEM_OUTCOMES)[number];
+export const FLEET_ITEM_STATUSES = ['pending', 'running', 'done', 'failed', 'skipped', 'cancelled'] as const;
+export type FleetItemStatus = (typeof FLEET_ITEM_STATUSES)[number];
+export const FLEET_PLAN_STATES = [
+  'planning',
+  'planned',
+  'running',
+  'paused',
+  'completed',
+  'cancelled',
+  'failed',
+] as const;
+export type FleetPlanState = (typeof FLEET_PLAN_STATES)[number];
+
+export const FleetItemSchema = z.object({
+  seq: z.number().int(),
+  domainId: IdSchema,
+  domainName: z.string(),
+  cloudId: IdSchema.nullable(),
+  cloudEmail: z.string().nullable(),
+  outcome: z.enum(FLEET_ITEM_OUTCOMES),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  reason: z.string().nullable(),
+  status: z.enum(FLEET_ITEM_STATUSES),
+  error: z.string().nullable(),
+});
+export type FleetItem = z.infer<typeof FleetItemSchema>;
+
+const Counts = z.object({
+  total: z.number().int(),
+  pending: z.number().int(),
+  change: z.number().int(),
+  same: z.number().int(),
+  refused: z.number().int(),
+});
+const RunCounts = z.object({
+  /** Domains the run will touch (the changes). */
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  cancelled: z.number().int(),
+  pending: z.number().int(),
+});
+
+export const FleetAccountProgressSchema = RunCounts.extend({
+  cloudId: IdSchema.nullable(),
+  cloudEmail: z.string().nullable(),
+});
+
+export const FleetPlanSchema = z.object({
+  _id: IdSchema,
+  planNo: z.number().int(),
+  action: z.record(z.string(), z.unknown()),
+  actionKind: z.string(),
+  actionLabel: z.string(),
+  description: z.string(),
+  state: z.enum(FLEET_PLAN_STATES),
+  error: z.string().nullable(),
+  counts: Counts,
+  run: RunCounts,
+  accounts: z.array(FleetAccountProgressSchema),
+  /** Seconds left at the pace of the last minute; null when not running or not yet known. */
+  etaSeconds: z.number().nullable(),
+  jobId: IdSchema.nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  plannedAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type FleetPlan = z.infer<typeof FleetPlanSchema>;
+
+export const FleetPlanSummarySchema = FleetPlanSchema.omit({ accounts: true });
+export type FleetPlanSummary = z.infer<typeof FleetPlanSummarySchema>;
+
+export const FleetItemsQuerySchema = ListQuerySchema.extend({
+  outcome: z.enum(FLEET_ITEM_OUTCOMES, { message: 'Unknown outcome' }).optional(),
+  status: z.enum(FLEET_ITEM_STATUSES, { message: 'Unknown status' }).optional(),
+});
+export type FleetItemsQuery = z.infer<typeof FleetItemsQuerySchema>;
+
+/** Either the ids (a hand-picked selection) or the list's filter ("select all N matching"). */
+export const FleetSelectionSchema = z.union(
+  [
+    FleetIdsSelectionSchema.strict(),
+    z
+      .object({
+        // The list's query as the URL holds it; a JSON boolean for hasZone is taken too.
+        filter: z.preprocess(
+          (v) =>
+            v && typeof v === 'object' && typeof (v as { hasZone?: unknown }).hasZone === 'boolean'
+              ? { ...v, hasZone: String((v as { hasZone: boolean }).hasZone) }
+              : v,
+          DomainFilterSchema,
+        ),
+      })
+      .strict(),
+  ],
+  { error: () => 'selection must be { ids: [...] } or { filter: {...} }' },
+);
+export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
+
+export const FleetPlanInputSchema = z.object({
+  selection: FleetSelectionSchema,
+  action: FleetActionSchema,
+});
+export type FleetPlanInput = z.infer<typeof FleetPlanInputSchema>;
+
+export const FLEET_CSV_COLUMNS = ['Domain', 'Cloud', 'Outcome', 'Now', 'After', 'Reason', 'Run', 'Error'] as const;
