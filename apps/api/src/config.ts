@@ -108,7 +108,7 @@ const ConfigSchema = z.object({
   RATE_LIMIT_EXPENSIVE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(10),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   CONNECTION_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(120),
-  KEEP_ALIVE_SECONDS: z.coerce.number().positive().max(600).default(10),
+  KEEP_ALIVE_SECONDS: z.coerce.number().positive().max(600).default(65),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SSH_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
