@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { realPostgresUrl } from '../test/real-postgres.ts';
 import { sql } from 'drizzle-orm';
 import { openPostgres, type Database } from '../db/client.ts';
 
@@ -19,9 +19,7 @@ const sqlText = (q: string) => sql.raw(q);
  * DATABASE_URL or else the CI server at 127.0.0.1:5432 and fails if that is unreachable; without CI it runs
  * when DATABASE_URL is set and is skipped (saying so) otherwise.
  */
-const URL_FROM_ENV = loadConfig(process.env, { dotenv: false }).DATABASE_URL;
-const BASE_URL = URL_FROM_ENV ?? (process.env.CI ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
-if (!BASE_URL) console.warn('http/multi-process.test.ts skipped: it needs PostgreSQL (set DATABASE_URL).');
+const BASE_URL = realPostgresUrl('http/multi-process.test.ts', 'it needs');
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const PASSWORD = 'multi-process-admin-password';

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { realPostgresUrl } from '../test/real-postgres.ts';
 import { openPostgres, type Database } from '../db/client.ts';
 import { createContainer, type Container } from '../container.ts';
 import { faultJobKinds } from './fault-kinds.ts';
@@ -17,9 +18,7 @@ import { faultJobKinds } from './fault-kinds.ts';
  * With CI set they run against DATABASE_URL or else the CI server at 127.0.0.1:5432, and fail if it is
  * unreachable; without CI they run when DATABASE_URL is set and are skipped (saying so) otherwise.
  */
-const URL_FROM_ENV = loadConfig(process.env, { dotenv: false }).DATABASE_URL;
-const BASE_URL = URL_FROM_ENV ?? (process.env.CI ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
-if (!BASE_URL) console.warn('jobs/fault.test.ts skipped: the fault tests need PostgreSQL (set DATABASE_URL).');
+const BASE_URL = realPostgresUrl('jobs/fault.test.ts', 'the fault tests need');
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../../..');

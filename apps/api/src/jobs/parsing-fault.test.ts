@@ -9,6 +9,7 @@ import { generatedSite, startSiteServer, type SiteServer } from '@fleetdesk/simu
 import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
 import type { ParsingProgress } from '@fleetdesk/contract';
 import { loadConfig } from '../config.ts';
+import { realPostgresUrl } from '../test/real-postgres.ts';
 import { openPostgres, type Database } from '../db/client.ts';
 import { createContainer, type Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
@@ -20,9 +21,7 @@ import { PARSING_MARKER } from './kinds/parsing.ts';
  * job's (short, for the test) timeout passes, another worker takes it back, keeps the files the first one wrote and
  * finishes with the same files as a clean parse. PostgreSQL only, like jobs/fault.test.ts (same rules for CI).
  */
-const URL_FROM_ENV = loadConfig(process.env, { dotenv: false }).DATABASE_URL;
-const BASE_URL = URL_FROM_ENV ?? (process.env.CI ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined);
-if (!BASE_URL) console.warn('jobs/parsing-fault.test.ts skipped: the kill test needs PostgreSQL (set DATABASE_URL).');
+const BASE_URL = realPostgresUrl('jobs/parsing-fault.test.ts', 'the kill test needs');
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../../..');
