@@ -38,7 +38,6 @@ test('content files: create the directory, upload a folder, edit and save, renam
   await signIn(page);
   await page.goto(`/domains/${domain._id}/edit-content-files`);
   await expect(page.getByRole('heading', { name: 'Edit Content Files' })).toBeVisible();
-  await expect(page.getByText('Not available yet')).toHaveCount(0);
 
   // 1. Create the domain directory.
   await page.getByRole('button', { name: 'Create Directory' }).click();

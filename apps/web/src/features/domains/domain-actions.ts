@@ -1,10 +1,8 @@
-/** One entry of a header action menu, and, for routes a later issue builds, what brings it. */
+/** One entry of a header action menu. */
 export interface DomainActionEntry {
   label: string;
   /** The route segment after /domains/{id}/ (or after /domains/{id}/cloud-flare/). */
   path: string;
-  /** Shown on the route until its own issue builds the screen. */
-  comesWith?: string;
   danger?: boolean;
   /** Shown only when the domain has a cloud zone id (spec 1, "Domain cloud-zone subviews"). */
   needsZone?: boolean;
@@ -40,7 +38,4 @@ export const CLOUD_ACTIONS: readonly DomainActionEntry[] = [
   { label: 'Purge Cache', path: 'purge-cache' },
   // Beyond the spec: the registrar's name servers set to the zone's (the registrar issue).
   { label: 'Set name servers at registrar', path: 'set-registrar-name-servers', needsZone: true },
-].map((a) => ({ ...a, comesWith: 'the Cloudflare issue' }));
-
-/** The domain action routes a later issue builds (each shows which one until then). */
-export const LATER_DOMAIN_ACTIONS = DOMAIN_ACTIONS.filter((a) => a.comesWith);
+];

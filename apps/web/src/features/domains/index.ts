@@ -1,11 +1,9 @@
 import { createElement } from 'react';
 import type { RouteObject } from 'react-router';
 import { crudRoutes } from '../../lib/crud-routes.ts';
-import { LATER_DOMAIN_ACTIONS } from './domain-actions.ts';
 import { DomainDeletePage } from './domain-delete-page.tsx';
 import { DomainFirewallRulesPage } from './domain-firewall-rules-page.tsx';
 import { DomainFormPage } from './domain-form-page.tsx';
-import { DomainLaterPage } from './domain-later-page.tsx';
 import { DomainListPage } from './domain-list-page.tsx';
 import { DomainParsingPage } from './domain-parsing-page.tsx';
 import { DomainRegisterPage } from './domain-register-page.tsx';
@@ -24,8 +22,4 @@ export const domainRoutes: RouteObject[] = [
   { path: 'domains/:id/firewall-rules', element: createElement(DomainFirewallRulesPage) },
   { path: 'domains/:id/register', element: createElement(DomainRegisterPage) },
   { path: 'domains/:id/parsing', element: createElement(DomainParsingPage) },
-  ...LATER_DOMAIN_ACTIONS.map((entry) => ({
-    path: `domains/:id/${entry.path}`,
-    element: createElement(DomainLaterPage, { entry }),
-  })),
 ];
