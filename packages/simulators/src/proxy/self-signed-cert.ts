@@ -16,9 +16,15 @@ const utf8 = (s: string) => der(0x0c, Buffer.from(s, 'utf8'));
 const octets = (b: Buffer) => der(0x04, b);
 const bitString = (b: Buffer) => der(0x03, Buffer.concat([Buffer.from([0]), b]));
 
-function integer(b: Buffer): Buffer {
-  // A leading 1 bit would make the number negative.
-  return der(0x02, (b[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+/**
+ * A non-negative INTEGER in DER's minimal form: OpenSSL refuses a redundant leading zero byte ("illegal padding"),
+ * which a random serial starting with 0x00 once produced; a leading 1 bit needs a zero byte, or it reads negative.
+ */
+export function derInteger(b: Buffer): Buffer {
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0) i++;
+  const v = b.length ? b.subarray(i) : Buffer.from([0]);
+  return der(0x02, (v[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), v]) : v);
 }
 
 function oid(dotted: string): Buffer {
@@ -52,8 +58,8 @@ export function generateSelfSignedCert(commonName = 'fleetdesk test proxy'): { k
     der(0x87, Buffer.from([...Array(15).fill(0), 1])),
   );
   const tbs = seq(
-    explicit(0, integer(Buffer.from([2]))),
-    integer(crypto.randomBytes(12)),
+    explicit(0, derInteger(Buffer.from([2]))),
+    derInteger(crypto.randomBytes(12)),
     ecdsaWithSha256,
     name,
     seq(utcTime(new Date(Date.now() - day)), utcTime(new Date(Date.now() + day))),
