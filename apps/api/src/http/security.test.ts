@@ -239,4 +239,13 @@ describe('the console page under the strict CSP', () => {
     }
     expect(nonces[0]).not.toBe(nonces[1]);
   });
+
+  it('gives API answers the same strict policy without a nonce (they are never pages)', async () => {
+    const res = await web.inject({ method: 'GET', url: '/api/brands' });
+    expect(res.statusCode).toBe(401);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(csp).toMatch(/style-src 'self'/);
+    expect(csp).not.toMatch(/nonce|unsafe-inline/);
+  });
 });
