@@ -94,7 +94,7 @@ export async function createContainer(
     clouds: createCloudsRepository(db),
     proxies: createProxiesRepository(db),
     servers: createServersRepository(db),
-    domains: createDomainsRepository(db),
+    domains: createDomainsRepository(db, { pageCacheSize: config.LIST_PAGE_CACHE_SIZE }),
     jobs: createJobsRepository(db),
     yandexWebmaster: createYandexWebmasterRepository(db),
     dashboard: createDashboardRepository(db),

@@ -2,7 +2,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../db/client.ts';
-import { exactCount, pageOffset, searchWhere } from '../http/list-query.ts';
+import { pageOffset, pageWithCount, searchWhere } from '../http/list-query.ts';
 
 type Row = { id: string; no: number; name: string };
 
@@ -23,10 +23,19 @@ export function createNamedRepository<E>(
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<E>> {
       const where = searchWhere(q.search, [t.name]);
-      const [rows, total] = await Promise.all([
-        ex.select(fields).from(t.table).where(where).orderBy(asc(t.no)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: t.table, tables: [t.table], where }),
-      ]);
+      const { rows, count: total } = await pageWithCount(db, ex, {
+        from: t.table,
+        tables: [t.table],
+        where,
+        rows: (v) =>
+          ex
+            .select({ ...fields, ...v })
+            .from(t.table)
+            .where(where)
+            .orderBy(asc(t.no))
+            .limit(PAGE_SIZE)
+            .offset(pageOffset(q.page)),
+      });
       return { items: (rows as Row[]).map(toEntity), itemsCount: total };
     },
     findById: (id: string, ex: Executor = db) => one(eq(t.id, id), ex),

@@ -1,8 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE, type Cloud, type CloudListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { clouds, regions } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { pageOffset, pageWithCount, searchWhere } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type CloudRow = typeof clouds.$inferSelect;
@@ -24,14 +24,21 @@ export const toCloud = ({ c, regionName }: Joined): Cloud => ({
 });
 
 export function createCloudsRepository(db: Db) {
-  const base = (ex: Executor) => ex.select(fields).from(clouds).leftJoin(regions, eq(regions.id, clouds.proxyRegionId));
+  /** The clouds with their region's name; `v`, for a list page, adds the versions its count needs. */
+  const base = <V extends { v?: SQL<string> }>(ex: Executor, v = {} as V) =>
+    ex
+      .select({ ...fields, ...v })
+      .from(clouds)
+      .leftJoin(regions, eq(regions.id, clouds.proxyRegionId));
   return {
     async list(q: CloudListQuery, ex: Executor = db): Promise<ListResult<Cloud>> {
       const where = searchWhere(q.search, [clouds.email]);
-      const [rows, total] = await Promise.all([
-        base(ex).where(where).orderBy(asc(clouds.cloudNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: clouds, tables: [clouds], where }),
-      ]);
+      const { rows, count: total } = await pageWithCount(db, ex, {
+        from: clouds,
+        tables: [clouds],
+        where,
+        rows: (v) => base(ex, v).where(where).orderBy(asc(clouds.cloudNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
+      });
       return { items: rows.map(toCloud), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Cloud | undefined> {

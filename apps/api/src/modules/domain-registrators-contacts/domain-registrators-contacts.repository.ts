@@ -1,8 +1,8 @@
-import { asc, eq, inArray } from 'drizzle-orm';
-import { PAGE_SIZE, type DomainRegistratorContact, type ListQuery, type ListResult } from '@fleetdesk/contract';
+import { eq, inArray } from 'drizzle-orm';
+import { type DomainRegistratorContact, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { domainRegistratorContacts } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { searchWhere, tablePage } from '../../http/list-query.ts';
 
 export type ContactRow = typeof domainRegistratorContacts.$inferSelect;
 export type ContactWrite = Omit<typeof domainRegistratorContacts.$inferInsert, 'id' | 'domainRegistratorContactNo'>;
@@ -21,16 +21,11 @@ export function createDomainRegistratorsContactsRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<DomainRegistratorContact>> {
       const where = searchWhere(q.search, [t.name, t.email, t.firstName, t.lastName]);
-      const [rows, total] = await Promise.all([
-        ex
-          .select()
-          .from(t)
-          .where(where)
-          .orderBy(asc(t.domainRegistratorContactNo))
-          .limit(PAGE_SIZE)
-          .offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: t, tables: [t], where }),
-      ]);
+      const { rows, count: total } = await tablePage(db, ex, t, {
+        where,
+        orderBy: t.domainRegistratorContactNo,
+        page: q.page,
+      });
       return { items: rows.map(toContact), itemsCount: total };
     },
     findById,

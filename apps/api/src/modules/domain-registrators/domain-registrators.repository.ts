@@ -1,8 +1,8 @@
-import { asc, eq, inArray } from 'drizzle-orm';
-import { PAGE_SIZE, type DomainRegistrator, type ListQuery, type ListResult } from '@fleetdesk/contract';
+import { eq, inArray } from 'drizzle-orm';
+import { type DomainRegistrator, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { domainRegistrators } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { searchWhere, tablePage } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type DomainRegistratorRow = typeof domainRegistrators.$inferSelect;
@@ -29,16 +29,11 @@ export function createDomainRegistratorsRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<DomainRegistrator>> {
       const where = searchWhere(q.search, [t.name]);
-      const [rows, total] = await Promise.all([
-        ex
-          .select()
-          .from(t)
-          .where(where)
-          .orderBy(asc(t.domainRegistratorNo))
-          .limit(PAGE_SIZE)
-          .offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: t, tables: [t], where }),
-      ]);
+      const { rows, count: total } = await tablePage(db, ex, t, {
+        where,
+        orderBy: t.domainRegistratorNo,
+        page: q.page,
+      });
       return { items: rows.map(toDomainRegistrator), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<DomainRegistrator | undefined> {

@@ -133,4 +133,66 @@ describe('domain list plans and counts', () => {
     await t.c.database.exec(`insert into brands (name) values ('Brand extra')`);
     expect(await brands()).toBe(7);
   });
+
+  it('serves a kept page only while nothing it shows has changed: domains, references and rule links', async () => {
+    type Full = { items: Record<string, unknown>[]; itemsCount: number };
+    const full = async (qs: string) =>
+      (await t.inject({ method: 'GET', url: `/api/domains?${qs}`, headers: { authorization: h } })).json().data as Full;
+    const [d] = await rows<{ id: string; domain_no: number }>(
+      sql`select id, domain_no from domains order by domain_no limit 1`,
+    );
+    const first = () => full('page=1').then((p) => p.items.find((i) => i.domainNo === d!.domain_no)!);
+    await t.c.database.exec(`
+      insert into servers (ip_address, email) values ('192.0.2.10', 'ops@example.test');
+      insert into clouds (email) values ('cf@example.test');
+      insert into firewall_rules (name, action, expression) values ('Block bots', 'block', 'true');
+    `);
+    const [brand] = await rows<{ id: string }>(sql`select id from brands order by brand_no limit 1`);
+    await t.c.database.exec(`
+      update domains set brand_id = '${brand!.id}', server_id = (select id from servers limit 1),
+        cloud_id = (select id from clouds limit 1) where id = '${d!.id}';
+      insert into domain_firewall_rules (domain_id, rule_id, priority, position)
+        select '${d!.id}', id, 1, 0 from firewall_rules limit 1;
+    `);
+    const kept = await first();
+    expect(await first()).toEqual(kept);
+    // Each write below is made straight in the database, as another process would make it.
+    const after = async (write: string) => {
+      await t.c.database.exec(write);
+      return first();
+    };
+    expect(
+      ((await after(`update brands set name = 'Brand renamed' where id = '${brand!.id}'`)).brand as { name: string })
+        .name,
+    ).toBe('Brand renamed');
+    expect(
+      ((await after(`update servers set ip_address = '192.0.2.11'`)).server as { IPAddress: string }).IPAddress,
+    ).toBe('192.0.2.11');
+    expect(((await after(`update clouds set email = 'cf2@example.test'`)).cloud as { email: string }).email).toBe(
+      'cf2@example.test',
+    );
+    expect((await after(`update firewall_rules set name = 'Block all bots'`)).cloudFirewallRules).toMatchObject([
+      { ruleName: 'Block all bots' },
+    ]);
+    expect((await after(`update domain_firewall_rules set priority = 7`)).cloudFirewallRules).toMatchObject([
+      { priority: 7 },
+    ]);
+    expect((await after(`delete from domain_firewall_rules`)).cloudFirewallRules).toEqual([]);
+    expect((await after(`update domains set status = 'inactive' where id = '${d!.id}'`)).status).toBe('inactive');
+    // A search with no hits is kept too (it reads the whole index), and a new match shows at once.
+    expect((await check('search=zzqq', 'zzqq')).itemsCount).toBe(0);
+    expect((await check('search=zzqq', 'zzqq')).itemsCount).toBe(0);
+    await t.c.database.exec(
+      `insert into domains (domain_name, domain_name_unicode) values ('zzqq.example', 'zzqq.example')`,
+    );
+    expect((await check('search=zzqq', 'zzqq')).itemsCount).toBe(1);
+    // A deep page and a filtered page too, against plain SQL, after a write that moves every later page.
+    await check('status=', null, sql`true`, 40);
+    await check('status=active', null, sql`status = 'active'`, 3);
+    await t.c.database.exec(
+      `delete from domains where domain_no in (select domain_no from domains order by domain_no limit 3)`,
+    );
+    await check('status=', null, sql`true`, 40);
+    await check('status=active', null, sql`status = 'active'`, 3);
+  });
 });

@@ -40,7 +40,16 @@ import {
   servers,
   yandexWebmasterAccounts,
 } from '../../db/schema/index.ts';
-import { exactCount, knownCount, likePattern, pageOffset } from '../../http/list-query.ts';
+import {
+  COUNT_CACHE_TTL_MS,
+  exactCount,
+  knownCount,
+  likePattern,
+  pageOffset,
+  countWithVersion,
+  setBounded,
+  versionSql,
+} from '../../http/list-query.ts';
 
 export type DomainRow = typeof domains.$inferSelect;
 export type DomainWrite = Partial<Omit<typeof domains.$inferInsert, 'id' | 'domainNo' | 'createdAt'>>;
@@ -172,6 +181,23 @@ export function domainSearchWhere(search: string | undefined): SQL | undefined {
 const refIs = (column: Column, value: string | undefined) =>
   value === undefined ? undefined : value === FILTER_NONE ? isNull(column) : eq(column, value);
 
+/**
+ * The search and filters in one canonical text (what domainFilterWhere reads, as it reads it): the key of the
+ * counts and pages kept for them, made without building any SQL.
+ */
+export const domainFilterKey = (f: Partial<DomainFilter>) =>
+  JSON.stringify([
+    'domains',
+    f.search?.trim().toLowerCase() ?? '',
+    f.brandId ?? null,
+    f.serverId ?? null,
+    f.cloudId ?? null,
+    f.domainRegistratorId ?? null,
+    f.status || null,
+    f.hasZone ?? null,
+    f.expiresBefore || null,
+  ]);
+
 /** The WHERE of the search and every filter of the list (undefined when nothing filters). */
 export function domainFilterWhere(f: Partial<DomainFilter>): SQL | undefined {
   return and(
@@ -201,7 +227,7 @@ export type DomainExportRow = {
   cloudZoneId: string | null;
 };
 
-export function createDomainsRepository(db: Db) {
+export function createDomainsRepository(db: Db, opts: { pageCacheSize?: number } = {}) {
   const joined = (ex: Executor) =>
     ex
       .select(fields)
@@ -240,28 +266,58 @@ export function createDomainsRepository(db: Db) {
   /** The whole list's size when last read: only a hint for choosing a plan. */
   let lastTotal: number | undefined;
 
-  // Built once and run as prepared statements: building a query with drizzle and planning a six-table join
-  // cost more than running it (issue 15's profile). Only on the database itself; a transaction builds anew.
-  const pageOf = (ex: Executor, limit: unknown, offset: unknown) =>
-    ex
-      .select({ no: domains.domainNo })
-      .from(domains)
-      .orderBy(asc(domains.domainNo))
-      .limit(limit as number)
-      .offset(offset as number)
-      .as('page');
-  const unfilteredPage = (() => {
-    const page = pageOf(db, sql.placeholder('limit'), sql.placeholder('offset'));
-    return joined(db)
-      .innerJoin(page, eq(page.no, domains.domainNo))
-      .orderBy(asc(domains.domainNo))
-      .prepare('fd_domains_unfiltered_page');
-  })();
-  /** The rows of the given numbers, joined, in number order. */
+  /**
+   * Pages kept in memory (decision 038), each with the versions of every table a page reads, taken with the
+   * page's numbers. A page is reused only after one read of those versions finds them unchanged, so a kept page
+   * is exactly what reading it again would give; any write to a domain, a referenced row or a rule link moves a
+   * version. Never inside a transaction.
+   */
+  const pageCacheSize = opts.pageCacheSize ?? 0;
+  const pageVersion = versionSql([
+    domains,
+    servers,
+    brands,
+    clouds,
+    regions,
+    domainRegistrators,
+    firewallRules,
+    domainFirewallRules,
+  ]);
+  const pages = new Map<string, { v: string; at: number; result: ListResult<Domain> }>();
+  // Read beside the counter row, which exists once any domain does (with none, nothing is kept anyway).
+  const pageVersionPrepared = db
+    .select({ v: pageVersion })
+    .from(domainCounts)
+    .where(eq(domainCounts.id, 1))
+    .prepare('fd_domains_page_version');
+  const readPageVersion = async () => (await pageVersionPrepared.execute())[0]?.v;
+  const keep = (key: string | undefined, v: string | undefined, result: ListResult<Domain>) => {
+    if (key && v !== undefined) setBounded(pages, key, { v, at: Date.now(), result }, pageCacheSize);
+  };
+
+  // The rows of a page are read by their numbers with a statement built once and prepared: PostgreSQL then runs
+  // a generic plan, where planning this six-table join on every request cost five times its execution (issue 15's
+  // profile). The numbers come from a one-table query, quick to plan, that also carries what the count needs.
+  // Only on the database itself; a transaction builds anew.
   const byNumbers = joined(db)
     .where(sql`${domains.domainNo} = any(${sql.placeholder('nos')}::int[])`)
     .orderBy(asc(domains.domainNo))
     .prepare('fd_domains_by_numbers');
+  const rowsOf = async (ex: Executor, nos: number[]) => {
+    if (!nos.length) return [];
+    if (ex === db) return byNumbers.execute({ nos: `{${nos.join(',')}}` });
+    return joined(ex).where(inArray(domains.domainNo, nos)).orderBy(asc(domains.domainNo));
+  };
+  const counterRow = sql<number>`(select coalesce(max(${domainCounts.n}), 0)::int from ${domainCounts} where ${domainCounts.id} = 1)`;
+  /** The unfiltered page's numbers with the exact count from the trigger-kept counter row (one row read at any size). */
+  const unfilteredNumbers = (ex: Executor, offset: unknown) =>
+    ex
+      .select({ no: domains.domainNo, total: counterRow, pv: pageVersion })
+      .from(domains)
+      .orderBy(asc(domains.domainNo))
+      .limit(PAGE_SIZE)
+      .offset(offset as number);
+  const unfilteredPrepared = unfilteredNumbers(db, sql.placeholder('offset')).prepare('fd_domains_unfiltered_numbers');
   const countAllPrepared = countAll(db).prepare('fd_domains_count_all');
   const total = async (ex: Executor) =>
     (lastTotal = Number((ex === db ? await countAllPrepared.execute() : await countAll(ex))[0]?.n ?? 0));
@@ -276,49 +332,61 @@ export function createDomainsRepository(db: Db) {
      * - collecting every hit through the trigram (or reference) indexes and sorting only those: cheap when hits
      *   are few and far apart in number order, where the walk would test thousands of rows for 20.
      * The choice uses the count already known for this filter: the walk reads about (offset + 20) × total / hits
-     * rows, the other about hits. The count itself is the counter row for the whole list, else an exact count
-     * reused while no domain has been written (http/list-query.ts).
+     * rows, the other about hits. The count is the counter row for the whole list, else an exact count reused
+     * while no domain has been written: the numbers' query reads the table's version for that, so a page whose
+     * count is known costs two statements (http/list-query.ts).
      */
     async list(q: Partial<DomainListQuery> & { page: number }, ex: Executor = db): Promise<ListResult<Domain>> {
-      const where = domainFilterWhere(q);
       const offset = pageOffset(q.page);
+      const filterKey = domainFilterKey(q);
+      const key = pageCacheSize > 0 && ex === db ? `${filterKey}@${offset}` : undefined;
+      const kept = key ? pages.get(key) : undefined;
+      if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS && (await readPageVersion()) === kept.v) {
+        return kept.result;
+      }
+      const where = domainFilterWhere(q);
+      if (!where) {
+        const found = ex === db ? await unfilteredPrepared.execute({ offset }) : await unfilteredNumbers(ex, offset);
+        const rows = await rowsOf(
+          ex,
+          found.map((r) => r.no),
+        );
+        const n = found.length ? (lastTotal = Number(found[0]!.total)) : await total(ex);
+        const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
+        keep(key, found[0]?.pv, result);
+        return result;
+      }
       let byHits = false;
       const term = q.search?.trim() ?? '';
-      if (where && term.length >= 3) {
+      if (term.length >= 3) {
         const hits =
-          knownCount(db, domains, where) ?? (await exactCount(db, ex, { from: domains, tables: [domains], where }));
+          knownCount(db, domains, where, filterKey) ??
+          (await exactCount(db, ex, { from: domains, tables: [domains], where, key: filterKey }));
         if (lastTotal === undefined) await total(ex);
         byHits = hits * hits * 4 < (offset + PAGE_SIZE) * Math.max(hits, lastTotal ?? 0);
       }
-      if (!where) {
-        const page = pageOf(ex, PAGE_SIZE, offset);
-        const [rows, n] = await Promise.all([
-          ex === db
-            ? unfilteredPage.execute({ limit: PAGE_SIZE, offset })
-            : joined(ex).innerJoin(page, eq(page.no, domains.domainNo)).orderBy(asc(domains.domainNo)),
-          total(ex),
-        ]);
-        return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
-      }
       // The page's numbers through the filter (one table, quick to build and plan), then those rows joined.
+      const source = { from: domains, tables: [domains], where, key: filterKey };
       const numbers = ex
-        .select({ no: domains.domainNo })
+        .select({ no: sql<number>`${domains.domainNo}`.as('no') })
         .from(domains)
         .where(where)
         // `+ 0` hides the index order from the planner, so it gathers the hits through the indexes and sorts them.
         .orderBy(byHits ? sql`${domains.domainNo} + 0` : asc(domains.domainNo))
         .limit(PAGE_SIZE)
         .offset(offset);
-      const [rows, n] = await Promise.all([
-        numbers.then(async (found) => {
-          if (!found.length) return [];
-          const nos = found.map((r) => r.no);
-          if (ex === db) return byNumbers.execute({ nos: `{${nos.join(',')}}` });
-          return joined(ex).where(inArray(domains.domainNo, nos)).orderBy(asc(domains.domainNo));
-        }),
-        exactCount(db, ex, { from: domains, tables: [domains], where }),
-      ]);
-      return { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
+      // One row even for an empty page: the versions, read in the same statement as the numbers, are what lets
+      // a kept count or a kept page (empty ones too: a search with no hits reads the whole index) be reused.
+      const res = await ex.execute<{ pv: string; dv: string; no: number | null }>(
+        sql`select vv.pv, vv.dv, n.no from (select ${pageVersion} as pv, ${versionSql([domains])} as dv) vv
+          left join lateral (${numbers}) n on true order by n.no`,
+      );
+      const found = (res as unknown as { rows: { pv: string; dv: string; no: number | null }[] }).rows;
+      const nos = found.flatMap((r) => (r.no === null ? [] : [Number(r.no)]));
+      const [rows, count] = await Promise.all([rowsOf(ex, nos), countWithVersion(db, ex, source, found[0]?.dv)]);
+      const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: count };
+      keep(key, found[0]?.pv, result);
+      return result;
     },
     /** The ids of the domains matching the filter, in list order, at most `limit` (a fleet selection). */
     async listIds(filter: Partial<DomainFilter>, limit: number, ex: Executor = db): Promise<string[]> {

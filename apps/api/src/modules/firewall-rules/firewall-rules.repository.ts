@@ -1,8 +1,8 @@
-import { asc, eq, inArray } from 'drizzle-orm';
-import { PAGE_SIZE, type FirewallRule, type ListQuery, type ListResult } from '@fleetdesk/contract';
+import { eq, inArray } from 'drizzle-orm';
+import { type FirewallRule, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { firewallRules } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { searchWhere, tablePage } from '../../http/list-query.ts';
 
 export type FirewallRuleRow = typeof firewallRules.$inferSelect;
 export type FirewallRuleWrite = Omit<typeof firewallRules.$inferInsert, 'id' | 'firewallRuleNo'>;
@@ -27,16 +27,11 @@ export function createFirewallRulesRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<FirewallRule>> {
       const where = searchWhere(q.search, [firewallRules.name]);
-      const [rows, total] = await Promise.all([
-        ex
-          .select()
-          .from(firewallRules)
-          .where(where)
-          .orderBy(asc(firewallRules.firewallRuleNo))
-          .limit(PAGE_SIZE)
-          .offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: firewallRules, tables: [firewallRules], where }),
-      ]);
+      const { rows, count: total } = await tablePage(db, ex, firewallRules, {
+        where,
+        orderBy: firewallRules.firewallRuleNo,
+        page: q.page,
+      });
       return { items: rows.map(toFirewallRule), itemsCount: total };
     },
     findById,

@@ -1,8 +1,8 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { PAGE_SIZE, type ListQuery, type ListResult, type Role } from '@fleetdesk/contract';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { type ListQuery, type ListResult, type Role } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { roles } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { searchWhere, tablePage } from '../../http/list-query.ts';
 
 export type RoleRow = typeof roles.$inferSelect;
 
@@ -17,10 +17,7 @@ export function createRolesRepository(db: Db) {
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Role>> {
       const where = searchWhere(q.search, [roles.name]);
-      const [rows, total] = await Promise.all([
-        ex.select().from(roles).where(where).orderBy(asc(roles.roleNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: roles, tables: [roles], where }),
-      ]);
+      const { rows, count: total } = await tablePage(db, ex, roles, { where, orderBy: roles.roleNo, page: q.page });
       return { items: rows.map(toRole), itemsCount: total };
     },
     async findByName(name: string, ex: Executor = db): Promise<RoleRow | undefined> {

@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type Server } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { servers } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { pageOffset, pageWithCount, searchWhere } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type ServerRow = typeof servers.$inferSelect;
@@ -50,10 +50,19 @@ export function createServersRepository(db: Db) {
     },
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Server>> {
       const where = searchWhere(q.search, [servers.ipAddress, servers.email]);
-      const [rows, total] = await Promise.all([
-        base(ex).where(where).orderBy(asc(servers.serverNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: servers, tables: [servers], where }),
-      ]);
+      const { rows, count: total } = await pageWithCount(db, ex, {
+        from: servers,
+        tables: [servers],
+        where,
+        rows: (v) =>
+          ex
+            .select({ s: servers, qty: domainsQtySql(servers.id), ...v })
+            .from(servers)
+            .where(where)
+            .orderBy(asc(servers.serverNo))
+            .limit(PAGE_SIZE)
+            .offset(pageOffset(q.page)),
+      });
       return { items: rows.map((r) => toServer(r.s, r.qty)), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Server | undefined> {

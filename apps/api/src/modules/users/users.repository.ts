@@ -1,15 +1,8 @@
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import {
-  ADMIN_RULE,
-  PAGE_SIZE,
-  type ListQuery,
-  type ListResult,
-  type Status,
-  type UserRole,
-} from '@fleetdesk/contract';
+import { ADMIN_RULE, type ListQuery, type ListResult, type Status, type UserRole } from '@fleetdesk/contract';
 import type { Executor, Db } from '../../db/client.ts';
 import { roles, userRoles, users } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { searchWhere, tablePage } from '../../http/list-query.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithRoles = UserRow & { userRoles: UserRole[] };
@@ -52,10 +45,7 @@ export function createUsersRepository(db: Db) {
     },
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<UserWithRoles>> {
       const where = searchWhere(q.search, [users.username, users.name, users.email]);
-      const [rows, total] = await Promise.all([
-        ex.select().from(users).where(where).orderBy(asc(users.userNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: users, tables: [users], where }),
-      ]);
+      const { rows, count: total } = await tablePage(db, ex, users, { where, orderBy: users.userNo, page: q.page });
       const byUser = await rolesByUser(
         rows.map((r) => r.id),
         ex,

@@ -1,6 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import {
-  PAGE_SIZE,
   type ListResult,
   type YandexWebmasterAccount,
   type YandexWebmasterAccountListQuery,
@@ -10,7 +9,7 @@ import {
   yandexWebmasterAccounts as accounts,
   yandexWebmasterRecrawlBacklog as backlog,
 } from '../../db/schema/index.ts';
-import { exactCount, pageOffset, searchWhere } from '../../http/list-query.ts';
+import { searchWhere, tablePage } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type WebmasterAccountRow = typeof accounts.$inferSelect;
@@ -31,16 +30,11 @@ export function createYandexWebmasterRepository(db: Db) {
   return {
     async list(q: YandexWebmasterAccountListQuery, ex: Executor = db): Promise<ListResult<YandexWebmasterAccount>> {
       const where = searchWhere(q.search, [accounts.name]);
-      const [rows, total] = await Promise.all([
-        ex
-          .select()
-          .from(accounts)
-          .where(where)
-          .orderBy(asc(accounts.yandexWebmasterAccountNo))
-          .limit(PAGE_SIZE)
-          .offset(pageOffset(q.page)),
-        exactCount(db, ex, { from: accounts, tables: [accounts], where }),
-      ]);
+      const { rows, count: total } = await tablePage(db, ex, accounts, {
+        where,
+        orderBy: accounts.yandexWebmasterAccountNo,
+        page: q.page,
+      });
       return { items: rows.map(toAccount), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<YandexWebmasterAccount | undefined> {
