@@ -6,6 +6,7 @@
  *   npm run bench:lists -- --duration 10 --warmup 2 --runs 3 --connections 32 --domains 100000
  *   npm run bench:lists -- --only search   (cases whose name contains the text)
  *   npm run bench:lists -- --keep          (keep the scratch database for EXPLAIN)
+ *   npm run bench:lists -- --cpu-prof DIR  (our API runs under --cpu-prof; its profile is summarised at the end)
  *
  * It creates a scratch database on the server of DATABASE_URL (BENCH_DB_PREFIX, default fd_bench_), seeds
  * 100,000 domains (bench/seed.ts), copies them for the baseline (bench_domains and bench_brands with the same
@@ -17,6 +18,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +30,7 @@ import { createContainer } from '../apps/api/src/container.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { hashPassword } from '../apps/api/src/lib/passwords.ts';
 import { seedDomains } from './seed.ts';
+import { summarise } from './profile-summary.ts';
 
 const args = process.argv.slice(2);
 const num = (name: string, fallback: number) => {
@@ -45,13 +48,18 @@ const RUNS = num('runs', 3);
 const CONNECTIONS = num('connections', 32);
 const ONLY = str('only');
 const KEEP = args.includes('--keep');
+const CPU_PROF = str('cpu-prof');
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 type Case = { name: string; paths: string[]; ours: string; theirs: string };
 
-function startChild(script: string, env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script)], {
+function startChild(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(here, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -114,6 +122,8 @@ async function main() {
   u.pathname = `/${name}`;
   const dbUrl = u.toString();
   const children: ChildProcess[] = [];
+  const profDir = CPU_PROF ? path.resolve(CPU_PROF) : undefined;
+  const started = Date.now();
   const database = await openPostgres(dbUrl, { max: 4 });
   try {
     const version = await database.db.execute(sql`select version() as v`);
@@ -168,7 +178,7 @@ async function main() {
     await c.repos.users.setRoles(user.id, [role.id]);
 
     const env = { DATABASE_URL: dbUrl, NODE_ENV: 'production' };
-    const ours = await startChild('lists-app.ts', env);
+    const ours = await startChild('lists-app.ts', env, profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
     children.push(ours.child);
     const theirs = await startChild('lists-baseline.ts', env);
     children.push(theirs.child);
@@ -284,7 +294,27 @@ async function main() {
         .join(' ')}`,
     );
   } finally {
-    for (const ch of children) ch.kill('SIGTERM');
+    await Promise.all(
+      children.map(
+        (ch) =>
+          new Promise((resolve) => {
+            if (ch.exitCode !== null) return resolve(undefined);
+            ch.once('exit', resolve);
+            ch.kill('SIGTERM');
+          }),
+      ),
+    );
+    if (profDir) {
+      const newest = fs
+        .readdirSync(profDir)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .map((f) => path.join(profDir, f))
+        .filter((f) => fs.statSync(f).mtimeMs >= started)
+        // The largest: the main thread's (tsx's loader thread writes a small one beside it).
+        .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+      if (newest)
+        log(`\n== Profile of our API (${newest})\n${summarise(JSON.parse(fs.readFileSync(newest, 'utf8')), 25)}`);
+    }
     await database.close();
     if (KEEP) log(`Kept the scratch database ${name}; drop it with: DROP DATABASE ${name};`);
     else await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -11,10 +11,13 @@ export const pageOffset = (page: number, size = PAGE_SIZE) => (Math.max(1, page)
 /** `col1 ILIKE p OR col2 ILIKE p`, or undefined for an empty search. */
 export function searchWhere(search: string | undefined, columns: SQL.Aliased[] | unknown[]): SQL | undefined {
   const s = search?.trim();
-  if (!s) return undefined;
-  const p = likePattern(s);
-  const parts = columns.map((c) => sql`${c} ILIKE ${p}`);
-  return parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` OR `)})`;
+  return s ? ilikeAny(columns, likePattern(s)) : undefined;
+}
+
+/** `col1 ILIKE p OR col2 ILIKE p` for a pattern (a value, or a placeholder in a prepared statement). */
+export function ilikeAny(columns: SQL.Aliased[] | unknown[], pattern: unknown): SQL {
+  const parts = columns.map((c) => sql`${c} ILIKE ${pattern}`);
+  return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` OR `)})`;
 }
 
 /** How long an exact count may be reused (while the tables' versions stay put), and how many are kept. */
@@ -98,29 +101,6 @@ export async function exactCount(db: Db, ex: Executor, o: CountSource): Promise<
 }
 
 /**
- * A page and the exact count of its list in one statement when the count is known: the page's query carries
- * the tables' versions as a column (`v`), and a count kept at those versions is exact for that page's snapshot.
- * Otherwise the count runs beside the page (no count known) or after it (the versions moved). Every kit list
- * pages through this.
- *
- * `rows(v)` builds the page's query with `v` among its selected fields.
- */
-export async function pageWithCount<R>(
-  db: Db,
-  ex: Executor,
-  o: CountSource & { rows: (v: { v: SQL<string> }) => Promise<(R & { v: string })[]> },
-): Promise<{ rows: R[]; count: number }> {
-  const key = keyOf(o);
-  const v = { v: versionSql(o.tables) };
-  if (ex !== db || !countCaches.get(db)?.has(key)) {
-    const [rows, count] = await Promise.all([o.rows(v), countAndKeep(db, ex, o, key)]);
-    return { rows, count };
-  }
-  const rows = await o.rows(v);
-  return { rows, count: await countWithVersion(db, ex, o, rows[0]?.v) };
-}
-
-/**
  * The exact count, given the versions read with the page (undefined when the page had no row to carry them): the
  * count kept at those versions, else a count taken now. Only without the versions does it read them first.
  */
@@ -140,28 +120,115 @@ export function knownCount(db: Db, from: PgTable | SQL, where: SQL | undefined, 
   return countCaches.get(db)?.get(keyOf({ from, where, key }))?.n;
 }
 
+type Prepared<T> = { execute(values?: Record<string, unknown>): Promise<T[]> };
+/** A drizzle select: run as it is, or prepared once under a name. */
+export type Buildable<T> = PromiseLike<T[]> & { prepare(name: string): Prepared<T> };
+type Page<R> = { rows: R[]; count: number };
+
 /**
- * The kit's common list: one page of a table's rows (every column) in number order, with the exact count of the
- * rows matching `where` (pageWithCount).
+ * The kit's list, for every resource but domains (which has plans of its own): a page of the rows matching a
+ * search, in number order, with the exact count. Its statements are built once and prepared, with the search's
+ * pattern and the offset as parameters: building a query with drizzle cost more than running it on a small table
+ * (issue 15's profile). The page's statement reads the versions of `tables` as a column (`v`), so a count kept
+ * at those versions needs no statement of its own; otherwise the count runs beside the page (none kept) or after
+ * it (the versions moved). Inside a transaction both are built and run anew.
+ *
+ * `name` prefixes the statements' names; `search(pattern)` is the WHERE of a search; `rows` the page's query with
+ * `v` among its fields, for a WHERE (or none) and an offset (a number, or a placeholder).
  */
-export async function tablePage<T extends PgTable>(
+export function searchList<R>(
   db: Db,
-  ex: Executor,
+  o: {
+    name: string;
+    from: PgTable | SQL;
+    tables: PgTable[];
+    search: (pattern: unknown) => SQL;
+    rows: (
+      ex: Executor,
+      where: SQL | undefined,
+      offset: unknown,
+      v: { v: SQL<string> },
+    ) => Buildable<R & { v: string }>;
+  },
+): (q: { search?: string; page: number }, ex?: Executor) => Promise<Page<R>> {
+  const v = { v: versionSql(o.tables) };
+  const counted = (ex: Executor, where: SQL | undefined) =>
+    (ex as Db)
+      .select({ n: sql<number>`count(*)::int`, ...v })
+      .from(fromOf(o.from))
+      .where(where) as unknown as Buildable<{ n: number | string; v: string }>;
+  const prepared = (where: SQL | undefined, suffix: string) => ({
+    rows: o.rows(db, where, sql.placeholder('offset'), v).prepare(`${o.name}_page${suffix}`),
+    count: counted(db, where).prepare(`${o.name}_count${suffix}`),
+  });
+  // Built at the first call, when whatever the queries read from elsewhere (the servers' domain count) is set.
+  let st: {
+    plain: ReturnType<typeof prepared>;
+    searched: ReturnType<typeof prepared>;
+    versions: Prepared<{ v: string }>;
+  };
+  const statements = () =>
+    (st ??= {
+      plain: prepared(undefined, ''),
+      searched: prepared(o.search(sql.placeholder('pattern')), '_search'),
+      versions: (db as Db)
+        .select(v)
+        .from(sql`(values (1)) as one (x)`)
+        .prepare(`${o.name}_versions`),
+    });
+
+  return async (q, ex = db) => {
+    const s = q.search?.trim();
+    const pattern = s ? likePattern(s) : undefined;
+    const offset = pageOffset(q.page);
+    if (ex !== db) {
+      const where = pattern === undefined ? undefined : o.search(pattern);
+      const [rows, [c]] = await Promise.all([o.rows(ex, where, offset, v), counted(ex, where)]);
+      return { rows, count: Number(c!.n) };
+    }
+    const { plain, searched, versions } = statements();
+    const st = pattern === undefined ? plain : searched;
+    const values = { pattern, offset };
+    const key = `${o.name}\u0000${pattern ?? ''}`;
+    const count = async () => {
+      const [c] = await st.count.execute(values);
+      const n = Number(c!.n);
+      setBounded(cacheOf(db), key, { v: c!.v, n, at: Date.now() }, COUNT_CACHE_MAX);
+      return n;
+    };
+    if (!countCaches.get(db)?.has(key)) {
+      const [rows, n] = await Promise.all([st.rows.execute(values), count()]);
+      return { rows, count: n };
+    }
+    const rows = await st.rows.execute(values);
+    // An empty page (past the end, or no hits) carries no versions: they are read on their own.
+    const version = rows.length ? rows[0]!.v : (await versions.execute())[0]?.v;
+    return { rows, count: countAt(db, key, version) ?? (await count()) };
+  };
+}
+
+/**
+ * searchList over one table's columns: every column of a page of rows in `orderBy` order, searched by `search`
+ * (ILIKE on any of them).
+ */
+export function tableList<T extends PgTable>(
+  db: Db,
+  name: string,
   table: T,
-  o: { where: SQL | undefined; orderBy: PgColumn; page: number },
-): Promise<{ rows: T['$inferSelect'][]; count: number }> {
-  const { rows, count } = await pageWithCount(db, ex, {
+  o: { search: PgColumn[]; orderBy: PgColumn },
+): (q: { search?: string; page: number }, ex?: Executor) => Promise<Page<T['$inferSelect']>> {
+  return searchList<T['$inferSelect']>(db, {
+    name,
     from: table,
     tables: [table],
-    where: o.where,
-    rows: (v) =>
+    search: (p) => ilikeAny(o.search, p),
+    rows: (ex, where, offset, v) =>
       (ex as Db)
         .select({ ...getTableColumns(table), ...v })
         .from(table as PgTable)
-        .where(o.where)
+        .where(where)
         .orderBy(asc(o.orderBy))
         .limit(PAGE_SIZE)
-        .offset(pageOffset(o.page)) as unknown as Promise<(T['$inferSelect'] & { v: string })[]>,
+        .offset(offset as number) as unknown as Buildable<T['$inferSelect'] & { v: string }>,
   });
-  return { rows, count };
 }

@@ -1,8 +1,8 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, getTableName, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../db/client.ts';
-import { pageOffset, pageWithCount, searchWhere } from '../http/list-query.ts';
+import { ilikeAny, searchList, type Buildable } from '../http/list-query.ts';
 
 type Row = { id: string; no: number; name: string };
 
@@ -16,26 +16,27 @@ export function createNamedRepository<E>(
   toEntity: (r: Row) => E,
 ) {
   const fields = { id: t.id, no: t.no, name: t.name };
+  const page = searchList<Row>(db, {
+    name: `fd_${getTableName(t.table)}`,
+    from: t.table,
+    tables: [t.table],
+    search: (p) => ilikeAny([t.name], p),
+    rows: (ex, where, offset, v) =>
+      ex
+        .select({ ...fields, ...v })
+        .from(t.table)
+        .where(where)
+        .orderBy(asc(t.no))
+        .limit(PAGE_SIZE)
+        .offset(offset as number) as unknown as Buildable<Row & { v: string }>,
+  });
   const one = async (where: ReturnType<typeof eq>, ex: Executor) => {
     const [r] = (await ex.select(fields).from(t.table).where(where)) as Row[];
     return r ? toEntity(r) : undefined;
   };
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<E>> {
-      const where = searchWhere(q.search, [t.name]);
-      const { rows, count: total } = await pageWithCount(db, ex, {
-        from: t.table,
-        tables: [t.table],
-        where,
-        rows: (v) =>
-          ex
-            .select({ ...fields, ...v })
-            .from(t.table)
-            .where(where)
-            .orderBy(asc(t.no))
-            .limit(PAGE_SIZE)
-            .offset(pageOffset(q.page)),
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: (rows as Row[]).map(toEntity), itemsCount: total };
     },
     findById: (id: string, ex: Executor = db) => one(eq(t.id, id), ex),

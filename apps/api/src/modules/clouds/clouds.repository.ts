@@ -2,7 +2,7 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE, type Cloud, type CloudListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { clouds, regions } from '../../db/schema/index.ts';
-import { pageOffset, pageWithCount, searchWhere } from '../../http/list-query.ts';
+import { ilikeAny, searchList, type Buildable } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type CloudRow = typeof clouds.$inferSelect;
@@ -30,15 +30,21 @@ export function createCloudsRepository(db: Db) {
       .select({ ...fields, ...v })
       .from(clouds)
       .leftJoin(regions, eq(regions.id, clouds.proxyRegionId));
+  const page = searchList<Joined>(db, {
+    name: 'fd_clouds',
+    from: clouds,
+    tables: [clouds],
+    search: (p) => ilikeAny([clouds.email], p),
+    rows: (ex, where, offset, v) =>
+      base(ex, v)
+        .where(where)
+        .orderBy(asc(clouds.cloudNo))
+        .limit(PAGE_SIZE)
+        .offset(offset as number) as unknown as Buildable<Joined & { v: string }>,
+  });
   return {
     async list(q: CloudListQuery, ex: Executor = db): Promise<ListResult<Cloud>> {
-      const where = searchWhere(q.search, [clouds.email]);
-      const { rows, count: total } = await pageWithCount(db, ex, {
-        from: clouds,
-        tables: [clouds],
-        where,
-        rows: (v) => base(ex, v).where(where).orderBy(asc(clouds.cloudNo)).limit(PAGE_SIZE).offset(pageOffset(q.page)),
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map(toCloud), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Cloud | undefined> {

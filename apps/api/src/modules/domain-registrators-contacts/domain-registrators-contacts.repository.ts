@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { type DomainRegistratorContact, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { domainRegistratorContacts } from '../../db/schema/index.ts';
-import { searchWhere, tablePage } from '../../http/list-query.ts';
+import { tableList } from '../../http/list-query.ts';
 
 export type ContactRow = typeof domainRegistratorContacts.$inferSelect;
 export type ContactWrite = Omit<typeof domainRegistratorContacts.$inferInsert, 'id' | 'domainRegistratorContactNo'>;
@@ -14,18 +14,17 @@ const defined = <T extends object>(o: T) =>
 
 export function createDomainRegistratorsContactsRepository(db: Db) {
   const t = domainRegistratorContacts;
+  const page = tableList(db, 'fd_domain_registrators_contacts', t, {
+    search: [t.name, t.email, t.firstName, t.lastName],
+    orderBy: t.domainRegistratorContactNo,
+  });
   const findById = async (id: string, ex: Executor = db): Promise<DomainRegistratorContact | undefined> => {
     const [r] = await ex.select().from(t).where(eq(t.id, id));
     return r ? toContact(r) : undefined;
   };
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<DomainRegistratorContact>> {
-      const where = searchWhere(q.search, [t.name, t.email, t.firstName, t.lastName]);
-      const { rows, count: total } = await tablePage(db, ex, t, {
-        where,
-        orderBy: t.domainRegistratorContactNo,
-        page: q.page,
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map(toContact), itemsCount: total };
     },
     findById,

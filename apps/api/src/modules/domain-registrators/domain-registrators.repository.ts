@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { type DomainRegistrator, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { domainRegistrators } from '../../db/schema/index.ts';
-import { searchWhere, tablePage } from '../../http/list-query.ts';
+import { tableList } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type DomainRegistratorRow = typeof domainRegistrators.$inferSelect;
@@ -22,18 +22,14 @@ const defined = <T extends object>(o: T) =>
 
 export function createDomainRegistratorsRepository(db: Db) {
   const t = domainRegistrators;
+  const page = tableList(db, 'fd_domain_registrators', t, { search: [t.name], orderBy: t.domainRegistratorNo });
   const findRow = async (id: string, ex: Executor = db): Promise<DomainRegistratorRow | undefined> => {
     const [r] = await ex.select().from(t).where(eq(t.id, id));
     return r;
   };
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<DomainRegistrator>> {
-      const where = searchWhere(q.search, [t.name]);
-      const { rows, count: total } = await tablePage(db, ex, t, {
-        where,
-        orderBy: t.domainRegistratorNo,
-        page: q.page,
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map(toDomainRegistrator), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<DomainRegistrator | undefined> {

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { type FirewallRule, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { firewallRules } from '../../db/schema/index.ts';
-import { searchWhere, tablePage } from '../../http/list-query.ts';
+import { tableList } from '../../http/list-query.ts';
 
 export type FirewallRuleRow = typeof firewallRules.$inferSelect;
 export type FirewallRuleWrite = Omit<typeof firewallRules.$inferInsert, 'id' | 'firewallRuleNo'>;
@@ -20,18 +20,17 @@ const defined = <T extends object>(o: T) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export function createFirewallRulesRepository(db: Db) {
+  const page = tableList(db, 'fd_firewall_rules', firewallRules, {
+    search: [firewallRules.name],
+    orderBy: firewallRules.firewallRuleNo,
+  });
   const findById = async (id: string, ex: Executor = db): Promise<FirewallRule | undefined> => {
     const [r] = await ex.select().from(firewallRules).where(eq(firewallRules.id, id));
     return r ? toFirewallRule(r) : undefined;
   };
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<FirewallRule>> {
-      const where = searchWhere(q.search, [firewallRules.name]);
-      const { rows, count: total } = await tablePage(db, ex, firewallRules, {
-        where,
-        orderBy: firewallRules.firewallRuleNo,
-        page: q.page,
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map(toFirewallRule), itemsCount: total };
     },
     findById,

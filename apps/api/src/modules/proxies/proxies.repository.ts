@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type Proxy } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { proxies, regions } from '../../db/schema/index.ts';
-import { pageOffset, pageWithCount, searchWhere } from '../../http/list-query.ts';
+import { ilikeAny, searchList, type Buildable } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type ProxyRow = typeof proxies.$inferSelect;
@@ -30,24 +30,26 @@ export function createProxiesRepository(db: Db) {
       .select({ p: proxies, regionName: regions.name })
       .from(proxies)
       .leftJoin(regions, eq(regions.id, proxies.regionId));
+  type Joined = { p: ProxyRow; regionName: string | null };
+  // The search reads the region's name: both tables' versions guard the count.
+  const page = searchList<Joined>(db, {
+    name: 'fd_proxies',
+    from: sql`${proxies} left join ${regions} on ${regions.id} = ${proxies.regionId}`,
+    tables: [proxies, regions],
+    search: (p) => ilikeAny([proxies.ipAddress, proxies.username, regions.name, proxies.proxyType], p),
+    rows: (ex, where, offset, v) =>
+      ex
+        .select({ p: proxies, regionName: regions.name, ...v })
+        .from(proxies)
+        .leftJoin(regions, eq(regions.id, proxies.regionId))
+        .where(where)
+        .orderBy(asc(proxies.proxyNo))
+        .limit(PAGE_SIZE)
+        .offset(offset as number) as unknown as Buildable<Joined & { v: string }>,
+  });
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Proxy>> {
-      const where = searchWhere(q.search, [proxies.ipAddress, proxies.username, regions.name, proxies.proxyType]);
-      // The search reads the region's name: both tables' versions guard the count.
-      const { rows, count: total } = await pageWithCount(db, ex, {
-        from: sql`${proxies} left join ${regions} on ${regions.id} = ${proxies.regionId}`,
-        tables: [proxies, regions],
-        where,
-        rows: (v) =>
-          ex
-            .select({ p: proxies, regionName: regions.name, ...v })
-            .from(proxies)
-            .leftJoin(regions, eq(regions.id, proxies.regionId))
-            .where(where)
-            .orderBy(asc(proxies.proxyNo))
-            .limit(PAGE_SIZE)
-            .offset(pageOffset(q.page)),
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map(toProxy), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Proxy | undefined> {

@@ -2,13 +2,14 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { type ListQuery, type ListResult, type Role } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { roles } from '../../db/schema/index.ts';
-import { searchWhere, tablePage } from '../../http/list-query.ts';
+import { tableList } from '../../http/list-query.ts';
 
 export type RoleRow = typeof roles.$inferSelect;
 
 export const toRole = (r: RoleRow): Role => ({ _id: r.id, roleNo: r.roleNo, name: r.name, rules: r.rules });
 
 export function createRolesRepository(db: Db) {
+  const page = tableList(db, 'fd_roles', roles, { search: [roles.name], orderBy: roles.roleNo });
   async function findById(id: string, ex: Executor = db): Promise<Role | undefined> {
     const [r] = await ex.select().from(roles).where(eq(roles.id, id));
     return r ? toRole(r) : undefined;
@@ -16,8 +17,7 @@ export function createRolesRepository(db: Db) {
 
   return {
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Role>> {
-      const where = searchWhere(q.search, [roles.name]);
-      const { rows, count: total } = await tablePage(db, ex, roles, { where, orderBy: roles.roleNo, page: q.page });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map(toRole), itemsCount: total };
     },
     async findByName(name: string, ex: Executor = db): Promise<RoleRow | undefined> {

@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type Server } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { servers } from '../../db/schema/index.ts';
-import { pageOffset, pageWithCount, searchWhere } from '../../http/list-query.ts';
+import { ilikeAny, searchList, type Buildable } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type ServerRow = typeof servers.$inferSelect;
@@ -44,25 +44,27 @@ export const toServer = (s: ServerRow, domainsQty: number): Server => ({
 
 export function createServersRepository(db: Db) {
   const base = (ex: Executor) => ex.select({ s: servers, qty: domainsQtySql(servers.id) }).from(servers);
+  type Counted = { s: ServerRow; qty: number };
+  const page = searchList<Counted>(db, {
+    name: 'fd_servers',
+    from: servers,
+    tables: [servers],
+    search: (p) => ilikeAny([servers.ipAddress, servers.email], p),
+    rows: (ex, where, offset, v) =>
+      ex
+        .select({ s: servers, qty: domainsQtySql(servers.id), ...v })
+        .from(servers)
+        .where(where)
+        .orderBy(asc(servers.serverNo))
+        .limit(PAGE_SIZE)
+        .offset(offset as number) as unknown as Buildable<Counted & { v: string }>,
+  });
   return {
     setDomainsQtySql(fn: (serverId: unknown) => ReturnType<typeof sql<number>>) {
       domainsQtySql = fn;
     },
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Server>> {
-      const where = searchWhere(q.search, [servers.ipAddress, servers.email]);
-      const { rows, count: total } = await pageWithCount(db, ex, {
-        from: servers,
-        tables: [servers],
-        where,
-        rows: (v) =>
-          ex
-            .select({ s: servers, qty: domainsQtySql(servers.id), ...v })
-            .from(servers)
-            .where(where)
-            .orderBy(asc(servers.serverNo))
-            .limit(PAGE_SIZE)
-            .offset(pageOffset(q.page)),
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map((r) => toServer(r.s, r.qty)), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Server | undefined> {

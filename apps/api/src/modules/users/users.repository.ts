@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { ADMIN_RULE, type ListQuery, type ListResult, type Status, type UserRole } from '@fleetdesk/contract';
 import type { Executor, Db } from '../../db/client.ts';
 import { roles, userRoles, users } from '../../db/schema/index.ts';
-import { searchWhere, tablePage } from '../../http/list-query.ts';
+import { tableList } from '../../http/list-query.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithRoles = UserRow & { userRoles: UserRole[] };
@@ -18,6 +18,10 @@ export type UserValues = {
 const ADMIN_GUARD_LOCK = 4_104_201;
 
 export function createUsersRepository(db: Db) {
+  const page = tableList(db, 'fd_users', users, {
+    search: [users.username, users.name, users.email],
+    orderBy: users.userNo,
+  });
   async function rolesByUser(userIds: string[], ex: Executor): Promise<Map<string, UserRole[]>> {
     const out = new Map<string, UserRole[]>();
     if (!userIds.length) return out;
@@ -44,8 +48,7 @@ export function createUsersRepository(db: Db) {
       return r?.n ?? 0;
     },
     async list(q: ListQuery, ex: Executor = db): Promise<ListResult<UserWithRoles>> {
-      const where = searchWhere(q.search, [users.username, users.name, users.email]);
-      const { rows, count: total } = await tablePage(db, ex, users, { where, orderBy: users.userNo, page: q.page });
+      const { rows, count: total } = await page(q, ex);
       const byUser = await rolesByUser(
         rows.map((r) => r.id),
         ex,

@@ -9,7 +9,7 @@ import {
   yandexWebmasterAccounts as accounts,
   yandexWebmasterRecrawlBacklog as backlog,
 } from '../../db/schema/index.ts';
-import { searchWhere, tablePage } from '../../http/list-query.ts';
+import { tableList } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type WebmasterAccountRow = typeof accounts.$inferSelect;
@@ -27,14 +27,13 @@ export const toAccount = (r: WebmasterAccountRow): YandexWebmasterAccount => ({
 export const BACKLOG_MAX_PER_HOST = 5000;
 
 export function createYandexWebmasterRepository(db: Db) {
+  const page = tableList(db, 'fd_yandex_webmaster_accounts', accounts, {
+    search: [accounts.name],
+    orderBy: accounts.yandexWebmasterAccountNo,
+  });
   return {
     async list(q: YandexWebmasterAccountListQuery, ex: Executor = db): Promise<ListResult<YandexWebmasterAccount>> {
-      const where = searchWhere(q.search, [accounts.name]);
-      const { rows, count: total } = await tablePage(db, ex, accounts, {
-        where,
-        orderBy: accounts.yandexWebmasterAccountNo,
-        page: q.page,
-      });
+      const { rows, count: total } = await page(q, ex);
       return { items: rows.map(toAccount), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<YandexWebmasterAccount | undefined> {
