@@ -1,5 +1,5 @@
 import { SQL, asc, getTableColumns, getTableName, is, sql } from 'drizzle-orm';
-import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE } from '@fleetdesk/contract';
 import type { Db, Executor } from '../db/client.ts';
 
@@ -25,7 +25,6 @@ export const COUNT_CACHE_TTL_MS = 30_000;
 const COUNT_CACHE_MAX = 2_000;
 type CountEntry = { v: string; n: number; at: number };
 const countCaches = new WeakMap<Db, Map<string, CountEntry>>();
-const dialect = new PgDialect();
 const fromOf = (f: PgTable | SQL): SQL => (is(f, SQL) ? f : sql`${f}`);
 
 /** Forgets every cached count of the database (tests that truncate every table, list_versions included). */
@@ -42,8 +41,8 @@ export const versionSql = (tables: PgTable[]) =>
       sql`, `,
     )}))`;
 
-/** What a count reads; `key`, when given, names the FROM and WHERE with their values canonically (else made from the SQL). */
-type CountSource = { from: PgTable | SQL; tables: PgTable[]; where: SQL | undefined; key?: string };
+/** What a count reads; `key` names the FROM and WHERE with their values canonically (the cache's key). */
+type CountSource = { from: PgTable | SQL; tables: PgTable[]; where: SQL | undefined; key: string };
 
 /** Sets `key` last in a map kept in insertion order, dropping the oldest entry when it holds `max` already. */
 export function setBounded<V>(map: Map<string, V>, key: string, value: V, max: number) {
@@ -57,21 +56,16 @@ const cacheOf = (db: Db) => {
   if (!cache) countCaches.set(db, (cache = new Map()));
   return cache;
 };
-const keyOf = (o: Pick<CountSource, 'from' | 'where' | 'key'>) => {
-  if (o.key !== undefined) return o.key;
-  const q = dialect.sqlToQuery(sql`${fromOf(o.from)}${o.where ? sql` where ${o.where}` : sql``}`);
-  return `${q.sql}\u0000${JSON.stringify(q.params)}`;
-};
 
 /** Counts, and keeps the count with the versions read in the same statement. */
-async function countAndKeep(db: Db, ex: Executor, o: CountSource, key: string): Promise<number> {
+async function countAndKeep(db: Db, ex: Executor, o: CountSource): Promise<number> {
   const res = await ex.execute<{ n: number; v: string }>(
     sql`select count(*)::int as n, ${versionSql(o.tables)} as v from ${fromOf(o.from)}${o.where ? sql` where ${o.where}` : sql``}`,
   );
   const r = (res as unknown as { rows: { n: number | string; v: string }[] }).rows[0]!;
   const n = Number(r.n);
   if (ex !== db) return n;
-  setBounded(cacheOf(db), key, { v: r.v, n, at: Date.now() }, COUNT_CACHE_MAX);
+  setBounded(cacheOf(db), o.key, { v: r.v, n, at: Date.now() }, COUNT_CACHE_MAX);
   return n;
 }
 
@@ -91,13 +85,12 @@ function countAt(db: Db, key: string, version: string | undefined): number | und
  * `from` is the FROM clause (a table, or a table with joins); `tables` every table the WHERE reads.
  */
 export async function exactCount(db: Db, ex: Executor, o: CountSource): Promise<number> {
-  const key = keyOf(o);
-  if (ex === db && countCaches.get(db)?.has(key)) {
+  if (ex === db && countCaches.get(db)?.has(o.key)) {
     const res = await ex.execute<{ v: string }>(sql`select ${versionSql(o.tables)} as v`);
-    const n = countAt(db, key, (res as unknown as { rows: { v: string }[] }).rows[0]?.v);
+    const n = countAt(db, o.key, (res as unknown as { rows: { v: string }[] }).rows[0]?.v);
     if (n !== undefined) return n;
   }
-  return countAndKeep(db, ex, o, key);
+  return countAndKeep(db, ex, o);
 }
 
 /**
@@ -111,14 +104,11 @@ export async function countWithVersion(
   version: string | undefined,
 ): Promise<number> {
   if (ex !== db || version === undefined) return exactCount(db, ex, o);
-  const key = keyOf(o);
-  return countAt(db, key, version) ?? countAndKeep(db, ex, o, key);
+  return countAt(db, o.key, version) ?? countAndKeep(db, ex, o);
 }
 
-/** A cached count, if one is known for this FROM and WHERE (any version): a hint for choosing a plan. */
-export function knownCount(db: Db, from: PgTable | SQL, where: SQL | undefined, key?: string): number | undefined {
-  return countCaches.get(db)?.get(keyOf({ from, where, key }))?.n;
-}
+/** A cached count, if one is known for this key (any version): a hint for choosing a plan. */
+export const knownCount = (db: Db, key: string): number | undefined => countCaches.get(db)?.get(key)?.n;
 
 type Prepared<T> = { execute(values?: Record<string, unknown>): Promise<T[]> };
 /** A drizzle select: run as it is, or prepared once under a name. */

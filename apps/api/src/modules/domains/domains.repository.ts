@@ -28,6 +28,7 @@ import {
   type ListResult,
 } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
+import { freshRead } from '../../lib/fresh-read.ts';
 import {
   brands,
   clouds,
@@ -290,7 +291,8 @@ export function createDomainsRepository(db: Db, opts: { pageCacheSize?: number }
     .from(domainCounts)
     .where(eq(domainCounts.id, 1))
     .prepare('fd_domains_page_version');
-  const readPageVersion = async () => (await pageVersionPrepared.execute())[0]?.v;
+  // One read in flight serves every request that arrived while the one before it ran (lib/fresh-read.ts).
+  const readPageVersion = freshRead(async () => (await pageVersionPrepared.execute())[0]?.v);
   const keep = (key: string | undefined, v: string | undefined, result: ListResult<Domain>) => {
     if (key && v !== undefined) setBounded(pages, key, { v, at: Date.now(), result }, pageCacheSize);
   };
@@ -360,7 +362,7 @@ export function createDomainsRepository(db: Db, opts: { pageCacheSize?: number }
       const term = q.search?.trim() ?? '';
       if (term.length >= 3) {
         const hits =
-          knownCount(db, domains, where, filterKey) ??
+          knownCount(db, filterKey) ??
           (await exactCount(db, ex, { from: domains, tables: [domains], where, key: filterKey }));
         if (lastTotal === undefined) await total(ex);
         byHits = hits * hits * 4 < (offset + PAGE_SIZE) * Math.max(hits, lastTotal ?? 0);

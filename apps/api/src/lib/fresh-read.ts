@@ -1,0 +1,26 @@
+/**
+ * Shares one read among the callers that need its answer, without ever answering from a read that started
+ * before the caller asked: at most one read is in flight, and a caller arriving while one is gets the next one,
+ * started as soon as the one in flight ends. A write committed before a caller asked is therefore always seen,
+ * yet under load one statement serves every request that arrived during the last one (issue 15: the kept
+ * domains pages' version check, one statement per request before).
+ */
+export function freshRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined;
+  let queued: Promise<T> | undefined;
+  const start = (): Promise<T> => {
+    const p = read().finally(() => {
+      if (inFlight === p) inFlight = undefined;
+    });
+    inFlight = p;
+    return p;
+  };
+  const settled = () => undefined;
+  return () => {
+    if (!inFlight) return start();
+    return (queued ??= inFlight.then(settled, settled).then(() => {
+      queued = undefined;
+      return start();
+    }));
+  };
+}
