@@ -131,7 +131,7 @@ const ConfigSchema = z.object({
   CLOUDFLARE_INTERACTIVE_RESERVE: z.coerce.number().min(0.01).max(0.9).default(0.1),
   /** Domains of one Cloudflare account a fleet job works on at once (the budget paces them). */
   FLEET_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
-  /** Domains pages kept in memory, each reused only while no table it reads has changed (decision 038); 0 turns it off. */
+  /** Pages each list keeps in memory, each reused only while no table it reads has changed (decision 038); 0 turns it off. */
   LIST_PAGE_CACHE_SIZE: z.coerce.number().int().min(0).max(100_000).default(500),
   /** Run job workers inside the API process (on by default; `npm run worker` runs more elsewhere). */
   JOB_WORKERS: z

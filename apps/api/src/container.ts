@@ -1,3 +1,4 @@
+import { setListPageCacheSize } from './http/list-query.ts';
 import type { DomainFilter } from '@fleetdesk/contract';
 import type { Config } from './config.ts';
 import { openDatabase, secureDataDir, type Database } from './db/client.ts';
@@ -80,6 +81,8 @@ export async function createContainer(
   const { db } = database;
   const secrets = createSecretBox(loadAppKey({ secret: config.APP_SECRET_KEY, dataDir: config.DATA_DIR }));
   const usage = createUsageRegistry();
+  // Every list keeps up to this many pages, each served again only while its tables' versions hold (decision 038).
+  setListPageCacheSize(db, config.LIST_PAGE_CACHE_SIZE);
 
   const repos = {
     audit: createAuditRepository(db),
@@ -94,7 +97,7 @@ export async function createContainer(
     clouds: createCloudsRepository(db),
     proxies: createProxiesRepository(db),
     servers: createServersRepository(db),
-    domains: createDomainsRepository(db, { pageCacheSize: config.LIST_PAGE_CACHE_SIZE }),
+    domains: createDomainsRepository(db),
     jobs: createJobsRepository(db),
     yandexWebmaster: createYandexWebmasterRepository(db),
     dashboard: createDashboardRepository(db),

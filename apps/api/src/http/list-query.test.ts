@@ -5,6 +5,8 @@ import { createTestDatabase } from '../test/harness.ts';
 import { createBrandsRepository } from '../modules/brands/brands.repository.ts';
 import { createProxiesRepository } from '../modules/proxies/proxies.repository.ts';
 import { createRolesRepository } from '../modules/roles/roles.repository.ts';
+import { brands } from '../db/schema/index.ts';
+import { searchList, setListPageCacheSize, tableList } from './list-query.ts';
 
 /**
  * Issue 15: the kit's list (searchList) runs prepared statements and keeps counts while the versions of what they
@@ -15,6 +17,8 @@ let database: Database;
 let drop: () => Promise<void>;
 beforeAll(async () => {
   ({ database, drop } = await createTestDatabase());
+  // Pages are kept, as in service: every answer below is checked against plain SQL all the same.
+  setListPageCacheSize(database.db, 50);
   await database.exec(`
     insert into brands (name) select 'Brand ' || g from generate_series(1, 45) g;
     insert into brands (name) values ('100% off'), ('under_score'), ('back\\slash');
@@ -97,5 +101,54 @@ describe('the kit list (prepared statements, kept counts)', () => {
       })
       .catch((e: Error) => expect(e.message).toBe('roll back'));
     expect((await repo.list({ search: 'role', page: 2 })).itemsCount).toBe(25);
+  });
+
+  it('keeps a page whose rows and count agree, and serves it again only while its tables are unchanged', async () => {
+    const page = tableList(database.db, 'fd_test_kept_brands', brands, {
+      search: [brands.name],
+      orderBy: brands.brandNo,
+    });
+    const first = await page({ search: 'brand 1', page: 1 });
+    const again = await page({ search: 'brand 1', page: 1 });
+    expect(again).toBe(first);
+    await database.exec(`update brands set name = name where name = 'Brand 10'`);
+    const after = await page({ search: 'brand 1', page: 1 });
+    expect(after).not.toBe(first);
+    const names = (p: typeof first) => ({ count: p.count, names: p.rows.map((r) => r.name) });
+    expect(names(after)).toEqual(names(first));
+    // Nothing is kept inside a transaction, nor taken from what is kept.
+    await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into brands (name) values ('Brand 1 in tx')`);
+        expect((await page({ search: 'brand 1', page: 1 }, tx)).count).toBe(first.count + 1);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await page({ search: 'brand 1', page: 1 })).toBe(after);
+  });
+
+  it('keeps no page when no list asks for it (the default without the container)', async () => {
+    const { database: other, drop: dropOther } = await createTestDatabase();
+    try {
+      await other.exec(`insert into brands (name) values ('Only')`);
+      const page = searchList<{ name: string }>(other.db, {
+        name: 'fd_test_unkept',
+        from: brands,
+        tables: [brands],
+        search: (p) => sql`${brands.name} ilike ${p}`,
+        rows: (ex, where, offset, v) =>
+          ex
+            .select({ name: brands.name, ...v })
+            .from(brands)
+            .where(where)
+            .limit(20)
+            .offset(offset as number) as never,
+      });
+      const a = await page({ page: 1 });
+      expect(a.rows.map((r) => r.name)).toEqual(['Only']);
+      expect(await page({ page: 1 })).not.toBe(a);
+    } finally {
+      await dropOther();
+    }
   });
 });

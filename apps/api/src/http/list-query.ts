@@ -2,6 +2,7 @@ import { SQL, asc, getTableColumns, getTableName, is, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE } from '@fleetdesk/contract';
 import type { Db, Executor } from '../db/client.ts';
+import { freshRead } from '../lib/fresh-read.ts';
 
 /** ILIKE pattern for a substring search, with the user's % and _ taken literally. */
 export const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -115,16 +116,24 @@ type Prepared<T> = { execute(values?: Record<string, unknown>): Promise<T[]> };
 export type Buildable<T> = PromiseLike<T[]> & { prepare(name: string): Prepared<T> };
 type Page<R> = { rows: R[]; count: number };
 
+/** Pages each list keeps in memory on a database (LIST_PAGE_CACHE_SIZE; none unless the container sets it). */
+const pageCacheSizes = new WeakMap<Db, number>();
+export const setListPageCacheSize = (db: Db, n: number) => pageCacheSizes.set(db, n);
+export const listPageCacheSize = (db: Db) => pageCacheSizes.get(db) ?? 0;
+
 /**
  * The kit's list, for every resource but domains (which has plans of its own): a page of the rows matching a
  * search, in number order, with the exact count. Its statements are built once and prepared, with the search's
  * pattern and the offset as parameters: building a query with drizzle cost more than running it on a small table
  * (issue 15's profile). The page's statement reads the versions of `tables` as a column (`v`), so a count kept
  * at those versions needs no statement of its own; otherwise the count runs beside the page (none kept) or after
- * it (the versions moved). Inside a transaction both are built and run anew.
+ * it (the versions moved). A page whose rows and count were read at the same versions is kept (decision 038),
+ * and served again after a read of the versions, shared under load (lib/fresh-read.ts), finds them unchanged.
+ * Inside a transaction both are built and run anew, and nothing is kept.
  *
- * `name` prefixes the statements' names; `search(pattern)` is the WHERE of a search; `rows` the page's query with
- * `v` among its fields, for a WHERE (or none) and an offset (a number, or a placeholder).
+ * `name` prefixes the statements' names; `tables` names every table the count or the page's rows read;
+ * `search(pattern)` is the WHERE of a search; `rows` the page's query with `v` among its fields, for a WHERE (or
+ * none) and an offset (a number, or a placeholder). Kept rows are shared: callers map them, never change them.
  */
 export function searchList<R>(
   db: Db,
@@ -166,6 +175,8 @@ export function searchList<R>(
         .from(sql`(values (1)) as one (x)`)
         .prepare(`${o.name}_versions`),
     });
+  const readVersions = freshRead(async () => (await statements().versions.execute())[0]?.v);
+  const pages = new Map<string, { v: string; at: number; page: Page<R> }>();
 
   return async (q, ex = db) => {
     const s = q.search?.trim();
@@ -176,7 +187,12 @@ export function searchList<R>(
       const [rows, [c]] = await Promise.all([o.rows(ex, where, offset, v), counted(ex, where)]);
       return { rows, count: Number(c!.n) };
     }
-    const { plain, searched, versions } = statements();
+    const keepMax = listPageCacheSize(db);
+    const pageKey = `${pattern ?? ''}\u0000${offset}`;
+    const kept = keepMax > 0 ? pages.get(pageKey) : undefined;
+    if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS && (await readVersions()) === kept.v) return kept.page;
+
+    const { plain, searched } = statements();
     const st = pattern === undefined ? plain : searched;
     const values = { pattern, offset };
     const key = `${o.name}\u0000${pattern ?? ''}`;
@@ -184,16 +200,27 @@ export function searchList<R>(
       const [c] = await st.count.execute(values);
       const n = Number(c!.n);
       setBounded(cacheOf(db), key, { v: c!.v, n, at: Date.now() }, COUNT_CACHE_MAX);
-      return n;
+      return { n, v: c!.v };
+    };
+    /** Keeps the page when its rows and its count were read at the same versions (an empty page is not kept). */
+    const answer = (rows: (R & { v: string })[], n: number, countV: string | undefined): Page<R> => {
+      const page = { rows, count: n };
+      if (keepMax > 0 && rows.length && rows[0]!.v === countV) {
+        setBounded(pages, pageKey, { v: countV, at: Date.now(), page }, keepMax);
+      }
+      return page;
     };
     if (!countCaches.get(db)?.has(key)) {
-      const [rows, n] = await Promise.all([st.rows.execute(values), count()]);
-      return { rows, count: n };
+      const [rows, c] = await Promise.all([st.rows.execute(values), count()]);
+      return answer(rows, c.n, c.v);
     }
     const rows = await st.rows.execute(values);
     // An empty page (past the end, or no hits) carries no versions: they are read on their own.
-    const version = rows.length ? rows[0]!.v : (await versions.execute())[0]?.v;
-    return { rows, count: countAt(db, key, version) ?? (await count()) };
+    const version = rows.length ? rows[0]!.v : await readVersions();
+    const n = countAt(db, key, version);
+    if (n !== undefined) return answer(rows, n, version);
+    const c = await count();
+    return answer(rows, c.n, c.v);
   };
 }
 

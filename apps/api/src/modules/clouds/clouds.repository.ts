@@ -33,7 +33,8 @@ export function createCloudsRepository(db: Db) {
   const page = searchList<Joined>(db, {
     name: 'fd_clouds',
     from: clouds,
-    tables: [clouds],
+    // The page shows each cloud's region name.
+    tables: [clouds, regions],
     search: (p) => ilikeAny([clouds.email], p),
     rows: (ex, where, offset, v) =>
       base(ex, v)

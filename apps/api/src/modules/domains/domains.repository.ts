@@ -46,6 +46,7 @@ import {
   exactCount,
   knownCount,
   likePattern,
+  listPageCacheSize,
   pageOffset,
   countWithVersion,
   setBounded,
@@ -228,7 +229,7 @@ export type DomainExportRow = {
   cloudZoneId: string | null;
 };
 
-export function createDomainsRepository(db: Db, opts: { pageCacheSize?: number } = {}) {
+export function createDomainsRepository(db: Db) {
   const joined = (ex: Executor) =>
     ex
       .select(fields)
@@ -273,7 +274,7 @@ export function createDomainsRepository(db: Db, opts: { pageCacheSize?: number }
    * is exactly what reading it again would give; any write to a domain, a referenced row or a rule link moves a
    * version. Never inside a transaction.
    */
-  const pageCacheSize = opts.pageCacheSize ?? 0;
+  const pageCacheSize = listPageCacheSize(db);
   const pageVersion = versionSql([
     domains,
     servers,

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type Server } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
-import { servers } from '../../db/schema/index.ts';
+import { domains, servers } from '../../db/schema/index.ts';
 import { ilikeAny, searchList, type Buildable } from '../../http/list-query.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
@@ -48,7 +48,8 @@ export function createServersRepository(db: Db) {
   const page = searchList<Counted>(db, {
     name: 'fd_servers',
     from: servers,
-    tables: [servers],
+    // The page shows each server's domain count.
+    tables: [servers, domains],
     search: (p) => ilikeAny([servers.ipAddress, servers.email], p),
     rows: (ex, where, offset, v) =>
       ex
