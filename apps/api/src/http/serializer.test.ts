@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BrandSchema, DomainSchema, UserSchema, listOf } from '@fleetdesk/contract';
-import { compileResponse, serializerCompiler } from './serializer.ts';
+import { compileResponse, deepFreeze, serializerCompiler } from './serializer.ts';
 
 const id = (n: number) => `8f0b1e1e-1111-4111-8111-${String(n).padStart(12, '0')}`;
 const domain = {
@@ -67,5 +67,43 @@ describe('compiled response serialisation', () => {
     const run = (schema: z.ZodType, data: unknown) =>
       serializerCompiler({ schema, method: 'GET', url: '/x' } as Parameters<typeof serializerCompiler>[0])(data);
     expect(() => run(UserSchema, { nonsense: true })).toThrow();
+  });
+
+  it('writes a frozen answer once per route, and anything else every time', () => {
+    const schema = listOf(DomainSchema);
+    const writer = () =>
+      serializerCompiler({ schema, method: 'GET', url: '/x' } as Parameters<typeof serializerCompiler>[0]);
+    let reads = 0;
+    const page = { itemsCount: 1 } as { itemsCount: number; items: unknown[] };
+    Object.defineProperty(page, 'items', { enumerable: true, get: () => (reads++, [domain]) });
+    const frozen = deepFreeze(page);
+    const write = writer();
+    const first = write({ data: frozen });
+    expect(JSON.parse(first)).toEqual({ data: { items: [domain], itemsCount: 1 } });
+    const once = reads;
+    expect(once).toBeGreaterThan(0);
+    expect(write({ data: frozen })).toBe(first);
+    expect(reads).toBe(once);
+    // Another route writes it with its own schema; an envelope with more than data is written anew.
+    expect(writer()({ data: frozen })).toBe(first);
+    expect(reads).toBeGreaterThan(once);
+    const before = reads;
+    write({ data: frozen, extra: true });
+    expect(reads).toBeGreaterThan(before);
+    // An answer that is not frozen may change between two answers: written every time.
+    const open = { items: [{ ...domain }], itemsCount: 1 };
+    expect(JSON.parse(write({ data: open })).data.items[0].status).toBe('active');
+    open.items[0]!.status = 'inactive';
+    expect(JSON.parse(write({ data: open })).data.items[0].status).toBe('inactive');
+  });
+
+  it('freezes an answer all the way down', () => {
+    const page = deepFreeze({ items: [{ ...domain, brand: { ...domain.brand } }], itemsCount: 1 });
+    expect(Object.isFrozen(page.items)).toBe(true);
+    expect(Object.isFrozen(page.items[0]!.brand)).toBe(true);
+    expect(Object.isFrozen(page.items[0]!.parsingProgress.nested)).toBe(true);
+    expect(() => {
+      (page.items[0] as { status: string }).status = 'inactive';
+    }).toThrow(TypeError);
   });
 });

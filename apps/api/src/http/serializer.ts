@@ -60,7 +60,7 @@ export function compileResponse(schema: z.ZodType): ((data: unknown) => string) 
 export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = (route) => {
   const fallback = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]);
   let compiled: ((data: unknown) => string) | null | undefined;
-  return (data) => {
+  const write = (data: unknown) => {
     if (compiled === undefined) compiled = compileResponse(route.schema);
     if (!compiled) return fallback(data);
     try {
@@ -70,4 +70,31 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = (route) 
       return fallback(data);
     }
   };
+  // A frozen answer (a kept list page, frozen by its owner) never changes: its text is written once per route.
+  const written = new WeakMap<object, string>();
+  return (data) => {
+    const inner = frozenEnvelope(data);
+    if (!inner) return write(data);
+    let text = written.get(inner);
+    if (text === undefined) written.set(inner, (text = write(data)));
+    return text;
+  };
 };
+
+/** The answer inside `{ data }` when that envelope holds nothing else and the answer is frozen. */
+function frozenEnvelope(data: unknown): object | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const inner = (data as { data?: unknown }).data;
+  if (!inner || typeof inner !== 'object' || !Object.isFrozen(inner)) return undefined;
+  for (const k in data) if (k !== 'data') return undefined;
+  return inner;
+}
+
+/** Freezes an answer and everything in it, so that it can be kept, shared and written once (see above). */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -29,6 +29,7 @@ import {
 } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { freshRead } from '../../lib/fresh-read.ts';
+import { deepFreeze } from '../../http/serializer.ts';
 import {
   brands,
   clouds,
@@ -295,7 +296,9 @@ export function createDomainsRepository(db: Db) {
   // One read in flight serves every request that arrived while the one before it ran (lib/fresh-read.ts).
   const readPageVersion = freshRead(async () => (await pageVersionPrepared.execute())[0]?.v);
   const keep = (key: string | undefined, v: string | undefined, result: ListResult<Domain>) => {
-    if (key && v !== undefined) setBounded(pages, key, { v, at: Date.now(), result }, pageCacheSize);
+    // Frozen: a kept page is shared by every request that gets it, and its JSON is written once (http/serializer.ts).
+    if (key && v !== undefined)
+      setBounded(pages, key, { v, at: Date.now(), result: deepFreeze(result) }, pageCacheSize);
   };
 
   // The rows of a page are read by their numbers with a statement built once and prepared: PostgreSQL then runs
