@@ -31,16 +31,21 @@ const fromOf = (f: PgTable | SQL): SQL => (is(f, SQL) ? f : sql`${f}`);
 /** Forgets every cached count of the database (tests that truncate every table, list_versions included). */
 export const forgetCounts = (db: Db) => countCaches.delete(db);
 
+/** Every table whose version some list reads: each needs the list_versions triggers (a test checks). */
+export const versionedTables = new Set<string>();
+
 /**
  * The tables' versions as one text, read in the same statement as what it guards. list_versions moves at the
  * commit of any write (migration 0013), so equal text means the rows counted have not changed since.
  */
-export const versionSql = (tables: PgTable[]) =>
-  sql<string>`(select coalesce(string_agg(lv.tbl || ':' || lv.v, ',' order by lv.tbl), '') from list_versions lv
+export function versionSql(tables: PgTable[]) {
+  for (const t of tables) versionedTables.add(getTableName(t));
+  return sql<string>`(select coalesce(string_agg(lv.tbl || ':' || lv.v, ',' order by lv.tbl), '') from list_versions lv
     where lv.tbl in (${sql.join(
       tables.map((t) => sql`${getTableName(t)}`),
       sql`, `,
     )}))`;
+}
 
 /** What a count reads; `key` names the FROM and WHERE with their values canonically (the cache's key). */
 type CountSource = { from: PgTable | SQL; tables: PgTable[]; where: SQL | undefined; key: string };

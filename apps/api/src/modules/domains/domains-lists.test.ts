@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { versionedTables } from '../../http/list-query.ts';
 
 /**
  * Issue 15: the list's plans and cached counts must not move its answers. A few thousand domains seeded with
@@ -132,6 +133,16 @@ describe('domain list plans and counts', () => {
     expect(await brands()).toBe(6);
     await t.c.database.exec(`insert into brands (name) values ('Brand extra')`);
     expect(await brands()).toBe(7);
+  });
+
+  it('moves a version on every write to each table a kept count or page reads (its triggers exist)', async () => {
+    expect([...versionedTables]).toEqual(expect.arrayContaining(['domains', 'brands', 'servers', 'regions']));
+    const found = await rows<{ tbl: string }>(
+      sql`select c.relname as tbl from pg_trigger g join pg_class c on c.oid = g.tgrelid
+        where g.tgname = c.relname || '_list_version'`,
+    );
+    const triggered = new Set(found.map((r) => r.tbl));
+    expect([...versionedTables].filter((name) => !triggered.has(name))).toEqual([]);
   });
 
   it('serves a kept page only while nothing it shows has changed: domains, references and rule links', async () => {
