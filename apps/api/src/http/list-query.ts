@@ -190,7 +190,7 @@ export function searchList<R>(
     if (ex !== db) {
       const where = pattern === undefined ? undefined : o.search(pattern);
       const [rows, [c]] = await Promise.all([o.rows(ex, where, offset, v), counted(ex, where)]);
-      return { rows, count: Number(c!.n) };
+      return { rows: rows.map(({ v: _v, ...row }) => row as R), count: Number(c!.n) };
     }
     const keepMax = listPageCacheSize(db);
     const pageKey = `${pattern ?? ''}\u0000${offset}`;
@@ -209,7 +209,8 @@ export function searchList<R>(
     };
     /** Keeps the page when its rows and its count were read at the same versions (an empty page is not kept). */
     const answer = (rows: (R & { v: string })[], n: number, countV: string | undefined): Page<R> => {
-      const page = { rows, count: n };
+      // The versions column is the list's own business: the rows leave without it.
+      const page = { rows: rows.map(({ v: _v, ...row }) => row as R), count: n };
       if (keepMax > 0 && rows.length && rows[0]!.v === countV) {
         setBounded(pages, pageKey, { v: countV, at: Date.now(), page }, keepMax);
       }
