@@ -101,6 +101,12 @@ test('the command palette finds items across areas and jumps to screens and acti
   await options.first().click();
   await expect(page).toHaveURL(`/domains/${domain._id}/cloud-flare/purge-cache`);
   await expect(page.getByRole('navigation', { name: 'breadcrumb' })).toContainText('Purge Cache');
+  // The action's page asks to confirm as soon as the domain has loaded: decline it before opening the palette
+  // again, or the confirm opens over the palette and takes the keyboard.
+  const confirm = page.getByRole('dialog').filter({ hasText: 'Are you sure you want to purge' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
 
   // A screen, by keyboard.
   await page.keyboard.press('Control+k');
