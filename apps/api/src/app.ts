@@ -30,6 +30,7 @@ import { healthRoutes } from './http/health.ts';
 import { installMetrics } from './http/metrics.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
+import { zoneFileRoutes } from './modules/cloud-flare/zone-file.routes.ts';
 import { directAdminRoutes } from './modules/direct-admin/direct-admin.routes.ts';
 import { ispManagerRoutes } from './modules/ispmanager/ispmanager.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
@@ -40,6 +41,7 @@ import { contentFilesRoutes } from './modules/content-files/content-files.routes
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -137,6 +139,7 @@ export async function buildApp(
   await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
   await app.register(domainsRoutes(c.services.domains));
   await app.register(cloudFlareRoutes(c.services.cloudFlare));
+  await app.register(zoneFileRoutes(c.services.zoneFile));
   await app.register(directAdminRoutes(c.services.directAdmin));
   await app.register(ispManagerRoutes(c.services.ispManager));
   await app.register(jobsRoutes(c.services.jobs));
@@ -147,6 +150,7 @@ export async function buildApp(
   await app.register(dashboardRoutes(c.services.dashboard));
   await app.register(searchRoutes(c.services.search));
   await app.register(fleetRoutes(c.services.fleet));
+  await app.register(importsRoutes(c.services.imports));
 
   if (serveWeb) {
     await app.register(fastifyStatic, {

@@ -51,6 +51,7 @@ import { createJobRegistry, type JobDefinition } from './jobs/registry.ts';
 import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/health-checks.ts';
 import { createNamecheapClient } from './integrations/namecheap/index.ts';
 import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
+import { createZoneFileService } from './modules/cloud-flare/zone-file.service.ts';
 import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
 import { parsingJob } from './jobs/kinds/parsing.ts';
 import { createParsingService } from './modules/jobs/parsing.service.ts';
@@ -64,6 +65,9 @@ import {
 import { createFleetRepository } from './modules/fleet/fleet.repository.ts';
 import { createFleetService, type FleetService } from './modules/fleet/fleet.service.ts';
 import { fleetPlanJob, fleetRunJob } from './jobs/kinds/fleet.ts';
+import { importPlanJob, importRunJob } from './jobs/kinds/imports.ts';
+import { createImportsRepository } from './modules/imports/imports.repository.ts';
+import { createImportsService, type ImportsService } from './modules/imports/imports.service.ts';
 import { createContentFilesService } from './modules/content-files/content-files.service.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
@@ -103,6 +107,7 @@ export async function createContainer(
     dashboard: createDashboardRepository(db),
     search: createSearchRepository(db),
     fleet: createFleetRepository(db),
+    imports: createImportsRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -268,6 +273,8 @@ export async function createContainer(
     serversHealthCheckJob({ servers: services.servers, allIds: () => repos.servers.allIds() }),
     fleetPlanJob(() => fleet),
     fleetRunJob(() => fleet),
+    importPlanJob(() => imports),
+    importRunJob(() => imports),
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     ...(opts.extraJobs ?? []),
   ]);
@@ -320,6 +327,23 @@ export async function createContainer(
     domains: services.domains,
     cloudFlare,
     audit,
+  });
+
+  // Imports (decision 043): a Cloudflare account's zones, a panel's sites, a registrar account, planned then run.
+  const imports: ImportsService = createImportsService({
+    repo: repos.imports,
+    engine: () => jobEngine,
+    audit,
+    routing: cloudflareRouting,
+    domains: services.domains,
+    cloudFlare,
+    directAdmin,
+    ispManager,
+    registrar,
+    registrators: services.domainRegistrators,
+    servers: services.servers,
+    clouds: { email: async (id) => (await clouds.get(id)).email },
+    budgetWaitMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000,
   });
 
   // One-click verification places its TXT record through the Cloudflare actions' own DNS code.
@@ -377,6 +401,8 @@ export async function createContainer(
       contentFiles,
       parsing,
       fleet,
+      imports,
+      zoneFile: createZoneFileService({ cloudFlare, domains: services.domains, audit }),
       dashboard: createDashboardService({ repo: repos.dashboard }),
       search: createSearchService({ repo: repos.search }),
     },

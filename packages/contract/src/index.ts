@@ -25,3 +25,5 @@ export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';
+export * from './zone-file.ts';
+export * from './imports.ts';

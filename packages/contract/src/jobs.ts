@@ -27,6 +27,8 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'proxies.health-check': 'Proxy health check',
   'fleet.plan': 'Fleet plan',
   'fleet.run': 'Fleet run',
+  'imports.plan': 'Import plan',
+  'imports.run': 'Import run',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */

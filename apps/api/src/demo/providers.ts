@@ -157,6 +157,9 @@ export async function attachDemoPanels(c: Container, p: DemoProviders) {
       .limit(5)
   ).map((d) => toAsciiDomain(d.name) ?? d.name);
   for (const name of names.slice(0, 3)) p.directAdmin.addDomain(DEMO_DIRECTADMIN.user, name);
+  // Sites the console does not know yet: something to import from each panel (decision 043).
+  for (let i = 1; i <= 6; i++) p.directAdmin.addDomain(DEMO_DIRECTADMIN.user, `da-site-${i}-demo.com`);
+  for (let i = 1; i <= 4; i++) p.ispManager.addSite({ name: `isp-site-${i}-demo.com`, owner: 'www-root' });
   const [created, odd] = [names[0], names[4]];
   if (created) p.ispManager.addSite({ name: created, owner: 'www-root' });
   if (odd) {

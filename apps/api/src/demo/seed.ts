@@ -6,6 +6,7 @@ import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoDashboard } from './seed-dashboard.ts';
 import { seedDemoDomains } from './seed-domains.ts';
+import { seedDemoImports } from './seed-imports.ts';
 import { seedDemoSites } from './seed-sites.ts';
 import { seedDemoParsing } from './seed-parsing.ts';
 import {
@@ -91,6 +92,9 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     // The first two zones of each account get a domain linked to them; the third is left to link by hand.
     for (const z of seeded.zones.slice(0, 2)) zoneLinks.push({ name: z.name, zoneId: z.zoneId, cloudId: created._id });
   }
+
+  // A Cloudflare account whose zones are not in the console yet: something to import.
+  await seedDemoImports(c, providers, actor);
 
   // Servers: one reachable over SSH (the in-process host, with a key already installed), one on a closed port.
   const live = await c.services.servers.create(

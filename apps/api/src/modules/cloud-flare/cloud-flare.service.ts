@@ -208,7 +208,7 @@ export function createCloudFlareService(deps: {
    * on a connection failure), or direct when it has none. A region without a usable proxy is refused rather
    * than silently going direct, which would show Cloudflare the console's own address.
    */
-  const forCloud = async <T>(ctx: Ctx, fn: () => Promise<T>): Promise<T> => {
+  const forCloud = async <T>(ctx: Pick<Ctx, 'actor' | 'proxyRegionId'>, fn: () => Promise<T>): Promise<T> => {
     // Operators' calls are interactive; each operator may spend only a share of the cloud's budget (decision 015).
     // A fleet job's calls are background ones (decision 034).
     const budget = routing.budgetFor(ctx.actor?.userId ?? ctx.actor?.username ?? null);
@@ -230,7 +230,7 @@ export function createCloudFlareService(deps: {
   };
 
   /** The account id, looked up once per cloud and remembered on it. */
-  const accountIdOf = async (ctx: Ctx): Promise<string> => {
+  const accountIdOf = async (ctx: Pick<Ctx, 'creds' | 'cloudId'>): Promise<string> => {
     const accountId = await cf.getAccountId(ctx.creds);
     if (accountId !== ctx.creds.accountId) {
       await clouds.rememberAccountId(ctx.cloudId, accountId);
@@ -382,6 +382,22 @@ export function createCloudFlareService(deps: {
   });
 
   return {
+    /** Every zone of the cloud's account, page after page to the end (the imports, decision 043). */
+    async listCloudZones(cloudId: string, actor?: Actor) {
+      const c = await clouds.credentials(cloudId);
+      const ctx = {
+        cloudId: c.cloudId,
+        creds: { email: c.email, token: c.token, globalAPIKey: c.globalAPIKey, accountId: c.accountId },
+        proxyRegionId: c.proxyRegionId,
+        actor,
+      };
+      const zones = await forCloud(ctx, async () => {
+        const accountId = await accountIdOf(ctx);
+        return cf.listZones({ ...ctx.creds, accountId }, { accountId });
+      });
+      return { email: c.email, zones: zones.map(zoneResult) };
+    },
+
     async zoneInfo(domainId: string, actor?: Actor): Promise<CloudZoneInfo> {
       const ctx = await contextOf(domainId, true, actor);
       try {

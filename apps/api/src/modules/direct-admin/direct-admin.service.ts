@@ -34,14 +34,19 @@ export function createDirectAdminService(deps: {
     if (!stored.serverId) throw new ValidationError(DIRECT_ADMIN_MESSAGES.noServer, undefined, 'no_server');
     // The panel knows a name in its ASCII (punycode) form, whatever form an older record holds.
     const domain = { ...stored, domainName: toAsciiDomain(stored.domainName) ?? stored.domainName };
-    const access = await servers.panelAccess(stored.serverId, 'directAdmin');
+    return { domain, creds: await credsOf(stored.serverId) };
+  };
+
+  /** The server's DirectAdmin credentials; 400 when it has none. */
+  const credsOf = async (serverId: string): Promise<DirectAdminCredentials> => {
+    const access = await servers.panelAccess(serverId, 'directAdmin');
     if (!access) throw new ValidationError(DIRECT_ADMIN_MESSAGES.noCredentials, undefined, 'no_panel_credentials');
     // "admin|alice" on the server record: an admin's credentials, acting as the user alice.
     const [username = '', actAs, extra] = access.username.trim().split('|');
     if (!LOGIN_RE.test(username) || (actAs !== undefined && !LOGIN_RE.test(actAs)) || extra !== undefined) {
       throw new ValidationError(DIRECT_ADMIN_MESSAGES.badUsername, undefined, 'bad_panel_username');
     }
-    return { domain, creds: { baseUrl: access.uri, username, password: access.password, actAs: actAs ?? null } };
+    return { baseUrl: access.uri, username, password: access.password, actAs: actAs ?? null };
   };
 
   /** DirectAdmin's refusal travels in the error envelope as serviceResponse, next to the message. */
@@ -71,6 +76,11 @@ export function createDirectAdminService(deps: {
   };
 
   return {
+    /** Every domain the server's panel user has, lower case (the imports, decision 043). */
+    async listServerDomains(serverId: string): Promise<string[]> {
+      return da.listDomains(await credsOf(serverId));
+    },
+
     async domainInfo(domainId: string): Promise<DirectAdminDomainInfo> {
       const { domain, creds } = await contextOf(domainId);
       const name = domain.domainName;

@@ -105,6 +105,11 @@ export function createRegistrarService(deps: {
   };
 
   return {
+    /** Every domain of the registrar account, all pages (the imports, decision 043). */
+    async accountDomains(registratorId: string) {
+      return nc.getAll(await credsOf(registratorId));
+    },
+
     /**
      * Spec 2 "Registrator domain info". Namecheap saying the domain is not in the account (not found, not
      * associated, invalid) is an unsuccessful result (200, success false, its message) that the tab offers to

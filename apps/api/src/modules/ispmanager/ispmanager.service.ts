@@ -51,16 +51,18 @@ export function createIspManagerService(deps: {
     if (!stored.serverId) throw new ValidationError(ISPMANAGER_MESSAGES.noServer, undefined, 'no_server');
     // The panel knows a name in its ASCII (punycode) form, whatever form an older record holds.
     const domain = { ...stored, domainName: toAsciiDomain(stored.domainName) ?? stored.domainName };
-    const access = await servers.panelAccess(stored.serverId, 'ispmanager');
+    return { domain, creds: await credsOf(stored.serverId) };
+  };
+
+  /** The server's ISPmanager credentials; 400 when it has none. */
+  const credsOf = async (serverId: string): Promise<IspManagerCredentials> => {
+    const access = await servers.panelAccess(serverId, 'ispmanager');
     if (!access) throw new ValidationError(ISPMANAGER_MESSAGES.noCredentials, undefined, 'no_panel_credentials');
     return {
-      domain,
-      creds: {
-        baseUrl: access.uri,
-        username: access.username.trim(),
-        password: access.password,
-        acceptSelfSigned: access.acceptSelfSigned,
-      },
+      baseUrl: access.uri,
+      username: access.username.trim(),
+      password: access.password,
+      acceptSelfSigned: access.acceptSelfSigned,
     };
   };
 
@@ -74,6 +76,11 @@ export function createIspManagerService(deps: {
   };
 
   return {
+    /** Every web domain (site) the server's panel user sees (the imports, decision 043). */
+    async listServerSites(serverId: string): Promise<string[]> {
+      return (await isp.listSites(await credsOf(serverId))).map((r) => r.name);
+    },
+
     async siteInfo(domainId: string): Promise<IspSiteInfo> {
       const { domain, creds } = await contextOf(domainId);
       const info = await read(creds, domain.domainName);

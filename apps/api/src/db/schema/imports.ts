@@ -1,0 +1,51 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const IMPORT_PLAN_STATES = ['planning', 'planned', 'running', 'completed', 'cancelled', 'failed'] as const;
+
+/** An import: where from (a cloud, a server's panel, a registrator), and where its plan and run stand (decision 043). */
+export const importPlans = pgTable(
+  'import_plans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    planNo: integer('plan_no').generatedAlwaysAsIdentity().notNull(),
+    source: text('source').notNull(),
+    sourceId: uuid('source_id').notNull(),
+    sourceLabel: text('source_label').notNull(),
+    state: text('state', { enum: IMPORT_PLAN_STATES }).notNull().default('planning'),
+    error: text('error'),
+    jobId: uuid('job_id'),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    plannedAt: timestamp('planned_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('import_plans_plan_no_uq').on(t.planNo)],
+);
+
+/** One name of an import: what planning decided (create, link or skip, and why) and the run's step for it. */
+export const importItems = pgTable(
+  'import_items',
+  {
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => importPlans.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    /** The stored (ASCII) name. */
+    name: text('name').notNull(),
+    nameUnicode: text('name_unicode').notNull(),
+    outcome: text('outcome').notNull(),
+    reason: text('reason'),
+    /** What the source says of the name (a zone's id and status, an expiration date). */
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    domainId: uuid('domain_id'),
+    status: text('status').notNull().default('pending'),
+    error: text('error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'import_items_pk', columns: [t.planId, t.seq] }),
+    index('import_items_status_idx').on(t.planId, t.status, t.seq),
+  ],
+);

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { IdSchema } from '@fleetdesk/contract';
+import { IMPORT_PLAN_JOB, IMPORT_RUN_JOB, type ImportsService } from '../../modules/imports/imports.service.ts';
+import { defineJob, type JobContext } from '../registry.ts';
+
+const Payload = z.object({ planId: IdSchema });
+
+/**
+ * The import jobs (decision 043): one reads the source and plans every name, the other writes them. The names
+ * are the import's items (in the imports tables): a job taken back after a crash carries on with those still
+ * pending, each decided again before it is written.
+ */
+const importJob = (kind: string, which: 'plan' | 'run', imports: () => ImportsService) =>
+  defineJob({
+    kind,
+    area: 'cnv:domains',
+    payload: Payload,
+    retry: { limit: 2, delaySeconds: 5, backoff: true },
+    timeoutSeconds: 6 * 60 * 60,
+    async handler(ctx: JobContext<z.infer<typeof Payload>>) {
+      const phaseCtx = {
+        signal: ctx.signal,
+        progress: (p: { done: number; total: number; unit: string; message: string }) => ctx.progress(p),
+      };
+      try {
+        return which === 'plan'
+          ? await imports().planPhase(ctx.payload.planId, phaseCtx)
+          : await imports().runPhase(ctx.payload.planId, phaseCtx);
+      } catch (err) {
+        if (ctx.signal.aborted)
+          await imports()
+            .jobEnded(ctx.payload.planId, which, null)
+            .catch(() => undefined);
+        else if (ctx.attempt >= 3)
+          await imports().jobEnded(ctx.payload.planId, which, err instanceof Error ? err.message : String(err));
+        throw err;
+      }
+    },
+  });
+
+export const importPlanJob = (imports: () => ImportsService) => importJob(IMPORT_PLAN_JOB, 'plan', imports);
+export const importRunJob = (imports: () => ImportsService) => importJob(IMPORT_RUN_JOB, 'run', imports);

@@ -1,0 +1,402 @@
+import {
+  IMPORT_MAX_NAMES,
+  IMPORT_SOURCE_LABELS,
+  IMPORT_TEXT,
+  toAsciiDomain,
+  type ImportItem,
+  type ImportItemsQuery,
+  type ImportOutcome,
+  type ImportPlan,
+  type ImportPlanInput,
+  type ImportSource,
+  type ListResult,
+} from '@fleetdesk/contract';
+import { systemActor, type Actor } from '../../http/context.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import type { JobEngine } from '../../jobs/engine.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
+import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
+import type { DirectAdminService } from '../direct-admin/direct-admin.service.ts';
+import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
+import type { DomainRegistratorsService } from '../domain-registrators/domain-registrators.service.ts';
+import { unicodeOf } from '../domains/domains.repository.ts';
+import type { DomainsService } from '../domains/domains.service.ts';
+import type { IspManagerService } from '../ispmanager/ispmanager.service.ts';
+import type { ServersService } from '../servers/servers.service.ts';
+import type { ExistingDomain, ImportItemRow, ImportPlanRow, ImportsRepository } from './imports.repository.ts';
+
+export const IMPORT_PLAN_JOB = 'imports.plan';
+export const IMPORT_RUN_JOB = 'imports.run';
+
+const LOAD_BATCH = 2000;
+
+type PhaseCtx = {
+  signal: AbortSignal;
+  progress(p: { done: number; total: number; unit: string; message: string }): Promise<void>;
+};
+type Listed = { name: string; detail: Record<string, unknown> };
+type Decision = { outcome: ImportOutcome; reason: string };
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/**
+ * Imports (decision 043): every name a source holds (a Cloudflare account's zones, a panel's sites, a registrar
+ * account's domains) is planned as create, link or skip with the reason, then run as a job that re-decides each
+ * name before writing (so a second run, or a run after changes, creates nothing twice). Every write goes through
+ * the domains service (audited like a form save) and each imported name gets its own audit entry.
+ */
+export function createImportsService(deps: {
+  repo: ImportsRepository;
+  engine: () => JobEngine;
+  audit: AuditService;
+  routing: Pick<CloudflareRouting, 'background'>;
+  domains: Pick<DomainsService, 'create' | 'update' | 'setCloudZone'>;
+  cloudFlare: Pick<CloudFlareService, 'listCloudZones'>;
+  directAdmin: Pick<DirectAdminService, 'listServerDomains'>;
+  ispManager: Pick<IspManagerService, 'listServerSites'>;
+  registrar: Pick<RegistrarService, 'accountDomains'>;
+  registrators: Pick<DomainRegistratorsService, 'get'>;
+  servers: Pick<ServersService, 'get'>;
+  clouds: { email(id: string): Promise<string> };
+  /** How long one background Cloudflare call may wait for its budget slot. */
+  budgetWaitMs: number;
+}) {
+  const { repo, audit } = deps;
+
+  const mustFind = async (id: string) => {
+    const p = await repo.findPlan(id);
+    if (!p) throw new NotFoundError(IMPORT_TEXT.notFound);
+    return p;
+  };
+
+  const toPlan = async (p: ImportPlanRow): Promise<ImportPlan> => {
+    const counts = { total: 0, create: 0, link: 0, skip: 0 };
+    const run = { total: 0, done: 0, failed: 0, skipped: 0, pending: 0 };
+    for (const r of await repo.counts(p.id)) {
+      counts.total += r.n;
+      if (r.outcome in counts) counts[r.outcome as ImportOutcome] += r.n;
+      if (r.outcome === 'skip') continue;
+      run.total += r.n;
+      const s = r.status === 'running' || r.status === 'cancelled' ? 'pending' : r.status;
+      if (s in run && s !== 'total') run[s as keyof typeof run] += r.n;
+    }
+    return {
+      _id: p.id,
+      planNo: p.planNo,
+      source: p.source as ImportSource,
+      sourceId: p.sourceId,
+      sourceLabel: p.sourceLabel,
+      state: p.state,
+      error: p.error,
+      counts,
+      run,
+      jobId: p.jobId,
+      createdBy: p.createdBy,
+      createdAt: p.createdAt.toISOString(),
+      plannedAt: iso(p.plannedAt),
+      startedAt: iso(p.startedAt),
+      finishedAt: iso(p.finishedAt),
+    };
+  };
+
+  const toItem = (r: ImportItemRow): ImportItem => ({
+    seq: r.seq,
+    name: r.name,
+    nameUnicode: r.nameUnicode,
+    outcome: r.outcome as ImportOutcome,
+    reason: r.reason,
+    detail: r.detail,
+    domainId: r.domainId,
+    status: r.status,
+    error: r.error,
+  });
+
+  /** The label of the source, which also proves it exists (a 400 on the field otherwise). */
+  const labelOf = async (source: ImportSource, sourceId: string): Promise<string> => {
+    try {
+      if (source === 'cloudflare') return await deps.clouds.email(sourceId);
+      if (source === 'registrar') return (await deps.registrators.get(sourceId)).name;
+      return (await deps.servers.get(sourceId)).IPAddress;
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new ValidationError(err.message, { sourceId: err.message });
+      throw err;
+    }
+  };
+
+  /** Everything the source holds, read once when planning. */
+  const listSource = async (p: ImportPlanRow): Promise<Listed[]> => {
+    const source = p.source as ImportSource;
+    if (source === 'cloudflare') {
+      const { zones } = await deps.routing.background(deps.budgetWaitMs, () =>
+        deps.cloudFlare.listCloudZones(p.sourceId),
+      );
+      return zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } }));
+    }
+    if (source === 'directadmin')
+      return (await deps.directAdmin.listServerDomains(p.sourceId)).map((name) => ({ name, detail: {} }));
+    if (source === 'ispmanager')
+      return (await deps.ispManager.listServerSites(p.sourceId)).map((name) => ({ name, detail: {} }));
+    return (await deps.registrar.accountDomains(p.sourceId)).map((d) => ({
+      name: d.domainName,
+      detail: { expirationDate: d.expirationDate },
+    }));
+  };
+
+  /** The rule of each source: what to do with a name, given the console's domain of that name (if any). */
+  const decide = (
+    p: ImportPlanRow,
+    detail: Record<string, unknown>,
+    existing: ExistingDomain | undefined,
+    zoneElsewhere: string | undefined,
+  ): Decision => {
+    const source = p.source as ImportSource;
+    if (source === 'cloudflare') {
+      const zoneId = String(detail.zoneId ?? '');
+      if (existing?.cloudZoneId === zoneId && existing.cloudId === p.sourceId)
+        return { outcome: 'skip', reason: IMPORT_TEXT.alreadyZone };
+      if (zoneElsewhere && zoneElsewhere !== existing?.domainName)
+        return { outcome: 'skip', reason: IMPORT_TEXT.zoneElsewhere(unicodeOf(zoneElsewhere)) };
+      if (!existing) return { outcome: 'create', reason: IMPORT_TEXT.newZone(zoneId) };
+      if (existing.cloudZoneId) return { outcome: 'skip', reason: IMPORT_TEXT.otherZone(existing.cloudZoneId) };
+      if (existing.cloudId && existing.cloudId !== p.sourceId)
+        return { outcome: 'skip', reason: IMPORT_TEXT.otherCloud(existing.cloudEmail ?? existing.cloudId) };
+      return { outcome: 'link', reason: IMPORT_TEXT.linkZone(zoneId) };
+    }
+    if (source === 'registrar') {
+      if (!existing) return { outcome: 'create', reason: IMPORT_TEXT.newRegistrar };
+      if (existing.domainRegistratorId === p.sourceId) return { outcome: 'skip', reason: IMPORT_TEXT.alreadyRegistrar };
+      if (existing.domainRegistratorId) return { outcome: 'skip', reason: IMPORT_TEXT.otherRegistrar };
+      return { outcome: 'link', reason: IMPORT_TEXT.linkRegistrar };
+    }
+    if (!existing) return { outcome: 'create', reason: IMPORT_TEXT.newOnServer(p.sourceLabel) };
+    if (existing.serverId === p.sourceId) return { outcome: 'skip', reason: IMPORT_TEXT.alreadyServer };
+    if (existing.serverId) return { outcome: 'skip', reason: IMPORT_TEXT.otherServer(existing.serverIp ?? '') };
+    return { outcome: 'link', reason: IMPORT_TEXT.linkServer(p.sourceLabel) };
+  };
+
+  const zonesElsewhere = async (p: ImportPlanRow, details: Record<string, unknown>[]) =>
+    p.source === 'cloudflare'
+      ? repo.domainsByZoneIds(details.map((d) => String(d.zoneId ?? '')).filter(Boolean))
+      : new Map<string, string>();
+
+  const jobActorOf = (p: ImportPlanRow): Actor =>
+    systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
+
+  const startJob = async (p: ImportPlanRow, kind: string, actor: Actor) => {
+    const job = await deps.engine().enqueue(kind, { planId: p.id }, { createdBy: actor.username });
+    await repo.updatePlan(p.id, { jobId: job.id });
+  };
+
+  /** Writes one name as planned; the name is decided again first, so what is done already is not redone. */
+  const runItem = async (p: ImportPlanRow, it: ImportItemRow, actor: Actor) => {
+    const existing = (await repo.existingByNames([it.name])).get(it.name);
+    const elsewhere = (await zonesElsewhere(p, [it.detail])).get(String(it.detail.zoneId ?? ''));
+    const now = decide(p, it.detail, existing, elsewhere);
+    if (now.outcome === 'skip') {
+      const done =
+        now.reason === IMPORT_TEXT.alreadyZone ||
+        now.reason === IMPORT_TEXT.alreadyServer ||
+        now.reason === IMPORT_TEXT.alreadyRegistrar;
+      return { status: 'skipped', error: done ? IMPORT_TEXT.alreadyDone : now.reason, domainId: existing?.id ?? null };
+    }
+    const source = p.source as ImportSource;
+    let domainId = existing?.id ?? null;
+    if (!existing) {
+      const input: Record<string, unknown> = { domainName: it.name, status: 'active' };
+      if (source === 'cloudflare') input.cloudId = p.sourceId;
+      else if (source === 'registrar') {
+        input.domainRegistratorId = p.sourceId;
+        input.domainRegistratorExpirationDate = it.detail.expirationDate ?? null;
+      } else input.serverId = p.sourceId;
+      const d = await deps.domains.create(input as Parameters<DomainsService['create']>[0], actor);
+      domainId = d._id;
+    } else {
+      const patch: Record<string, unknown> = {};
+      if (source === 'cloudflare') {
+        if (!existing.cloudId) patch.cloudId = p.sourceId;
+      } else if (source === 'registrar') {
+        patch.domainRegistratorId = p.sourceId;
+        patch.domainRegistratorExpirationDate = it.detail.expirationDate ?? null;
+      } else patch.serverId = p.sourceId;
+      if (Object.keys(patch).length)
+        await deps.domains.update(existing.id, patch as Parameters<DomainsService['update']>[1], actor);
+    }
+    if (source === 'cloudflare' && domainId) {
+      await deps.domains.setCloudZone(domainId, { cloudZoneId: String(it.detail.zoneId), cloudRulesetId: null }, actor);
+    }
+    await audit.record(actor, {
+      action: 'import_domain',
+      entity: 'domains',
+      entityId: domainId ?? undefined,
+      details: { importNo: p.planNo, source: p.source, from: p.sourceLabel, domainName: it.name, outcome: now.outcome },
+    });
+    return { status: 'done', error: null, domainId };
+  };
+
+  return {
+    toPlan,
+
+    async create(input: ImportPlanInput, actor: Actor): Promise<ImportPlan> {
+      const source = input.source;
+      const sourceId = input.sourceId!;
+      const label = await labelOf(source, sourceId);
+      const plan = await repo.insertPlan({ source, sourceId, sourceLabel: label, createdBy: actor.username });
+      await audit.record(actor, {
+        action: 'create_import',
+        entity: 'import_plans',
+        entityId: plan.id,
+        details: { importNo: plan.planNo, source, from: label },
+      });
+      await startJob(plan, IMPORT_PLAN_JOB, actor);
+      return toPlan(await mustFind(plan.id));
+    },
+
+    async get(id: string): Promise<ImportPlan> {
+      return toPlan(await mustFind(id));
+    },
+
+    async list(page: number): Promise<ListResult<ImportPlan>> {
+      const res = await repo.listPlans(page);
+      return { items: await Promise.all(res.items.map(toPlan)), itemsCount: res.itemsCount };
+    },
+
+    async items(id: string, q: ImportItemsQuery): Promise<ListResult<ImportItem>> {
+      await mustFind(id);
+      const res = await repo.itemsPage(id, q);
+      return { items: res.items.map(toItem), itemsCount: res.itemsCount };
+    },
+
+    async run(id: string, actor: Actor): Promise<ImportPlan> {
+      const p = await mustFind(id);
+      if (p.state === 'planning') throw new ConflictError(IMPORT_TEXT.notPlanned, undefined, 'import_not_planned');
+      const plan = await toPlan(p);
+      if (p.state === 'planned' && plan.run.total === 0)
+        throw new ConflictError(IMPORT_TEXT.nothingToDo, undefined, 'import_nothing');
+      const moved = await repo.transition(id, ['planned'], { state: 'running', startedAt: new Date(), error: null });
+      if (!moved) throw new ConflictError(IMPORT_TEXT.notRunnable(p.state), undefined, 'import_state');
+      await audit.record(actor, {
+        action: 'run_import',
+        entity: 'import_plans',
+        entityId: id,
+        details: { importNo: p.planNo },
+      });
+      await startJob(moved, IMPORT_RUN_JOB, actor);
+      return toPlan(await mustFind(id));
+    },
+
+    async cancel(id: string, actor: Actor): Promise<ImportPlan> {
+      const p = await mustFind(id);
+      const moved = await repo.transition(id, ['planning', 'planned', 'running'], {
+        state: 'cancelled',
+        finishedAt: new Date(),
+      });
+      if (!moved) throw new ConflictError(IMPORT_TEXT.finished(p.state), undefined, 'import_state');
+      await repo.cancelPending(id);
+      await audit.record(actor, {
+        action: 'cancel_import',
+        entity: 'import_plans',
+        entityId: id,
+        details: { importNo: p.planNo },
+      });
+      return toPlan(await mustFind(id));
+    },
+
+    /** The plan job: reads the whole source and decides every name. */
+    async planPhase(planId: string, ctx: PhaseCtx) {
+      const p = await repo.findPlan(planId);
+      if (!p || p.state !== 'planning') return { skipped: p?.state ?? 'missing' };
+      await ctx.progress({
+        done: 0,
+        total: 0,
+        unit: 'names',
+        message: `Reading ${IMPORT_SOURCE_LABELS[p.source as ImportSource]}`,
+      });
+      const listed = await listSource(p);
+      if (listed.length > IMPORT_MAX_NAMES) throw new ValidationError(IMPORT_TEXT.tooMany);
+      const seen = new Set<string>();
+      const rows: { name: string; detail: Record<string, unknown>; bad: boolean }[] = [];
+      for (const l of listed) {
+        const ascii = toAsciiDomain(l.name);
+        const name = ascii ?? l.name.trim().toLowerCase();
+        if (seen.has(name)) continue;
+        seen.add(name);
+        rows.push({ name, detail: l.detail, bad: ascii === null });
+      }
+      const existing = await repo.existingByNames(rows.filter((r) => !r.bad).map((r) => r.name));
+      const elsewhere = await zonesElsewhere(
+        p,
+        rows.map((r) => r.detail),
+      );
+      // A server's free places go to the new names in the order the panel lists them; the rest is overflow.
+      const cap =
+        p.source === 'directadmin' || p.source === 'ispmanager' ? await repo.serverCapacity(p.sourceId) : null;
+      let free = cap && cap.limit > 0 ? Math.max(0, cap.limit - cap.qty) : Number.POSITIVE_INFINITY;
+      const items = rows.map((r) => {
+        let d: Decision = r.bad
+          ? { outcome: 'skip', reason: IMPORT_TEXT.badName }
+          : decide(p, r.detail, existing.get(r.name), elsewhere.get(String(r.detail.zoneId ?? '')));
+        if (cap && d.outcome !== 'skip') {
+          if (free > 0) free--;
+          else d = { outcome: 'skip', reason: IMPORT_TEXT.overflow(cap.ip, cap.limit) };
+        }
+        return {
+          name: r.name,
+          nameUnicode: unicodeOf(r.name),
+          outcome: d.outcome,
+          reason: d.reason,
+          detail: r.detail,
+          domainId: existing.get(r.name)?.id ?? null,
+          status: d.outcome === 'skip' ? 'skipped' : 'pending',
+        };
+      });
+      await repo.replaceItems(p.id, items);
+      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
+      return { names: items.length };
+    },
+
+    /** The run job: one name at a time, each decided again before it is written. */
+    async runPhase(planId: string, ctx: PhaseCtx) {
+      const p = await repo.findPlan(planId);
+      if (!p || p.state !== 'running') return { skipped: p?.state ?? 'missing' };
+      const actor = jobActorOf(p);
+      const total = (await toPlan(p)).run.total;
+      let done = total - (await toPlan(p)).run.pending;
+      for (let after = 0; ;) {
+        const batch = await repo.itemsToDo(p.id, after, LOAD_BATCH);
+        if (!batch.length) break;
+        for (const it of batch) {
+          if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
+          const still = await repo.findPlan(p.id);
+          if (still?.state !== 'running') return { stopped: still?.state ?? 'missing' };
+          await repo.updateItem(p.id, it.seq, { status: 'running' });
+          try {
+            const r = await runItem(p, it, actor);
+            await repo.updateItem(p.id, it.seq, { ...r, finishedAt: new Date() });
+          } catch (err) {
+            // A refusal (the server filled up meanwhile, a name taken by a concurrent create) is the name's own.
+            if (!(err instanceof AppError)) throw err;
+            await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
+          }
+          done++;
+          await ctx.progress({ done, total, unit: 'domains', message: `${done} of ${total}` }).catch(() => undefined);
+        }
+        after = batch[batch.length - 1]!.seq;
+      }
+      await repo.transition(p.id, ['running'], { state: 'completed', finishedAt: new Date() });
+      return (await toPlan(p)).run;
+    },
+
+    /** The job failed for good (or was cancelled from the Jobs screen): the plan says so. */
+    async jobEnded(planId: string, which: 'plan' | 'run', error: string | null) {
+      const from = which === 'plan' ? (['planning'] as const) : (['running'] as const);
+      await repo.transition(planId, from, {
+        state: error ? 'failed' : 'cancelled',
+        error,
+        finishedAt: new Date(),
+      });
+    },
+  };
+}
+export type ImportsService = ReturnType<typeof createImportsService>;

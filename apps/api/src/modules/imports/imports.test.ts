@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_TEXT, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
+import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+// Imports end to end: the real job engine, the simulators, the domains service.
+let t: TestApp;
+let cfSim: CloudflareSim;
+let daSim: DirectAdminSim;
+let h: string;
+let seq = 0;
+const DA_PASSWORD = 'da-adm1n-imp0rt';
+
+beforeAll(async () => {
+  cfSim = await startCloudflareSim();
+  daSim = await startDirectAdminSim({
+    users: [
+      { username: 'admin', password: DA_PASSWORD, level: 'admin' },
+      { username: 'web', password: 'web-pa55word', domains: [] },
+    ],
+  });
+  t = await createTestApp(
+    { CLOUDFLARE_API_URL: cfSim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', DIRECTADMIN_TIMEOUT_SECONDS: '3' },
+    { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
+  );
+  await t.c.startJobs({ periodic: false });
+  h = await t.tokenFor(['cnv']);
+}, 180_000);
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([cfSim?.close(), daSim?.close()]);
+});
+
+type Method = 'GET' | 'POST';
+const call = (method: Method, url: string, payload?: object, auth = h) =>
+  t.inject({ method, url, headers: { authorization: auth }, payload });
+const create = async (resource: string, payload: object) => {
+  const res = await call('POST', `/api/${resource}`, payload);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { _id: string } & Record<string, unknown>;
+};
+const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+
+async function waitPlan(id: string, states: string[], timeoutMs = 60_000): Promise<ImportPlan> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call('GET', `/api/imports/${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json().data as ImportPlan;
+    if (states.includes(p.state)) return p;
+    if (Date.now() > until) throw new Error(`import ${id} stayed ${p.state}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+async function plan(source: string, sourceId: string): Promise<ImportPlan> {
+  const res = await call('POST', '/api/imports', { source, sourceId });
+  expect(res.statusCode, res.body).toBe(201);
+  return waitPlan(res.json().data._id, ['planned', 'failed', 'cancelled']);
+}
+async function run(id: string): Promise<ImportPlan> {
+  const res = await call('POST', `/api/imports/${id}/run`);
+  expect(res.statusCode, res.body).toBe(200);
+  return waitPlan(id, ['completed', 'failed', 'cancelled']);
+}
+async function allItems(id: string, query = ''): Promise<ImportItem[]> {
+  const out: ImportItem[] = [];
+  for (let page = 1; ; page++) {
+    const res = await call('GET', `/api/imports/${id}/items?page=${page}${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const d = res.json().data as { items: ImportItem[]; itemsCount: number };
+    out.push(...d.items);
+    if (out.length >= d.itemsCount || !d.items.length) return out;
+  }
+}
+const domainByName = async (name: string) => {
+  const res = await call('GET', `/api/domains?search=${encodeURIComponent(name)}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (
+    res.json().data.items as {
+      _id: string;
+      domainName: string;
+      cloudId: string | null;
+      cloudZoneId: string | null;
+      serverId: string | null;
+    }[]
+  ).find((d) => d.domainName === name);
+};
+
+describe('importing a Cloudflare account', () => {
+  it('plans every zone over several pages, creates and links, reports the rest, and a second run creates nothing', async () => {
+    const email = `${unique('ops')}@example.com`;
+    const token = `${unique('token')}-0123456789abcdef`;
+    const { accountId } = cfSim.addAccount({ email, token });
+    const cloud = await create('clouds', { email, token });
+    const other = cfSim.addAccount({
+      email: `${unique('other')}@example.com`,
+      token: `${unique('t')}-0123456789abcdef`,
+    });
+    const otherCloud = await create('clouds', {
+      email: `${unique('oc')}@example.com`,
+      token: `${unique('x')}-0123456789abcdef`,
+    });
+
+    const tag = unique('acc');
+    const names = Array.from({ length: 57 }, (_, i) => `${tag}-${i}.com`);
+    const zones = names.map((n) => ({ name: n, ...cfSim.addZone(accountId, n, { status: 'active' }) }));
+    // An existing domain without a zone is linked; one with another zone, or of another cloud, is reported.
+    const linkable = await create('domains', { domainName: names[0], status: 'active', cloudId: null });
+    const zoned = await create('domains', { domainName: names[1], status: 'active', cloudId: cloud._id });
+    const otherZone = cfSim.addZone(other.accountId, names[1]!, { status: 'pending' });
+    await t.c.database.db.execute(
+      // Linked by hand earlier to a zone of another account.
+      (await import('drizzle-orm')).sql`update domains set cloud_zone_id = ${otherZone.zoneId} where id = ${zoned._id}`,
+    );
+    await create('domains', { domainName: names[2], status: 'active', cloudId: otherCloud._id });
+    // A zone already linked to another console domain (of another name) is not linked twice.
+    const holder = await create('domains', { domainName: `${tag}-holder.com`, status: 'active', cloudId: cloud._id });
+    await t.c.database.db.execute(
+      (await import('drizzle-orm'))
+        .sql`update domains set cloud_zone_id = ${zones[3]!.zoneId} where id = ${holder._id}`,
+    );
+
+    const p = await plan('cloudflare', cloud._id);
+    expect(p.state, p.error ?? '').toBe('planned');
+    expect(p.counts).toEqual({ total: 57, create: 53, link: 1, skip: 3 });
+    const rows = await allItems(p._id);
+    expect(rows).toHaveLength(57);
+    const reason = (n: string) => rows.find((r) => r.name === n)?.reason;
+    expect(reason(names[0]!)).toBe(IMPORT_TEXT.linkZone(zones[0]!.zoneId));
+    expect(reason(names[1]!)).toBe(IMPORT_TEXT.otherZone(otherZone.zoneId));
+    expect(reason(names[2]!)).toMatch(/uses another cloud/);
+    expect(reason(names[3]!)).toBe(IMPORT_TEXT.zoneElsewhere(`${tag}-holder.com`));
+    // The plan's rows are searchable.
+    expect(await allItems(p._id, `&search=${names[56]}`)).toHaveLength(1);
+    expect(await allItems(p._id, '&outcome=skip')).toHaveLength(3);
+
+    const done = await run(p._id);
+    expect(done.state, done.error ?? '').toBe('completed');
+    expect(done.run).toMatchObject({ total: 54, done: 54, failed: 0, pending: 0 });
+    const made = await domainByName(names[56]!);
+    expect(made).toMatchObject({ cloudId: cloud._id, cloudZoneId: zones[56]!.zoneId });
+    expect(await domainByName(names[0]!)).toMatchObject({
+      _id: linkable._id,
+      cloudId: cloud._id,
+      cloudZoneId: zones[0]!.zoneId,
+    });
+    // Audited per domain.
+    const audit = await call('GET', `/api/audit-log?entity=domains&entityId=${made!._id}`);
+    expect(audit.json().data.items.map((a: { action: string }) => a.action)).toContain('import_domain');
+
+    // Twice: everything is there already, nothing is created, and Run is refused.
+    const again = await plan('cloudflare', cloud._id);
+    expect(again.counts).toMatchObject({ total: 57, create: 0, link: 0, skip: 57 });
+    const res = await call('POST', `/api/imports/${again._id}/run`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(IMPORT_TEXT.nothingToDo);
+  }, 120_000);
+
+  it('refuses a source that does not exist, on its field', async () => {
+    const res = await call('POST', '/api/imports', {
+      source: 'cloudflare',
+      sourceId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields.sourceId).toBeTruthy();
+    const bad = await call('POST', '/api/imports', { source: 'nowhere' });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('importing a server panel', () => {
+  it("respects the server's capacity and reports the overflow", async () => {
+    const tag = unique('da');
+    const names = Array.from({ length: 8 }, (_, i) => `${tag}-${i}.com`);
+    for (const n of names) daSim.addDomain('web', n);
+    const server = await create('servers', {
+      IPAddress: '127.0.0.1',
+      domainsLimitQty: 5,
+      directAdminUri: daSim.url,
+      directAdminUsername: 'admin|web',
+      directAdminPassword: DA_PASSWORD,
+    });
+    // One domain is on the server already (a place taken), one exists without a server (linked).
+    await create('domains', { domainName: names[0], status: 'active', serverId: server._id });
+    await create('domains', { domainName: names[1], status: 'active' });
+
+    const p = await plan('directadmin', server._id);
+    expect(p.state, p.error ?? '').toBe('planned');
+    // 5 places, 1 taken: names[1] (link) and three new ones fit; the other three are overflow.
+    expect(p.counts).toEqual({ total: 8, create: 3, link: 1, skip: 4 });
+    const rows = await allItems(p._id);
+    expect(rows.filter((r) => r.reason === IMPORT_TEXT.overflow('127.0.0.1', 5))).toHaveLength(3);
+    const done = await run(p._id);
+    expect(done.run).toMatchObject({ total: 4, done: 4, failed: 0 });
+    expect(await domainByName(names[1]!)).toMatchObject({ serverId: server._id });
+    expect(await domainByName(names[7]!)).toBeUndefined();
+  }, 60_000);
+});
