@@ -18,6 +18,7 @@ const MENU = [
   'Roles',
   'Domains',
   'Fleet',
+  'Imports',
   'Clouds',
   'Proxies',
   'Servers',

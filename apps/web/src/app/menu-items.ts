@@ -9,6 +9,7 @@ export const SECTIONS: readonly MenuItem[] = [
   { label: 'Roles', to: '/roles' },
   { label: 'Domains', to: '/domains' },
   { label: 'Fleet', to: '/fleet' },
+  { label: 'Imports', to: '/imports' },
   { label: 'Clouds', to: '/clouds' },
   { label: 'Proxies', to: '/proxies' },
   { label: 'Servers', to: '/servers' },

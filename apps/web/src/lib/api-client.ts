@@ -32,6 +32,8 @@ export interface RequestOptions {
   /** Login answers 401 for bad credentials: that must not end the session. */
   ignoreUnauthorized?: boolean;
   accept?: string;
+  /** A body sent as it is, with its own content type (a file's text), instead of JSON. */
+  raw?: { contentType: string; data: Blob | string };
 }
 
 /** A raw call with the token and JSON body; throws ApiError(0) on a network failure. */
@@ -39,8 +41,11 @@ export async function apiFetch(path: string, options: RequestOptions = {}): Prom
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = token;
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | Blob | undefined;
+  if (options.raw) {
+    headers['Content-Type'] = options.raw.contentType;
+    body = options.raw.data;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
@@ -95,4 +100,7 @@ export const api = {
   patch: <T>(path: string, body: unknown) => requestData<T>(path, { method: 'PATCH', body }),
   put: <T>(path: string, body: unknown) => requestData<T>(path, { method: 'PUT', body }),
   delete: <T = unknown>(path: string) => requestData<T>(path, { method: 'DELETE' }),
+  /** POSTs a body as it is (a file's text) and reads the JSON answer. */
+  postRaw: <T>(path: string, raw: { contentType: string; data: Blob | string }) =>
+    requestData<T>(path, { method: 'POST', raw }),
 };

@@ -16,6 +16,7 @@ import { useToasts } from '../../components/toasts.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useDnsRecords, useSaveDnsRecords } from './cloud-flare-api.ts';
 import { CloudFlareSubpage } from './cloud-flare-subpage.tsx';
+import { exportZoneFile, ImportZoneFileModal } from './zone-file.tsx';
 import {
   countOf,
   diffRows,
@@ -170,6 +171,8 @@ function DnsEditor({
   const [showErrors, setShowErrors] = useState(false);
   const [summary, setSummary] = useState<DnsChangeSummary | null>(null);
   const [filter, setFilter] = useState('');
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const nextKey = useRef(1);
   const byId = useMemo(() => new Map(records.map((r) => [r.id, rowOf(r)])), [records]);
 
@@ -229,6 +232,24 @@ function DnsEditor({
     }
   };
 
+  const handleExport = async () => {
+    setExporting(true);
+    try {
+      await exportZoneFile(domain);
+    } catch (error) {
+      void dialogs.apiError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+  const handleImport = async () => {
+    if (countOf(diff.summary) && !(await dialogs.confirm('Discard the unsaved changes and import a zone file?'))) {
+      return;
+    }
+    handleReset();
+    setImporting(true);
+  };
+
   const needle = filter.trim().toLowerCase();
   const visible = needle ? rows.filter((r) => `${r.type} ${r.name} ${r.content}`.toLowerCase().includes(needle)) : rows;
   const pendingCount = countOf(diff.summary);
@@ -253,6 +274,12 @@ function DnsEditor({
             </Badge>
           )}
         </span>
+        <Button size="sm" variant="outline-secondary" onClick={() => void handleImport()}>
+          Import zone file
+        </Button>
+        <Button size="sm" variant="outline-secondary" onClick={() => void handleExport()} disabled={exporting}>
+          Export zone file
+        </Button>
         <RefreshButton onRefresh={() => void handleRefresh()} pending={refreshing} />
       </div>
       <Table responsive bordered size="sm" className="align-middle fd-record-table" data-testid="dns-records">
@@ -400,6 +427,7 @@ function DnsEditor({
           Discard changes
         </Button>
       </div>
+      <ImportZoneFileModal domain={domain} show={importing} onHide={() => setImporting(false)} />
       <SummaryModal
         summary={summary}
         pending={save.isPending}

@@ -1,0 +1,255 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Row from 'react-bootstrap/Row';
+import Table from 'react-bootstrap/Table';
+import { IMPORT_SOURCE_LABELS, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
+import { useDialogs } from '../../components/dialog-host.tsx';
+import { ErrorBox } from '../../components/error-box.tsx';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { Pager } from '../../components/pager.tsx';
+import { SearchBox } from '../../components/search-box.tsx';
+import { formatLocalDateTime } from '../../lib/format.ts';
+import { domainPaths } from '../domains/domains-api.ts';
+import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
+
+const STATE_VARIANT: Record<ImportPlan['state'], string> = {
+  planning: 'info',
+  planned: 'secondary',
+  running: 'primary',
+  completed: 'success',
+  cancelled: 'dark',
+  failed: 'danger',
+};
+const STATE_LABEL: Record<ImportPlan['state'], string> = {
+  planning: 'Reading',
+  planned: 'Planned',
+  running: 'Running',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+const OUTCOME_LABEL: Record<ImportItem['outcome'], string> = { create: 'Create', link: 'Link', skip: 'Skip' };
+const OUTCOME_VARIANT: Record<ImportItem['outcome'], string> = {
+  create: 'success',
+  link: 'primary',
+  skip: 'secondary',
+};
+const STATUS_LABEL: Record<string, string> = {
+  pending: 'Waiting',
+  running: 'Running',
+  done: 'Done',
+  failed: 'Failed',
+  skipped: 'Skipped',
+  cancelled: 'Cancelled',
+};
+
+export function ImportStateBadge({ state }: { state: ImportPlan['state'] }) {
+  return <Badge bg={STATE_VARIANT[state]}>{STATE_LABEL[state]}</Badge>;
+}
+
+const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 100) : 0);
+
+function Counts({ plan }: { plan: ImportPlan }) {
+  const c = plan.counts;
+  const cells: [string, number, string][] = [
+    ['Names', c.total, 'body'],
+    ['To create', c.create, 'success'],
+    ['To link', c.link, 'primary'],
+    ['Skipped', c.skip, 'secondary'],
+  ];
+  return (
+    <Row xs={2} md={4} className="g-2 mb-3">
+      {cells.map(([label, n, color]) => (
+        <Col key={label}>
+          <Card body className="text-center h-100">
+            <div className={`fs-4 fw-semibold text-${color}`} aria-label={`${label}: ${n}`}>
+              {n}
+            </div>
+            <div className="small text-body-secondary">{label}</div>
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+function Progress({ plan }: { plan: ImportPlan }) {
+  if (plan.state === 'planning')
+    return (
+      <div className="small text-body-secondary">
+        Reading {IMPORT_SOURCE_LABELS[plan.source].toLowerCase()} {plan.sourceLabel} (every page), then comparing each
+        name with the console…
+      </div>
+    );
+  const r = plan.run;
+  if (r.total === 0) return <div className="small text-body-secondary">Nothing to import: every name is skipped.</div>;
+  const finished = r.done + r.failed + r.skipped;
+  const active = plan.state === 'running';
+  return (
+    <div>
+      <ProgressBar aria-label="Import progress" style={{ height: '1.2rem' }}>
+        <ProgressBar variant="success" now={pct(r.done, r.total)} animated={active} striped={active} key="done" />
+        <ProgressBar variant="secondary" now={pct(r.skipped, r.total)} key="skipped" />
+        <ProgressBar variant="danger" now={pct(r.failed, r.total)} key="failed" />
+      </ProgressBar>
+      <div className="small text-body-secondary mt-1" data-testid="import-progress">
+        {finished} of {r.total} names: {r.done} imported, {r.skipped} skipped, {r.failed} failed
+      </div>
+    </div>
+  );
+}
+
+function Buttons({ plan }: { plan: ImportPlan }) {
+  const verb = useImportVerb(plan._id);
+  const dialogs = useDialogs();
+  const go = (v: 'run' | 'cancel') => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
+  const confirmRun = async () => {
+    const ok = await dialogs.confirm(
+      `Import ${plan.run.total} name(s) from ${plan.sourceLabel}: ${plan.counts.create} created, ${plan.counts.link} linked. Each is checked again first; one done meanwhile is skipped.`,
+      { title: 'Run the import', confirmLabel: 'Run' },
+    );
+    if (ok) go('run');
+  };
+  const s = plan.state;
+  return (
+    <div className="d-flex flex-wrap gap-2">
+      {s === 'planned' && (
+        <Button onClick={() => void confirmRun()} disabled={verb.isPending || plan.run.total === 0}>
+          Run
+        </Button>
+      )}
+      {['planning', 'planned', 'running'].includes(s) && (
+        <Button variant="outline-danger" onClick={() => go('cancel')} disabled={verb.isPending}>
+          Cancel
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function Items({ plan }: { plan: ImportPlan }) {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [outcome, setOutcome] = useState('');
+  const r = plan.run;
+  const version = `${plan.state}:${plan.counts.total}:${r.done}:${r.failed}:${r.skipped}`;
+  const query = useImportItems(plan._id, { page, search: search || undefined, outcome: outcome || undefined }, version);
+  const ran = !['planning', 'planned'].includes(plan.state);
+  return (
+    <section aria-label="Names of the import">
+      <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
+        <SearchBox
+          value={search}
+          onSearch={(v) => {
+            setSearch(v);
+            setPage(1);
+          }}
+        />
+        <Form.Select
+          aria-label="Outcome"
+          style={{ width: 'auto' }}
+          value={outcome}
+          onChange={(e) => {
+            setOutcome(e.currentTarget.value);
+            setPage(1);
+          }}
+        >
+          <option value="">Every outcome</option>
+          <option value="create">Create</option>
+          <option value="link">Link</option>
+          <option value="skip">Skip</option>
+        </Form.Select>
+        {query.data && <span className="text-body-secondary small">Total: {query.data.itemsCount}</span>}
+      </div>
+      {query.isPending ? (
+        <LoadingSpinner />
+      ) : query.isError ? (
+        <ErrorBox onRefresh={() => void query.refetch()} />
+      ) : (
+        <>
+          <Table hover responsive className="align-middle" data-testid="import-items">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Plan</th>
+                <th scope="col">Why</th>
+                {ran && <th scope="col">Run</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {query.data.items.length === 0 ? (
+                <tr>
+                  <td colSpan={ran ? 4 : 3} className="text-center text-body-secondary py-4">
+                    {plan.state === 'planning' ? 'Reading…' : 'No names found'}
+                  </td>
+                </tr>
+              ) : (
+                query.data.items.map((it) => (
+                  <tr key={it.seq}>
+                    <td className="text-break">
+                      {it.domainId ? <Link to={domainPaths.edit(it.domainId)}>{it.nameUnicode}</Link> : it.nameUnicode}
+                    </td>
+                    <td>
+                      <Badge bg={OUTCOME_VARIANT[it.outcome]}>{OUTCOME_LABEL[it.outcome]}</Badge>
+                    </td>
+                    <td className="small text-break">{it.reason ?? ''}</td>
+                    {ran && (
+                      <td className="small">
+                        {it.outcome !== 'skip' ? (STATUS_LABEL[it.status] ?? it.status) : ''}
+                        {it.error && (
+                          <div className={it.status === 'failed' ? 'text-danger' : 'text-body-secondary'}>
+                            {it.error}
+                          </div>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </Table>
+          <Pager page={page} itemsCount={query.data.itemsCount} onPageChange={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** /imports/{id}: the plan (counts, searchable names with what happens to each and why), then its run. */
+export function ImportPage() {
+  const { id = '' } = useParams();
+  const query = useImport(id);
+  if (query.isPending) return <LoadingSpinner />;
+  if (query.isError) return <ErrorBox onRefresh={() => void query.refetch()} />;
+  const plan = query.data;
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
+        <h1 className="h3 mb-0 me-auto">
+          Import #{plan.planNo} <ImportStateBadge state={plan.state} />
+        </h1>
+        <Link to={IMPORTS_PATH}>All imports</Link>
+      </div>
+      <p className="text-body-secondary mb-3">
+        <strong className="text-body">{IMPORT_SOURCE_LABELS[plan.source]}</strong>: {plan.sourceLabel} · planned by{' '}
+        {plan.createdBy ?? 'unknown'} on {formatLocalDateTime(plan.createdAt)}
+      </p>
+      {plan.error && <Alert variant="danger">{plan.error}</Alert>}
+      <Counts plan={plan} />
+      <Card body className="mb-3">
+        <div className="d-flex flex-column gap-3">
+          <Progress plan={plan} />
+          <Buttons plan={plan} />
+        </div>
+      </Card>
+      <Items plan={plan} />
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ImportItem, ImportPlan, ImportPlanInput, ListResult } from '@fleetdesk/contract';
+import { api } from '../../lib/api-client.ts';
+import type { ApiError } from '../../lib/api-error.ts';
+import { createResourceHooks } from '../../lib/resource.ts';
+
+export const IMPORTS_PATH = '/imports';
+export const IMPORTS_NEW_PATH = '/imports/new';
+export const importPath = (id: string) => `/imports/${encodeURIComponent(id)}`;
+
+export const importsApi = createResourceHooks<ImportPlan>('imports');
+
+const apiPath = (id: string) => `/api/imports/${encodeURIComponent(id)}`;
+const planKey = (id: string) => ['imports', 'item', id] as const;
+const ACTIVE = new Set(['planning', 'running']);
+
+/** An import, polled every second while it is planned or run. */
+export function useImport(id: string) {
+  return useQuery({
+    queryKey: planKey(id),
+    queryFn: ({ signal }) => api.get<ImportPlan>(apiPath(id), undefined, signal),
+    refetchInterval: (q) => (q.state.data && ACTIVE.has(q.state.data.state) ? 1000 : false),
+  });
+}
+
+export type ImportItemsParams = { page: number; search?: string; outcome?: string };
+
+/** The import's names; `version` (its state and counts) reads them again whenever the import moves. */
+export function useImportItems(id: string, params: ImportItemsParams, version: string) {
+  return useQuery({
+    queryKey: ['imports', 'items', id, params, version],
+    queryFn: ({ signal }) => api.get<ListResult<ImportItem>>(`${apiPath(id)}/items`, { ...params }, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreateImport() {
+  const queryClient = useQueryClient();
+  return useMutation<ImportPlan, ApiError, ImportPlanInput>({
+    mutationFn: (input) => api.post<ImportPlan>('/api/imports', input),
+    onSuccess: (plan) => {
+      queryClient.setQueryData(planKey(plan._id), plan);
+      void queryClient.invalidateQueries({ queryKey: importsApi.keys.lists() });
+    },
+  });
+}
+
+export function useImportVerb(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation<ImportPlan, ApiError, 'run' | 'cancel'>({
+    mutationFn: (verb) => api.post<ImportPlan>(`${apiPath(id)}/${verb}`),
+    onSuccess: (plan) => {
+      queryClient.setQueryData(planKey(id), plan);
+      void queryClient.invalidateQueries({ queryKey: ['imports', 'items', id] });
+      void queryClient.invalidateQueries({ queryKey: importsApi.keys.lists() });
+    },
+  });
+}

@@ -1,0 +1,12 @@
+import { createElement } from 'react';
+import type { RouteObject } from 'react-router';
+import { ImportNewPage } from './import-new-page.tsx';
+import { ImportPage } from './import-page.tsx';
+import { ImportsListPage } from './imports-list-page.tsx';
+
+/** /imports (every import), /imports/new (choose a source), /imports/{id} (its plan, then its run). */
+export const importsRoutes: RouteObject[] = [
+  { path: 'imports', element: createElement(ImportsListPage) },
+  { path: 'imports/new', element: createElement(ImportNewPage) },
+  { path: 'imports/:id', element: createElement(ImportPage) },
+];
