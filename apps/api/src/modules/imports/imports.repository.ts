@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { PAGE_SIZE, type ImportItemsQuery, type ImportState } from '@fleetdesk/contract';
+import { PAGE_SIZE, toAsciiDomain, type ImportItemsQuery, type ImportState } from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
 import { clouds, domains, importItems, importPlans, servers } from '../../db/schema/index.ts';
 import { likePattern, pageOffset } from '../../http/list-query.ts';
+import { unicodeOf } from '../domains/domains.repository.ts';
 
 export type ImportPlanRow = typeof importPlans.$inferSelect;
 export type ImportItemRow = typeof importItems.$inferSelect;
@@ -143,17 +144,26 @@ export function createImportsRepository(db: Db) {
         .groupBy(importItems.outcome, importItems.status);
     },
 
-    /** The console's domains among these stored names, with what an import compares. */
+    /**
+     * The console's domains among these (ASCII) names, keyed by the ASCII name, with what an import compares.
+     * An older record may hold its name in Unicode: it is found by that form too.
+     */
     async existingByNames(names: string[]): Promise<Map<string, ExistingDomain>> {
       const out = new Map<string, ExistingDomain>();
       for (let i = 0; i < names.length; i += LOOKUP_CHUNK) {
+        const chunk = names.slice(i, i + LOOKUP_CHUNK);
+        const unicode = [...new Set(chunk.filter((n) => n.includes('xn--')).map(unicodeOf))];
         const rows = await db
           .select(existingSelect)
           .from(domains)
           .leftJoin(clouds, eq(clouds.id, domains.cloudId))
           .leftJoin(servers, eq(servers.id, domains.serverId))
-          .where(inArray(domains.domainName, names.slice(i, i + LOOKUP_CHUNK)));
-        for (const r of rows) out.set(r.domainName, r);
+          .where(
+            unicode.length
+              ? or(inArray(domains.domainName, chunk), inArray(domains.domainName, unicode))
+              : inArray(domains.domainName, chunk),
+          );
+        for (const r of rows) out.set(toAsciiDomain(r.domainName) ?? r.domainName, r);
       }
       return out;
     },

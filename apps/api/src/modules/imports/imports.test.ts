@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_TEXT, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
+import { IMPORT_TEXT, toAsciiDomain, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
@@ -173,6 +173,10 @@ describe('importing a server panel', () => {
   it("respects the server's capacity and reports the overflow", async () => {
     const tag = unique('da');
     const names = Array.from({ length: 8 }, (_, i) => `${tag}-${i}.com`);
+    // The panel knows names in ASCII; an older console record holds this one in Unicode, and is found.
+    const umlaut = `bücher-${tag}.de`;
+    const umlautAscii = toAsciiDomain(umlaut)!;
+    daSim.addDomain('web', umlautAscii);
     for (const n of names) daSim.addDomain('web', n);
     const server = await create('servers', {
       IPAddress: '127.0.0.1',
@@ -184,15 +188,23 @@ describe('importing a server panel', () => {
     // One domain is on the server already (a place taken), one exists without a server (linked).
     await create('domains', { domainName: names[0], status: 'active', serverId: server._id });
     await create('domains', { domainName: names[1], status: 'active' });
+    const old = await create('domains', { domainName: umlaut, status: 'active', serverId: server._id });
+    await t.c.database.db.execute(
+      (await import('drizzle-orm')).sql`update domains set domain_name = ${umlaut} where id = ${old._id}`,
+    );
 
     const p = await plan('directadmin', server._id);
     expect(p.state, p.error ?? '').toBe('planned');
-    // 5 places, 1 taken: names[1] (link) and three new ones fit; the other three are overflow.
-    expect(p.counts).toEqual({ total: 8, create: 3, link: 1, skip: 4 });
+    // 5 places, 2 taken: names[1] (link) and two new ones fit; the other four are overflow.
+    expect(p.counts).toEqual({ total: 9, create: 2, link: 1, skip: 6 });
+    expect((await allItems(p._id, `&search=${tag}.de`))[0]).toMatchObject({
+      outcome: 'skip',
+      reason: IMPORT_TEXT.alreadyServer,
+    });
     const rows = await allItems(p._id);
-    expect(rows.filter((r) => r.reason === IMPORT_TEXT.overflow('127.0.0.1', 5))).toHaveLength(3);
+    expect(rows.filter((r) => r.reason === IMPORT_TEXT.overflow('127.0.0.1', 5))).toHaveLength(4);
     const done = await run(p._id);
-    expect(done.run).toMatchObject({ total: 4, done: 4, failed: 0 });
+    expect(done.run).toMatchObject({ total: 3, done: 3, failed: 0 });
     expect(await domainByName(names[1]!)).toMatchObject({ serverId: server._id });
     expect(await domainByName(names[7]!)).toBeUndefined();
   }, 60_000);

@@ -8,6 +8,7 @@ import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import {
+  PROXIABLE_DNS_TYPES,
   ZONE_FILE_MAX_BYTES,
   ZONE_FILE_TEXT,
   type DnsChangesInput,
@@ -62,7 +63,7 @@ const show = (r: {
   proxied: boolean | null;
 }) =>
   `${r.type} ${r.name} ${r.priority !== undefined ? `${r.priority} ` : ''}${r.content} · TTL ${r.ttl === 1 ? 'Auto' : r.ttl}${
-    r.proxied === null ? '' : r.proxied ? ' · proxied' : ' · DNS only'
+    r.proxied === null || !PROXIABLE_DNS_TYPES.includes(r.type) ? '' : r.proxied ? ' · proxied' : ' · DNS only'
   }`;
 
 /** The chosen rows' changes, merged into one DNS editor change (one atomic batch, split by the API if large). */
@@ -194,7 +195,8 @@ export function ImportZoneFileModal({
             <p className="fw-semibold" data-testid="zone-import-counts">
               {preview.counts.added} added, {preview.counts.changed} changed, {preview.counts.removed} removed,{' '}
               {preview.counts.unchanged} unchanged
-              {preview.counts.problems > 0 && `, ${preview.counts.problems} lines cannot be imported`}
+              {preview.counts.problems > 0 &&
+                `, ${preview.counts.problems} ${preview.counts.problems === 1 ? 'line' : 'lines'} cannot be imported`}
             </p>
             {preview.problems.length > 0 && (
               <Alert variant="warning" className="py-2" data-testid="zone-import-problems">
@@ -231,7 +233,13 @@ export function ImportZoneFileModal({
               onChange={(e) => setShowUnchanged(e.target.checked)}
               className="mb-2"
             />
-            <Table responsive size="sm" bordered className="align-middle" data-testid="zone-import-rows">
+            <Table
+              responsive
+              size="sm"
+              bordered
+              className="align-middle fd-record-table"
+              data-testid="zone-import-rows"
+            >
               <thead>
                 <tr>
                   <th style={{ width: '3rem' }} aria-label="Apply" />
