@@ -139,7 +139,7 @@ export async function buildApp(
   await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
   await app.register(domainsRoutes(c.services.domains));
   await app.register(cloudFlareRoutes(c.services.cloudFlare));
-  await app.register(zoneFileRoutes(c.services.zoneFile));
+  await app.register(zoneFileRoutes(c.services.zoneFile, c.services.zoneExports));
   await app.register(directAdminRoutes(c.services.directAdmin));
   await app.register(ispManagerRoutes(c.services.ispManager));
   await app.register(jobsRoutes(c.services.jobs));

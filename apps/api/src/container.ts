@@ -52,6 +52,7 @@ import { proxiesHealthCheckJob, serversHealthCheckJob } from './jobs/kinds/healt
 import { createNamecheapClient } from './integrations/namecheap/index.ts';
 import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
 import { createZoneFileService } from './modules/cloud-flare/zone-file.service.ts';
+import { createZoneFileExports } from './modules/cloud-flare/zone-file-export.ts';
 import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
 import { parsingJob } from './jobs/kinds/parsing.ts';
 import { createParsingService } from './modules/jobs/parsing.service.ts';
@@ -231,6 +232,18 @@ export async function createContainer(
     zoneLocks: createZoneLocks(database),
   });
 
+  // Zone files (decision 043): one domain's BIND file, and a selection's as a zip made by a job.
+  const zoneFile = createZoneFileService({ cloudFlare, domains: services.domains, audit });
+  const zoneExports = createZoneFileExports({
+    db,
+    engine: () => jobEngine,
+    zoneFile: () => zoneFile,
+    routing: cloudflareRouting,
+    audit,
+    idsForFilter: (filter, limit) => repos.domains.listIds(filter, limit),
+    budgetWaitMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000,
+  });
+
   // Hosting panels: one client each, shared, so DirectAdmin's rejected-login memory covers every call.
   const directAdmin = createDirectAdminService({
     directAdmin: createDirectAdminClient({ timeoutMs: config.DIRECTADMIN_TIMEOUT_SECONDS * 1000 }),
@@ -275,6 +288,7 @@ export async function createContainer(
     fleetRunJob(() => fleet),
     importPlanJob(() => imports),
     importRunJob(() => imports),
+    zoneExports.job,
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     ...(opts.extraJobs ?? []),
   ]);
@@ -402,7 +416,8 @@ export async function createContainer(
       parsing,
       fleet,
       imports,
-      zoneFile: createZoneFileService({ cloudFlare, domains: services.domains, audit }),
+      zoneFile,
+      zoneExports,
       dashboard: createDashboardService({ repo: repos.dashboard }),
       search: createSearchService({ repo: repos.search }),
     },

@@ -15,6 +15,9 @@ export const JOB_KINDS = [
   'proxies.health-check',
   'fleet.plan',
   'fleet.run',
+  'imports.plan',
+  'imports.run',
+  'zone-files.export',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -29,6 +32,7 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'fleet.run': 'Fleet run',
   'imports.plan': 'Import plan',
   'imports.run': 'Import run',
+  'zone-files.export': 'Zone files export',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DnsChangesInputSchema } from './cloud-flare.ts';
+import { FleetSelectionSchema } from './fleet.ts';
 
 /** A zone file upload: the largest accepted, and the most records one file may hold. */
 export const ZONE_FILE_MAX_BYTES = 5 * 1024 * 1024;
@@ -87,3 +88,15 @@ export const ZoneFileApplyInputSchema = z.object({
   changes: DnsChangesInputSchema,
 });
 export type ZoneFileApplyInput = z.input<typeof ZoneFileApplyInputSchema>;
+
+/** A zip of zone files: the domains list's selection (ticked ids, or its filter), at most this many. */
+export const ZONE_EXPORT_MAX = 5_000;
+export const ZONE_EXPORT_TEXT = {
+  tooMany: `Export at most ${ZONE_EXPORT_MAX} domains' zone files at once`,
+  none: 'Select at least one domain with a Cloudflare zone',
+  notReady: 'The export is not finished',
+} as const;
+export const ZoneFileExportResultSchema = z.object({ jobId: z.string() });
+/** POST /api/zone-files/exports: the same selection a fleet plan takes. */
+export const ZoneFileExportInputSchema = z.object({ selection: FleetSelectionSchema });
+export type ZoneFileExportInput = z.input<typeof ZoneFileExportInputSchema>;

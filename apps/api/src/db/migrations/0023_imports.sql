@@ -35,3 +35,10 @@ CREATE TABLE "import_items" (
 ALTER TABLE "import_items" ADD CONSTRAINT "import_items_plan_id_import_plans_id_fk" FOREIGN KEY ("plan_id") REFERENCES "public"."import_plans"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 CREATE INDEX "import_items_status_idx" ON "import_items" USING btree ("plan_id","status","seq");
+--> statement-breakpoint
+CREATE TABLE "zone_file_exports" (
+	"job_id" uuid PRIMARY KEY NOT NULL,
+	"file_name" text NOT NULL,
+	"content" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);

@@ -3,16 +3,19 @@ import {
   DnsChangesResultSchema,
   IdParamsSchema,
   ZONE_FILE_TEXT,
+  ZoneFileExportInputSchema,
+  ZoneFileExportResultSchema,
   ZoneFileApplyInputSchema,
   ZoneFilePreviewSchema,
   dataOf,
 } from '@fleetdesk/contract';
 import type { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
+import type { ZoneFileExports } from './zone-file-export.ts';
 import type { ZoneFileService } from './zone-file.service.ts';
 
 /** GET zone-file (the BIND export), POST zone-file/preview (an upload's difference), POST zone-file/apply. */
-export const zoneFileRoutes = (service: ZoneFileService) => async (app: FastifyInstance) => {
+export const zoneFileRoutes = (service: ZoneFileService, exports: ZoneFileExports) => async (app: FastifyInstance) => {
   const path = '/api/domains/:id/cloud-flare/zone-file';
   const config = { access: 'cnv:domains' as const };
   const tags = ['cloud-flare'];
@@ -42,6 +45,31 @@ export const zoneFileRoutes = (service: ZoneFileService) => async (app: FastifyI
         throw new AppError(415, 'unsupported_media_type', ZONE_FILE_TEXT.mediaType);
       }
       return { data: await service.preview(idOf(req), body as AsyncIterable<Buffer>, req.actor) };
+    },
+  );
+
+  // A selection's zone files as a zip: a job (its progress on the Jobs screen), then the zip to download.
+  app.post(
+    '/api/zone-files/exports',
+    {
+      config,
+      schema: { tags, body: ZoneFileExportInputSchema, response: { 201: dataOf(ZoneFileExportResultSchema) } },
+    },
+    async (req, reply) => {
+      const input = req.body as z.output<typeof ZoneFileExportInputSchema>;
+      return reply.status(201).send({ data: await exports.start(input.selection, req.actor) });
+    },
+  );
+  app.get(
+    '/api/zone-files/exports/:id',
+    { config, schema: { tags, params, produces: ['application/zip'] } },
+    async (req, reply) => {
+      const { fileName, content } = await exports.download(idOf(req));
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(content);
     },
   );
 

@@ -274,10 +274,10 @@ function DnsEditor({
             </Badge>
           )}
         </span>
-        <Button size="sm" variant="outline-secondary" onClick={() => void handleImport()}>
+        <Button variant="outline-secondary" onClick={() => void handleImport()}>
           Import zone file
         </Button>
-        <Button size="sm" variant="outline-secondary" onClick={() => void handleExport()} disabled={exporting}>
+        <Button variant="outline-secondary" onClick={() => void handleExport()} disabled={exporting}>
           Export zone file
         </Button>
         <RefreshButton onRefresh={() => void handleRefresh()} pending={refreshing} />
