@@ -73,4 +73,19 @@ test('imports a Cloudflare account, then round-trips a zone file through the DNS
   await expect(
     rows.filter({ has: page.locator('input[value="v=spf1 mx include:_spf.example.net -all"]') }),
   ).toHaveCount(1);
+
+  // Zone files of a selection, as a zip made by a job.
+  await page.goto('/domains?search=harbor-00');
+  await page.getByRole('checkbox', { name: `Select ${ZONE}` }).check();
+  await page.getByRole('checkbox', { name: 'Select harbor-008-demo.com' }).check();
+  await page.getByRole('button', { name: 'Export zone files (2)' }).click();
+  await expect(page.getByRole('heading', { name: /^Zone files export/ })).toBeVisible();
+  await expect(page.getByTestId('zone-export-summary')).toContainText('2 zone file(s)', { timeout: 60_000 });
+  const zipping = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download zip' }).click();
+  const zip = await zipping;
+  expect(zip.suggestedFilename()).toMatch(/^zone-files-.*\.zip$/);
+  const bytes = await readFile((await zip.path())!);
+  expect(bytes.subarray(0, 2).toString()).toBe('PK');
+  expect(bytes.toString('latin1')).toContain(`${ZONE}.txt`);
 });

@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
-import { FLEET_IDS_MAX, type Domain } from '@fleetdesk/contract';
+import { FLEET_IDS_MAX, ZONE_EXPORT_MAX, type Domain } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import { useListUrlState } from '../../components/use-list-url-state.ts';
 import { FLEET_NEW_PATH, type FleetNewState, type FleetSelectionSent } from '../fleet/fleet-api.ts';
+import { zoneExportPath } from '../imports/zone-export-page.tsx';
+import { api } from '../../lib/api-client.ts';
+import { useDialogs } from '../../components/dialog-host.tsx';
 import { DomainFilterBar, filterParams, useDomainFilters } from './domain-filters.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { DOMAIN_EXPORT_URL, domainPaths, domainsApi } from './domains-api.ts';
@@ -47,6 +50,7 @@ export function DomainListPage() {
   const filters = useDomainFilters();
   const { search } = useListUrlState();
   const navigate = useNavigate();
+  const dialogs = useDialogs();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState<{ count: number } | null>(null);
   const [pageIds, setPageIds] = useState<string[]>([]);
@@ -90,6 +94,18 @@ export function DomainListPage() {
     void navigate(FLEET_NEW_PATH, { state: { selection, count } satisfies FleetNewState });
   };
 
+  const exportZones = async () => {
+    const selection: FleetSelectionSent = allMatching
+      ? { filter: { ...filters.values, ...(search ? { search } : {}) } }
+      : { ids: [...selected] };
+    try {
+      const { jobId } = await api.post<{ jobId: string }>('/api/zone-files/exports', { selection });
+      void navigate(zoneExportPath(jobId));
+    } catch (error) {
+      void dialogs.apiError(error);
+    }
+  };
+
   return (
     <ListView
       title="Domains"
@@ -103,9 +119,18 @@ export function DomainListPage() {
       filters={<DomainFilterBar {...filters} />}
       selection={{ isSelected, onToggle: toggle, onTogglePage: togglePage, label: (d) => d.domainNameUnicode }}
       actions={
-        <Button variant="outline-primary" onClick={planChange} disabled={count === 0 || tooMany}>
-          Plan a fleet change{count > 0 ? ` (${count})` : ''}
-        </Button>
+        <>
+          <Button variant="outline-primary" onClick={planChange} disabled={count === 0 || tooMany}>
+            Plan a fleet change{count > 0 ? ` (${count})` : ''}
+          </Button>
+          <Button
+            variant="outline-secondary"
+            onClick={() => void exportZones()}
+            disabled={count === 0 || count > ZONE_EXPORT_MAX}
+          >
+            Export zone files{count > 0 ? ` (${count})` : ''}
+          </Button>
+        </>
       }
       aboveTable={(data) => (
         <SelectionBar

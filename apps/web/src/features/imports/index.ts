@@ -3,10 +3,13 @@ import type { RouteObject } from 'react-router';
 import { ImportNewPage } from './import-new-page.tsx';
 import { ImportPage } from './import-page.tsx';
 import { ImportsListPage } from './imports-list-page.tsx';
+import { ZoneExportPage } from './zone-export-page.tsx';
 
-/** /imports (every import), /imports/new (choose a source), /imports/{id} (its plan, then its run). */
+/** /imports (every import), /imports/new (choose a source), /imports/{id} (its plan, then its run),
+ * /imports/zone-export/{jobId} (a selection's zone files as a zip). */
 export const importsRoutes: RouteObject[] = [
   { path: 'imports', element: createElement(ImportsListPage) },
   { path: 'imports/new', element: createElement(ImportNewPage) },
+  { path: 'imports/zone-export/:id', element: createElement(ZoneExportPage) },
   { path: 'imports/:id', element: createElement(ImportPage) },
 ];
