@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
+import { importPath, useCreateImport } from '../imports/imports-api.ts';
+import { useDialogs } from '../../components/dialog-host.tsx';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -50,6 +52,9 @@ function ImportSummary({ result }: { result: RegistratorImportResult }) {
  */
 export function RegistratorDomainsPage() {
   const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const planImport = useCreateImport();
+  const dialogs = useDialogs();
   const registrator = domainRegistratorsApi.useItem(id);
   const { page, search, setPage, setSearch } = useListUrlState();
   const query = useRegistratorDomains(id, page, search);
@@ -133,6 +138,21 @@ export function RegistratorDomainsPage() {
         <Button onClick={runImport} disabled={!selected.size || importer.isPending}>
           {importer.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
           Import{selected.size ? ` (${selected.size})` : ''}
+        </Button>
+        <Button
+          variant="outline-primary"
+          disabled={planImport.isPending}
+          onClick={() =>
+            planImport.mutate(
+              { source: 'registrar', sourceId: id },
+              {
+                onSuccess: (p) => void navigate(importPath(p._id)),
+                onError: (err) => void dialogs.apiError(err),
+              },
+            )
+          }
+        >
+          Import the whole account
         </Button>
         <RefreshButton onRefresh={() => void query.refetch()} pending={query.isFetching} />
         <LinkButton to={domainRegistratorPaths.edit(id)} variant="outline-secondary">
