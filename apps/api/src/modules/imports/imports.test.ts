@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_TEXT, toAsciiDomain, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
+import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 // Imports end to end: the real job engine, the simulators, the domains service.
 let t: TestApp;
 let cfSim: CloudflareSim;
 let daSim: DirectAdminSim;
+let ncSim: NamecheapSim;
 let h: string;
 let seq = 0;
 const DA_PASSWORD = 'da-adm1n-imp0rt';
@@ -20,8 +22,15 @@ beforeAll(async () => {
       { username: 'web', password: 'web-pa55word', domains: [] },
     ],
   });
+  ncSim = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
   t = await createTestApp(
-    { CLOUDFLARE_API_URL: cfSim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', DIRECTADMIN_TIMEOUT_SECONDS: '3' },
+    {
+      CLOUDFLARE_API_URL: cfSim.url,
+      CLOUDFLARE_TIMEOUT_SECONDS: '5',
+      DIRECTADMIN_TIMEOUT_SECONDS: '3',
+      NAMECHEAP_CLIENT_IP: '198.51.100.7',
+      NAMECHEAP_CALLS_PER_MINUTE: '10000',
+    },
     { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
   );
   await t.c.startJobs({ periodic: false });
@@ -29,7 +38,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cfSim?.close(), daSim?.close()]);
+  await Promise.all([cfSim?.close(), daSim?.close(), ncSim?.close()]);
 });
 
 type Method = 'GET' | 'POST';
@@ -208,4 +217,32 @@ describe('importing a server panel', () => {
     expect(await domainByName(names[1]!)).toMatchObject({ serverId: server._id });
     expect(await domainByName(names[7]!)).toBeUndefined();
   }, 60_000);
+});
+
+describe('importing a registrar account', () => {
+  it('pages through the whole account, creates with expiration dates, ties the unowned, and skips the rest', async () => {
+    const apiUser = unique('acct').slice(0, 20);
+    ncSim.addAccount({ apiUser, apiKey: 'nc-key-0123456789abcdef', balance: 10 });
+    const reg = await create('domain-registrators', {
+      name: unique('Namecheap'),
+      type: 'namecheap',
+      credentials: { endpointUrl: ncSim.url, apiUsername: apiUser, apiKey: 'nc-key-0123456789abcdef' },
+    });
+    const tag = unique('nc');
+    // More than one page of Namecheap's list (100 a page).
+    for (let i = 0; i < 105; i++) ncSim.addDomain(apiUser, `${tag}-${i}.net`, { expires: '2027-01-15' });
+    await create('domains', { domainName: `${tag}-0.net`, status: 'active' });
+    const p = await plan('registrar', reg._id);
+    expect(p.state, p.error ?? '').toBe('planned');
+    expect(p.counts).toEqual({ total: 105, create: 104, link: 1, skip: 0 });
+    const done = await run(p._id);
+    expect(done.run).toMatchObject({ total: 105, done: 105, failed: 0 });
+    const res = await call('GET', `/api/domains?search=${tag}-104.net`);
+    expect(res.json().data.items[0]).toMatchObject({
+      domainRegistratorId: reg._id,
+      domainRegistratorExpirationDate: '2027-01-15',
+    });
+    const again = await plan('registrar', reg._id);
+    expect(again.counts).toMatchObject({ create: 0, link: 0, skip: 105 });
+  }, 120_000);
 });

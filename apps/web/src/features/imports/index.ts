@@ -1,5 +1,5 @@
 import { createElement } from 'react';
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { ImportNewPage } from './import-new-page.tsx';
 import { ImportPage } from './import-page.tsx';
 import { ImportsListPage } from './imports-list-page.tsx';
@@ -10,6 +10,8 @@ import { ZoneExportPage } from './zone-export-page.tsx';
 export const importsRoutes: RouteObject[] = [
   { path: 'imports', element: createElement(ImportsListPage) },
   { path: 'imports/new', element: createElement(ImportNewPage) },
+  // The breadcrumb's parent: exports are jobs, listed on the Jobs screen.
+  { path: 'imports/zone-export', element: createElement(Navigate, { to: '/jobs', replace: true }) },
   { path: 'imports/zone-export/:id', element: createElement(ZoneExportPage) },
   { path: 'imports/:id', element: createElement(ImportPage) },
 ];
