@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdSchema } from '@fleetdesk/contract';
 import { IMPORT_PLAN_JOB, IMPORT_RUN_JOB, type ImportsService } from '../../modules/imports/imports.service.ts';
-import { defineJob, type JobContext } from '../registry.ts';
+import { AppError } from '../../http/errors.ts';
+import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
 
 const Payload = z.object({ planId: IdSchema });
 
@@ -27,12 +28,15 @@ const importJob = (kind: string, which: 'plan' | 'run', imports: () => ImportsSe
           ? await imports().planPhase(ctx.payload.planId, phaseCtx)
           : await imports().runPhase(ctx.payload.planId, phaseCtx);
       } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        // A refusal (no panel credentials, a source too large) is not retried: the import says why at once.
+        const refused = err instanceof AppError && err.status < 500;
         if (ctx.signal.aborted)
           await imports()
             .jobEnded(ctx.payload.planId, which, null)
             .catch(() => undefined);
-        else if (ctx.attempt >= 3)
-          await imports().jobEnded(ctx.payload.planId, which, err instanceof Error ? err.message : String(err));
+        else if (refused || ctx.attempt >= 3) await imports().jobEnded(ctx.payload.planId, which, message);
+        if (refused) throw new PermanentJobError(message);
         throw err;
       }
     },

@@ -134,10 +134,18 @@ export function createImportsService(deps: {
       );
       return zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } }));
     }
-    if (source === 'directadmin')
-      return (await deps.directAdmin.listServerDomains(p.sourceId)).map((name) => ({ name, detail: {} }));
-    if (source === 'ispmanager')
-      return (await deps.ispManager.listServerSites(p.sourceId)).map((name) => ({ name, detail: {} }));
+    // The panels' own refusal speaks of "the domain's server": here it is the import's server.
+    const panel = async (list: () => Promise<string[]>, label: string) => {
+      try {
+        return (await list()).map((name) => ({ name, detail: {} }));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'no_panel_credentials')
+          throw new ValidationError(IMPORT_TEXT.notPanel(label), undefined, 'no_panel_credentials');
+        throw err;
+      }
+    };
+    if (source === 'directadmin') return panel(() => deps.directAdmin.listServerDomains(p.sourceId), 'DirectAdmin');
+    if (source === 'ispmanager') return panel(() => deps.ispManager.listServerSites(p.sourceId), 'ISPmanager');
     return (await deps.registrar.accountDomains(p.sourceId)).map((d) => ({
       name: d.domainName,
       detail: { expirationDate: d.expirationDate },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_TEXT, toAsciiDomain, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
+import { startIspManagerSim, type IspManagerSim } from '@fleetdesk/simulators/ispmanager/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -10,6 +11,8 @@ let t: TestApp;
 let cfSim: CloudflareSim;
 let daSim: DirectAdminSim;
 let ncSim: NamecheapSim;
+let ispSim: IspManagerSim;
+const ISP_PASSWORD = 'isp-r00t-imp0rt';
 let h: string;
 let seq = 0;
 const DA_PASSWORD = 'da-adm1n-imp0rt';
@@ -22,6 +25,7 @@ beforeAll(async () => {
       { username: 'web', password: 'web-pa55word', domains: [] },
     ],
   });
+  ispSim = await startIspManagerSim({ users: [{ username: 'root', password: ISP_PASSWORD }] });
   ncSim = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
   t = await createTestApp(
     {
@@ -30,6 +34,7 @@ beforeAll(async () => {
       DIRECTADMIN_TIMEOUT_SECONDS: '3',
       NAMECHEAP_CLIENT_IP: '198.51.100.7',
       NAMECHEAP_CALLS_PER_MINUTE: '10000',
+      ISPMANAGER_TIMEOUT_SECONDS: '3',
     },
     { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
   );
@@ -38,7 +43,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cfSim?.close(), daSim?.close(), ncSim?.close()]);
+  await Promise.all([cfSim?.close(), daSim?.close(), ncSim?.close(), ispSim?.close()]);
 });
 
 type Method = 'GET' | 'POST';
@@ -217,6 +222,37 @@ describe('importing a server panel', () => {
     expect(await domainByName(names[1]!)).toMatchObject({ serverId: server._id });
     expect(await domainByName(names[7]!)).toBeUndefined();
   }, 60_000);
+});
+
+describe('importing an ISPmanager panel', () => {
+  it('imports every site on a server without a limit, and a second plan skips them all', async () => {
+    const tag = unique('isp');
+    const names = Array.from({ length: 4 }, (_, i) => `${tag}-${i}.com`);
+    for (const n of names) ispSim.addSite({ name: n, owner: 'www-root' });
+    const server = await create('servers', {
+      IPAddress: '127.0.0.2',
+      domainsLimitQty: 0,
+      ispmanagerUri: `${ispSim.url}/ispmgr`,
+      ispmanagerUsername: 'root',
+      ispmanagerPassword: ISP_PASSWORD,
+      ispmanagerAcceptSelfSigned: true,
+    });
+    const p = await plan('ispmanager', server._id);
+    expect(p.state, p.error ?? '').toBe('planned');
+    expect(p.counts).toMatchObject({ create: 4, link: 0 });
+    expect((await run(p._id)).run).toMatchObject({ done: 4, failed: 0 });
+    expect(await domainByName(names[3]!)).toMatchObject({ serverId: server._id });
+    expect((await plan('ispmanager', server._id)).counts).toMatchObject({ create: 0, link: 0 });
+  }, 60_000);
+
+  it('fails the plan with the reason when the server has no panel credentials', async () => {
+    const server = await create('servers', { IPAddress: '127.0.0.3', domainsLimitQty: 0 });
+    const res = await call('POST', '/api/imports', { source: 'ispmanager', sourceId: server._id });
+    expect(res.statusCode).toBe(201);
+    const p = await waitPlan(res.json().data._id, ['failed', 'planned'], 60_000);
+    expect(p.state).toBe('failed');
+    expect(p.error).toBe(IMPORT_TEXT.notPanel('ISPmanager'));
+  }, 30_000);
 });
 
 describe('importing a registrar account', () => {
