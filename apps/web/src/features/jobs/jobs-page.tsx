@@ -1,4 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
+import { zoneExportPath } from '../imports/zone-export-page.tsx';
 import Form from 'react-bootstrap/Form';
 import { JOB_KINDS, JOB_KIND_LABELS, JOB_STATES, type Job } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
@@ -43,7 +44,9 @@ export function JobsPage() {
       header: 'Job',
       render: (j) => (
         <>
-          <div>{j.kindLabel}</div>
+          <div>
+            {j.kind === 'zone-files.export' ? <Link to={zoneExportPath(j._id)}>{j.kindLabel}</Link> : j.kindLabel}
+          </div>
           {j.createdBy && <div className="small text-body-secondary">by {j.createdBy}</div>}
         </>
       ),
