@@ -25,3 +25,5 @@ export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';
+export * from './health.ts';
+export * from './health-actions.ts';
