@@ -1,8 +1,8 @@
 import { apiToken, expect, signIn, test } from './fixtures.ts';
 
 /**
- * Fleet health in the browser: the demo's fleetdesk-demo.com had its SSL mode set to Full through the console,
- * then changed to Flexible in the Cloudflare simulator behind the console's back. Filter the domains list to
+ * Fleet health in the browser: the demo's fleetdesk-demo.com had TLS 1.3 turned on through the console,
+ * then turned off in the Cloudflare simulator behind the console's back. Filter the domains list to
  * failing, open the domain, read observed and expected on its Health tab, Fix, and see the check turn OK.
  */
 test('filter to failing, open one, read observed and expected, Fix, see it OK', async ({ page, request }) => {
@@ -21,6 +21,8 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
   await page.goto('/domains');
   await page.getByLabel('Health', { exact: true }).selectOption('failing');
   await expect(page).toHaveURL(/health=failing/);
+  // The demo has many failing domains; the search narrows the failing ones to this one.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('fleetdesk-demo.com');
   const link = page.getByRole('link', { name: 'fleetdesk-demo.com', exact: true });
   await expect(link).toBeVisible();
   const row = page.getByRole('row').filter({ has: link });
@@ -28,12 +30,12 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
   await link.click();
 
   await page.getByRole('tab', { name: 'Health' }).click();
-  const ssl = page.getByTestId('health-cf_ssl');
-  await expect(ssl).toHaveAttribute('data-state', 'failing');
-  await expect(ssl.getByTestId('observed')).toHaveText('flexible');
-  await expect(ssl.getByTestId('expected')).toHaveText('full');
-  await ssl.getByRole('button', { name: 'Fix', exact: true }).click();
-  await expect(ssl).toHaveAttribute('data-state', 'ok');
-  await expect(ssl.getByTestId('observed')).toHaveText('full');
-  await expect(page.getByText(/SSL mode is now OK/)).toBeVisible();
+  const tls = page.getByTestId('health-cf_tls13');
+  await expect(tls).toHaveAttribute('data-state', 'failing');
+  await expect(tls.getByTestId('observed')).toHaveText('off');
+  await expect(tls.getByTestId('expected')).toHaveText('on');
+  await tls.getByRole('button', { name: 'Fix', exact: true }).click();
+  await expect(tls).toHaveAttribute('data-state', 'ok');
+  await expect(tls.getByTestId('observed')).toHaveText('on');
+  await expect(page.getByText(/TLS 1\.3 is now OK/)).toBeVisible();
 });

@@ -48,7 +48,7 @@ export const HEALTH_CHECKS = [
   { key: 'site_https', plane: 'Hosting', label: 'Site over HTTPS', cheap: true, fix: null },
   { key: 'site_panel', plane: 'Hosting', label: 'Site on the panel', cheap: false, fix: null },
   { key: 'site_content', plane: 'Hosting', label: 'Content directory', cheap: false, fix: null },
-  { key: 'server', plane: 'Server', label: 'Server', cheap: true, fix: null },
+  { key: 'server', plane: 'Server', label: 'Online, space, capacity', cheap: true, fix: null },
   { key: 'yandex_host', plane: 'Yandex Webmaster', label: 'Yandex host', cheap: false, fix: 'yandex_verify' },
 ] as const;
 export type HealthCheckKey = (typeof HEALTH_CHECKS)[number]['key'];

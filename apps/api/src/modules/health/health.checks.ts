@@ -252,7 +252,7 @@ export function createHealthChecks(deps: CheckDeps) {
       if (!dir.domainDirExists) return r(k, 'failing', `${dir.domainDirName} does not exist`, expected);
       const entries = await deps.contentFiles.list(d._id, '');
       return entries.length
-        ? r(k, 'ok', `${dir.domainDirName}: ${entries.length} entries`, expected)
+        ? r(k, 'ok', `${dir.domainDirName}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`, expected)
         : r(k, 'failing', `${dir.domainDirName} is empty`, expected);
     },
 

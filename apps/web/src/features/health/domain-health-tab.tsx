@@ -48,7 +48,29 @@ export function DomainHealthTab({ domainId, hasZone }: { domainId: string; hasZo
   const h = health.data;
   const busy = checkNow.isPending || fix.isPending;
   const failed = fix.error ?? checkNow.error ?? fixAll.error;
-
+  // Problems first, then ok, then not applicable; the contract's order within each.
+  const order = ['failing', 'warning', 'unknown', 'ok', 'na'];
+  const checks = [...h.checks].sort((a, b) => order.indexOf(a.state) - order.indexOf(b.state));
+  const fixButtons = (c: DomainHealthCheck) =>
+    c.fix &&
+    c.state === 'failing' && (
+      <div className="d-flex flex-wrap gap-1">
+        <Button size="sm" variant="primary" disabled={busy} onClick={() => onFix(c)} title={FIX_LABELS[c.fix]}>
+          Fix
+        </Button>
+        {HEALTH_FIX_ALL[c.check] && (
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={fixAll.isPending}
+            onClick={() => onFixAll(c.check)}
+            title="Plan this fix over every domain failing this check"
+          >
+            Fix all
+          </Button>
+        )}
+      </div>
+    );
   return (
     <div data-testid="domain-health">
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
@@ -69,68 +91,79 @@ export function DomainHealthTab({ domainId, hasZone }: { domainId: string; hasZo
       {h.checks.length === 0 ? (
         <p className="text-body-secondary">Not checked yet. Check now runs every check of this domain.</p>
       ) : (
-        <Table responsive size="sm" className="align-middle small fd-health-table">
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              <th scope="col">Result</th>
-              <th scope="col">Observed</th>
-              <th scope="col">Expected</th>
-              <th scope="col">Since</th>
-              <th scope="col">Last run</th>
-              <th scope="col">
-                <span className="visually-hidden">Fix</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {h.checks.map((c) => (
-              <tr key={c.check} data-testid={`health-${c.check}`} data-state={c.state}>
-                <th scope="row" className="fw-normal">
-                  <span className="text-body-secondary">{c.plane}:</span> {c.label}
-                </th>
-                <td>
+        <>
+          {/* A table on wide screens; on a phone each check is a block (observed and expected one under the other). */}
+          <div className="d-none d-md-block">
+            <Table responsive size="sm" className="align-middle small">
+              <thead>
+                <tr>
+                  <th scope="col">Check</th>
+                  <th scope="col">Result</th>
+                  <th scope="col">Observed</th>
+                  <th scope="col">Expected</th>
+                  <th scope="col">Since</th>
+                  <th scope="col">Last run</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Fix</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {checks.map((c) => (
+                  <tr
+                    key={c.check}
+                    data-testid={`health-${c.check}`}
+                    data-state={c.state}
+                    className={c.state === 'na' ? 'text-body-secondary' : undefined}
+                  >
+                    <th scope="row" className="fw-normal">
+                      <span className="text-body-secondary">{c.plane}:</span> {c.label}
+                    </th>
+                    <td>
+                      <HealthBadge state={c.state} />
+                      {c.reason && <div className="text-body-secondary">{c.reason}</div>}
+                    </td>
+                    <td data-testid="observed">{c.observed ?? '—'}</td>
+                    <td data-testid="expected">{c.expected ?? '—'}</td>
+                    <td>
+                      <DateTime value={c.since} />
+                    </td>
+                    <td>
+                      <DateTime value={c.lastRun} />
+                    </td>
+                    <td className="text-nowrap">{fixButtons(c)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </div>
+          <ul className="list-unstyled d-md-none small" aria-label="Health checks">
+            {checks.map((c) => (
+              <li key={c.check} className="border-bottom py-2">
+                <div className="d-flex flex-wrap align-items-center gap-2">
+                  <span>
+                    <span className="text-body-secondary">{c.plane}:</span> {c.label}
+                  </span>
                   <HealthBadge state={c.state} />
-                  {c.reason && <div className="text-body-secondary">{c.reason}</div>}
-                </td>
-                <td data-testid="observed">{c.observed ?? '—'}</td>
-                <td data-testid="expected">{c.expected ?? '—'}</td>
-                <td>
-                  <DateTime value={c.since} />
-                </td>
-                <td>
-                  <DateTime value={c.lastRun} />
-                </td>
-                <td className="text-nowrap">
-                  {c.fix && c.state === 'failing' && (
-                    <div className="d-flex flex-column gap-1">
-                      <Button
-                        size="sm"
-                        variant="primary"
-                        disabled={busy}
-                        onClick={() => onFix(c)}
-                        title={FIX_LABELS[c.fix]}
-                      >
-                        Fix
-                      </Button>
-                      {HEALTH_FIX_ALL[c.check] && (
-                        <Button
-                          size="sm"
-                          variant="outline-secondary"
-                          disabled={fixAll.isPending}
-                          onClick={() => onFixAll(c.check)}
-                          title="Plan this fix over every domain failing this check"
-                        >
-                          Fix all
-                        </Button>
-                      )}
-                    </div>
-                  )}
-                </td>
-              </tr>
+                </div>
+                {c.reason && <div className="text-body-secondary">{c.reason}</div>}
+                {c.state !== 'na' && (
+                  <dl className="row mb-1 mt-1">
+                    <dt className="col-4 fw-normal text-body-secondary">Observed</dt>
+                    <dd className="col-8 mb-0 text-break">{c.observed ?? '—'}</dd>
+                    <dt className="col-4 fw-normal text-body-secondary">Expected</dt>
+                    <dd className="col-8 mb-0 text-break">{c.expected ?? '—'}</dd>
+                    <dt className="col-4 fw-normal text-body-secondary">Since</dt>
+                    <dd className="col-8 mb-0">
+                      <DateTime value={c.since} /> · last run <DateTime value={c.lastRun} />
+                    </dd>
+                  </dl>
+                )}
+                {fixButtons(c)}
+              </li>
             ))}
-          </tbody>
-        </Table>
+          </ul>
+        </>
       )}
       {h.history.length > 0 && (
         <details className="small">
