@@ -29,6 +29,15 @@ export type HealthOptions = {
 
 type Progress = (done: number, total: number) => Promise<void>;
 
+/** Hours in words: "24 hours", "1.5 hours", "30 minutes", "12 seconds". */
+export function duration(hours: number): string {
+  const n = (x: number, unit: string) => `${x} ${unit}${x === 1 ? '' : 's'}`;
+  if (hours >= 10) return n(Math.round(hours), 'hour');
+  if (hours >= 1) return n(Math.round(hours * 10) / 10, 'hour');
+  if (hours * 60 >= 1) return n(Math.round(hours * 60), 'minute');
+  return n(Math.max(1, Math.round(hours * 3600)), 'second');
+}
+
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /** Runs items with at most `n` at once, stopping early when `signal` aborts. */
@@ -120,12 +129,16 @@ export function createHealthService(deps: {
     const runsPerHour = 60 / Math.max(o.cycleMinutes, 1 / 60);
     const byRuns = (n: number) => n / (o.maxDomainsPerRun * runsPerHour);
     const worst = Math.max(0, ...perCloud.filter((c) => c.cloudId).map((c) => Number(c.n)));
-    const hours = (calls: number, every: number) =>
-      Math.max(every, byRuns(total), callsPerHour > 0 ? (worst * calls) / callsPerHour : Infinity);
+    // What the budgets and the run limit alone allow; the configured intervals are the floor.
+    const bound = (calls: number) =>
+      Math.max(byRuns(total), callsPerHour > 0 ? (worst * calls) / callsPerHour : Infinity);
+    const full = bound(CLOUDFLARE_CALLS.full);
+    const cheap = bound(CLOUDFLARE_CALLS.cheap);
     return {
       total,
-      full: hours(CLOUDFLARE_CALLS.full, o.fullHours),
-      cheap: hours(CLOUDFLARE_CALLS.cheap, o.cheapMinutes / 60),
+      budgetFull: full,
+      full: Math.max(o.fullHours, full),
+      cheap: Math.max(o.cheapMinutes / 60, cheap),
     };
   };
 
@@ -204,9 +217,9 @@ export function createHealthService(deps: {
         }),
       );
       const e = await estimate();
-      const round = (h: number) => (h >= 10 ? Math.round(h) : Math.round(h * 10) / 10);
       const message = Number.isFinite(e.full)
-        ? `Whole fleet (${e.total.toLocaleString('en-US')} domains) checked every ${round(e.full)} hours at the current budgets; HTTP and DNS every ${round(e.cheap)} hours`
+        ? `Whole fleet (${e.total.toLocaleString('en-US')} domains) checked every ${duration(e.full)} at the current budgets ` +
+          `(the budgets alone allow every ${duration(e.budgetFull)}); HTTP and DNS every ${duration(e.cheap)}`
         : 'No Cloudflare budget is left for the health checks';
       await repo.saveCycle({
         at: new Date(),

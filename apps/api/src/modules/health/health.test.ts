@@ -4,6 +4,8 @@ import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cl
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
 import { generateSelfSignedCert, startForwardProxy, type ForwardProxy } from '@fleetdesk/simulators/proxy/index.ts';
 import { startSiteServer, type SiteServer } from '@fleetdesk/simulators/site/index.ts';
+import { startYandexWebmasterSim, type YandexWebmasterSim } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
+import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 // Fleet health against the simulators: drift is made in a simulator behind the console's back, then checked.
@@ -12,6 +14,9 @@ let cf: CloudflareSim;
 let nc: NamecheapSim;
 let proxy: ForwardProxy;
 let site: SiteServer;
+let ya: YandexWebmasterSim;
+let da: DirectAdminSim;
+const DA_PASSWORD = 'da-admin-pa55word';
 let h: string;
 let seq = 0;
 const KEY = 'nc-api-key-for-tests-0123';
@@ -21,6 +26,13 @@ const certs = new Map<string, { key: string; cert: string }>();
 
 beforeAll(async () => {
   cf = await startCloudflareSim();
+  ya = await startYandexWebmasterSim({ verifyDelayMs: 0 });
+  da = await startDirectAdminSim({
+    users: [
+      { username: 'admin', password: DA_PASSWORD, level: 'admin' },
+      { username: 'web', password: 'web-pa55word', domains: [] },
+    ],
+  });
   nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
   proxy = await startForwardProxy({ kind: 'http', resolveName: (host) => (sites.has(host) ? '127.0.0.1' : undefined) });
   site = await startSiteServer({
@@ -33,6 +45,8 @@ beforeAll(async () => {
     {
       CLOUDFLARE_API_URL: cf.url,
       CLOUDFLARE_TIMEOUT_SECONDS: '5',
+      YANDEX_WEBMASTER_API_URL: ya.url,
+      DIRECTADMIN_TIMEOUT_SECONDS: '3',
       NAMECHEAP_CLIENT_IP: '198.51.100.7',
       NAMECHEAP_TIMEOUT_SECONDS: '2',
       NAMECHEAP_CALLS_PER_MINUTE: '10000',
@@ -48,7 +62,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cf?.close(), nc?.close(), proxy?.close(), site?.close()]);
+  await Promise.all([cf?.close(), nc?.close(), proxy?.close(), site?.close(), ya?.close(), da?.close()]);
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -266,12 +280,92 @@ describe('checks against the simulators', () => {
   });
 });
 
+describe('more checks against the simulators', () => {
+  it('apex and www records: ok at the server, warning without www, failing elsewhere, na without a server', async () => {
+    const server = await create('servers', { IPAddress: '198.51.100.9', email: 'dns@example.com', domainsLimitQty: 5 });
+    const d = await zoned({ serverId: server._id });
+    const apexId = cf.addDnsRecord(d.zoneId, {
+      type: 'A',
+      name: d.name,
+      content: '198.51.100.9',
+      ttl: 1,
+      proxied: true,
+    });
+    let c = check(await checkNow(d.id), 'cf_dns');
+    expect(c).toMatchObject({ state: 'warning', reason: 'There is no www record' });
+    cf.addDnsRecord(d.zoneId, { type: 'CNAME', name: `www.${d.name}`, content: d.name, ttl: 1, proxied: true });
+    c = check(await checkNow(d.id), 'cf_dns');
+    expect(c.state, c.observed ?? '').toBe('ok');
+    expect(c.expected).toBe(`${d.name}: A 198.51.100.9; www.${d.name}: A 198.51.100.9 (or CNAME ${d.name})`);
+    // Pointed elsewhere at the dashboard.
+    d.zone().dnsRecords.get(apexId)!.content = '203.0.113.5';
+    c = check(await checkNow(d.id), 'cf_dns');
+    expect(c).toMatchObject({ state: 'failing', reason: 'The apex does not point at the server' });
+    expect(c.observed).toContain('A 203.0.113.5');
+    const noServer = await zoned();
+    expect(check(await checkNow(noServer.id), 'cf_dns').state).toBe('na');
+  });
+
+  it('Yandex host: na without an account, failing unverified, warning on CRITICAL, failing on FATAL, ok', async () => {
+    const token = unique('ya-token');
+    ya.addUser(token);
+    const account = await create('yandex-webmaster/accounts', { name: unique('Yandex'), apiToken: token });
+    const name = `${unique('ya')}.com`;
+    const none = await create('domains', { domainName: `${unique('nya')}.com`, status: 'active' });
+    expect(check(await checkNow(none._id), 'yandex_host').state).toBe('na');
+    const d = await create('domains', { domainName: name, status: 'active', yandexWebmasterAccountId: account._id });
+    expect(check(await checkNow(d._id), 'yandex_host')).toMatchObject({
+      state: 'failing',
+      observed: 'not added to the account',
+    });
+    const host = ya.addHost(token, `https://${name}`);
+    expect(check(await checkNow(d._id), 'yandex_host')).toMatchObject({ state: 'failing', observed: 'not verified' });
+    host.verification.state = 'VERIFIED';
+    host.summary.site_problems = { FATAL: 0, CRITICAL: 2 };
+    expect(check(await checkNow(d._id), 'yandex_host')).toMatchObject({
+      state: 'warning',
+      observed: 'verified; 0 FATAL, 2 CRITICAL',
+    });
+    host.summary.site_problems = { FATAL: 1, CRITICAL: 0 };
+    expect(check(await checkNow(d._id), 'yandex_host').state).toBe('failing');
+    host.summary.site_problems = { FATAL: 0, CRITICAL: 0 };
+    expect(check(await checkNow(d._id), 'yandex_host').state).toBe('ok');
+  });
+
+  it('site on the panel: na without a panel, failing when missing, ok once created', async () => {
+    const noPanel = await create('servers', { IPAddress: '127.0.0.1', email: 'np@example.com', domainsLimitQty: 5 });
+    const a = await create('domains', { domainName: `${unique('np')}.com`, status: 'active', serverId: noPanel._id });
+    expect(check(await checkNow(a._id), 'site_panel').state).toBe('na');
+    const s = await create('servers', {
+      IPAddress: '127.0.0.1',
+      email: 'da@example.com',
+      domainsLimitQty: 5,
+      directAdminUri: da.url,
+      directAdminUsername: 'admin|web',
+      directAdminPassword: DA_PASSWORD,
+    });
+    const name = `${unique('panel')}.com`;
+    const d = await create('domains', { domainName: name, status: 'active', serverId: s._id });
+    expect(check(await checkNow(d._id), 'site_panel')).toMatchObject({
+      state: 'failing',
+      observed: 'missing on DirectAdmin',
+    });
+    da.addDomain('web', name);
+    expect(check(await checkNow(d._id), 'site_panel')).toMatchObject({
+      state: 'ok',
+      observed: 'exists on DirectAdmin',
+    });
+  });
+});
+
 describe('running and showing', () => {
   it('the periodic run checks the longest-unchecked first and reports its cycle; the summary counts it', async () => {
     const fresh = await create('domains', { domainName: `${unique('new')}.com`, status: 'active' });
     const r = await t.c.services.health.cycle(async () => undefined);
     expect(r.full).toBeGreaterThan(0);
-    expect(r.message).toMatch(/^Whole fleet \(\d+ domains\) checked every [\d.]+ hours at the current budgets/);
+    expect(r.message).toMatch(
+      /^Whole fleet \(\d+ domains\) checked every 24 hours at the current budgets \(the budgets alone allow every \d+ (second|minute)s?\); HTTP and DNS every 30 minutes$/,
+    );
     const hh = (await call('GET', `/api/domains/${fresh._id}/health`)).json().data as DomainHealth;
     expect(hh.state).toBe('na');
     const sum = await call('GET', '/api/health/summary');
