@@ -6,6 +6,10 @@ import { generateSelfSignedCert, startForwardProxy, type ForwardProxy } from '@f
 import { startSiteServer, type SiteServer } from '@fleetdesk/simulators/site/index.ts';
 import { startYandexWebmasterSim, type YandexWebmasterSim } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
+import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateKeyPair } from '../../files/ssh/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 // Fleet health against the simulators: drift is made in a simulator behind the console's back, then checked.
@@ -16,6 +20,8 @@ let proxy: ForwardProxy;
 let site: SiteServer;
 let ya: YandexWebmasterSim;
 let da: DirectAdminSim;
+let ssh: SshHost;
+const sshKey = generateKeyPair('ed25519');
 const DA_PASSWORD = 'da-admin-pa55word';
 let h: string;
 let seq = 0;
@@ -26,6 +32,7 @@ const certs = new Map<string, { key: string; cert: string }>();
 
 beforeAll(async () => {
   cf = await startCloudflareSim();
+  ssh = await startSshHost({ authorizedKeys: [sshKey.publicLine] });
   ya = await startYandexWebmasterSim({ verifyDelayMs: 0 });
   da = await startDirectAdminSim({
     users: [
@@ -62,7 +69,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cf?.close(), nc?.close(), proxy?.close(), site?.close(), ya?.close(), da?.close()]);
+  await Promise.all([cf?.close(), nc?.close(), proxy?.close(), site?.close(), ya?.close(), da?.close(), ssh?.close()]);
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -145,6 +152,16 @@ describe('checks against the simulators', () => {
     expect(fix.statusCode).toBe(200);
     expect(check(await checkNow(d.id), 'cf_ssl').state).toBe('ok');
     expect((await listed('failingCheck=cf_ssl')).items).toEqual([]);
+    // TLS 1.3 the same way: as last set through the console.
+    expect((await call('PUT', `/api/domains/${d.id}/cloud-flare/settings/tls_1_3`, { value: 'on' })).statusCode).toBe(
+      200,
+    );
+    d.zone().settings.tls_1_3.value = 'off';
+    expect(check(await checkNow(d.id), 'cf_tls13')).toMatchObject({
+      state: 'failing',
+      observed: 'off',
+      expected: 'on',
+    });
     const history = (await call('GET', `/api/domains/${d.id}/health`)).json().data as DomainHealth;
     const ssl = history.history.filter((e) => e.check === 'cf_ssl').map((e) => `${e.from}>${e.to}`);
     expect(ssl).toEqual(['failing>ok', 'ok>failing', 'na>ok', 'null>na']);
@@ -355,6 +372,37 @@ describe('more checks against the simulators', () => {
       state: 'ok',
       observed: 'exists on DirectAdmin',
     });
+  });
+});
+
+describe('content directory', () => {
+  it('na without SSH access, failing when missing or empty, ok with files', async () => {
+    const bare = await create('servers', { IPAddress: '127.0.0.1', email: 'nk@example.com', domainsLimitQty: 5 });
+    const a = await create('domains', { domainName: `${unique('nk')}.com`, status: 'active', serverId: bare._id });
+    expect(check(await checkNow(a._id), 'site_content').state).toBe('na');
+    const s = await create('servers', {
+      IPAddress: '127.0.0.1',
+      email: 'ssh@example.com',
+      sshPort: ssh.port,
+      domainsPath: '/www',
+      domainsLimitQty: 5,
+    });
+    const key = await call('POST', `/api/servers/${s._id}/rsa-key`, { rsaKey: sshKey.privateKey });
+    expect(key.statusCode, key.body).toBe(200);
+    const name = `${unique('content')}.com`;
+    const d = await create('domains', { domainName: name, status: 'active', serverId: s._id });
+    expect(check(await checkNow(d._id), 'site_content')).toMatchObject({
+      state: 'failing',
+      observed: `${name} does not exist`,
+    });
+    const dir = path.join(ssh.rootDir, 'www', name);
+    fs.mkdirSync(dir, { recursive: true });
+    expect(check(await checkNow(d._id), 'site_content')).toMatchObject({
+      state: 'failing',
+      observed: `${name} is empty`,
+    });
+    fs.writeFileSync(path.join(dir, 'index.html'), '<h1>hi</h1>');
+    expect(check(await checkNow(d._id), 'site_content')).toMatchObject({ state: 'ok', observed: `${name}: 1 entry` });
   });
 });
 
