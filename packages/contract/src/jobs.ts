@@ -15,6 +15,8 @@ export const JOB_KINDS = [
   'proxies.health-check',
   'fleet.plan',
   'fleet.run',
+  'health.cycle',
+  'health.check',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -27,6 +29,8 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'proxies.health-check': 'Proxy health check',
   'fleet.plan': 'Fleet plan',
   'fleet.run': 'Fleet run',
+  'health.cycle': 'Fleet health checks',
+  'health.check': 'Health check now',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */
