@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateKeyPair } from '../../files/ssh/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { isExpensiveRoute } from '../../http/security.ts';
 
 // Fleet health against the simulators: drift is made in a simulator behind the console's back, then checked.
 let t: TestApp;
@@ -437,6 +438,12 @@ describe('running and showing', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(((await call('GET', `/api/domains/${d._id}/health`)).json().data as DomainHealth).checks).toHaveLength(12);
+  });
+
+  it('counts Check now as an expensive action (its own per-user rate limit)', () => {
+    expect(isExpensiveRoute('POST', '/api/domains/:id/health/check')).toBe(true);
+    expect(isExpensiveRoute('POST', '/api/health/check')).toBe(true);
+    expect(isExpensiveRoute('GET', '/api/domains/:id/health')).toBe(false);
   });
 
   it('refuses bad filters and unknown domains with a clear message', async () => {
