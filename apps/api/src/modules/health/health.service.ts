@@ -191,7 +191,9 @@ export function createHealthService(deps: {
       };
       const plan: { id: string; mode: 'cheap' | 'full' }[] = [];
       const chosen = new Set<string>();
-      const full = await repo.due('full', new Date(now - o.fullHours * 3_600_000), o.maxDomainsPerRun);
+      // More candidates than a run takes, so an account whose share is spent does not hide the others' domains.
+      const candidates = o.maxDomainsPerRun * 5;
+      const full = await repo.due('full', new Date(now - o.fullHours * 3_600_000), candidates);
       for (const d of full) {
         if (plan.length >= o.maxDomainsPerRun) break;
         if (take(d.cloudId, CLOUDFLARE_CALLS.full)) {
@@ -200,7 +202,7 @@ export function createHealthService(deps: {
         }
       }
       if (plan.length < o.maxDomainsPerRun) {
-        const cheap = await repo.due('cheap', new Date(now - o.cheapMinutes * 60_000), o.maxDomainsPerRun);
+        const cheap = await repo.due('cheap', new Date(now - o.cheapMinutes * 60_000), candidates);
         for (const d of cheap) {
           if (plan.length >= o.maxDomainsPerRun) break;
           if (chosen.has(d.id)) continue;
