@@ -120,6 +120,7 @@ test('domains: create with every link, tabs by URL, Setup WAF, search and export
     'Expiration Date',
     'Restricted',
     'Status',
+    'Health',
   ]);
   await page.getByRole('link', { name: 'Create Domain' }).click();
   await expect(page.getByRole('heading', { name: 'Create Domain' })).toBeVisible();

@@ -27,6 +27,7 @@ import { firewallRulesRoutes } from './modules/firewall-rules/firewall-rules.rou
 import { domainRegistratorsRoutes } from './modules/domain-registrators/domain-registrators.routes.ts';
 import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-contacts/domain-registrators-contacts.routes.ts';
 import { healthRoutes } from './http/health.ts';
+import { fleetHealthRoutes } from './modules/health/health.routes.ts';
 import { installMetrics } from './http/metrics.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp(
   await app.register(searchRoutes(c.services.search));
   await app.register(fleetRoutes(c.services.fleet));
   await app.register(importsRoutes(c.services.imports));
+  await app.register(fleetHealthRoutes(c.services.health, () => c.jobEngine));
 
   if (serveWeb) {
     await app.register(fastifyStatic, {

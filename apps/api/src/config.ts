@@ -152,6 +152,33 @@ const ConfigSchema = z.object({
     .min(0)
     .max(24 * 60)
     .default(10),
+  // Fleet health (issue 28, decision 045): how often the periodic job runs, when a check is stale, its share.
+  HEALTH_CYCLE_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(5),
+  /** The site over HTTPS, the zone's records, the server: checked again after this long. */
+  HEALTH_CHEAP_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(30),
+  /** Every check (several provider calls each): again after this long. */
+  HEALTH_FULL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(30 * 24)
+    .default(24),
+  /** Share of each Cloudflare account's background budget (the fleet share) the health job may use. */
+  HEALTH_BUDGET_SHARE: z.coerce.number().min(0.01).max(1).default(0.5),
+  HEALTH_MAX_DOMAINS_PER_RUN: z.coerce.number().int().min(1).max(100_000).default(2000),
+  HEALTH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  HEALTH_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
+  /** The port the HTTPS check connects to (443; the demo's and tests' sites listen elsewhere on loopback). */
+  HEALTH_SITE_PORT: z.coerce.number().int().min(1).max(65_535).default(443),
+  /** Take a certificate the system does not trust as trusted (the demo's self-signed sites only). */
+  HEALTH_ACCEPT_UNTRUSTED_CERTS: boolish,
   // The parser (decision 028): fetches at once per job, per-request timeout, retries, and its size limits.
   PARSER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   PARSER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),

@@ -74,6 +74,11 @@ import { createDashboardRepository } from './modules/dashboard/dashboard.reposit
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createSearchRepository } from './modules/search/search.repository.ts';
 import { createSearchService } from './modules/search/search.service.ts';
+import { createHealthRepository } from './modules/health/health.repository.ts';
+import { createHealthService, type HealthService } from './modules/health/health.service.ts';
+import { createHealthChecks } from './modules/health/health.checks.ts';
+import { probeHttps } from './integrations/proxy/https-probe.ts';
+import { HEALTH_CYCLE_JOB, healthCheckJob, healthCycleJob } from './jobs/kinds/health.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -109,6 +114,7 @@ export async function createContainer(
     search: createSearchRepository(db),
     fleet: createFleetRepository(db),
     imports: createImportsRepository(db),
+    health: createHealthRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -290,6 +296,8 @@ export async function createContainer(
     importRunJob(() => imports),
     zoneExports.job,
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
+    healthCycleJob(() => health),
+    healthCheckJob(() => health),
     ...(opts.extraJobs ?? []),
   ]);
   const jobEngine = createJobEngine({
@@ -385,6 +393,42 @@ export async function createContainer(
     },
   });
 
+  // Fleet health (issue 28, decision 045): the checks read through the single-domain services, so every call
+  // keeps its budgets, proxies and refusals; the periodic job spends only its part of the fleet share.
+  const health: HealthService = createHealthService({
+    database,
+    repo: repos.health,
+    checks: createHealthChecks({
+      domains: services.domains,
+      servers: services.servers,
+      cloudFlare,
+      registrar,
+      lastSetThroughConsole: (domainId, action) => repos.health.lastSet(domainId, action),
+      directAdmin,
+      ispManager,
+      contentFiles,
+      proxies: services.proxies,
+      cloudRegion: async (cloudId) => (await clouds.credentials(cloudId)).proxyRegionId,
+      probe: (p, host) =>
+        probeHttps(p, host, { port: config.HEALTH_SITE_PORT, timeoutMs: config.HEALTH_TIMEOUT_SECONDS * 1000 }),
+      webmaster: yandexWebmaster,
+      acceptUntrustedCertificates: config.HEALTH_ACCEPT_UNTRUSTED_CERTS,
+    }),
+    idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
+    background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
+    options: {
+      cheapMinutes: config.HEALTH_CHEAP_MINUTES,
+      fullHours: config.HEALTH_FULL_HOURS,
+      cycleMinutes: config.HEALTH_CYCLE_MINUTES,
+      maxDomainsPerRun: config.HEALTH_MAX_DOMAINS_PER_RUN,
+      concurrency: config.HEALTH_CONCURRENCY,
+      cloudflareCallsPerWindow: Math.floor(
+        config.CLOUDFLARE_BUDGET_PER_5_MIN * (1 - config.CLOUDFLARE_INTERACTIVE_RESERVE) * config.HEALTH_BUDGET_SHARE,
+      ),
+      cloudflareWindowSeconds: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS,
+    },
+  });
+
   const parsing = createParsingService({ jobs, domains: services.domains, contentFiles, proxies: services.proxies });
 
   return {
@@ -397,6 +441,7 @@ export async function createContainer(
       if (o.periodic !== false && config.JOB_WORKERS) {
         jobEngine.schedule('servers.health-check', config.SERVER_HEALTH_CHECK_MINUTES);
         jobEngine.schedule('proxies.health-check', config.PROXY_CHECK_MINUTES);
+        jobEngine.schedule(HEALTH_CYCLE_JOB, config.HEALTH_CYCLE_MINUTES);
       }
     },
     secrets,
@@ -418,6 +463,7 @@ export async function createContainer(
       imports,
       zoneFile,
       zoneExports,
+      health,
       dashboard: createDashboardService({ repo: repos.dashboard }),
       search: createSearchService({ repo: repos.search }),
     },

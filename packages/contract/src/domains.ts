@@ -5,6 +5,7 @@ import { RefSchema } from './clouds.ts';
 import { isHttpUrl } from './domain-registrators.ts';
 import { FIREWALL_ACTIONS, PRIORITY_MAX } from './firewall-rules.ts';
 import { statusValue } from './users.ts';
+import { HEALTH_CHECK_KEYS, HEALTH_FILTER_VALUES, HEALTH_STATES } from './health.ts';
 
 export const DOMAIN_NAME_MAX = 253;
 export const DOMAIN_NAME_MESSAGE = 'Domain name must be a valid host name, such as example.com';
@@ -110,6 +111,9 @@ export const DomainSchema = z.object({
   parsingStartDate: z.string().nullable(),
   parsingEndDate: z.string().nullable(),
   parsingProgress: z.record(z.string(), z.unknown()).nullable(),
+  /** The worst health check result (null: never checked) and how many checks are failing, warning or unknown. */
+  healthState: z.enum(HEALTH_STATES).nullable(),
+  healthProblems: z.number().int(),
 });
 export type Domain = z.infer<typeof DomainSchema>;
 
@@ -208,6 +212,16 @@ export const DomainFilterSchema = z.object({
       .trim()
       .refine(isIsoDate, { message: 'expiresBefore must be a date (YYYY-MM-DD)' })
       .optional(),
+  ),
+  /** By the domain's worst health result; "problems" is failing, warning or unknown; "unchecked" never checked. */
+  health: z.preprocess(
+    absentIfEmpty,
+    z.enum(HEALTH_FILTER_VALUES, { message: `health must be one of ${HEALTH_FILTER_VALUES.join(', ')}` }).optional(),
+  ),
+  /** Domains failing this check. */
+  failingCheck: z.preprocess(
+    absentIfEmpty,
+    z.enum(HEALTH_CHECK_KEYS, { message: 'failingCheck must be a health check' }).optional(),
   ),
 });
 export type DomainFilter = z.infer<typeof DomainFilterSchema>;

@@ -27,3 +27,5 @@ export * from './dashboard.ts';
 export * from './fleet.ts';
 export * from './zone-file.ts';
 export * from './imports.ts';
+export * from './health.ts';
+export * from './health-actions.ts';

@@ -18,6 +18,8 @@ export const JOB_KINDS = [
   'imports.plan',
   'imports.run',
   'zone-files.export',
+  'health.cycle',
+  'health.check',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -33,6 +35,8 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'imports.plan': 'Import plan',
   'imports.run': 'Import run',
   'zone-files.export': 'Zone files export',
+  'health.cycle': 'Fleet health checks',
+  'health.check': 'Health check now',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */

@@ -21,6 +21,9 @@ export async function startDemo(config: Config) {
       YANDEX_WEBMASTER_API_URL: providers.yandexWebmaster.url,
       PROXY_CHECK_URL: `http://127.0.0.1:${config.PORT}/healthz`,
       NAMECHEAP_CLIENT_IP: config.NAMECHEAP_CLIENT_IP ?? '127.0.0.1',
+      // The health checks reach the demo's HTTPS sites (self-signed) through the demo proxy.
+      HEALTH_SITE_PORT: providers.healthSite.port,
+      HEALTH_ACCEPT_UNTRUSTED_CERTS: true,
     } satisfies Config,
     /** Seeds a new data directory, then points the seeded rows at this run's simulators (their ports change). */
     async prepare(c: Container, log: FastifyBaseLogger) {

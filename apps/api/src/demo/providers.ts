@@ -13,6 +13,7 @@ import {
   startYandexWebmasterSim,
   startSiteServer,
   demoSiteRoutes,
+  generateSelfSignedCert,
 } from '@fleetdesk/simulators';
 import { toAsciiDomain } from '@fleetdesk/contract';
 import type { Container } from '../container.ts';
@@ -27,6 +28,20 @@ export const DEMO_ISPMANAGER = { username: 'root', password: 'ispmanager-demo' }
 export const DEMO_YANDEX_TOKENS = ['demo-yandex-token-1', 'demo-yandex-token-2'] as const;
 /** Hosts of the seeded Yandex account: the first verified, the second waiting for verification. */
 export const DEMO_YANDEX_HOSTS = ['fleetdesk-demo.com', 'fleetdesk-demo.org'] as const;
+/**
+ * The demo's sites over HTTPS for the health checks (one HTTPS server plays them all, with a certificate per
+ * name): one healthy, one answering 500, one whose certificate ends in a few days. The zone-linked domains answer
+ * 200 too.
+ */
+export const DEMO_HEALTH_SITES = [
+  { name: 'health-ok.example', status: 200, days: 90 },
+  { name: 'health-down.example', status: 500, days: 90 },
+  { name: 'health-cert.example', status: 200, days: 6 },
+  { name: 'fleetdesk-demo.com', status: 200, days: 60 },
+  { name: 'fleetdesk-demo.net', status: 200, days: 60 },
+  { name: 'bluefin-demo.net', status: 200, days: 60 },
+  { name: 'bluefin-demo.org', status: 200, days: 60 },
+] as const;
 
 /**
  * Demo mode's providers, all on loopback: an SSH/SFTP host serving DATA_DIR/demo-ssh-root, a Cloudflare
@@ -42,7 +57,30 @@ export async function startDemoProviders(dataDir: string) {
   const sshHost = await startSshHost({ rootDir, hostKey: savedKey });
   if (!savedKey) fs.writeFileSync(hostKeyFile, sshHost.hostKey, { mode: 0o600 });
   const cloudflare = await startCloudflareSim({ stateFile: path.join(dataDir, 'demo-cloudflare.json') });
-  const proxy = await startForwardProxy({ kind: 'http' });
+  // The proxy reaches the demo's health sites by name (on loopback, like everything else it reaches).
+  const healthNames = new Map<string, (typeof DEMO_HEALTH_SITES)[number]>(DEMO_HEALTH_SITES.map((x) => [x.name, x]));
+  const proxy = await startForwardProxy({
+    kind: 'http',
+    resolveName: (host) => (healthNames.has(host) ? '127.0.0.1' : undefined),
+  });
+  const certOf = (x: (typeof DEMO_HEALTH_SITES)[number]) =>
+    generateSelfSignedCert('Fleetdesk demo CA', { validDays: x.days, dnsNames: [x.name] });
+  const healthSite = await startSiteServer({
+    routes: {
+      '/': (req) => {
+        const x = healthNames.get(
+          String(req.headers.host ?? '')
+            .split(':')[0]!
+            .toLowerCase(),
+        );
+        return { status: x?.status ?? 404, body: x ? `<h1>${x.name}</h1>` : '<h1>Unknown site</h1>' };
+      },
+    },
+    tls: {
+      ...generateSelfSignedCert('Fleetdesk demo CA', { validDays: 90 }),
+      byName: new Map(DEMO_HEALTH_SITES.map((x) => [x.name, certOf(x)])),
+    },
+  });
   // Namecheap's accounts and domains persist too, so registrations and imports survive a restart.
   const namecheap = await startNamecheapSim({ stateFile: path.join(dataDir, 'demo-namecheap.json') });
   // The hosting panels keep their sites in DATA_DIR; a missing file means they are new and get sample sites.
@@ -82,6 +120,7 @@ export async function startDemoProviders(dataDir: string) {
     panelsFresh,
     yandexWebmaster,
     site,
+    healthSite,
     async close() {
       await Promise.allSettled([
         sshHost.close(),
@@ -92,6 +131,7 @@ export async function startDemoProviders(dataDir: string) {
         ispManager.close(),
         yandexWebmaster.close(),
         site.close(),
+        healthSite.close(),
       ]);
     },
   };

@@ -4,6 +4,7 @@ import { seedCloudflareDemo, seedNamecheapDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { seedDemoHealth } from './seed-health.ts';
 import { seedDemoDashboard } from './seed-dashboard.ts';
 import { seedDemoDomains } from './seed-domains.ts';
 import { seedDemoImports } from './seed-imports.ts';
@@ -199,6 +200,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     { name: 'Demo Yandex Webmaster', apiToken: DEMO_YANDEX_TOKENS[0] },
     actor,
   );
+  const zoneLinked: { id: string; zoneId: string }[] = [];
   for (const z of zoneLinks) {
     const d = await c.services.domains.create(
       {
@@ -211,7 +213,9 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
       actor,
     );
     await c.services.domains.setCloudZone(d._id, { cloudZoneId: z.zoneId, cloudRulesetId: null }, actor);
+    zoneLinked.push({ id: d._id, zoneId: z.zoneId });
   }
+  await seedDemoHealth(c, providers, actor, { serverId: live._id, regionId: regions[0]!._id, zoneLinked });
   log.info({ domains }, 'demo data seeded');
 }
 

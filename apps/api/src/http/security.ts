@@ -126,6 +126,8 @@ export function isExpensiveRoute(method: string, url: string): boolean {
   if (method === 'POST' && /\/rsa-key\/generate$/.test(url)) return true;
   if (method === 'POST' && /\/test-connection$/.test(url)) return true;
   if (method === 'POST' && /^\/api\/proxies\/:id\/check$/.test(url)) return true;
+  // Health "Check now": a dozen provider calls for one domain, or a job over a selection.
+  if (method === 'POST' && /^\/api\/(domains\/:id\/)?health\/check$/.test(url)) return true;
   if (method === 'GET' && /\/export$/.test(url)) return true;
   return false;
 }

@@ -34,6 +34,8 @@ const domain = {
   parsingStartDate: null,
   parsingEndDate: null,
   parsingProgress: { done: 3, pages: [1, 2], nested: { ok: true } },
+  healthState: null,
+  healthProblems: 0,
 };
 
 describe('compiled response serialisation', () => {

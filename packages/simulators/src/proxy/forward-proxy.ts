@@ -14,6 +14,11 @@ export type ForwardProxyOptions = {
   password?: string;
   /** Listen over TLS with a self-signed certificate generated at start (see `cert`). */
   tls?: boolean;
+  /**
+   * Names the proxy may reach besides loopback addresses (the demo's and tests' sites): a name to a loopback
+   * address. What it returns passes the loopback rule too, so nothing ever leaves the machine.
+   */
+  resolveName?: (host: string) => string | undefined;
 };
 
 export type ForwardProxy = {
@@ -63,14 +68,18 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
   };
 
   const keyPair = opts.tls ? generateSelfSignedCert() : null;
+  const targetOf = (host: string) => loopbackTarget(opts.resolveName?.(host.toLowerCase()) ?? host);
   let server: net.Server;
 
   if (opts.kind === 'socks5') {
     const onConnection = (socket: net.Socket) => {
       track(socket);
-      handleSocks5(socket, { username: opts.username, password: opts.password, onTunnel: tunnel }).catch(() =>
-        socket.destroy(),
-      );
+      handleSocks5(socket, {
+        username: opts.username,
+        password: opts.password,
+        onTunnel: tunnel,
+        targetOf,
+      }).catch(() => socket.destroy());
     };
     server = keyPair ? tls.createServer(keyPair, onConnection) : net.createServer(onConnection);
   } else {
@@ -86,7 +95,7 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
         res.writeHead(400, { 'content-type': 'text/plain' });
         return void res.end('A proxy request needs an absolute URI\n');
       }
-      const target = loopbackTarget(url.hostname);
+      const target = targetOf(url.hostname);
       if (url.protocol !== 'http:' || !target) {
         res.writeHead(403, { 'content-type': 'text/plain' });
         return void res.end('This test proxy forwards only to loopback http:// addresses\n');
@@ -120,7 +129,7 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
         return answer('407 Proxy Authentication Required', `Proxy-Authenticate: ${REALM}\r\n`);
       }
       const dest = splitHostPort(req.url ?? '');
-      const target = dest && loopbackTarget(dest.host);
+      const target = dest && targetOf(dest.host);
       if (!dest || !target) return answer('403 Forbidden');
       const upstream = net.connect({ host: target, port: dest.port, noDelay: true });
       upstream.once('error', () => {

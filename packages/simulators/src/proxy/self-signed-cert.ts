@@ -47,13 +47,22 @@ function utcTime(d: Date): Buffer {
  * A fresh self-signed ECDSA P-256 certificate for 127.0.0.1, ::1 and localhost, valid for a day either side of now.
  * Generated at start so no test key or expiry date lives in the repository.
  */
-export function generateSelfSignedCert(commonName = 'fleetdesk test proxy'): { key: string; cert: string } {
+export function generateSelfSignedCert(
+  commonName = 'fleetdesk test proxy',
+  opts: {
+    /** Days from now to the certificate's end (default 1); a site near expiry is made with a small number. */
+    validDays?: number;
+    /** Host names it is for, besides localhost and the loopback addresses. */
+    dnsNames?: string[];
+  } = {},
+): { key: string; cert: string } {
   const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const name = seq(set(seq(oid('2.5.4.3'), utf8(commonName))));
   const day = 24 * 3600 * 1000;
   const altNames = seq(
     der(0x82, Buffer.from('localhost')),
+    ...(opts.dnsNames ?? []).map((n) => der(0x82, Buffer.from(n))),
     der(0x87, Buffer.from([127, 0, 0, 1])),
     der(0x87, Buffer.from([...Array(15).fill(0), 1])),
   );
@@ -62,7 +71,7 @@ export function generateSelfSignedCert(commonName = 'fleetdesk test proxy'): { k
     derInteger(crypto.randomBytes(12)),
     ecdsaWithSha256,
     name,
-    seq(utcTime(new Date(Date.now() - day)), utcTime(new Date(Date.now() + day))),
+    seq(utcTime(new Date(Date.now() - day)), utcTime(new Date(Date.now() + (opts.validDays ?? 1) * day))),
     name,
     publicKey.export({ type: 'spki', format: 'der' }),
     explicit(3, seq(seq(oid('2.5.29.17'), octets(altNames)))),

@@ -66,6 +66,8 @@ export type Socks5Options = {
   username?: string;
   password?: string;
   onTunnel: (client: net.Socket, upstream: net.Socket) => void;
+  /** The loopback address for a requested host, or null (default: loopback addresses only). */
+  targetOf?: (host: string) => string | null;
 };
 
 /** One SOCKS5 session (RFC 1928, with RFC 1929 username/password when credentials are set): CONNECT only. */
@@ -111,7 +113,7 @@ export async function handleSocks5(socket: net.Socket, opts: Socks5Options): Pro
     reply(socket, REPLY.commandNotSupported);
     return void socket.end();
   }
-  const target = loopbackTarget(host);
+  const target = (opts.targetOf ?? loopbackTarget)(host);
   if (!target) {
     reply(socket, REPLY.notAllowed);
     return void socket.end();

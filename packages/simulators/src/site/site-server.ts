@@ -1,4 +1,6 @@
 import http from 'node:http';
+import https from 'node:https';
+import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 
 /** One answer of the site: a status, headers and a body (a string is sent as UTF-8). */
@@ -11,6 +13,11 @@ export type SiteOptions = {
   delayMs?: number;
   /** Paths that never answer (a hanging page). */
   hang?: string[];
+  /**
+   * Serve HTTPS with this key and certificate (the health checks read its issuer and end date); `byName` gives
+   * other names their own certificate (SNI), so one site can play several domains.
+   */
+  tls?: { key: string; cert: string; byName?: Map<string, { key: string; cert: string }> };
 };
 
 export type SiteServer = {
@@ -19,6 +26,8 @@ export type SiteServer = {
   url: string;
   /** Requests per path, for tests that check what was (not) fetched. */
   readonly hits: Map<string, number>;
+  /** Replaces the certificate of an HTTPS site (a renewal, or one near expiry). */
+  setTls(pair: { key: string; cert: string }): void;
   close(): Promise<void>;
 };
 
@@ -45,7 +54,7 @@ export function contentTypeOf(path: string): string {
 export async function startSiteServer(opts: SiteOptions): Promise<SiteServer> {
   const hits = new Map<string, number>();
   const hang = new Set(opts.hang ?? []);
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const path = req.url ?? '/';
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (hang.has(path)) return;
@@ -66,14 +75,32 @@ export async function startSiteServer(opts: SiteOptions): Promise<SiteServer> {
     };
     if (opts.delayMs) setTimeout(answer, opts.delayMs);
     else answer();
-  });
+  };
+  const byName = opts.tls?.byName;
+  const server = opts.tls
+    ? https.createServer(
+        {
+          key: opts.tls.key,
+          cert: opts.tls.cert,
+          SNICallback: (name, cb) => {
+            const pair = byName?.get(name.toLowerCase());
+            cb(null, pair ? tls.createSecureContext(pair) : undefined);
+          },
+        },
+        handler,
+      )
+    : http.createServer(handler);
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     hits,
+    setTls(pair) {
+      if (!(server instanceof https.Server)) throw new Error('not an HTTPS site');
+      server.setSecureContext(pair);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

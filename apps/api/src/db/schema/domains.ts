@@ -55,9 +55,19 @@ export const domains = pgTable(
     parsingEndDate: timestamp('parsing_end_date', { withTimezone: true }),
     parsingProgress: jsonb('parsing_progress').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The worst health result (null: never checked), written only when it changes (modules/health). */
+    healthState: text('health_state', { enum: ['ok', 'warning', 'failing', 'unknown', 'na'] }),
+    healthProblems: integer('health_problems').notNull().default(0),
+    /** The checks failing now, for the list's "failing check" filter. */
+    healthFailing: text('health_failing')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
   },
   (t) => [
     uniqueIndex('domains_domain_name_uq').on(t.domainName),
+    index('domains_health_state_idx').on(t.healthState, t.domainNo),
+    index('domains_health_failing_idx').using('gin', t.healthFailing),
     // Paging walks this index alone (ids by number, then the page's rows), so deep pages stay cheap.
     uniqueIndex('domains_domain_no_uq').on(t.domainNo),
     index('domains_domain_name_trgm_idx').using('gin', sql`${t.domainName} gin_trgm_ops`),

@@ -11,3 +11,4 @@ export * from './rate-limits.ts';
 export * from './list-versions.ts';
 export * from './fleet.ts';
 export * from './imports.ts';
+export * from './health.ts';

@@ -590,12 +590,24 @@ export function createCloudFlareService(deps: {
       const rs = await forCloud(ctx, () => cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, WAF_PHASE));
       const inZone = (rs?.rules ?? []).filter(isOwnRule).map((r) => `${r.ref}|${r.action}|${r.expression}`);
       const wanted = saved.map((r) => `${FLEETDESK_RULE_REF_PREFIX}${r.ruleId}|${r.action}|${r.expression}`);
+      const show = (r: { action: string; expression: string }) => `${r.action}: ${r.expression}`;
       return {
         saved: saved.length,
         inZone: inZone.length,
         matches: inZone.length === wanted.length && inZone.every((x, i) => x === wanted[i]),
         version: rs?.version ?? null,
+        // For the health check: what the console's rules are in the zone and should be, and the others' count.
+        ownRules: (rs?.rules ?? []).filter(isOwnRule).map(show),
+        savedRules: saved.map(show),
+        foreign: (rs?.rules ?? []).filter((r) => !isOwnRule(r)).length,
       };
+    },
+
+    /** The zone's status and dates (the health check: pending for more than a day is failing). */
+    async zoneStatus(domainId: string, actor?: Actor) {
+      const ctx = await contextOf(domainId, true, actor);
+      const z = await forCloud(ctx, () => cf.getZone(ctx.creds, ctx.zoneId));
+      return { status: z.status, nameServers: z.name_servers, createdOn: z.created_on, activatedOn: z.activated_on };
     },
 
     async getSetting(domainId: string, setting: 'ssl' | 'tls_1_3', actor?: Actor): Promise<ZoneSetting> {

@@ -281,6 +281,13 @@ export function createRegistrarService(deps: {
       };
     },
 
+    /** What Namecheap says of the domain now: its expiry and name servers (the health checks). */
+    async domainState(domainId: string) {
+      const { domain, creds } = await domainWithRegistrator(domainId);
+      const info = await nc.getInfo(creds, domain.domainName);
+      return { expirationDate: info.expirationDate, nameServers: info.nameServers };
+    },
+
     /** The cloud action "Set name servers at registrar" (beyond the spec): the zone's name servers at Namecheap. */
     async setNameServers(domainId: string, actor: Actor): Promise<RegistrarNameServersResult> {
       const { domain, registratorId, creds } = await domainWithRegistrator(domainId);

@@ -156,6 +156,8 @@ export const toDomain = (r: Joined): Domain => {
     parsingStartDate: d.parsingStartDate?.toISOString() ?? null,
     parsingEndDate: d.parsingEndDate?.toISOString() ?? null,
     parsingProgress: d.parsingProgress ?? null,
+    healthState: d.healthState ?? null,
+    healthProblems: d.healthProblems ?? 0,
   };
 };
 
@@ -199,6 +201,8 @@ export const domainFilterKey = (f: Partial<DomainFilter>) =>
     f.status || null,
     f.hasZone ?? null,
     f.expiresBefore || null,
+    f.health ?? null,
+    f.failingCheck ?? null,
   ]);
 
 /** The WHERE of the search and every filter of the list (undefined when nothing filters). */
@@ -212,7 +216,18 @@ export function domainFilterWhere(f: Partial<DomainFilter>): SQL | undefined {
     f.status ? eq(domains.status, f.status) : undefined,
     f.hasZone === undefined ? undefined : f.hasZone ? isNotNull(domains.cloudZoneId) : isNull(domains.cloudZoneId),
     f.expiresBefore ? lt(domains.domainRegistratorExpirationDate, f.expiresBefore) : undefined,
+    healthWhere(f.health),
+    // Served by the GIN index on the failing checks.
+    f.failingCheck ? sql`${domains.healthFailing} @> array[${f.failingCheck}]::text[]` : undefined,
   );
+}
+
+/** The health filter: by the worst result (health_state is indexed with the domain number). */
+function healthWhere(h: DomainFilter['health']): SQL | undefined {
+  if (!h) return undefined;
+  if (h === 'unchecked') return isNull(domains.healthState);
+  if (h === 'problems') return inArray(domains.healthState, ['failing', 'warning', 'unknown']);
+  return eq(domains.healthState, h);
 }
 
 export type DomainExportRow = {

@@ -95,6 +95,8 @@ describe('domains CRUD', () => {
       parsingStartDate: null,
       parsingEndDate: null,
       parsingProgress: null,
+      healthState: null,
+      healthProblems: 0,
     });
 
     const got = await call('GET', `/api/domains/${d._id}`);

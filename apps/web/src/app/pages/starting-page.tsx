@@ -13,6 +13,7 @@ import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { RefreshButton } from '../../components/refresh-button.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { SECTIONS } from '../menu-items.ts';
+import { HealthPanel } from '../../features/health/health-panel.tsx';
 
 /** A day (YYYY-MM-DD) plus n days. */
 export const addDays = (day: string, n: number) => {
@@ -246,6 +247,7 @@ export function StartingPage() {
                 </Panel>
               )}
             </div>
+            {d.domains && <HealthPanel />}
           </>
         )
       )}

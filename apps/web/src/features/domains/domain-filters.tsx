@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import type { Brand, Cloud, DomainRegistrator, Server } from '@fleetdesk/contract';
+import { HEALTH_CHECKS, type Brand, type Cloud, type DomainRegistrator, type Server } from '@fleetdesk/contract';
 import { PickerField } from '../../components/picker-field.tsx';
 import type { PickerProps } from '../../components/picker.tsx';
 import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.tsx';
@@ -27,6 +27,8 @@ export const DOMAIN_FILTER_KEYS = [
   'status',
   'hasZone',
   'expiresBefore',
+  'health',
+  'failingCheck',
 ] as const;
 export type DomainFilterKey = (typeof DOMAIN_FILTER_KEYS)[number];
 export type DomainFilterValues = Partial<Record<DomainFilterKey, string>>;
@@ -204,6 +206,36 @@ export function DomainFilterBar({ values, setFilter, clear, count }: ReturnType<
               value={values.expiresBefore ?? ''}
               onChange={(e) => setFilter('expiresBefore', e.currentTarget.value)}
             />
+          </Form.Group>
+        </Col>
+        <Col>
+          <Form.Group controlId="filter-health">
+            <Form.Label>Health</Form.Label>
+            <Form.Select value={values.health ?? ''} onChange={(e) => setFilter('health', e.currentTarget.value)}>
+              <option value="">Any</option>
+              <option value="problems">Any problem</option>
+              <option value="failing">Failing</option>
+              <option value="warning">Warning</option>
+              <option value="unknown">Unknown</option>
+              <option value="ok">OK</option>
+              <option value="unchecked">Not checked yet</option>
+            </Form.Select>
+          </Form.Group>
+        </Col>
+        <Col>
+          <Form.Group controlId="filter-failing-check">
+            <Form.Label>Failing check</Form.Label>
+            <Form.Select
+              value={values.failingCheck ?? ''}
+              onChange={(e) => setFilter('failingCheck', e.currentTarget.value)}
+            >
+              <option value="">Any</option>
+              {HEALTH_CHECKS.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.plane}: {c.label}
+                </option>
+              ))}
+            </Form.Select>
           </Form.Group>
         </Col>
         <Col className="d-flex align-items-end">

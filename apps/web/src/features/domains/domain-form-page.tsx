@@ -17,6 +17,7 @@ import { RegionPicker, regionLabel } from '../../components/pickers/region-picke
 import { ServerPicker, isServerFull, serverFill, serverLabel } from '../../components/pickers/server-picker.tsx';
 import { DirectAdminTab } from '../direct-admin/index.ts';
 import { IspManagerTab } from '../ispmanager/index.ts';
+import { DomainHealthTab } from '../health/domain-health-tab.tsx';
 import { CloudZoneInfo } from './cloud-zone/index.ts';
 import { CloudActionsMenu, DomainMenus } from './domain-menus.tsx';
 import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
@@ -297,6 +298,14 @@ function DomainFields({ item }: { item?: Domain }) {
             hasZone={Boolean(item.cloudZoneId)}
             dirty={webmasterAccountId !== item.yandexWebmasterAccountId}
           />
+        )}
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="health" title="Health" mountOnEnter>
+        {item ? (
+          <DomainHealthTab domainId={item._id} hasZone={Boolean(item.cloudZoneId)} />
+        ) : (
+          <p className="text-body-secondary">Save the domain first.</p>
         )}
       </Tab>
     </QueryTabs>

@@ -13,6 +13,9 @@ import type { Column } from '../../components/list-table.tsx';
 import { DOMAIN_EXPORT_URL, domainPaths, domainsApi } from './domains-api.ts';
 import { ExpiryDate } from '../../components/date-time.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { HealthBadge } from '../health/health-badge.tsx';
+import { useCheckSelection } from '../health/health-api.ts';
+import { useToasts } from '../../components/toasts.tsx';
 
 /** A 'YYYY-MM-DD' date in the operator's locale, read as a calendar day (no time zone shift). */
 export function formatDay(value: string | null | undefined): string {
@@ -44,6 +47,11 @@ const columns: Column<Domain>[] = [
     width: '7rem',
     render: (d) => <StatusBadge status={d.status} />,
   },
+  {
+    header: 'Health',
+    width: '8rem',
+    render: (d) => <HealthBadge state={d.healthState} problems={d.healthProblems} />,
+  },
 ];
 
 export function DomainListPage() {
@@ -51,6 +59,8 @@ export function DomainListPage() {
   const { search } = useListUrlState();
   const navigate = useNavigate();
   const dialogs = useDialogs();
+  const checkSelection = useCheckSelection();
+  const toasts = useToasts();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState<{ count: number } | null>(null);
   const [pageIds, setPageIds] = useState<string[]>([]);
@@ -87,12 +97,21 @@ export function DomainListPage() {
   };
   const count = allMatching ? allMatching.count : selected.size;
   const tooMany = !allMatching && selected.size > FLEET_IDS_MAX;
+  const selectionSent = (): FleetSelectionSent =>
+    allMatching ? { filter: { ...filters.values, ...(search ? { search } : {}) } } : { ids: [...selected] };
   const planChange = () => {
-    const selection: FleetSelectionSent = allMatching
-      ? { filter: { ...filters.values, ...(search ? { search } : {}) } }
-      : { ids: [...selected] };
-    void navigate(FLEET_NEW_PATH, { state: { selection, count } satisfies FleetNewState });
+    void navigate(FLEET_NEW_PATH, { state: { selection: selectionSent(), count } satisfies FleetNewState });
   };
+  const checkHealth = () =>
+    checkSelection.mutate(selectionSent(), {
+      onSuccess: (job) =>
+        toasts.success(
+          <>
+            Checking the health of {count} domain{count === 1 ? '' : 's'}:{' '}
+            <Link to={`/jobs/${job.jobId}`}>job #{job.jobNo}</Link>
+          </>,
+        ),
+    });
 
   const exportZones = async () => {
     const selection: FleetSelectionSent = allMatching
@@ -120,6 +139,14 @@ export function DomainListPage() {
       selection={{ isSelected, onToggle: toggle, onTogglePage: togglePage, label: (d) => d.domainNameUnicode }}
       actions={
         <>
+          <Button
+            variant="outline-secondary"
+            onClick={checkHealth}
+            disabled={count === 0 || tooMany || checkSelection.isPending}
+            title={checkSelection.error?.message}
+          >
+            Check health{count > 0 ? ` (${count})` : ''}
+          </Button>
           <Button variant="outline-primary" onClick={planChange} disabled={count === 0 || tooMany}>
             Plan a fleet change{count > 0 ? ` (${count})` : ''}
           </Button>

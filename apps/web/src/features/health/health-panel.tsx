@@ -1,0 +1,106 @@
+import { Link } from 'react-router';
+import { HEALTH_STATE_LABELS, type HealthState } from '@fleetdesk/contract';
+import { DateTime } from '../../components/date-time.tsx';
+import { formatNumber } from '../../lib/format.ts';
+import { useHealthSummary } from './health-api.ts';
+
+const TONES: Partial<Record<HealthState, string>> = { failing: 'danger', warning: 'warning', ok: 'success' };
+const SHOWN: HealthState[] = ['failing', 'warning', 'unknown', 'ok'];
+
+/** The dashboard's fleet health: domains by worst result, counts per check, and the latest to start failing. */
+export function HealthPanel() {
+  const q = useHealthSummary();
+  // Without the domains area (403) the panel is not shown; other failures say so.
+  if (q.isPending || (q.isError && q.error.status === 403)) return null;
+  if (q.isError) return <p className="text-danger small">Fleet health could not be read: {q.error.message}</p>;
+  const s = q.data;
+  return (
+    <section className="fd-panel mt-3" aria-label="Fleet health" data-testid="health-panel">
+      <div className="fd-panel-header">
+        <h2 className="h6 mb-0">Fleet health</h2>
+        <Link to="/domains?health=problems">Domains with problems</Link>
+      </div>
+      <div className="fd-panel-body">
+        <div className="fd-figures mb-3" role="group" aria-label="Domains by health">
+          {SHOWN.map((st) => (
+            <Link
+              key={st}
+              to={`/domains?health=${st}`}
+              className="fd-figure"
+              data-testid={`health-figure-${st}`}
+              aria-label={`${HEALTH_STATE_LABELS[st]}: ${formatNumber(s.domains[st] ?? 0)}`}
+            >
+              <span className={`fd-figure-value${TONES[st] && (s.domains[st] ?? 0) > 0 ? ` text-${TONES[st]}` : ''}`}>
+                {formatNumber(s.domains[st] ?? 0)}
+              </span>
+              <span className="fd-figure-label">{HEALTH_STATE_LABELS[st]}</span>
+            </Link>
+          ))}
+          <Link to="/domains?health=unchecked" className="fd-figure" data-testid="health-figure-unchecked">
+            <span className="fd-figure-value">{formatNumber(s.domains.unchecked ?? 0)}</span>
+            <span className="fd-figure-label">Not checked yet</span>
+          </Link>
+        </div>
+        <div className="row g-3">
+          <div className="col-lg-7">
+            <table className="table table-sm small mb-0" aria-label="Checks by result">
+              <thead>
+                <tr>
+                  <th scope="col">Check</th>
+                  <th scope="col" className="text-end">
+                    Failing
+                  </th>
+                  <th scope="col" className="text-end">
+                    Warning
+                  </th>
+                  <th scope="col" className="text-end">
+                    OK
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.checks.map((c) => (
+                  <tr key={c.check}>
+                    <th scope="row" className="fw-normal">
+                      {c.label}
+                    </th>
+                    <td className="text-end">
+                      {c.counts.failing ? (
+                        <Link className="text-danger" to={`/domains?failingCheck=${c.check}`}>
+                          {formatNumber(c.counts.failing)}
+                        </Link>
+                      ) : (
+                        0
+                      )}
+                    </td>
+                    <td className="text-end">{formatNumber(c.counts.warning ?? 0)}</td>
+                    <td className="text-end">{formatNumber(c.counts.ok ?? 0)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="col-lg-5">
+            <h3 className="h6">Latest to start failing</h3>
+            {s.recentFailing.length === 0 ? (
+              <p className="text-body-secondary small mb-0">No domain is failing a check.</p>
+            ) : (
+              <ul className="fd-rows" data-testid="recent-failing">
+                {s.recentFailing.map((r) => (
+                  <li key={`${r.domainId}-${r.check}`}>
+                    <Link to={`/domains/${r.domainId}?tab=health`} className="text-truncate">
+                      {r.domainName}
+                    </Link>
+                    <span className="small text-body-secondary text-truncate">{r.check}</span>
+                    <DateTime value={r.at} className="small text-body-secondary" />
+                  </li>
+                ))}
+              </ul>
+            )}
+            {s.cycle && <p className="small text-body-secondary mt-2 mb-0">{s.cycle.message}.</p>}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
