@@ -433,6 +433,15 @@ export function createDomainsRepository(db: Db) {
       return new Map(rows.map((r) => [r.name, r.id]));
     },
 
+    /** The console's domains linked to these Cloudflare zones (Link Zone's picker marks them). */
+    async byZoneIds(zoneIds: string[], ex: Executor = db) {
+      if (!zoneIds.length) return [];
+      return ex
+        .select({ _id: domains.id, domainName: domains.domainName, cloudZoneId: domains.cloudZoneId })
+        .from(domains)
+        .where(inArray(domains.cloudZoneId, zoneIds));
+    },
+
     /**
      * Locks the server row (FOR NO KEY UPDATE, held to the end of the transaction) so that two assignments
      * to the same server run one after the other, then counts its domains. Undefined when there is no such server.

@@ -209,6 +209,7 @@ export function createDomainsService(deps: {
     },
 
     idsByNames: (names: string[]) => repo.idsByNames(names),
+    byZoneIds: (zoneIds: string[]) => repo.byZoneIds(zoneIds),
     /** The ids matching the filter, in list order, at most `limit` ("select all N matching"). */
     listIds: (filter: Partial<DomainFilter>, limit: number) => repo.listIds(filter, limit),
 
