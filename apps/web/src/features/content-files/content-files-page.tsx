@@ -12,6 +12,7 @@ import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -542,6 +543,8 @@ function EditFile({ id, file, onClose }: { id: string; file: string; onClose: ()
   const [text, setText] = useState<string | null>(null);
   const value = text ?? content.data?.fileContent ?? '';
   const dirty = text !== null && text !== content.data?.fileContent;
+  // Close and another file change ?file=, so the query counts as leaving too.
+  useUnsavedChanges(dirty, { query: true });
 
   return (
     <div>

@@ -11,6 +11,7 @@ import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { FirewallRulePicker } from '../../components/pickers/firewall-rule-picker.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -40,6 +41,9 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
   const [notice, setNotice] = useState<string | null>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [tried, setTried] = useState(false);
+  const keyOf = (list: Row[]) => JSON.stringify(list.map((r) => [r.ruleId, r.priority]));
+  const [savedKey, setSavedKey] = useState(() => keyOf(rows));
+  useUnsavedChanges(keyOf(rows) !== savedKey && !save.isPending);
 
   const handlePick = (rule: FirewallRule) => {
     setPicking(false);
@@ -78,7 +82,9 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
       const saved = await save.mutateAsync({
         cloudFirewallRules: rows.map((r) => ({ ruleId: r.ruleId, priority: Number(r.priority) })),
       });
-      setRows(saved.items.map(toRow));
+      const savedRows = saved.items.map(toRow);
+      setRows(savedRows);
+      setSavedKey(keyOf(savedRows));
       setTried(false);
       toasts.success(WAF_SAVED);
     } catch (error) {
