@@ -267,7 +267,22 @@ test('creates a zone, edits its DNS, settings, WAF and redirects, purges, relink
   await expect(
     page.getByText(`Zone ${'f'.repeat(32)} was not found in the Cloudflare account of cloud ${DEMO_CLOUD}`),
   ).toBeVisible();
-  await page.getByLabel('Cloud Zone Id').fill(zoneId);
+  // The picker lists the account's zones: a demo zone another domain links is marked with it, and not offered.
+  const picker = page.getByTestId('zone-picker');
+  await picker.getByRole('searchbox').fill('fleetdesk-demo.com');
+  await picker.getByRole('searchbox').press('Enter');
+  const taken = picker.getByTestId('zone-row').filter({ hasText: 'fleetdesk-demo.com' }).first();
+  await expect(taken.getByTestId('zone-linked')).toContainText('fleetdesk-demo.com');
+  await expect(taken.getByRole('button', { name: 'Pick' })).toHaveCount(0);
+  // The domain's own zone, found by name, fills the id (pasting one still works, as above).
+  await picker.getByRole('searchbox').fill(domainName);
+  await picker.getByRole('searchbox').press('Enter');
+  const own = picker.getByTestId('zone-row');
+  await expect(own).toHaveCount(1);
+  await expect(own).toContainText(zoneId);
+  await expect(own.getByTestId('zone-linked')).toHaveCount(0);
+  await own.getByRole('button', { name: 'Pick' }).click();
+  await expect(page.getByLabel('Cloud Zone Id')).toHaveValue(zoneId);
   await page.getByRole('button', { name: 'Link Zone' }).click();
   await expectToast(page, 'Zone linked successfully');
   await expect(page.getByTestId('cloud-zone-info')).toContainText(domainName);

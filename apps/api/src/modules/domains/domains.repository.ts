@@ -228,6 +228,7 @@ export type DomainExportRow = {
   cloudEmail: string | null;
   registratorName: string | null;
   cloudZoneId: string | null;
+  yandexAccountName: string | null;
 };
 
 export function createDomainsRepository(db: Db) {
@@ -596,12 +597,14 @@ export function createDomainsRepository(db: Db) {
           cloudEmail: clouds.email,
           registratorName: domainRegistrators.name,
           cloudZoneId: domains.cloudZoneId,
+          yandexAccountName: yandexWebmasterAccounts.name,
         })
         .from(domains)
         .leftJoin(servers, eq(servers.id, domains.serverId))
         .leftJoin(brands, eq(brands.id, domains.brandId))
         .leftJoin(clouds, eq(clouds.id, domains.cloudId))
         .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId))
+        .leftJoin(yandexWebmasterAccounts, eq(yandexWebmasterAccounts.id, domains.yandexWebmasterAccountId))
         .where(and(gt(domains.domainNo, afterNo), domainFilterWhere(filter)))
         .orderBy(asc(domains.domainNo))
         .limit(limit);
