@@ -278,7 +278,8 @@ test('domains: create with every link, tabs by URL, Setup WAF, search and export
 
   // The column chooser adds columns, remembered in this browser, and the export follows what is shown.
   await page.getByRole('button', { name: 'Columns' }).click();
-  for (const label of ['Server', 'Brand', 'Cloud and zone', 'Domain Registrator']) await page.getByLabel(label).check();
+  for (const name of ['Server', 'Brand', 'Cloud and zone', 'Domain Registrator'])
+    await page.getByRole('checkbox', { name, exact: true }).check();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('columnheader', { name: 'Registrator' })).toBeVisible();
   await expect(row).toContainText('198.51.100.77');

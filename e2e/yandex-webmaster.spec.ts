@@ -48,6 +48,8 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
   await expect(page.getByRole('textbox', { name: 'Api Token', exact: true })).toBeDisabled();
   await page.getByLabel('Change Api Token').check();
   await expect(page.getByRole('textbox', { name: 'Api Token', exact: true })).toBeEnabled();
+  // Ticked, the form has a change: leaving would ask first (the unsaved-changes guard), so it is unticked again.
+  await page.getByLabel('Change Api Token').uncheck();
 
   // The Account actions menu.
   await page.getByRole('button', { name: 'Account Actions' }).click();
