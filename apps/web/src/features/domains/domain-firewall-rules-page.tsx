@@ -4,7 +4,12 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { PRIORITY_MAX, type DomainFirewallRuleDetail, type FirewallRule } from '@fleetdesk/contract';
+import {
+  PRIORITY_MAX,
+  firewallActionLabel,
+  type DomainFirewallRuleDetail,
+  type FirewallRule,
+} from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
@@ -136,7 +141,9 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
                       <code className="small text-body-secondary text-break d-block">{row.expression}</code>
                     )}
                   </td>
-                  <td data-label="Action">{row.action}</td>
+                  <td data-label="Action" title={row.action}>
+                    {firewallActionLabel(row.action)}
+                  </td>
                   <td data-label="Priority">
                     <Form.Control
                       type="number"
