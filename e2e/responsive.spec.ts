@@ -78,7 +78,11 @@ async function demoIds(page: Page): Promise<DemoIds> {
     serverId: string | null;
     yandexWebmasterAccountId: string | null;
   };
-  const domains = (await get<{ items: D[] }>('/api/domains')).items;
+  // The demo's own domains (fleetdesk-demo.*) carry zones, servers and an account; page 1 of the list may not.
+  const domains = [
+    ...(await get<{ items: D[] }>('/api/domains?search=fleetdesk-demo')).items,
+    ...(await get<{ items: D[] }>('/api/domains')).items,
+  ];
   const domain =
     domains.find((d) => d.cloudZoneId && d.serverId && d.yandexWebmasterAccountId) ??
     domains.find((d) => d.cloudZoneId) ??

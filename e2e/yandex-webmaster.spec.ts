@@ -85,7 +85,7 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
   await expect(page.getByTestId('verify-meta-tag')).toHaveText(`<meta name="yandex-verification" content="${uin}" />`);
   await expect(page.getByTestId('verify-file-name')).toHaveText(`yandex_${uin}.html`);
   await expect(page.getByTestId('verify-file-content')).toContainText(`<body>Verification: ${uin}</body>`);
-  await expect(page.getByTestId('verify-method-DNS').getByRole('button', { name: 'Copy txt value' })).toBeVisible();
+  await expect(page.getByTestId('verify-method-DNS').getByRole('button', { name: 'Copy the TXT value' })).toBeVisible();
 
   // Verify it through DNS from the domain's Yandex Webmaster tab.
   await page.goto(`/domains/${domain._id}?tab=yandex-webmaster`);

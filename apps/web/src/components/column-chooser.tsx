@@ -76,14 +76,14 @@ export function ColumnChooser<T>({
     onChange(options.map((o) => o.key).filter((k) => (k === key ? !on : chosen.includes(k))));
   };
   return (
-    <Dropdown autoClose="outside" className="fd-column-chooser">
+    <Dropdown autoClose="outside" align="end" className="fd-column-chooser">
       <Dropdown.Toggle variant="outline-secondary" id="column-chooser">
         Columns{chosen.length ? ` (+${chosen.length})` : ''}
       </Dropdown.Toggle>
-      <Dropdown.Menu>
+      <Dropdown.Menu style={{ minWidth: '16rem' }}>
         <Dropdown.Header>Also show</Dropdown.Header>
         {options.map((o) => (
-          <div key={o.key} className="px-3 py-1">
+          <div key={o.key} className="px-3 py-1 text-nowrap">
             <Form.Check
               type="checkbox"
               id={`column-${o.key}`}

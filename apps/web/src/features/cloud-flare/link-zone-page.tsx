@@ -83,15 +83,21 @@ function ZonePicker({
                 return (
                   <tr key={z.id} data-testid="zone-row" className={isPicked ? 'table-active' : undefined}>
                     <td className="fd-cell-main" data-label="Name">
-                      <span className="fw-semibold">{z.name}</span>
-                      <div className="small text-body-secondary font-monospace">{z.id}</div>
+                      <div>
+                        <span className="fw-semibold">{z.name}</span>
+                        <div className="small text-body-secondary font-monospace text-break">{z.id}</div>
+                      </div>
                     </td>
                     <td data-label="Status">
                       <StatusBadge status={ZONE_STATUS_BADGE[z.status] ?? 'unknown'} label={z.status} />
                     </td>
                     <td data-label="Plan">{z.plan ?? '—'}</td>
                     <td data-label="Linked to">
-                      {z.linkedDomain ? (
+                      {z.id === domain.cloudZoneId ? (
+                        <Badge bg="secondary" data-testid="zone-linked-here">
+                          This domain
+                        </Badge>
+                      ) : z.linkedDomain ? (
                         <span data-testid="zone-linked">
                           <Badge bg="warning" text="dark" className="me-1">
                             Linked
@@ -113,7 +119,12 @@ function ZonePicker({
                           {isPicked ? 'Picked' : 'Pick'}
                         </button>
                       ) : (
-                        <span className="small text-body-secondary">Not {domain.domainNameUnicode}</span>
+                        <span
+                          className="small text-body-secondary"
+                          title={`Only a zone named ${domain.domainNameUnicode} can be linked to this domain`}
+                        >
+                          Other name
+                        </span>
                       )}
                     </td>
                   </tr>

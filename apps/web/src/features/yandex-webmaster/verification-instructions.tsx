@@ -4,7 +4,7 @@ import { yandexVerificationMarkers, type YandexVerificationType } from '@fleetde
 import { CopyButton } from '../../components/copy-button.tsx';
 
 /** One thing to publish: its label, the value in a box, and a copy button. */
-function Snippet({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Snippet({ label, value, testId, what }: { label: string; value: string; testId: string; what: string }) {
   return (
     <div className="mb-2">
       <div className="small text-body-secondary mb-1">{label}</div>
@@ -12,7 +12,7 @@ function Snippet({ label, value, testId }: { label: string; value: string; testI
         <pre className="fd-snippet mb-0 flex-grow-1" data-testid={testId}>
           {value}
         </pre>
-        <CopyButton text={value} size="sm" label={`Copy ${label.toLowerCase()}`} />
+        <CopyButton text={value} size="sm" ariaLabel={`Copy ${what}`} />
       </div>
     </div>
   );
@@ -47,8 +47,8 @@ export function VerificationInstructions({
         <p className="small mb-2">
           Add a TXT record to the DNS of <strong>{hostName}</strong>:
         </p>
-        <Snippet label="Name" value={hostName} testId="verify-dns-name" />
-        <Snippet label="TXT value" value={m.dnsTxt} testId="verify-dns-value" />
+        <Snippet label="Name" value={hostName} testId="verify-dns-name" what="the record name" />
+        <Snippet label="TXT value" value={m.dnsTxt} testId="verify-dns-value" what="the TXT value" />
       </>
     ),
     META_TAG: (
@@ -56,14 +56,14 @@ export function VerificationInstructions({
         <p className="small mb-2">
           Put this tag in the <code>&lt;head&gt;</code> of the home page:
         </p>
-        <Snippet label="Meta tag" value={m.metaTag} testId="verify-meta-tag" />
+        <Snippet label="Meta tag" value={m.metaTag} testId="verify-meta-tag" what="the meta tag" />
       </>
     ),
     HTML_FILE: (
       <>
         <p className="small mb-2">Publish a file at the root of the site, with this name and content:</p>
-        <Snippet label="File name" value={m.htmlFileName} testId="verify-file-name" />
-        <Snippet label="File content" value={m.htmlFileContent} testId="verify-file-content" />
+        <Snippet label="File name" value={m.htmlFileName} testId="verify-file-name" what="the file name" />
+        <Snippet label="File content" value={m.htmlFileContent} testId="verify-file-content" what="the file content" />
       </>
     ),
   };
