@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Breadcrumb from 'react-bootstrap/Breadcrumb';
 import Button from 'react-bootstrap/Button';
@@ -68,7 +68,9 @@ export function ContentFilesPage() {
   const dir = `/${segmentsOf(params.get('path') ?? '').join('/')}`;
   const openFile = params.get('file');
   const domain = useDomain(id);
-  const dirInfo = useContentDir(id);
+  // The files live on the domain's server: without one, asking would only answer 400.
+  const noServer = domain.isSuccess && !domain.data.serverId;
+  const dirInfo = useContentDir(id, domain.isSuccess && !noServer);
   useForbiddenDialog(dirInfo.error);
 
   const go = (next: { path?: string; file?: string | null }) => {
@@ -80,7 +82,16 @@ export function ContentFilesPage() {
   };
 
   let body;
-  if (dirInfo.isPending) body = <LoadingSpinner />;
+  if (noServer) {
+    body = (
+      <p className="text-body-secondary" data-testid="content-files-no-server">
+        This domain has no server. Pick one on the{' '}
+        <Link to={`${contentFilesPaths.domain(id)}?tab=general`}>General tab</Link> and save first.
+      </p>
+    );
+  } else if (domain.isError) {
+    body = <ErrorBox detail={errorMessage(domain.error)} onRefresh={() => void domain.refetch()} />;
+  } else if (dirInfo.isPending) body = <LoadingSpinner />;
   else if (dirInfo.isError) {
     body = (
       <ErrorBox
