@@ -57,10 +57,11 @@ async function openCloudAction(page: Page, domainId: string, label: string) {
   await expect(page.getByRole('heading', { name: label === 'Zone Info' ? 'Cloud Zone Info' : label })).toBeVisible();
 }
 
-/** The links of the Actions modal that the Cloud tab opens (spec 1). */
+/** The links of the Actions modal (spec 1), opened by the header's Cloud Actions (the Cloud tab has no second one). */
 async function actionLinks(page: Page, domainId: string) {
   await page.goto(`/domains/${domainId}?tab=cloud`);
-  await page.getByRole('tabpanel').getByRole('button', { name: 'Actions', exact: true }).click();
+  await expect(page.getByRole('tabpanel').getByRole('button', { name: 'Actions', exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Cloud Actions' }).click();
   const modal = page.getByRole('dialog', { name: 'Cloud Actions' });
   await expect(modal).toBeVisible();
   const labels = await modal.getByRole('link').allTextContents();
@@ -266,7 +267,22 @@ test('creates a zone, edits its DNS, settings, WAF and redirects, purges, relink
   await expect(
     page.getByText(`Zone ${'f'.repeat(32)} was not found in the Cloudflare account of cloud ${DEMO_CLOUD}`),
   ).toBeVisible();
-  await page.getByLabel('Cloud Zone Id').fill(zoneId);
+  // The picker lists the account's zones: a demo zone another domain links is marked with it, and not offered.
+  const picker = page.getByTestId('zone-picker');
+  await picker.getByRole('searchbox').fill('fleetdesk-demo.com');
+  await picker.getByRole('searchbox').press('Enter');
+  const taken = picker.getByTestId('zone-row').filter({ hasText: 'fleetdesk-demo.com' }).first();
+  await expect(taken.getByTestId('zone-linked')).toContainText('fleetdesk-demo.com');
+  await expect(taken.getByRole('button', { name: 'Pick' })).toHaveCount(0);
+  // The domain's own zone, found by name, fills the id (pasting one still works, as above).
+  await picker.getByRole('searchbox').fill(domainName);
+  await picker.getByRole('searchbox').press('Enter');
+  const own = picker.getByTestId('zone-row');
+  await expect(own).toHaveCount(1);
+  await expect(own).toContainText(zoneId);
+  await expect(own.getByTestId('zone-linked')).toHaveCount(0);
+  await own.getByRole('button', { name: 'Pick' }).click();
+  await expect(page.getByLabel('Cloud Zone Id')).toHaveValue(zoneId);
   await page.getByRole('button', { name: 'Link Zone' }).click();
   await expectToast(page, 'Zone linked successfully');
   await expect(page.getByTestId('cloud-zone-info')).toContainText(domainName);

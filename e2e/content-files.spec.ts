@@ -59,6 +59,20 @@ test('content files: create the directory, upload a folder, edit and save, renam
   await editor.click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type('<h1>Edited in the browser</h1>');
+
+  // Leaving with unsaved edits asks first: Close, then a link to another route; Stay keeps the edit.
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog(page)).toContainText('You have unsaved changes. Leave and lose them?');
+  await dialog(page).getByRole('button', { name: 'Stay' }).click();
+  await expect(dialog(page)).toHaveCount(0);
+  await expect(editor).toContainText('Edited in the browser');
+  await page.getByRole('link', { name: 'Back to domain' }).click();
+  await expect(dialog(page)).toContainText('You have unsaved changes. Leave and lose them?');
+  await dialog(page).getByRole('button', { name: 'Stay' }).click();
+  await expect(page).toHaveURL(new RegExp(`/domains/${domain._id}/edit-content-files\\?`));
+  await expect(editor).toContainText('Edited in the browser');
+  await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
+
   await page.getByRole('button', { name: 'Save' }).click();
   await expectToast(page, 'File saved');
   const saved = await request.get(

@@ -108,6 +108,18 @@ test('the command palette finds items across areas and jumps to screens and acti
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
 
+  // A bare action word lists the action and waits for the domain.
+  await page.keyboard.press('Control+k');
+  await box.fill('sitemap');
+  await expect(options).toHaveText(['Generate Sitemap…then type the domain']);
+  await options.first().click();
+  await expect(box).toHaveValue('Generate Sitemap ');
+  await expect(box).toBeFocused();
+  await box.pressSequentially('fleetdesk-demo.com');
+  await expect(options.first()).toHaveText('Generate Sitemap for fleetdesk-demo.com');
+  await box.press('Escape');
+  await expect(palette).toBeHidden();
+
   // A screen, by keyboard.
   await page.keyboard.press('Control+k');
   await box.fill('region');

@@ -255,12 +255,14 @@ test('domains: create with every link, tabs by URL, Setup WAF, search and export
   await expect(row).toContainText(`www.${s.tag}.test`);
   await expect(row).toContainText('Yes');
   await expect(row).toContainText('active');
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export' }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe('domains.csv');
-  const csv = parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
-  expect(csv[0]).toEqual([
+  const exported = async () => {
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('domains.csv');
+    return parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
+  };
+  const specColumns = [
     'Number',
     'Domain Name',
     'Domain Name (ASCII)',
@@ -268,25 +270,31 @@ test('domains: create with every link, tabs by URL, Setup WAF, search and export
     'Expiration Date',
     'Restricted',
     'Status',
-    'Server',
-    'Brand',
-    'Cloud',
-    'Domain Registrator',
-    'Cloud Zone Id',
-  ]);
+  ];
+  // By default the spec's columns, on screen and in the export.
+  const csv = await exported();
+  expect(csv[0]).toEqual(specColumns);
   expect(csv.slice(1)).toHaveLength(1);
-  expect(csv[1]!.slice(1)).toEqual([
-    unicodeName,
-    asciiName,
-    `www.${s.tag}.test`,
-    '2027-05-31',
-    'Yes',
-    'active',
+  expect(csv[1]!.slice(1)).toEqual([unicodeName, asciiName, `www.${s.tag}.test`, '2027-05-31', 'Yes', 'active']);
+
+  // The column chooser adds columns, remembered in this browser, and the export follows what is shown.
+  await page.getByRole('button', { name: 'Columns' }).click();
+  for (const name of ['Server', 'Brand', 'Cloud and zone', 'Domain Registrator'])
+    await page.getByRole('checkbox', { name, exact: true }).check();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('columnheader', { name: 'Registrator' })).toBeVisible();
+  await expect(row).toContainText('198.51.100.77');
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Columns (+4)' })).toBeVisible();
+  await expect(tableRows(page).first()).toContainText(`Brand ${s.tag}`);
+  const wide = await exported();
+  expect(wide[0]).toEqual([...specColumns, 'Server', 'Brand', 'Cloud', 'Cloud Zone Id', 'Domain Registrator']);
+  expect(wide[1]!.slice(7)).toEqual([
     '198.51.100.77',
     `Brand ${s.tag}`,
     `${s.tag}-used@example.com`,
-    `Registrar ${s.tag}`,
     '',
+    `Registrar ${s.tag}`,
   ]);
 
   // Delete: the confirm, then the delete, then back to the list.

@@ -48,6 +48,8 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
   await expect(page.getByRole('textbox', { name: 'Api Token', exact: true })).toBeDisabled();
   await page.getByLabel('Change Api Token').check();
   await expect(page.getByRole('textbox', { name: 'Api Token', exact: true })).toBeEnabled();
+  // Ticked, the form has a change: leaving would ask first (the unsaved-changes guard), so it is unticked again.
+  await page.getByLabel('Change Api Token').uncheck();
 
   // The Account actions menu.
   await page.getByRole('button', { name: 'Account Actions' }).click();
@@ -67,8 +69,23 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
   await expectToast(page, 'Host created successfully');
   await expect(page.getByRole('tab', { name: 'Verification', selected: true })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Summary' })).toBeDisabled();
-  await expect(page.getByTestId('verification-state')).toHaveText('NONE');
-  await expect(page.getByRole('button', { name: 'Verify Host' })).toBeVisible();
+  // The state reads as a word, the API's code on hover.
+  await expect(page.getByTestId('verification-state')).toHaveText('Not verified');
+  await expect(page.getByTestId('verification-state')).toHaveAttribute('title', 'NONE');
+  await expect(page.getByRole('button', { name: 'Verify Host with DNS record' })).toBeVisible();
+  // What to publish for each method, built from the host's uin, each with a copy button.
+  const uin = (await page
+    .locator('code')
+    .filter({ hasText: /^[0-9a-f]{16}$/ })
+    .first()
+    .textContent())!;
+  expect(uin).toMatch(/^[0-9a-f]{16}$/);
+  await expect(page.getByTestId('verify-dns-name')).toHaveText(domainName);
+  await expect(page.getByTestId('verify-dns-value')).toHaveText(`yandex-verification: ${uin}`);
+  await expect(page.getByTestId('verify-meta-tag')).toHaveText(`<meta name="yandex-verification" content="${uin}" />`);
+  await expect(page.getByTestId('verify-file-name')).toHaveText(`yandex_${uin}.html`);
+  await expect(page.getByTestId('verify-file-content')).toContainText(`<body>Verification: ${uin}</body>`);
+  await expect(page.getByTestId('verify-method-DNS').getByRole('button', { name: 'Copy the TXT value' })).toBeVisible();
 
   // Verify it through DNS from the domain's Yandex Webmaster tab.
   await page.goto(`/domains/${domain._id}?tab=yandex-webmaster`);
@@ -81,14 +98,16 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
   await expectToast(page, 'Domain saved successfully');
   await expect(page.getByTestId('domain-webmaster-host')).toContainText('Not verified');
   await page.getByRole('button', { name: 'Verify through DNS' }).click();
-  await expect(page.getByTestId('one-click-state')).toHaveText('VERIFIED', { timeout: 30_000 });
+  await expect(page.getByTestId('one-click-state')).toHaveText('Verified', { timeout: 30_000 });
+  await expect(page.getByTestId('verification-success')).toHaveText('The host is verified on Yandex Webmaster.');
 
   // Every tab of the verified host.
   const hostId = `https:${domainName}:443`;
   const hostPath = `/yandex-webmaster/accounts/${accountId}/hosts/${encodeURIComponent(hostId)}`;
   await page.goto(`${hostPath}?tab=verification`);
-  await expect(page.getByTestId('verification-state')).toHaveText('VERIFIED');
-  await expect(page.getByRole('button', { name: 'Verify Host' })).toHaveCount(0);
+  await expect(page.getByTestId('verification-state')).toHaveText('Verified');
+  await expect(page.getByRole('button', { name: /Verify Host/ })).toHaveCount(0);
+  await expect(page.getByTestId('verification-instructions')).toHaveCount(0);
   await page.getByRole('tab', { name: 'General' }).click();
   await expect(page.getByRole('tabpanel')).toContainText(hostId);
   await page.getByRole('tab', { name: 'Summary' }).click();

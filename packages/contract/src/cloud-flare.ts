@@ -119,6 +119,37 @@ export const LinkZoneInputSchema = z.object({
 });
 export type LinkZoneInput = z.infer<typeof LinkZoneInputSchema>;
 
+/** Zones of the domain's cloud account a page at a time, for Link Zone's picker. */
+export const CLOUD_ZONES_PAGE_SIZE = 20;
+export const CloudZonesQuerySchema = z.object({
+  search: z.string().trim().max(253, { message: 'Search must be at most 253 characters' }).optional(),
+  page: z.coerce
+    .number({ message: 'Page must be a number' })
+    .int({ message: 'Page must be a whole number' })
+    .min(1, { message: 'Page must be at least 1' })
+    .max(10_000, { message: 'Page must be at most 10000' })
+    .default(1),
+});
+export type CloudZonesQuery = z.infer<typeof CloudZonesQuerySchema>;
+
+export const CloudZoneListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  plan: z.string().nullable(),
+  /** Another of the console's domains already linked to this zone. */
+  linkedDomain: z.object({ _id: z.string(), domainName: z.string() }).nullable(),
+});
+export type CloudZoneListItem = z.infer<typeof CloudZoneListItemSchema>;
+
+export const CloudZoneListSchema = z.object({
+  items: z.array(CloudZoneListItemSchema),
+  totalCount: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type CloudZoneList = z.infer<typeof CloudZoneListSchema>;
+
 /** What the zone actions leave on the domain. */
 export const CloudZoneIdsSchema = z.object({
   cloudZoneId: z.string().nullable(),

@@ -228,7 +228,44 @@ export type DomainFilter = z.infer<typeof DomainFilterSchema>;
 
 export const DomainListQuerySchema = DomainFilterSchema.extend({ page: ListQuerySchema.shape.page });
 export type DomainListQuery = z.infer<typeof DomainListQuerySchema>;
-export const DomainExportQuerySchema = DomainFilterSchema;
+/**
+ * The domains list's optional columns (the column chooser); the spec's columns are always shown. The export
+ * takes the shown ones as `columns=server,brand,…`, or `columns=none` for the spec's only (without the
+ * parameter, every column as before).
+ */
+export const DOMAIN_OPTIONAL_COLUMNS = ['server', 'brand', 'cloud', 'registrator', 'yandexAccount'] as const;
+export type DomainOptionalColumn = (typeof DOMAIN_OPTIONAL_COLUMNS)[number];
+/** The export's headers of each optional column. */
+export const DOMAIN_OPTIONAL_COLUMN_HEADERS: Record<DomainOptionalColumn, readonly string[]> = {
+  server: ['Server'],
+  brand: ['Brand'],
+  cloud: ['Cloud', 'Cloud Zone Id'],
+  registrator: ['Domain Registrator'],
+  yandexAccount: ['Yandex Webmaster Account'],
+};
+
+export const DomainExportQuerySchema = DomainFilterSchema.extend({
+  columns: z
+    .string()
+    .max(200, { message: 'Columns must be at most 200 characters' })
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const names = v
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c && c !== 'none');
+      const unknown = names.filter((c) => !(DOMAIN_OPTIONAL_COLUMNS as readonly string[]).includes(c));
+      if (unknown.length) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Columns must be among ${DOMAIN_OPTIONAL_COLUMNS.join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return DOMAIN_OPTIONAL_COLUMNS.filter((c) => names.includes(c));
+    }),
+});
 
 const priority = () =>
   z.preprocess(

@@ -3,6 +3,17 @@ import { IdSchema, ListQuerySchema, requiredText } from './common.ts';
 import { checkFirewallExpression } from './firewall-expression.ts';
 
 export const FIREWALL_ACTIONS = ['managed_challenge', 'block', 'js_challenge', 'skip', 'challenge'] as const;
+/** Cloudflare's names of the actions, as operators read them (the value stays on hover). */
+export const FIREWALL_ACTION_LABELS: Record<(typeof FIREWALL_ACTIONS)[number], string> = {
+  managed_challenge: 'Managed Challenge',
+  block: 'Block',
+  js_challenge: 'JS Challenge',
+  skip: 'Skip',
+  challenge: 'Interactive Challenge',
+};
+/** The label of an action; an unknown one as it is. */
+export const firewallActionLabel = (action: string) =>
+  (FIREWALL_ACTION_LABELS as Record<string, string>)[action] ?? action;
 export type FirewallAction = (typeof FIREWALL_ACTIONS)[number];
 
 export const EXPRESSION_MAX = 4096;

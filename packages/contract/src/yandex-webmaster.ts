@@ -28,6 +28,16 @@ export type YandexWebmasterAccountListQuery = z.infer<typeof YandexWebmasterAcco
 export const YANDEX_VERIFICATION_TYPES = ['DNS', 'HTML_FILE', 'META_TAG'] as const;
 export type YandexVerificationType = (typeof YANDEX_VERIFICATION_TYPES)[number];
 
+/** What a site publishes for each verification method (docs/integrations/yandex-webmaster.md §8). */
+export function yandexVerificationMarkers(uin: string) {
+  return {
+    dnsTxt: `yandex-verification: ${uin}`,
+    metaTag: `<meta name="yandex-verification" content="${uin}" />`,
+    htmlFileName: `yandex_${uin}.html`,
+    htmlFileContent: `<html>\n    <head>\n        <meta http-equiv="Content-Type" content="text/html; charset=UTF-8">\n    </head>\n    <body>Verification: ${uin}</body>\n</html>\n`,
+  };
+}
+
 const hostUrlText = () =>
   requiredText(500, 'Host url').refine((v) => /^(https?:\/\/)?[^\s/?#]+(:\d+)?\/?$/i.test(v), {
     message: 'Host url must be a host name or an http(s) address of a site root',

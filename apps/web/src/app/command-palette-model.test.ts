@@ -18,8 +18,8 @@ describe('parseQuery', () => {
     expect(parseQuery('dns example.com').actions.map((a) => a.label)).toEqual(['Update DNS']);
   });
   it('is a plain search otherwise', () => {
-    expect(parseQuery('example.com')).toEqual({ term: 'example.com', actions: [] });
-    expect(parseQuery('ex ample')).toEqual({ term: 'ex ample', actions: [] });
+    expect(parseQuery('example.com')).toEqual({ term: 'example.com', actions: [], bare: false });
+    expect(parseQuery('ex ample')).toEqual({ term: 'ex ample', actions: [], bare: false });
   });
 });
 
@@ -37,5 +37,23 @@ describe('paletteItems', () => {
     });
     const waf = paletteItems('setup waf example', [hit('domains', 'example.com')]);
     expect(waf[0]!.to).toBe('/domains/0b7c8f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f/firewall-rules');
+  });
+  it('lists a bare action word as the action, waiting for its domain', () => {
+    expect(parseQuery('sitemap')).toMatchObject({ term: '', bare: true });
+    const items = paletteItems('sitemap', undefined);
+    expect(items).toEqual([
+      {
+        id: 'prompt:generate-sitemap',
+        label: 'Generate Sitemap…',
+        hint: 'then type the domain',
+        group: 'Actions',
+        fill: 'Generate Sitemap ',
+      },
+    ]);
+    expect(paletteItems('purge', undefined).map((i) => i.label)).toEqual(['Purge Cache…']);
+    // A word that also names a screen stays a search ("domain" is also Delete Domain).
+    expect(parseQuery('domain')).toEqual({ term: 'domain', actions: [], bare: false });
+    // Filled in, the action and a domain name read as before.
+    expect(parseQuery('Generate Sitemap example')).toMatchObject({ term: 'example', bare: false });
   });
 });

@@ -7,7 +7,10 @@ export interface PaletteItem {
   label: string;
   hint?: string;
   group: string;
-  to: string;
+  /** Where choosing it goes. */
+  to?: string;
+  /** Or the text choosing it puts in the box (an action still waiting for its domain). */
+  fill?: string;
 }
 
 export const AREA_LABELS: Record<SearchArea, string> = {
@@ -65,22 +68,39 @@ const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
  * Reads "purge cache example.com" (or "purge example.com", "dns example.com") as an action and a search term:
  * the longest leading words that some action's label contains. The term is what the API searches for.
  */
-export function parseQuery(query: string): { term: string; actions: DomainAction[] } {
+export function parseQuery(query: string): { term: string; actions: DomainAction[]; bare: boolean } {
   const words = norm(query).split(' ').filter(Boolean);
+  // The whole query naming an action and no screen ("sitemap", "purge cache") is an action waiting for its domain.
+  const whole = words.join(' ');
+  if (whole.length >= 3 && !SCREENS.some((s) => s.label.toLowerCase().includes(whole))) {
+    const actions = ACTIONS.filter((a) => a.label.toLowerCase().includes(whole));
+    if (actions.length) return { term: '', actions, bare: true };
+  }
   for (let k = words.length - 1; k >= 1; k--) {
     const phrase = words.slice(0, k).join(' ');
     if (phrase.length < 3) continue;
     const actions = ACTIONS.filter((a) => a.label.toLowerCase().includes(phrase));
-    if (actions.length) return { term: words.slice(k).join(' '), actions };
+    if (actions.length) return { term: words.slice(k).join(' '), actions, bare: false };
   }
-  return { term: words.join(' '), actions: [] };
+  return { term: whole, actions: [], bare: false };
 }
 
 /** What the palette lists for a query: matching screens, then search hits (with actions on domains). */
 export function paletteItems(query: string, hits: readonly SearchHit[] | undefined): PaletteItem[] {
   const q = norm(query);
   const screens = q ? SCREENS.filter((s) => s.label.toLowerCase().includes(q)) : SCREENS;
-  const { actions } = parseQuery(query);
+  const { actions, bare } = parseQuery(query);
+  if (bare) {
+    // Choosing one keeps the palette open with the action's name typed: the domain comes next.
+    const prompts = actions.map((a) => ({
+      id: `prompt:${a.cloud ? 'cloud-flare/' : ''}${a.path}`,
+      label: `${a.label}…`,
+      hint: 'then type the domain',
+      group: 'Actions',
+      fill: `${a.label} `,
+    }));
+    return [...screens, ...prompts];
+  }
   const found: PaletteItem[] = [];
   for (const hit of hits ?? []) {
     const group = AREA_LABELS[hit.area];

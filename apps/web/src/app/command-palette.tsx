@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useState, type KeyboardEvent } from 'react';
+import { useDeferredValue, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Modal from 'react-bootstrap/Modal';
@@ -7,7 +7,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import type { SearchResult } from '@fleetdesk/contract';
 import { api } from '../lib/api-client.ts';
 import { errorMessage } from '../lib/api-error.ts';
-import { paletteItems, parseQuery } from './command-palette-model.ts';
+import { paletteItems, parseQuery, type PaletteItem } from './command-palette-model.ts';
 
 /** Ctrl+K / ⌘K anywhere opens the palette (while signed in). */
 export function useCommandPaletteShortcut(enabled: boolean, open: () => void) {
@@ -49,6 +49,7 @@ function PaletteBody({ onHide }: { onHide: () => void }) {
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
   const term = parseQuery(useDebounced(text, SEARCH_DELAY_MS)).term;
   const search = useQuery({
     queryKey: ['command-palette', term],
@@ -60,9 +61,15 @@ function PaletteBody({ onHide }: { onHide: () => void }) {
   const items = paletteItems(text, hits);
   const current = Math.min(active, Math.max(0, items.length - 1));
 
-  const go = (to: string) => {
+  const choose = (item: PaletteItem) => {
+    if (item.fill !== undefined) {
+      setText(item.fill);
+      setActive(0);
+      inputRef.current?.focus();
+      return;
+    }
     onHide();
-    void navigate(to);
+    if (item.to) void navigate(item.to);
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
@@ -72,7 +79,7 @@ function PaletteBody({ onHide }: { onHide: () => void }) {
     } else if (event.key === 'Enter') {
       event.preventDefault();
       const item = items[current];
-      if (item) go(item.to);
+      if (item) choose(item);
     }
   };
 
@@ -87,6 +94,7 @@ function PaletteBody({ onHide }: { onHide: () => void }) {
       <Modal.Body className="p-0">
         <div className="p-2 border-bottom d-flex align-items-center gap-2">
           <Form.Control
+            ref={inputRef}
             autoFocus
             type="search"
             role="combobox"
@@ -94,7 +102,7 @@ function PaletteBody({ onHide }: { onHide: () => void }) {
             aria-controls="command-palette-list"
             aria-activedescendant={items[current] ? `palette-${current}` : undefined}
             aria-label="Search domains, servers, clouds, users, brands, registrators or screens"
-            placeholder="Domain, IP, email, screen… or “purge cache example.com”"
+            placeholder="Domain, IP, screen or action…"
             maxLength={100}
             value={text}
             onChange={(e) => {
@@ -128,7 +136,7 @@ function PaletteBody({ onHide }: { onHide: () => void }) {
                   aria-selected={index === current}
                   className={`fd-palette-item${index === current ? ' active' : ''}`}
                   onMouseMove={() => index !== current && setActive(index)}
-                  onClick={() => go(item.to)}
+                  onClick={() => choose(item)}
                 >
                   <span className="text-truncate">{item.label}</span>
                   {item.hint && <small className="text-truncate fd-palette-hint">{item.hint}</small>}

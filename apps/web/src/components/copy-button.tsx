@@ -29,10 +29,12 @@ export interface CopyButtonProps {
   label?: string;
   size?: 'sm' | 'lg';
   variant?: string;
+  /** Names what is copied when the visible label is only "Copy" (e.g. "Copy TXT value"). */
+  ariaLabel?: string;
 }
 
 /** Copies `text` to the clipboard; says "Copied" for two seconds (or "Copy failed"). */
-export function CopyButton({ text, label = 'Copy', size, variant = 'outline-secondary' }: CopyButtonProps) {
+export function CopyButton({ text, label = 'Copy', size, variant = 'outline-secondary', ariaLabel }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -41,7 +43,14 @@ export function CopyButton({ text, label = 'Copy', size, variant = 'outline-seco
   }, [state]);
   const handleClick = async () => setState((await copyText(text)) ? 'copied' : 'failed');
   return (
-    <Button type="button" size={size} variant={variant} onClick={() => void handleClick()} aria-live="polite">
+    <Button
+      type="button"
+      size={size}
+      variant={variant}
+      onClick={() => void handleClick()}
+      aria-live="polite"
+      aria-label={state === 'idle' ? ariaLabel : undefined}
+    >
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}
     </Button>
   );

@@ -24,6 +24,7 @@ import { LoadingSpinner } from './loading-spinner.tsx';
 import { SubmitButton } from './submit-button.tsx';
 import { PageHeader } from './page-header.tsx';
 import { useToasts } from './toasts.tsx';
+import { useUnsavedChanges } from './use-unsaved-changes.ts';
 import { useForbiddenDialog } from './use-forbidden-dialog.ts';
 
 /** The hooks FormView needs; `createResourceHooks` provides them. */
@@ -59,6 +60,8 @@ export interface FormViewProps<TItem extends Entity, TValues extends FieldValues
   /** Omit the Delete link (e.g. items that cannot be deleted). */
   hideDelete?: boolean;
   submitLabel?: string;
+  /** Hide the submit button (e.g. while a read-only tab of the form is open). */
+  hideSubmit?: boolean;
   /** Extra links or buttons in the edit page's header. */
   actions?: (item: TItem) => ReactNode;
   /** The audit log entity of the History link; defaults to `resource.resource`. `false` hides the link. */
@@ -146,7 +149,7 @@ function FormTitle<TItem extends Entity, TValues extends FieldValues, TInput>({
 function FormBody<TItem extends Entity, TValues extends FieldValues, TInput>(
   props: FormViewProps<TItem, TValues, TInput> & { item?: TItem },
 ) {
-  const { entity, resource, schema, defaultValues, toValues, paths, submitLabel, children, item } = props;
+  const { entity, resource, schema, defaultValues, toValues, paths, submitLabel, hideSubmit, children, item } = props;
   const navigate = useNavigate();
   const dialogs = useDialogs();
   const toasts = useToasts();
@@ -194,6 +197,8 @@ function FormBody<TItem extends Entity, TValues extends FieldValues, TInput>(
   };
 
   const pending = form.formState.isSubmitting;
+  // A save in progress may navigate (create goes to the edit route): only an idle, edited form asks.
+  useUnsavedChanges(form.formState.isDirty && !pending);
 
   return (
     <>
@@ -201,7 +206,7 @@ function FormBody<TItem extends Entity, TValues extends FieldValues, TInput>(
       <FormProvider {...form}>
         <Form noValidate onSubmit={(event) => void form.handleSubmit(handleValid)(event)} className="fd-form">
           <fieldset disabled={pending}>{typeof children === 'function' ? children({ item, form }) : children}</fieldset>
-          <SubmitButton pending={pending}>{submitLabel ?? (item ? 'Save' : 'Create')}</SubmitButton>
+          {!hideSubmit && <SubmitButton pending={pending}>{submitLabel ?? (item ? 'Save' : 'Create')}</SubmitButton>}
         </Form>
       </FormProvider>
     </>

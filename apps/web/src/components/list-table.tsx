@@ -49,6 +49,10 @@ export interface RowSelection<T> {
 const NAME_HEADERS = ['Domain Name', 'Username', 'Name', 'Email', 'IP Address', 'Job'];
 const NUMBER_HEADERS = ['№', '#', ''];
 
+/** The two number columns say what they count: unfiltered, the first page shows the same numbers in both. */
+export const ROW_NUMBER_HINT = 'Row on this page';
+export const RECORD_NUMBER_HINT = "The record's own number: it stays the same whatever the page, search or filter";
+
 /** The column holding the row's name: the marked one, else the first name-like header, else the first non-number. */
 export function mainColumnIndex(columns: readonly Pick<Column<unknown>, 'header' | 'primary'>[]): number {
   const marked = columns.findIndex((c) => c.primary);
@@ -133,7 +137,7 @@ export function ListTable<T extends Entity>({
               />
             </th>
           )}
-          <th scope="col" style={{ width: '4rem' }}>
+          <th scope="col" style={{ width: '4rem' }} title={ROW_NUMBER_HINT} className="fd-hint">
             #
           </th>
           {columns.map((column, i) => (
@@ -141,6 +145,8 @@ export function ListTable<T extends Entity>({
               scope="col"
               key={column.key ?? (typeof column.header === 'string' ? column.header : i)}
               style={column.width ? { width: column.width } : undefined}
+              title={column.header === '№' ? RECORD_NUMBER_HINT : undefined}
+              className={column.header === '№' ? 'fd-hint' : undefined}
             >
               {column.header}
             </th>

@@ -36,8 +36,8 @@ export interface ListViewProps<T extends Entity> {
   extraParams?: QueryParams;
   /** An In Use column, shown only when one of its params has a value. */
   inUse?: InUseColumn<T>;
-  /** An Export button: GET url?search=…, saved as fileName. */
-  csvExport?: { url: string; fileName: string };
+  /** An Export button: GET url?search=…, saved as fileName; `params` are sent with it (e.g. the shown columns). */
+  csvExport?: { url: string; fileName: string; params?: QueryParams };
   /** Replaces the "Failed to load data" box. */
   errorView?: (refresh: () => void) => ReactNode;
   /**
@@ -99,7 +99,12 @@ export function ListView<T extends Entity>({
     setExporting(true);
     try {
       // The export takes the same filters as the list (extraParams), beside the search.
-      await exportCsv(csvExport.url, { ...extraParams, search, fileName: csvExport.fileName });
+      await exportCsv(csvExport.url, {
+        ...extraParams,
+        ...csvExport.params,
+        search,
+        fileName: csvExport.fileName,
+      });
     } catch (error) {
       void dialogs.apiError(error);
     } finally {

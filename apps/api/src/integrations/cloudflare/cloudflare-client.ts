@@ -465,6 +465,26 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       return all<CfZone>(creds, '/zones', { name: filter.name, status: filter.status, 'account.id': accountId }, 50);
     },
 
+    /** One page of the account's zones, names containing `search` (Cloudflare's `contains:` operator). */
+    async listZonesPage(
+      creds: CloudflareCredentials,
+      q: { search?: string; page: number; perPage: number; accountId?: string },
+    ): Promise<{ zones: CfZone[]; totalCount: number }> {
+      const search = q.search?.trim().toLowerCase();
+      const env = await call<CfZone[]>(creds, 'GET', '/zones', {
+        query: {
+          name: search ? `contains:${search}` : undefined,
+          'account.id': q.accountId ?? creds.accountId ?? undefined,
+          order: 'name',
+          page: q.page,
+          per_page: q.perPage,
+        },
+      });
+      const zones = Array.isArray(env.result) ? env.result : [];
+      const totalCount = env.result_info?.total_count ?? (q.page - 1) * q.perPage + zones.length;
+      return { zones, totalCount };
+    },
+
     async findZoneByName(creds: CloudflareCredentials, name: string): Promise<CfZone | null> {
       const wanted = name.trim().toLowerCase();
       const env = await call<CfZone[]>(creds, 'GET', '/zones', {

@@ -374,6 +374,7 @@ describe.skipIf(!schemaExists)(
         routing,
         domains: {
           get: async () => ({ ...domain }) as never,
+          byZoneIds: async () => [],
           getFirewallRules: async () => [
             {
               ruleId: '0192f000-0000-7000-8000-0000000000f1',

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import {
   CloudZoneIdsSchema,
   CloudZoneInfoSchema,
+  CloudZoneListSchema,
+  CloudZonesQuerySchema,
   CreateZoneResultSchema,
   DnsChangesInputSchema,
   DnsChangesResultSchema,
@@ -34,6 +36,13 @@ export const cloudFlareRoutes = (service: CloudFlareService) => async (app: Fast
     `${path}/zone-info`,
     { config, schema: { tags, params, response: { 200: CloudZoneInfoSchema } } },
     async (req) => service.zoneInfo(idOf(req), req.actor),
+  );
+  app.get(
+    `${path}/zones`,
+    { config, schema: { tags, params, querystring: CloudZonesQuerySchema, response: ok(CloudZoneListSchema) } },
+    async (req) => ({
+      data: await service.listZones(idOf(req), req.query as z.infer<typeof CloudZonesQuerySchema>, req.actor),
+    }),
   );
   app.post(
     `${path}/create-zone`,

@@ -2,10 +2,13 @@ import type { Dispatcher } from 'undici';
 import {
   CLOUD_FLARE_MESSAGES,
   CLOUD_ZONE_EXISTS_CODE,
+  CLOUD_ZONES_PAGE_SIZE,
   DEFAULT_REDIRECT_STATUS_CODE,
   FLEETDESK_RULE_DESCRIPTION_PREFIX,
   FLEETDESK_RULE_REF_PREFIX,
   type CloudZoneInfo,
+  type CloudZoneList,
+  type CloudZonesQuery,
   type CreateZoneResult,
   type DnsChanges,
   type DnsChangesResult,
@@ -161,7 +164,7 @@ function redirectOf(rule: CfRule): RedirectOut | null {
 export function createCloudFlareService(deps: {
   cloudflare: CloudflareClient;
   routing: CloudflareRouting;
-  domains: Pick<DomainsService, 'get' | 'getFirewallRules' | 'setCloudZone'>;
+  domains: Pick<DomainsService, 'get' | 'getFirewallRules' | 'setCloudZone' | 'byZoneIds'>;
   clouds: Pick<CloudsService, 'credentials' | 'rememberAccountId'>;
   proxies: Pick<ProxiesService, 'endpointsInRegion'>;
   audit: AuditService;
@@ -407,6 +410,37 @@ export function createCloudFlareService(deps: {
         if (err instanceof AppError) return { errorMessage: err.message, data: { result: null } };
         throw err;
       }
+    },
+
+    /** A page of the zones of the domain's cloud account, each marked with the other domain linked to it. */
+    async listZones(domainId: string, q: CloudZonesQuery, actor: Actor): Promise<CloudZoneList> {
+      const ctx = await contextOf(domainId, false, actor);
+      const { zones, totalCount } = await forCloud(ctx, async () => {
+        const accountId = await accountIdOf(ctx);
+        return cf.listZonesPage(ctx.creds, {
+          search: q.search,
+          page: q.page,
+          perPage: CLOUD_ZONES_PAGE_SIZE,
+          accountId,
+        });
+      });
+      const linked = await domains.byZoneIds(zones.map((z) => z.id));
+      const byZone = new Map(linked.filter((d) => d._id !== domainId).map((d) => [d.cloudZoneId, d]));
+      return {
+        items: zones.map((z) => {
+          const other = byZone.get(z.id);
+          return {
+            id: z.id,
+            name: z.name,
+            status: z.status,
+            plan: z.plan?.name ?? null,
+            linkedDomain: other ? { _id: other._id, domainName: other.domainName } : null,
+          };
+        }),
+        totalCount,
+        page: q.page,
+        pageSize: CLOUD_ZONES_PAGE_SIZE,
+      };
     },
 
     async createZone(domainId: string, actor: Actor): Promise<CreateZoneResult> {

@@ -243,6 +243,7 @@ export type DomainExportRow = {
   cloudEmail: string | null;
   registratorName: string | null;
   cloudZoneId: string | null;
+  yandexAccountName: string | null;
 };
 
 export function createDomainsRepository(db: Db) {
@@ -448,6 +449,15 @@ export function createDomainsRepository(db: Db) {
       return new Map(rows.map((r) => [r.name, r.id]));
     },
 
+    /** The console's domains linked to these Cloudflare zones (Link Zone's picker marks them). */
+    async byZoneIds(zoneIds: string[], ex: Executor = db) {
+      if (!zoneIds.length) return [];
+      return ex
+        .select({ _id: domains.id, domainName: domains.domainName, cloudZoneId: domains.cloudZoneId })
+        .from(domains)
+        .where(inArray(domains.cloudZoneId, zoneIds));
+    },
+
     /**
      * Locks the server row (FOR NO KEY UPDATE, held to the end of the transaction) so that two assignments
      * to the same server run one after the other, then counts its domains. Undefined when there is no such server.
@@ -602,12 +612,14 @@ export function createDomainsRepository(db: Db) {
           cloudEmail: clouds.email,
           registratorName: domainRegistrators.name,
           cloudZoneId: domains.cloudZoneId,
+          yandexAccountName: yandexWebmasterAccounts.name,
         })
         .from(domains)
         .leftJoin(servers, eq(servers.id, domains.serverId))
         .leftJoin(brands, eq(brands.id, domains.brandId))
         .leftJoin(clouds, eq(clouds.id, domains.cloudId))
         .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId))
+        .leftJoin(yandexWebmasterAccounts, eq(yandexWebmasterAccounts.id, domains.yandexWebmasterAccountId))
         .where(and(gt(domains.domainNo, afterNo), domainFilterWhere(filter)))
         .orderBy(asc(domains.domainNo))
         .limit(limit);

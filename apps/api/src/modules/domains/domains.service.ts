@@ -1,6 +1,8 @@
 import {
   DOMAIN_EXPORT_COLUMNS,
+  DOMAIN_OPTIONAL_COLUMN_HEADERS,
   type Domain,
+  type DomainOptionalColumn,
   type DomainCloudZonePatch,
   type DomainFilter,
   type DomainFirewallRuleDetail,
@@ -18,7 +20,13 @@ import type { BrandsService } from '../brands/brands.service.ts';
 import type { CloudsService } from '../clouds/clouds.service.ts';
 import type { YandexWebmasterService } from '../yandex-webmaster/yandex-webmaster.service.ts';
 import { CSV_BOM, csvLine } from './csv.ts';
-import { unicodeOf, type DomainRow, type DomainWrite, type DomainsRepository } from './domains.repository.ts';
+import {
+  unicodeOf,
+  type DomainExportRow,
+  type DomainRow,
+  type DomainWrite,
+  type DomainsRepository,
+} from './domains.repository.ts';
 
 export const DOMAIN_MESSAGES = {
   duplicate: 'A domain with this name already exists',
@@ -209,6 +217,7 @@ export function createDomainsService(deps: {
     },
 
     idsByNames: (names: string[]) => repo.idsByNames(names),
+    byZoneIds: (zoneIds: string[]) => repo.byZoneIds(zoneIds),
     /** The ids matching the filter, in list order, at most `limit` ("select all N matching"). */
     listIds: (filter: Partial<DomainFilter>, limit: number) => repo.listIds(filter, limit),
 
@@ -256,32 +265,43 @@ export function createDomainsService(deps: {
      * The CSV export, produced batch by batch (keyset pagination on the domain number), so memory stays
      * flat at any size. The first chunk is the header row. The list's search and filters apply.
      */
-    async *exportCsv(filter: Partial<DomainFilter>, opts: { batchSize?: number } = {}): AsyncGenerator<string> {
+    async *exportCsv(
+      query: Partial<DomainFilter> & { columns?: readonly DomainOptionalColumn[] },
+      opts: { batchSize?: number } = {},
+    ): AsyncGenerator<string> {
+      const { columns, ...filter } = query;
       const batchSize = opts.batchSize ?? EXPORT_BATCH_SIZE;
+      // Without a choice, every column (the export as it always was); with one, the spec's and the chosen ones.
+      const optional: Record<DomainOptionalColumn, (r: DomainExportRow) => (string | null)[]> = {
+        server: (r) => [r.serverIp],
+        brand: (r) => [r.brandName],
+        cloud: (r) => [r.cloudEmail, r.cloudZoneId],
+        registrator: (r) => [r.registratorName],
+        yandexAccount: (r) => [r.yandexAccountName],
+      };
+      const header = columns
+        ? [...DOMAIN_EXPORT_COLUMNS.slice(0, 7), ...columns.flatMap((c) => DOMAIN_OPTIONAL_COLUMN_HEADERS[c])]
+        : DOMAIN_EXPORT_COLUMNS;
+      const lineOf = (r: DomainExportRow) => {
+        const base = [
+          r.domainNo,
+          r.domainNameUnicode,
+          r.domainName,
+          r.redirectDomainName === null ? null : unicodeOf(r.redirectDomainName),
+          r.expirationDate,
+          r.isRestricted ? 'Yes' : '',
+          r.status,
+        ];
+        if (columns) return csvLine([...base, ...columns.flatMap((c) => optional[c](r))]);
+        return csvLine([...base, r.serverIp, r.brandName, r.cloudEmail, r.registratorName, r.cloudZoneId]);
+      };
       let after = 0;
       // The first batch is read before the first chunk: a failure there is still a proper error status.
       let rows = await repo.exportBatch(filter, after, batchSize);
-      yield CSV_BOM + csvLine(DOMAIN_EXPORT_COLUMNS);
+      yield CSV_BOM + csvLine(header);
       for (;;) {
         if (!rows.length) return;
-        yield rows
-          .map((r) =>
-            csvLine([
-              r.domainNo,
-              r.domainNameUnicode,
-              r.domainName,
-              r.redirectDomainName === null ? null : unicodeOf(r.redirectDomainName),
-              r.expirationDate,
-              r.isRestricted ? 'Yes' : '',
-              r.status,
-              r.serverIp,
-              r.brandName,
-              r.cloudEmail,
-              r.registratorName,
-              r.cloudZoneId,
-            ]),
-          )
-          .join('');
+        yield rows.map(lineOf).join('');
         if (rows.length < batchSize) return;
         after = rows[rows.length - 1]!.domainNo;
         rows = await repo.exportBatch(filter, after, batchSize);

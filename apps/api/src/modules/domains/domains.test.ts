@@ -728,6 +728,22 @@ describe('export', () => {
     expect(searched.map((r) => r[1])).toEqual(['Domain Name', 'plain.example']);
     const none = parseCsv((await call('GET', '/api/domains/export?search=nothing-like-this')).body);
     expect(none).toHaveLength(1);
+
+    // The list's column chooser: the spec's columns and the chosen ones, in the list's order, whatever the query's.
+    const chosen = parseCsv((await call('GET', '/api/domains/export?columns=yandexAccount,cloud,brand')).body);
+    expect(chosen[0]).toEqual([
+      ...DOMAIN_EXPORT_COLUMNS.slice(0, 7),
+      'Brand',
+      'Cloud',
+      'Cloud Zone Id',
+      'Yandex Webmaster Account',
+    ]);
+    expect(chosen[1]!.slice(7)).toEqual(['Smith, "Jones"\nand Co', 'cf@example.com', 'zone-123', '']);
+    const specOnly = parseCsv((await call('GET', '/api/domains/export?columns=none')).body);
+    expect(specOnly[0]).toEqual([...DOMAIN_EXPORT_COLUMNS.slice(0, 7)]);
+    const bad = await call('GET', '/api/domains/export?columns=server,password');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('Columns must be among server, brand, cloud, registrator, yandexAccount');
   });
 
   it('reads the database in batches (keyset on the number), so a large export never sits in memory', async () => {

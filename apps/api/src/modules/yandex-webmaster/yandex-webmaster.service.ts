@@ -9,6 +9,7 @@ import type {
   YandexWebmasterAccountInput,
   YandexWebmasterAccountListQuery,
 } from '@fleetdesk/contract';
+import { yandexVerificationMarkers } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
@@ -349,7 +350,7 @@ export function createYandexWebmasterService(deps: {
       if (!d.cloudId || !d.cloudZoneId) throw new ValidationError(WEBMASTER_MESSAGES.noZone);
       const { c, accountId, hostId } = await ensureHost(domainId);
       const current = await client.verification(c, hostId);
-      const content = `yandex-verification: ${current.verification_uin}`;
+      const content = yandexVerificationMarkers(current.verification_uin ?? '').dnsTxt;
       const placed = `TXT ${d.domainName} "${content}"`;
       if (current.verification_state === 'VERIFIED' || current.verification_state === 'IN_PROGRESS')
         return { method: 'DNS', placed, verification: current };
@@ -370,11 +371,11 @@ export function createYandexWebmasterService(deps: {
       if (!files) throw new ValidationError(WEBMASTER_MESSAGES.noFiles);
       const { c, accountId, hostId } = await ensureHost(domainId);
       const current = await client.verification(c, hostId);
-      const name = `yandex_${current.verification_uin}.html`;
+      const markers = yandexVerificationMarkers(current.verification_uin ?? '');
+      const name = markers.htmlFileName;
       if (current.verification_state === 'VERIFIED' || current.verification_state === 'IN_PROGRESS')
         return { method: 'HTML_FILE', placed: name, verification: current };
-      const body = `<html>\n    <head>\n        <meta http-equiv="Content-Type" content="text/html; charset=UTF-8">\n    </head>\n    <body>Verification: ${current.verification_uin}</body>\n</html>\n`;
-      await files.writeRootFile(domainId, name, body, actor);
+      await files.writeRootFile(domainId, name, markers.htmlFileContent, actor);
       return { method: 'HTML_FILE', placed: name, verification: await verify(accountId, hostId, 'HTML_FILE', actor) };
     },
   };

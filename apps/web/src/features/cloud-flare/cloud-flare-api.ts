@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CloudZoneIds,
+  CloudZoneList,
   CloudZoneInfo,
   CreateZoneResult,
   DnsChangesInput,
@@ -53,6 +54,7 @@ export const cloudFlareKeys = {
   domainLists: () => ['domains', 'list'] as const,
   all: (id: string) => ['domains', 'cloud-flare', id] as const,
   zoneInfo: (id: string) => ['domains', 'cloud-flare', id, 'zone-info'] as const,
+  zones: (id: string, search: string, page: number) => ['domains', 'cloud-flare', id, 'zones', search, page] as const,
   setting: (id: string, name: 'ssl' | 'tls_1_3') => ['domains', 'cloud-flare', id, 'setting', name] as const,
   dns: (id: string) => ['domains', 'cloud-flare', id, 'dns'] as const,
   redirects: (id: string) => ['domains', 'cloud-flare', id, 'redirects'] as const,
@@ -64,6 +66,17 @@ export function useDomain(id: string) {
     queryKey: cloudFlareKeys.domain(id),
     queryFn: ({ signal }) => api.get<Domain>(domainPath(id), undefined, signal),
     enabled: Boolean(id),
+  });
+}
+
+/** A page of the zones of the domain's cloud account (Link Zone's picker). */
+export function useCloudZones(id: string, search: string, page: number, enabled = true) {
+  return useQuery({
+    queryKey: cloudFlareKeys.zones(id, search, page),
+    queryFn: ({ signal }) => api.get<CloudZoneList>(cfPath(id, 'zones'), { search: search || undefined, page }, signal),
+    enabled: enabled && Boolean(id),
+    placeholderData: (previous) => previous,
+    staleTime: 30_000,
   });
 }
 

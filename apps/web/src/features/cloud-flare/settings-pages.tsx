@@ -15,6 +15,7 @@ import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -50,6 +51,9 @@ function SettingForm<V extends SslMode | Tls13Mode>({
   const query = useZoneSetting(domain._id, setting);
   const save = useSaveZoneSetting<V>(domain._id, setting);
   const [picked, setPicked] = useState<V | undefined>();
+  useUnsavedChanges(
+    picked !== undefined && query.isSuccess && picked !== normalize(query.data.result.value) && !save.isPending,
+  );
 
   if (query.isPending) return <LoadingSpinner />;
   if (query.isError) return <ErrorBox detail={errorMessage(query.error)} onRefresh={() => void query.refetch()} />;

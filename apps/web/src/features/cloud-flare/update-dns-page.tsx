@@ -12,6 +12,7 @@ import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { RefreshButton } from '../../components/refresh-button.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useDnsRecords, useSaveDnsRecords } from './cloud-flare-api.ts';
@@ -253,6 +254,7 @@ function DnsEditor({
   const needle = filter.trim().toLowerCase();
   const visible = needle ? rows.filter((r) => `${r.type} ${r.name} ${r.content}`.toLowerCase().includes(needle)) : rows;
   const pendingCount = countOf(diff.summary);
+  useUnsavedChanges(pendingCount > 0 && !save.isPending);
 
   return (
     <>

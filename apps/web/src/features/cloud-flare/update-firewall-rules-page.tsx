@@ -4,7 +4,12 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
-import { FLEETDESK_RULE_DESCRIPTION_PREFIX, type Domain, type UpdateFirewallRulesResult } from '@fleetdesk/contract';
+import {
+  FLEETDESK_RULE_DESCRIPTION_PREFIX,
+  firewallActionLabel,
+  type Domain,
+  type UpdateFirewallRulesResult,
+} from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
@@ -68,9 +73,7 @@ function UpdateFirewallRules({ domain }: { domain: Domain }) {
                 <tr key={r.ruleId}>
                   <td>{i + 1}</td>
                   <td>{r.ruleName}</td>
-                  <td>
-                    <code>{r.action}</code>
-                  </td>
+                  <td title={r.action}>{firewallActionLabel(r.action)}</td>
                   <td className="text-break">
                     {r.expression ? (
                       <code className="small">{r.expression}</code>

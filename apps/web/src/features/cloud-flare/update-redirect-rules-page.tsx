@@ -19,6 +19,7 @@ import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { cloudFlarePaths, useRedirectRules, useSaveRedirectRules } from './cloud-flare-api.ts';
@@ -110,6 +111,9 @@ function RedirectEditor({ domain, initial }: { domain: Domain; initial: Redirect
   const [rows, setRows] = useState<RuleRow[]>(() => initial.rules.map((r) => rowOf(r, keyOf())));
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, Errors>>({});
+  // What Cloudflare holds, in the form the editor sends: the rows differ from it when there is something to save.
+  const [saved, setSaved] = useState(() => JSON.stringify(rows.map(payloadOf)));
+  useUnsavedChanges(JSON.stringify(rows.map(payloadOf)) !== saved && !save.isPending);
 
   const errorsOf = (r: RuleRow, index: number): Errors =>
     showErrors ? { ...serverErrors[String(index)], ...validate(r) } : {};
@@ -133,7 +137,9 @@ function RedirectEditor({ domain, initial }: { domain: Domain; initial: Redirect
     if (rows.some((r) => Object.keys(validate(r)).length)) return;
     try {
       const result = await save.mutateAsync({ rules: rows.map(payloadOf) });
-      setRows(result.rules.map((r) => rowOf(r, keyOf())));
+      const savedRows = result.rules.map((r) => rowOf(r, keyOf()));
+      setRows(savedRows);
+      setSaved(JSON.stringify(savedRows.map(payloadOf)));
       setShowErrors(false);
       toasts.success('Redirect rules saved successfully');
     } catch (error) {

@@ -37,11 +37,11 @@ export function useDomain(id: string) {
   });
 }
 
-export function useContentDir(id: string) {
+export function useContentDir(id: string, enabled = true) {
   return useQuery({
     queryKey: contentFilesKeys.dir(id),
     queryFn: ({ signal }) => api.get<ContentFilesDir>(`${domainPath(id)}/content-files-dir`, undefined, signal),
-    enabled: Boolean(id),
+    enabled: enabled && Boolean(id),
     retry: false,
   });
 }

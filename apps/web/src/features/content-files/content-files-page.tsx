@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Breadcrumb from 'react-bootstrap/Breadcrumb';
 import Button from 'react-bootstrap/Button';
@@ -12,6 +12,7 @@ import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -67,7 +68,9 @@ export function ContentFilesPage() {
   const dir = `/${segmentsOf(params.get('path') ?? '').join('/')}`;
   const openFile = params.get('file');
   const domain = useDomain(id);
-  const dirInfo = useContentDir(id);
+  // The files live on the domain's server: without one, asking would only answer 400.
+  const noServer = domain.isSuccess && !domain.data.serverId;
+  const dirInfo = useContentDir(id, domain.isSuccess && !noServer);
   useForbiddenDialog(dirInfo.error);
 
   const go = (next: { path?: string; file?: string | null }) => {
@@ -79,7 +82,16 @@ export function ContentFilesPage() {
   };
 
   let body;
-  if (dirInfo.isPending) body = <LoadingSpinner />;
+  if (noServer) {
+    body = (
+      <p className="text-body-secondary" data-testid="content-files-no-server">
+        This domain has no server. Pick one on the{' '}
+        <Link to={`${contentFilesPaths.domain(id)}?tab=general`}>General tab</Link> and save first.
+      </p>
+    );
+  } else if (domain.isError) {
+    body = <ErrorBox detail={errorMessage(domain.error)} onRefresh={() => void domain.refetch()} />;
+  } else if (dirInfo.isPending) body = <LoadingSpinner />;
   else if (dirInfo.isError) {
     body = (
       <ErrorBox
@@ -542,6 +554,8 @@ function EditFile({ id, file, onClose }: { id: string; file: string; onClose: ()
   const [text, setText] = useState<string | null>(null);
   const value = text ?? content.data?.fileContent ?? '';
   const dirty = text !== null && text !== content.data?.fileContent;
+  // Close and another file change ?file=, so the query counts as leaving too.
+  useUnsavedChanges(dirty, { query: true });
 
   return (
     <div>

@@ -103,12 +103,14 @@ export function RegistratorDomainsPage() {
           onChange={() => toggle(d.domainName)}
         />
       </td>
-      <td className="text-body-secondary">{rowNumber(i, page)}</td>
-      <td>
+      <td className="text-body-secondary" data-label="#">
+        {rowNumber(i, page)}
+      </td>
+      <td data-label="Domain Name">
         {d.domainNameUnicode}
         {d.domainNameUnicode !== d.domainName && <div className="small text-body-secondary">{d.domainName}</div>}
       </td>
-      <td>
+      <td data-label="Expiration Date">
         {d.expirationDate ?? '—'}
         {d.isExpired && (
           <Badge bg="danger" className="ms-2">
@@ -121,7 +123,7 @@ export function RegistratorDomainsPage() {
           </Badge>
         )}
       </td>
-      <td>
+      <td data-label="Console">
         {d.existsInConsole && d.domainId ? (
           <Link to={`/domains/${d.domainId}`}>In console</Link>
         ) : (
@@ -187,7 +189,7 @@ export function RegistratorDomainsPage() {
       ) : (
         <>
           <div className="table-responsive">
-            <Table hover size="sm" className="align-middle">
+            <Table hover size="sm" className="align-middle fd-record-table">
               <thead>
                 <tr>
                   <th style={{ width: '2.5rem' }}>

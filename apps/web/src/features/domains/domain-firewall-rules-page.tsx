@@ -4,13 +4,19 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { PRIORITY_MAX, type DomainFirewallRuleDetail, type FirewallRule } from '@fleetdesk/contract';
+import {
+  PRIORITY_MAX,
+  firewallActionLabel,
+  type DomainFirewallRuleDetail,
+  type FirewallRule,
+} from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { FirewallRulePicker } from '../../components/pickers/firewall-rule-picker.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -40,6 +46,9 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
   const [notice, setNotice] = useState<string | null>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [tried, setTried] = useState(false);
+  const keyOf = (list: Row[]) => JSON.stringify(list.map((r) => [r.ruleId, r.priority]));
+  const [savedKey, setSavedKey] = useState(() => keyOf(rows));
+  useUnsavedChanges(keyOf(rows) !== savedKey && !save.isPending);
 
   const handlePick = (rule: FirewallRule) => {
     setPicking(false);
@@ -78,7 +87,9 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
       const saved = await save.mutateAsync({
         cloudFirewallRules: rows.map((r) => ({ ruleId: r.ruleId, priority: Number(r.priority) })),
       });
-      setRows(saved.items.map(toRow));
+      const savedRows = saved.items.map(toRow);
+      setRows(savedRows);
+      setSavedKey(keyOf(savedRows));
       setTried(false);
       toasts.success(WAF_SAVED);
     } catch (error) {
@@ -130,7 +141,9 @@ function RulesEditor({ domainId, initial }: { domainId: string; initial: DomainF
                       <code className="small text-body-secondary text-break d-block">{row.expression}</code>
                     )}
                   </td>
-                  <td data-label="Action">{row.action}</td>
+                  <td data-label="Action" title={row.action}>
+                    {firewallActionLabel(row.action)}
+                  </td>
                   <td data-label="Priority">
                     <Form.Control
                       type="number"

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import Form from 'react-bootstrap/Form';
 import Tab from 'react-bootstrap/Tab';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
@@ -19,7 +19,7 @@ import { DirectAdminTab } from '../direct-admin/index.ts';
 import { IspManagerTab } from '../ispmanager/index.ts';
 import { DomainHealthTab } from '../health/domain-health-tab.tsx';
 import { CloudZoneInfo } from './cloud-zone/index.ts';
-import { CloudActionsMenu, DomainMenus } from './domain-menus.tsx';
+import { DomainMenus } from './domain-menus.tsx';
 import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
 import {
   DOMAIN_TABS,
@@ -120,6 +120,37 @@ function DateField({ name, label }: { name: 'domainRegistratorExpirationDate'; l
       {error && <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>}
     </Form.Group>
   );
+}
+
+/** The tabs that only read the saved domain: the form's Save has nothing to do there. */
+const READ_ONLY_TABS: readonly string[] = ['direct-admin', 'isp-manager'];
+
+/**
+ * A hosting panel tab: the panel is asked only for a saved domain with a saved server; otherwise a note says
+ * what to do first (asking would only answer 400).
+ */
+function PanelTab({
+  item,
+  testId,
+  children,
+}: {
+  item?: Domain;
+  testId: string;
+  children: (domainId: string) => ReactNode;
+}) {
+  if (!item) return <p className="text-body-secondary">Save the domain first.</p>;
+  if (!item.serverId) {
+    return (
+      <p className="text-body-secondary" data-testid={testId} data-state="no-server">
+        This domain has no server. Pick one on the{' '}
+        <Link to={`${domainPaths.edit(item._id)}?tab=general`} replace>
+          General tab
+        </Link>{' '}
+        and save first.
+      </p>
+    );
+  }
+  return children(item._id);
 }
 
 function DomainFields({ item }: { item?: Domain }) {
@@ -235,17 +266,9 @@ function DomainFields({ item }: { item?: Domain }) {
         )}
         <StaticField label="Cloud Zone Id" value={item?.cloudZoneId || '—'} />
         <StaticField label="Cloud Ruleset Id" value={item?.cloudRulesetId || '—'} />
-        {/* The Cloudflare issue's part of this tab: the Actions modal and the Cloud Zone Info block. */}
+        {/* The zone's block; its actions are the header's Cloud Actions menu. */}
         {item && (
           <div className="mb-3" data-testid="cloud-zone-section">
-            <div className="mb-3">
-              <CloudActionsMenu
-                domainId={item._id}
-                cloudZoneId={item.cloudZoneId}
-                label="Actions"
-                variant="outline-secondary"
-              />
-            </div>
             <CloudZoneInfo domainId={item._id} cloudZoneId={item.cloudZoneId} />
           </div>
         )}
@@ -253,11 +276,15 @@ function DomainFields({ item }: { item?: Domain }) {
 
       {/* The panel tabs call their panel only when opened. */}
       <Tab tabClassName="px-2" eventKey="direct-admin" title="Direct Admin" mountOnEnter>
-        {item ? <DirectAdminTab domainId={item._id} /> : <p className="text-body-secondary">Save the domain first.</p>}
+        <PanelTab item={item} testId="direct-admin-panel">
+          {(id) => <DirectAdminTab domainId={id} />}
+        </PanelTab>
       </Tab>
 
       <Tab tabClassName="px-2" eventKey="isp-manager" title="ISP Manager" mountOnEnter>
-        {item ? <IspManagerTab domainId={item._id} /> : <p className="text-body-secondary">Save the domain first.</p>}
+        <PanelTab item={item} testId="ispmanager-panel">
+          {(id) => <IspManagerTab domainId={id} />}
+        </PanelTab>
       </Tab>
 
       <Tab
@@ -314,6 +341,7 @@ function DomainFields({ item }: { item?: Domain }) {
 
 export function DomainFormPage() {
   const { id } = useParams();
+  const [searchParams] = useSearchParams();
   return (
     <FormView<Domain, DomainFormValues, DomainInput>
       entity="Domain"
@@ -324,6 +352,7 @@ export function DomainFormPage() {
       toValues={toFormValues}
       paths={domainPaths}
       hideDelete
+      hideSubmit={READ_ONLY_TABS.includes(searchParams.get('tab') ?? '')}
       actions={(item) => <DomainMenus domainId={item._id} cloudZoneId={item.cloudZoneId} />}
     >
       {({ item }) => (

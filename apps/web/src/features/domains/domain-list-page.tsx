@@ -16,6 +16,9 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { HealthBadge } from '../health/health-badge.tsx';
 import { useCheckSelection } from '../health/health-api.ts';
 import { useToasts } from '../../components/toasts.tsx';
+import { ColumnChooser, useColumnChoice, type OptionalColumn } from '../../components/column-chooser.tsx';
+import { serverLabel } from '../../components/pickers/server-picker.tsx';
+import { accountsApi as webmasterAccountsApi } from '../yandex-webmaster/index.ts';
 
 /** A 'YYYY-MM-DD' date in the operator's locale, read as a calendar day (no time zone shift). */
 export function formatDay(value: string | null | undefined): string {
@@ -25,6 +28,7 @@ export function formatDay(value: string | null | undefined): string {
   return new Date(y, m - 1, d).toLocaleDateString();
 }
 
+/** The spec's columns, always shown. */
 const columns: Column<Domain>[] = [
   { header: '№', render: (d) => d.domainNo, width: '6rem' },
   {
@@ -47,15 +51,70 @@ const columns: Column<Domain>[] = [
     width: '7rem',
     render: (d) => <StatusBadge status={d.status} />,
   },
+];
+
+/** Fleet health (decision 045): always shown, after the spec's columns. */
+const healthColumn: Column<Domain> = {
+  header: 'Health',
+  width: '8rem',
+  render: (d) => <HealthBadge state={d.healthState} problems={d.healthProblems} />,
+};
+
+function YandexAccountName({ id }: { id: string }) {
+  // The list carries the account's id only; its name comes from the account (cached per id).
+  const account = webmasterAccountsApi.useItem(id);
+  return <>{account.data?.name ?? (account.isError ? '—' : '…')}</>;
+}
+
+/**
+ * The columns the chooser adds, in this order (their keys are the export's `columns`). A new one is one entry
+ * here and, for the export, one in DOMAIN_OPTIONAL_COLUMNS.
+ */
+export const OPTIONAL_DOMAIN_COLUMNS: OptionalColumn<Domain>[] = [
   {
-    header: 'Health',
-    width: '8rem',
-    render: (d) => <HealthBadge state={d.healthState} problems={d.healthProblems} />,
+    key: 'server',
+    label: 'Server',
+    header: 'Server',
+    render: (d) => (d.server ? serverLabel(d.server) : ''),
+  },
+  { key: 'brand', label: 'Brand', header: 'Brand', render: (d) => d.brand?.name ?? '' },
+  {
+    key: 'cloud',
+    label: 'Cloud and zone',
+    header: 'Cloud',
+    render: (d) =>
+      d.cloud ? (
+        <>
+          {d.cloud.email}
+          {d.cloudZoneId && (
+            <div className="small text-body-secondary font-monospace" title="Cloud Zone Id">
+              {d.cloudZoneId}
+            </div>
+          )}
+        </>
+      ) : (
+        ''
+      ),
+  },
+  {
+    key: 'registrator',
+    label: 'Domain Registrator',
+    header: 'Registrator',
+    render: (d) => d.domainRegistrator?.name ?? '',
+  },
+  {
+    key: 'yandexAccount',
+    label: 'Yandex Webmaster Account',
+    header: 'Yandex Account',
+    render: (d) => (d.yandexWebmasterAccountId ? <YandexAccountName id={d.yandexWebmasterAccountId} /> : ''),
   },
 ];
 
 export function DomainListPage() {
   const filters = useDomainFilters();
+  const columnChoice = useColumnChoice('domains', OPTIONAL_DOMAIN_COLUMNS);
+  // The chosen columns go before Status, which stays last as in the spec.
+  const shownColumns = [...columns.slice(0, -1), ...columnChoice.shown, ...columns.slice(-1), healthColumn];
   const { search } = useListUrlState();
   const navigate = useNavigate();
   const dialogs = useDialogs();
@@ -130,10 +189,15 @@ export function DomainListPage() {
       title="Domains"
       useList={domainsApi.useList}
       loadFailedText={domainsApi.fallbacks.load}
-      columns={columns}
+      columns={shownColumns}
       createLink={{ to: domainPaths.create, label: 'Create Domain' }}
       rowHref={(d) => domainPaths.edit(d._id)}
-      csvExport={{ url: DOMAIN_EXPORT_URL, fileName: 'domains.csv' }}
+      csvExport={{
+        url: DOMAIN_EXPORT_URL,
+        fileName: 'domains.csv',
+        // The export holds the columns on screen (the spec's ones and the chosen ones).
+        params: { columns: columnChoice.chosen.join(',') || 'none' },
+      }}
       extraParams={filterParams(filters.values)}
       filters={<DomainFilterBar {...filters} />}
       selection={{ isSelected, onToggle: toggle, onTogglePage: togglePage, label: (d) => d.domainNameUnicode }}
@@ -160,16 +224,25 @@ export function DomainListPage() {
         </>
       }
       aboveTable={(data) => (
-        <SelectionBar
-          items={data.items}
-          itemsCount={data.itemsCount}
-          selected={selected}
-          allMatching={allMatching !== null}
-          tooMany={tooMany}
-          onPageIds={setPageIds}
-          onSelectAllMatching={() => setAllMatching({ count: data.itemsCount })}
-          onClear={clearSelection}
-        />
+        <div className="d-flex flex-wrap align-items-start gap-2">
+          <div className="me-auto">
+            <SelectionBar
+              items={data.items}
+              itemsCount={data.itemsCount}
+              selected={selected}
+              allMatching={allMatching !== null}
+              tooMany={tooMany}
+              onPageIds={setPageIds}
+              onSelectAllMatching={() => setAllMatching({ count: data.itemsCount })}
+              onClear={clearSelection}
+            />
+          </div>
+          <ColumnChooser
+            options={OPTIONAL_DOMAIN_COLUMNS}
+            chosen={columnChoice.chosen}
+            onChange={columnChoice.setChosen}
+          />
+        </div>
       )}
     />
   );

@@ -1,5 +1,11 @@
 import { useParams } from 'react-router';
-import { EXPRESSION_MAX, FIREWALL_ACTIONS, type FirewallRule, type FirewallRuleInput } from '@fleetdesk/contract';
+import {
+  EXPRESSION_MAX,
+  FIREWALL_ACTIONS,
+  FIREWALL_ACTION_LABELS,
+  type FirewallRule,
+  type FirewallRuleInput,
+} from '@fleetdesk/contract';
 import { SelectField, StaticField, TextAreaField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
 import {
@@ -9,7 +15,7 @@ import {
   type FirewallRuleFormValues,
 } from './firewall-rules-api.ts';
 
-const ACTION_OPTIONS = FIREWALL_ACTIONS.map((action) => ({ value: action, label: action }));
+const ACTION_OPTIONS = FIREWALL_ACTIONS.map((action) => ({ value: action, label: FIREWALL_ACTION_LABELS[action] }));
 
 export function FirewallRuleFormPage() {
   const { id } = useParams();

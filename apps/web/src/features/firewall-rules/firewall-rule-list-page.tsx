@@ -1,4 +1,4 @@
-import type { FirewallRule } from '@fleetdesk/contract';
+import { firewallActionLabel, type FirewallRule } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { firewallRulePaths, firewallRulesApi } from './firewall-rules-api.ts';
@@ -6,7 +6,7 @@ import { firewallRulePaths, firewallRulesApi } from './firewall-rules-api.ts';
 const columns: Column<FirewallRule>[] = [
   { header: '№', render: (rule) => rule.firewallRuleNo, width: '6rem' },
   { header: 'Name', render: (rule) => rule.name },
-  { header: 'Action', render: (rule) => rule.action },
+  { header: 'Action', render: (rule) => <span title={rule.action}>{firewallActionLabel(rule.action)}</span> },
   {
     header: 'Expression',
     render: (rule) => (

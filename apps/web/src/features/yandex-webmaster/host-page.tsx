@@ -17,6 +17,8 @@ import { QueryTabs } from '../../components/query-tabs.tsx';
 import { useToasts } from '../../components/toasts.tsx';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { VerifiedBadge } from './hosts-pages.tsx';
+import { VerificationInstructions } from './verification-instructions.tsx';
+import { YandexCode, YandexCodes, yandexLabel } from './yandex-labels.tsx';
 import {
   isYandexError,
   useAddHost,
@@ -51,6 +53,9 @@ const when = (v?: string) => {
   const d = new Date(v.replace(',', '.'));
   return Number.isNaN(d.getTime()) ? v : d.toLocaleString();
 };
+
+/** The host's name in its id, e.g. https:example.com:443 → example.com. */
+const hostNameOf = (hostId: string) => hostId.split(':')[1] ?? hostId;
 
 /** The host id in the URL, e.g. https:example.com:443 → https://example.com. */
 const hostUrlOf = (hostId: string) => {
@@ -110,7 +115,9 @@ export function HostPage() {
             <StaticField label="Host Id" value={<code>{host.data.host_id}</code>} />
             <StaticField label="Host Url" value={host.data.unicode_host_url ?? host.data.ascii_host_url ?? '—'} />
             <StaticField label="Verified" value={<VerifiedBadge verified={host.data.verified} />} />
-            {host.data.host_data_status && <StaticField label="Data Status" value={host.data.host_data_status} />}
+            {host.data.host_data_status && (
+              <StaticField label="Data Status" value={<YandexCode code={host.data.host_data_status} />} />
+            )}
             {host.data.main_mirror && (
               <StaticField
                 label="Main Mirror"
@@ -160,9 +167,18 @@ function SummaryTab({ id, hostId, enabled }: TabProps) {
           <StaticField
             label="Site Problems"
             value={
-              Object.entries(s.site_problems ?? {})
-                .map(([k, n]) => `${k}: ${n}`)
-                .join(', ') || 'None'
+              Object.keys(s.site_problems ?? {}).length ? (
+                <span data-testid="site-problems">
+                  {Object.entries(s.site_problems ?? {}).map(([k, n], i) => (
+                    <span key={k}>
+                      {i > 0 && ', '}
+                      <YandexCode code={k} />: {n}
+                    </span>
+                  ))}
+                </span>
+              ) : (
+                'None'
+              )
             }
           />
         </>
@@ -175,7 +191,8 @@ function ImportantUrlsTab({ id, hostId, enabled }: TabProps) {
   return (
     <Loaded q={useImportantUrls(id, hostId, enabled)}>
       {(urls) => (
-        <Table responsive size="sm" hover>
+        // Below 768 px each URL is a card labelled by the headers (fd-record-table).
+        <Table responsive size="sm" hover className="fd-record-table" data-testid="important-urls">
           <thead>
             <tr>
               <th>URL</th>
@@ -198,14 +215,24 @@ function ImportantUrlsTab({ id, hostId, enabled }: TabProps) {
             )}
             {urls.map((u) => (
               <tr key={u.url}>
-                <td className="text-break">{u.url}</td>
-                <td>{when(u.update_date)}</td>
-                <td>{u.change_indicators?.join(', ') || '—'}</td>
-                <td>{show(u.indexing_status?.status)}</td>
-                <td>{show(u.indexing_status?.http_code)}</td>
-                <td>{show(u.search_status?.title)}</td>
-                <td>{u.search_status?.searchable === undefined ? '—' : u.search_status.searchable ? 'Yes' : 'No'}</td>
-                <td>{show(u.search_status?.excluded_url_status)}</td>
+                <td data-label="URL" className="fd-url-cell">
+                  {u.url}
+                </td>
+                <td data-label="Updated">{when(u.update_date)}</td>
+                <td data-label="Changes">
+                  <YandexCodes codes={u.change_indicators} />
+                </td>
+                <td data-label="Indexing">
+                  <YandexCode code={u.indexing_status?.status} />
+                </td>
+                <td data-label="HTTP">{show(u.indexing_status?.http_code)}</td>
+                <td data-label="Title">{show(u.search_status?.title)}</td>
+                <td data-label="Searchable">
+                  {u.search_status?.searchable === undefined ? '—' : u.search_status.searchable ? 'Yes' : 'No'}
+                </td>
+                <td data-label="Excluded Status">
+                  <YandexCode code={u.search_status?.excluded_url_status} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -219,7 +246,7 @@ function SitemapsTab({ id, hostId, enabled }: TabProps) {
   return (
     <Loaded q={useSitemaps(id, hostId, enabled)}>
       {(list) => (
-        <Table responsive size="sm" hover>
+        <Table responsive size="sm" hover className="fd-record-table">
           <thead>
             <tr>
               <th>Sitemap URL</th>
@@ -241,13 +268,19 @@ function SitemapsTab({ id, hostId, enabled }: TabProps) {
             )}
             {list.map((s) => (
               <tr key={s.sitemap_id}>
-                <td className="text-break">{s.sitemap_url}</td>
-                <td>{show(s.sitemap_type)}</td>
-                <td>{when(s.last_access_date)}</td>
-                <td>{show(s.urls_count)}</td>
-                <td>{show(s.errors_count)}</td>
-                <td>{show(s.children_count)}</td>
-                <td>{s.sources?.join(', ') || '—'}</td>
+                <td data-label="Sitemap URL" className="fd-url-cell">
+                  {s.sitemap_url}
+                </td>
+                <td data-label="Type">
+                  <YandexCode code={s.sitemap_type} />
+                </td>
+                <td data-label="Last Access">{when(s.last_access_date)}</td>
+                <td data-label="URLs">{show(s.urls_count)}</td>
+                <td data-label="Errors">{show(s.errors_count)}</td>
+                <td data-label="Children">{show(s.children_count)}</td>
+                <td data-label="Sources">
+                  <YandexCodes codes={s.sources} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -318,7 +351,7 @@ function UserSitemapsTab({ id, hostId, enabled }: TabProps) {
       />
       <Loaded q={q}>
         {(data) => (
-          <Table responsive size="sm" hover>
+          <Table responsive size="sm" hover className="fd-record-table">
             <thead>
               <tr>
                 <th>Sitemap URL</th>
@@ -337,12 +370,14 @@ function UserSitemapsTab({ id, hostId, enabled }: TabProps) {
               )}
               {data.sitemaps.map((s) => (
                 <tr key={s.sitemap_id}>
-                  <td className="text-break">{s.sitemap_url}</td>
-                  <td>
+                  <td data-label="Sitemap URL" className="fd-url-cell">
+                    {s.sitemap_url}
+                  </td>
+                  <td data-label="Sitemap Id">
                     <code>{s.sitemap_id}</code>
                   </td>
-                  <td>{when(s.added_date)}</td>
-                  <td className="text-end">
+                  <td data-label="Added">{when(s.added_date)}</td>
+                  <td data-label="" className="text-end">
                     <Button
                       size="sm"
                       variant="outline-danger"
@@ -420,7 +455,7 @@ function RecrawlTab({ id, hostId, enabled }: TabProps) {
                 </ul>
               </Alert>
             )}
-            <Table responsive size="sm" hover>
+            <Table responsive size="sm" hover className="fd-record-table">
               <thead>
                 <tr>
                   <th>URL</th>
@@ -439,12 +474,16 @@ function RecrawlTab({ id, hostId, enabled }: TabProps) {
                 )}
                 {data.tasks.map((t) => (
                   <tr key={t.task_id}>
-                    <td className="text-break">{t.url}</td>
-                    <td>
+                    <td data-label="URL" className="fd-url-cell">
+                      {t.url}
+                    </td>
+                    <td data-label="Task Id">
                       <code>{t.task_id}</code>
                     </td>
-                    <td>{when(t.added_time)}</td>
-                    <td>{t.state}</td>
+                    <td data-label="Added">{when(t.added_time)}</td>
+                    <td data-label="State">
+                      <YandexCode code={t.state} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -460,8 +499,9 @@ export function VerificationTab({ id, hostId, onVerified }: { id: string; hostId
   const q = useVerification(id, hostId);
   const verify = useVerifyHost(id, hostId);
   const dialogs = useDialogs();
-  const [type, setType] = useState<YandexVerificationType | ''>('');
   const [seenVerified, setSeenVerified] = useState(false);
+  // Set once a check starts here: its success is then announced, not just shown as a state.
+  const [checking, setChecking] = useState(false);
   if (q.data?.verification_state === 'VERIFIED' && !seenVerified) {
     setSeenVerified(true);
     onVerified?.();
@@ -473,43 +513,65 @@ export function VerificationTab({ id, hostId, onVerified }: { id: string; hostId
           (YANDEX_VERIFICATION_TYPES as readonly string[]).includes(x),
         );
         const canVerify = v.verification_state !== 'VERIFIED' && v.verification_state !== 'IN_PROGRESS';
-        const chosen = type && applicable.includes(type) ? type : applicable[0];
+        const start = (type: YandexVerificationType) => {
+          setChecking(true);
+          void verify.mutateAsync(type).then(
+            () => q.refetch(),
+            (err) => {
+              setChecking(false);
+              return dialogs.error(failure(err, 'Failed to start host verification'));
+            },
+          );
+        };
         return (
           <>
-            <StaticField label="State" value={<span data-testid="verification-state">{v.verification_state}</span>} />
-            <StaticField label="Type" value={show(v.verification_type)} />
+            {checking && v.verification_state === 'VERIFIED' && (
+              <Alert variant="success" data-testid="verification-success">
+                The host is verified: its Summary, Important URLs, Sitemaps and Recrawl tabs are open now.
+              </Alert>
+            )}
+            <StaticField label="State" value={<YandexCode code={v.verification_state} testId="verification-state" />} />
+            <StaticField label="Type" value={<YandexCode code={v.verification_type} />} />
             <StaticField label="Uin" value={<code>{show(v.verification_uin)}</code>} />
             <StaticField label="Last Time" value={when(v.latest_verification_time)} />
             <StaticField
               label="Fail Info"
-              value={v.fail_info ? `${show(v.fail_info.reason)}: ${show(v.fail_info.message)}` : '—'}
+              value={
+                v.fail_info ? (
+                  <>
+                    <YandexCode code={v.fail_info.reason} />: {show(v.fail_info.message)}
+                  </>
+                ) : (
+                  '—'
+                )
+              }
             />
-            <StaticField label="Applicable Verifiers" value={v.applicable_verifiers?.join(', ') || '—'} />
-            {canVerify && applicable.length > 0 && (
-              <div className="d-flex gap-2 align-items-end" style={{ maxWidth: 480 }}>
-                <Form.Group controlId="verificationType" className="flex-grow-1">
-                  <Form.Label>Verification Type</Form.Label>
-                  <Form.Select value={chosen} onChange={(e) => setType(e.target.value as YandexVerificationType)}>
-                    {applicable.map((a) => (
-                      <option key={a} value={a}>
-                        {a}
-                      </option>
-                    ))}
-                  </Form.Select>
-                </Form.Group>
-                <Button
-                  disabled={verify.isPending || !chosen}
-                  onClick={() =>
-                    chosen &&
-                    void verify.mutateAsync(chosen).then(
-                      () => q.refetch(),
-                      (err) => dialogs.error(failure(err, 'Failed to start host verification')),
-                    )
-                  }
-                >
-                  Verify Host
-                </Button>
-              </div>
+            <StaticField label="Applicable Verifiers" value={<YandexCodes codes={v.applicable_verifiers} />} />
+            {v.verification_state === 'IN_PROGRESS' && (
+              <Alert variant="info">Yandex is checking the host; this page follows the check.</Alert>
+            )}
+            {canVerify && applicable.length > 0 && v.verification_uin && (
+              <>
+                <p className="mb-2">
+                  Publish one of these, then verify the host with the same method. Yandex checks it within a minute or
+                  two.
+                </p>
+                <VerificationInstructions
+                  uin={v.verification_uin}
+                  hostName={hostNameOf(hostId)}
+                  methods={applicable}
+                  action={(method) => (
+                    <Button
+                      size="sm"
+                      disabled={verify.isPending}
+                      aria-label={`Verify Host with ${yandexLabel(method)}`}
+                      onClick={() => start(method)}
+                    >
+                      Verify Host
+                    </Button>
+                  )}
+                />
+              </>
             )}
           </>
         );

@@ -57,7 +57,7 @@ export function HostsPage() {
       ) : hosts.isError ? (
         <ErrorBox detail={errorMessage(hosts.error)} onRefresh={() => void hosts.refetch()} />
       ) : (
-        <Table hover responsive size="sm">
+        <Table hover responsive size="sm" className="fd-record-table">
           <thead>
             <tr>
               <th style={{ width: '4rem' }}>#</th>
@@ -76,16 +76,16 @@ export function HostsPage() {
             )}
             {hosts.data.map((h, i) => (
               <tr key={h.host_id}>
-                <td>{i + 1}</td>
-                <td>
+                <td data-label="#">{i + 1}</td>
+                <td data-label="Host">
                   <Link to={webmasterPaths.host(id, h.host_id)}>
                     {h.unicode_host_url ?? h.ascii_host_url ?? h.host_id}
                   </Link>
                 </td>
-                <td>
+                <td data-label="Host Id">
                   <code>{h.host_id}</code>
                 </td>
-                <td>
+                <td data-label="Verified">
                   <VerifiedBadge verified={h.verified} />
                 </td>
               </tr>

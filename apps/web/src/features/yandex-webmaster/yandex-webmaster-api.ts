@@ -104,10 +104,11 @@ export const useRecrawlQuota = (id: string, hostId: string, enabled: boolean) =>
 export const useRecrawlQueue = (id: string, hostId: string, enabled: boolean) =>
   useHostPart<RecrawlQueue>(id, hostId, 'recrawl/queue', enabled);
 /** Polls while a check runs, so the tab shows the outcome without a reload. */
-export function useVerification(id: string, hostId: string) {
+export function useVerification(id: string, hostId: string, enabled = true) {
   return useQuery({
     queryKey: keys.part(id, hostId, 'verification'),
     queryFn: ({ signal }) => api.get<Verification>(`${hostBase(id, hostId)}/verification`, undefined, signal),
+    enabled: enabled && Boolean(hostId),
     refetchInterval: (q) => (q.state.data?.verification_state === 'IN_PROGRESS' ? 1500 : false),
   });
 }

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLOUD_FLARE_MESSAGES, CLOUD_ZONES_PAGE_SIZE, type CloudZoneList } from '@fleetdesk/contract';
+import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+// Link Zone's picker: GET /api/domains/:id/cloud-flare/zones lists the cloud account's zones a page at a time.
+let sim: CloudflareSim;
+let t: TestApp;
+let h: string;
+let seq = 0;
+
+beforeAll(async () => {
+  sim = await startCloudflareSim();
+  t = await createTestApp({ CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5' });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await sim?.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  h = await t.tokenFor(['cnv']);
+});
+
+const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, auth = h) =>
+  t.inject({ method, url, headers: { authorization: auth }, payload });
+const create = async (resource: string, payload: object) => {
+  const res = await call('POST', `/api/${resource}`, payload);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { _id: string };
+};
+const zones = async (domainId: string, query = '', auth = h) =>
+  call('GET', `/api/domains/${domainId}/cloud-flare/zones${query}`, undefined, auth);
+
+async function account() {
+  const email = `${unique('ops')}@example.com`;
+  const token = `${unique('secret')}-0123456789abcdef`;
+  const { accountId } = sim.addAccount({ email, token });
+  const cloud = await create('clouds', { email, token });
+  return { accountId, cloud };
+}
+
+describe('GET /api/domains/:id/cloud-flare/zones', () => {
+  it("lists the account's zones with status and plan, and marks those another domain links", async () => {
+    const { accountId, cloud } = await account();
+    const tag = unique('z');
+    const mine = sim.addZone(accountId, `${tag}-mine.com`, { status: 'pending' });
+    const taken = sim.addZone(accountId, `${tag}-taken.com`, { status: 'active', plan: 'pro' });
+    // A zone of another account never shows.
+    const stranger = sim.addAccount({ email: `${unique('x')}@example.com`, token: `${unique('t')}-0123456789abcdef` });
+    sim.addZone(stranger.accountId, `${tag}-stranger.com`);
+
+    const domain = await create('domains', { domainName: `${tag}-mine.com`, status: 'active', cloudId: cloud._id });
+    const other = await create('domains', { domainName: `${tag}-taken.com`, status: 'active', cloudId: cloud._id });
+    const linked = await call('PUT', `/api/domains/${other._id}/cloud-flare/link-zone`, { cloudZoneId: taken.zoneId });
+    expect(linked.statusCode, linked.body).toBe(200);
+
+    const res = await zones(domain._id);
+    expect(res.statusCode, res.body).toBe(200);
+    const list = res.json().data as CloudZoneList;
+    expect(list.totalCount).toBe(2);
+    expect(list.pageSize).toBe(CLOUD_ZONES_PAGE_SIZE);
+    expect(list.items).toEqual([
+      { id: mine.zoneId, name: `${tag}-mine.com`, status: 'pending', plan: 'Free Website', linkedDomain: null },
+      {
+        id: taken.zoneId,
+        name: `${tag}-taken.com`,
+        status: 'active',
+        plan: 'Pro Website',
+        linkedDomain: { _id: other._id, domainName: `${tag}-taken.com` },
+      },
+    ]);
+
+    // The domain's own zone is not "linked to another domain".
+    await call('PUT', `/api/domains/${domain._id}/cloud-flare/link-zone`, { cloudZoneId: mine.zoneId });
+    const again = (await zones(domain._id)).json().data as CloudZoneList;
+    expect(again.items.find((z) => z.id === mine.zoneId)?.linkedDomain).toBeNull();
+  });
+
+  it('searches by name and pages', async () => {
+    const { accountId, cloud } = await account();
+    const tag = unique('p');
+    for (let i = 0; i < CLOUD_ZONES_PAGE_SIZE + 3; i++)
+      sim.addZone(accountId, `${tag}-${String(i).padStart(2, '0')}.net`);
+    sim.addZone(accountId, `other-${tag}.org`);
+    const domain = await create('domains', { domainName: `${tag}-00.net`, status: 'active', cloudId: cloud._id });
+
+    const first = (await zones(domain._id, `?search=${tag}-`)).json().data as CloudZoneList;
+    expect(first.totalCount).toBe(CLOUD_ZONES_PAGE_SIZE + 3);
+    expect(first.items).toHaveLength(CLOUD_ZONES_PAGE_SIZE);
+    expect(first.items[0]?.name).toBe(`${tag}-00.net`);
+    const second = (await zones(domain._id, `?search=${tag}-&page=2`)).json().data as CloudZoneList;
+    expect(second.page).toBe(2);
+    expect(second.items.map((z) => z.name)).toEqual([`${tag}-20.net`, `${tag}-21.net`, `${tag}-22.net`]);
+
+    const org = (await zones(domain._id, '?search=.ORG')).json().data as CloudZoneList;
+    expect(org.items.map((z) => z.name)).toEqual([`other-${tag}.org`]);
+  });
+
+  it('refuses a domain without a cloud, bad paging, and a user without the domains rule', async () => {
+    const bare = await create('domains', { domainName: `${unique('bare')}.com`, status: 'active' });
+    const res = await zones(bare._id);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: CLOUD_FLARE_MESSAGES.noCloud });
+
+    const { cloud } = await account();
+    const domain = await create('domains', { domainName: `${unique('d')}.com`, status: 'active', cloudId: cloud._id });
+    expect((await zones(domain._id, '?page=0')).statusCode).toBe(400);
+    expect((await zones(domain._id, `?search=${'x'.repeat(300)}`)).statusCode).toBe(400);
+    const other = await t.tokenFor(['cnv:clouds']);
+    expect((await zones(domain._id, '', other)).statusCode).toBe(403);
+  });
+});
