@@ -96,10 +96,14 @@ export const asciiName = (name: string): string => {
 };
 export const unicodeName = (ascii: string) => domainToUnicode(ascii) || ascii;
 
-/** SLD and TLD on the public suffix: example.co.uk → example + co.uk (setCustom and getList take them apart). */
+/**
+ * SLD and TLD on the public suffix: example.co.uk → example + co.uk (setCustom and getList take them apart).
+ * Private suffixes count too (aa.us.com → aa + us.com): Namecheap sells names under them, and its SDK splits on a
+ * suffix list that includes them.
+ */
 export function splitDomain(name: string): { sld: string; tld: string } {
   const ascii = asciiName(name);
-  const p = parseDomain(ascii, { allowPrivateDomains: false });
+  const p = parseDomain(ascii, { allowPrivateDomains: true });
   if (!p.publicSuffix || !p.domainWithoutSuffix || p.subdomain) {
     throw new UpstreamError(PROVIDER, `Namecheap: "${name}" is not a registrable domain name`);
   }
