@@ -310,6 +310,10 @@ export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
       const v = a.value;
       if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
       const o = v as Record<string, unknown>;
+      // The newer API's error body, sent with a 4xx/5xx status: {"type": "…", "message": "…"}.
+      if (o.error === undefined && typeof o.type === 'string' && typeof o.message === 'string') {
+        return { error: plainText(o.message), result: '', extended: { type: plainText(o.type) } };
+      }
       if (o.error === undefined || o.error === 0 || o.error === '0' || o.error === false) return null;
       for (const [k, x] of Object.entries(o).slice(0, 20)) {
         if (k !== 'error' && k !== 'result' && (typeof x === 'string' || typeof x === 'number')) {
