@@ -78,11 +78,11 @@ describe('DirectAdmin client against the simulator', () => {
     });
   }
 
-  it.each([
+  it.each<[{ status?: number; shape?: 'legacy' | 'typed' }, string]>([
     [{ status: 400 }, 'legacy body, HTTP 400'],
     [{ status: 409, shape: 'typed' as const }, 'typed body, HTTP 409'],
     [{ shape: 'typed' as const }, 'typed body, HTTP 200'],
-  ])('reads a JSON refusal sent with a non-2xx status (%j: %s)', async (jsonErrors) => {
+  ])('reads a JSON refusal sent with a non-2xx status (%j: %s)', async (jsonErrors, _label) => {
     const s = await startDirectAdminSim({ users: USERS, jsonErrors });
     try {
       const client = createDirectAdminClient({ timeoutMs: 3000 });
