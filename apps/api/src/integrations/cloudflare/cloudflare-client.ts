@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
+import { refuseUnsendable } from '../credentials.ts';
 import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
 import {
   createRequestBudget,
@@ -136,6 +137,8 @@ function credentialKey(creds: CloudflareCredentials): string {
 }
 
 function authHeaders(creds: CloudflareCredentials): Record<string, string> {
+  refuseUnsendable(PROVIDER, 'API token', creds.token, 'token');
+  refuseUnsendable(PROVIDER, 'global API key', creds.globalAPIKey, 'token');
   if (creds.token) return { authorization: `Bearer ${creds.token}` };
   if (creds.email && creds.globalAPIKey) return { 'x-auth-email': creds.email, 'x-auth-key': creds.globalAPIKey };
   throw new UpstreamError(PROVIDER, 'Cloudflare: the cloud has neither an API token nor an email and global API key', {

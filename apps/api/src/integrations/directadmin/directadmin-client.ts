@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
+import { refuseUnsendable } from '../credentials.ts';
 import { UpstreamError } from '../../http/errors.ts';
 
 const PROVIDER = 'DirectAdmin';
@@ -215,6 +216,7 @@ export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
         code: 'upstream_auth_missing',
       });
     }
+    refuseUnsendable(PROVIDER, 'Direct Admin password', c.password, 'password');
     const rejectedAt = rejectedLogins.get(keyOf(c));
     if (rejectedAt !== undefined && now() - rejectedAt < cooldownMs) {
       const wait = Math.ceil((cooldownMs - (now() - rejectedAt)) / 1000);

@@ -4,6 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { parse as parseDomain } from 'tldts';
 import { fetch as undiciFetch } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
+import { refuseUnsendable } from '../credentials.ts';
 import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
 import { createRequestBudget } from '../cloudflare/request-budget.ts';
 import type {
@@ -237,6 +238,8 @@ export function createNamecheapClient(opts: NamecheapClientOptions) {
       });
     }
     if (!c.apiKey) throw fail(c, 'Namecheap: the registrator has no API key', { code: 'upstream_auth_missing' });
+    refuseUnsendable(PROVIDER, 'API username', c.apiUser, 'user');
+    refuseUnsendable(PROVIDER, 'API key', c.apiKey, 'token');
     const body = new URLSearchParams({
       ApiUser: c.apiUser,
       ApiKey: c.apiKey,
