@@ -25,9 +25,16 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
   stdio: 'inherit',
 });
 // The server shuts down gracefully on SIGTERM/SIGINT; the wrapper passes the signal on and waits for it to finish.
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig);
-  });
-}
+// (`npm start` runs this file through `exec`, so a signal sent to npm reaches this process too.)
+const stop = (sig) => {
+  if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+};
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(sig === 'SIGHUP' ? 'SIGTERM' : sig));
+// Whatever started this process (npm, a shell) went away without passing a signal on: the server stops too,
+// rather than keep the port as an orphan.
+const parent = process.ppid;
+const watch = setInterval(() => {
+  if (process.ppid !== parent) stop('SIGTERM');
+}, 500);
+watch.unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -13,7 +13,7 @@ import type { Container } from './container.ts';
 import { installAuthGuard, type RegisteredRoute } from './http/auth-guard.ts';
 import { installErrorHandler, loggableError } from './http/error-handler.ts';
 import { serializerCompiler } from './http/serializer.ts';
-import { DOCS_CSP, cspNonce, installSecurity, serverLimits } from './http/security.ts';
+import { DOCS_CSP, cspNonce, installSecurity, loggableRequest, serverLimits } from './http/security.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { brandsRoutes } from './modules/brands/brands.routes.ts';
@@ -59,18 +59,37 @@ const REDACT = [
   'res.headers.authorization',
 ];
 
+/** br, else gzip, when the Accept-Encoding header allows it (a q of 0 refuses). */
+export function pageEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set<string>();
+  for (const part of String(header ?? '')
+    .split(',')
+    .slice(0, 20)) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && !(Number(q.slice(2)) > 0)) continue;
+    accepted.add(name.trim());
+  }
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
+}
+
 /** Builds the app without listening, so tests use inject. */
 export async function buildApp(
   c: Container,
   opts: { logger?: FastifyServerOptions['logger']; webDist?: string | null } = {},
 ) {
+  const logger = opts.logger ?? {
+    level: c.config.LOG_LEVEL,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    // Any error logged anywhere goes through the same scrubbing as the error handler's.
+    serializers: { err: (e) => loggableError(e) as { type: string; message: string; stack: string } },
+  };
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: c.config.LOG_LEVEL,
-      redact: { paths: REDACT, censor: '[redacted]' },
-      // Any error logged anywhere goes through the same scrubbing as the error handler's.
-      serializers: { err: (e) => loggableError(e) as { type: string; message: string; stack: string } },
-    },
+    // Request URLs are logged without their query values, whoever passed the logger (http/security.ts).
+    logger:
+      logger && typeof logger === 'object'
+        ? { ...logger, serializers: { ...logger.serializers, req: loggableRequest as never } }
+        : logger,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     // Trusted proxies, body limit, timeouts: see http/security.ts and decision 013.
@@ -92,10 +111,18 @@ export async function buildApp(
       const url = req.url.split('?')[0] ?? '';
       if (!serveWeb || req.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/auth/')) return undefined;
       // The page names this answer's CSP style nonce (see http/security.ts); it is never cached.
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(indexHtml.replaceAll('__CSP_NONCE__', cspNonce(reply.raw)));
+      const page = indexHtml.replaceAll('__CSP_NONCE__', cspNonce(reply.raw));
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+      // The not-found handler is no route, so @fastify/compress never sees it: the page is compressed here.
+      const encoding = page.length > 1024 ? pageEncoding(req.headers['accept-encoding']) : undefined;
+      if (encoding === 'br') {
+        const body = zlib.brotliCompressSync(page, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length },
+        });
+        return reply.header('content-encoding', 'br').send(body);
+      }
+      if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(page, { level: 6 }));
+      return reply.send(page);
     },
   });
   await installSecurity(app, c.config, c.database);

@@ -3,6 +3,7 @@ import { createContainer } from './container.ts';
 import { buildApp } from './app.ts';
 import { installGracefulShutdown } from './lib/shutdown.ts';
 import { setProviderCallLogger } from './integrations/provider-calls.ts';
+import { refuseWrongAppKey } from './lib/app-key-check.ts';
 
 async function main() {
   let config: Config;
@@ -21,6 +22,7 @@ async function main() {
   if (demo) config = demo.config;
   const c = await createContainer(config);
   await c.database.migrate();
+  await refuseWrongAppKey(c);
   const app = await buildApp(c);
   const log = app.log;
   // Every provider call is logged once, at info, through the server's logger (redaction included).

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { pino } from 'pino';
 import { createContainer } from './container.ts';
 import { setProviderCallLogger } from './integrations/provider-calls.ts';
+import { refuseWrongAppKey } from './lib/app-key-check.ts';
 import type { JobDefinition } from './jobs/registry.ts';
 import type { JobEngineOptions } from './jobs/engine.ts';
 
@@ -34,6 +35,7 @@ export async function runWorker(
   // Provider calls made by jobs are logged once each, as in the API (JSON lines at LOG_LEVEL).
   setProviderCallLogger(pino({ level: config.LOG_LEVEL, base: { worker: true } }));
   await c.database.migrate();
+  await refuseWrongAppKey(c);
   await c.startJobs({ periodic: opts.periodic });
   process.stdout.write(`Fleetdesk worker ${c.jobEngine.workerName} is running jobs from PostgreSQL\n`);
 

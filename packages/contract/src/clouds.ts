@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, optionalRef, secretInput, secretOutput } from './common.ts';
+import { IdSchema, ListQuerySchema, optionalRef, secretInput, secretOutput, secretToken } from './common.ts';
 
 export const RefSchema = z.object({ _id: IdSchema, name: z.string() });
 export type Ref = z.infer<typeof RefSchema>;
@@ -27,8 +27,9 @@ export const CloudInputSchema = z.object({
     .max(320)
     .pipe(z.email({ message: 'Email must be a valid email address' })),
   password: secretInput(),
-  token: secretInput(),
-  globalAPIKey: secretInput(),
+  // Sent in a header on every Cloudflare call.
+  token: secretToken(),
+  globalAPIKey: secretToken(),
   emailPassword: secretInput(),
   proxyRegionId: optionalRef(),
   accountId: z.preprocess(

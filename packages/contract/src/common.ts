@@ -62,6 +62,50 @@ export const secretInput = (max = 4096) =>
       .optional(),
   );
 
+/**
+ * Credentials that travel in an HTTP header or a URL (issue 26). A token or key is printable ASCII without spaces:
+ * a Cyrillic letter, a line break or a U+2028 pasted with it could never be sent. A username has the same rule and
+ * no colon (it ends the user part of Basic auth). A password may hold any letter, but no control character or
+ * line separator.
+ */
+export const TOKEN_CHARS = /^[\x21-\x7E]*$/;
+export const USER_CHARS = /^[\x21-\x39\x3B-\x7E]*$/;
+// eslint-disable-next-line no-control-regex
+export const PASSWORD_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+export const CREDENTIAL_MESSAGES = {
+  token:
+    'Must be letters, digits and symbols only (printable ASCII, no spaces): check for a stray space, line break or non-Latin letter',
+  user: 'Must be letters, digits and symbols only (printable ASCII, no spaces or colon)',
+  password: 'Must not contain line breaks or other control characters',
+};
+export const isTokenSafe = (v: string) => TOKEN_CHARS.test(v);
+export const isUserSafe = (v: string) => USER_CHARS.test(v);
+export const isPasswordSafe = (v: string) => !PASSWORD_FORBIDDEN.test(v);
+
+/** A secret token or key sent in a header or URL: secretInput, printable ASCII only. */
+export const secretToken = (max = 4096) =>
+  z.preprocess(
+    (v) => (v === SECRET_MASK || v === '' ? undefined : v),
+    z
+      .string()
+      .max(max, { message: `Must be at most ${max} characters` })
+      .refine(isTokenSafe, { message: CREDENTIAL_MESSAGES.token })
+      .nullable()
+      .optional(),
+  );
+
+/** A password sent in a header or URL: secretInput without control characters or line separators. */
+export const secretPassword = (max = 4096) =>
+  z.preprocess(
+    (v) => (v === SECRET_MASK || v === '' ? undefined : v),
+    z
+      .string()
+      .max(max, { message: `Must be at most ${max} characters` })
+      .refine(isPasswordSafe, { message: CREDENTIAL_MESSAGES.password })
+      .nullable()
+      .optional(),
+  );
+
 /** A secret on output: the mask when one is stored, else null. */
 export const secretOutput = () => z.union([z.literal(SECRET_MASK), z.null()]);
 

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, requiredText, secretInput, secretOutput } from './common.ts';
+import {
+  CREDENTIAL_MESSAGES,
+  IdSchema,
+  ListQuerySchema,
+  isUserSafe,
+  requiredText,
+  secretOutput,
+  secretToken,
+} from './common.ts';
 
 export const REGISTRATOR_TYPES = ['namecheap'] as const;
 export type RegistratorType = (typeof REGISTRATOR_TYPES)[number];
@@ -22,7 +30,8 @@ export const isHttpUrl = (v: string) => {
 };
 
 const endpointUrl = () => requiredText(500, 'Endpoint URL').refine(isHttpUrl, { message: ENDPOINT_URL_MESSAGE });
-const apiUsername = () => requiredText(100, 'API username');
+// ApiUser and ApiKey go in the URL of every Namecheap call.
+const apiUsername = () => requiredText(100, 'API username').refine(isUserSafe, { message: CREDENTIAL_MESSAGES.user });
 const registratorType = () =>
   z.enum(REGISTRATOR_TYPES, {
     error: (iss) => (iss.input === undefined ? 'Type is required' : `Type must be ${REGISTRATOR_TYPES.join(' or ')}`),
@@ -45,7 +54,7 @@ export const DomainRegistratorInputSchema = z.object({
   name: requiredText(200, 'Name'),
   type: registratorType(),
   credentials: z.object(
-    { endpointUrl: endpointUrl(), apiUsername: apiUsername(), apiKey: secretInput(200) },
+    { endpointUrl: endpointUrl(), apiUsername: apiUsername(), apiKey: secretToken(200) },
     { message: 'Credentials are required' },
   ),
 });
@@ -59,7 +68,7 @@ export const DomainRegistratorUpdateInputSchema = z.object({
   name: requiredText(200, 'Name').optional(),
   type: registratorType().optional(),
   credentials: z
-    .object({ endpointUrl: endpointUrl().optional(), apiUsername: apiUsername().optional(), apiKey: secretInput(200) })
+    .object({ endpointUrl: endpointUrl().optional(), apiUsername: apiUsername().optional(), apiKey: secretToken(200) })
     .optional(),
 });
 export type DomainRegistratorUpdateInput = z.infer<typeof DomainRegistratorUpdateInputSchema>;

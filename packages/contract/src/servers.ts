@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, optionalText, secretInput, secretOutput } from './common.ts';
+import { CREDENTIAL_MESSAGES, IdSchema, isUserSafe, optionalText, secretOutput, secretPassword } from './common.ts';
 import { IpAddressSchema, portInput } from './proxies.ts';
 
 export const SERVER_STATUSES = ['online', 'offline', 'unknown'] as const;
@@ -49,6 +49,9 @@ export const ServerSchema = z.object({
 });
 export type Server = z.infer<typeof ServerSchema>;
 
+const panelUser = () =>
+  optionalText(200).refine((v) => v == null || isUserSafe(v), { message: CREDENTIAL_MESSAGES.user });
+
 export const ServerInputSchema = z.object({
   IPAddress: z
     .string({ message: 'IP Address is required' })
@@ -87,12 +90,13 @@ export const ServerInputSchema = z.object({
       .optional(),
   ),
   ispmanagerUri: optionalUrl('ISP Manager URI'),
-  ispmanagerUsername: optionalText(200),
-  ispmanagerPassword: secretInput(),
+  // Panel credentials go in a URL (ISPmanager) or a Basic auth header (DirectAdmin).
+  ispmanagerUsername: panelUser(),
+  ispmanagerPassword: secretPassword(),
   ispmanagerAcceptSelfSigned: z.boolean().optional(),
   directAdminUri: optionalUrl('Direct Admin URI'),
-  directAdminUsername: optionalText(200),
-  directAdminPassword: secretInput(),
+  directAdminUsername: panelUser(),
+  directAdminPassword: secretPassword(),
 });
 export type ServerInput = z.infer<typeof ServerInputSchema>;
 

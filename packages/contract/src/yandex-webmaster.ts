@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, requiredText, secretInput, secretOutput } from './common.ts';
+import { IdSchema, ListQuerySchema, requiredText, secretOutput, secretToken } from './common.ts';
 
 /** A Yandex Webmaster account: an OAuth token the console acts with (docs/integrations/yandex-webmaster.md). */
 export const YandexWebmasterAccountSchema = z.object({
@@ -15,7 +15,7 @@ export type YandexWebmasterAccount = z.infer<typeof YandexWebmasterAccountSchema
 /** apiToken: the mask, '' or absent keep the stored token (the form's "Change Api Token" unticked). */
 export const YandexWebmasterAccountInputSchema = z.object({
   name: requiredText(200, 'Name'),
-  apiToken: secretInput(1000),
+  apiToken: secretToken(1000),
 });
 export type YandexWebmasterAccountInput = z.infer<typeof YandexWebmasterAccountInputSchema>;
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, RouteOptions } from 'fastify';
 import helmet from 'helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -13,7 +14,13 @@ export function serverLimits(
   config: Config,
 ): Pick<
   FastifyServerOptions,
-  'trustProxy' | 'bodyLimit' | 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout' | 'maxRequestsPerSocket'
+  | 'trustProxy'
+  | 'bodyLimit'
+  | 'requestTimeout'
+  | 'connectionTimeout'
+  | 'keepAliveTimeout'
+  | 'maxRequestsPerSocket'
+  | 'clientErrorHandler'
 > & { http: { headersTimeout: number; connectionsCheckingInterval: number } } {
   const requestMs = config.REQUEST_TIMEOUT_SECONDS * 1000;
   return {
@@ -25,12 +32,37 @@ export function serverLimits(
     connectionTimeout: config.CONNECTION_IDLE_SECONDS * 1000,
     keepAliveTimeout: config.KEEP_ALIVE_SECONDS * 1000,
     maxRequestsPerSocket: 1000,
+    clientErrorHandler,
     http: {
       headersTimeout: Math.min(requestMs, 20_000),
       // Node checks the two timeouts above on this interval (30 s by default, longer than short timeouts).
       connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(requestMs / 4))),
     },
   };
+}
+
+/**
+ * A request Node could not parse (headers too large, bad syntax, a timeout) is answered here, outside Fastify. The
+ * socket is closed after the answer, so it says `Connection: close`: a keep-alive client then opens a new socket
+ * for its next request instead of writing into a closed one ("socket hang up").
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message, code] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request took too long to arrive', 'request_timeout']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request line and headers are too large', 'headers_too_large']
+        : [400, 'The request could not be read', 'bad_request'];
+  const body = JSON.stringify({ message, code });
+  if (socket.writable) {
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  // Whatever the client still sends is not read; the socket goes once the answer is out (or at once if stuck).
+  socket.destroySoon();
 }
 
 /**
@@ -211,4 +243,38 @@ function installJsonParser(app: FastifyInstance, maxDepth: number) {
     }
     parse(req, body as string, done);
   });
+}
+
+/**
+ * A request URL as it may be logged: the path and the names of its query parameters, never their values (a
+ * token, a key or a search for a person's name may ride in a query string).
+ */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const names = new Set<string>();
+  for (const part of url.slice(q + 1).split('&')) {
+    if (names.size >= 20) break;
+    const raw = part.split('=')[0] ?? '';
+    if (!raw) continue;
+    let name: string;
+    try {
+      name = decodeURIComponent(raw.replace(/\+/g, ' '));
+    } catch {
+      name = raw;
+    }
+    names.add(name.slice(0, 40));
+  }
+  return `${url.slice(0, q)}${names.size ? `?${[...names].map(encodeURIComponent).join('&')}` : ''}`;
+}
+
+/** Fastify's request log fields, with the URL through loggableUrl. */
+export function loggableRequest(req: FastifyRequest) {
+  return {
+    method: req.method,
+    url: loggableUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }

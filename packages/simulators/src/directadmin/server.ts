@@ -7,7 +7,8 @@ import { readBody } from '../http-body.ts';
  * A wire-level DirectAdmin simulator: the legacy `CMD_API_*` commands a client needs for one user's domains
  * (SHOW_DOMAINS, DOMAIN create/select-delete, ADDITIONAL_DOMAINS), over HTTP Basic with the `admin|user`
  * login-as form. Answers are url-encoded text by default and JSON with `json=yes`, with HTTP 200 for
- * logical errors, as DirectAdmin does (see docs/integrations/directadmin.md).
+ * logical errors, as DirectAdmin does (see docs/integrations/directadmin.md); `jsonErrors` makes JSON refusals
+ * come with a non-2xx status, as newer builds may send them.
  */
 
 export interface DirectAdminSimUser {
@@ -38,6 +39,12 @@ export interface DirectAdminSimOptions {
   legacyOnly?: boolean;
   /** Demo mode: keep the users' domains in this JSON file, loaded at start and written after every change. */
   stateFile?: string;
+  /**
+   * How JSON-mode refusals are answered. Default: HTTP 200 with `{"error": …, "result": …}` (the legacy API).
+   * `status` sends them with that HTTP status instead; `shape: 'typed'` sends the newer API's
+   * `{"type": …, "message": …}` body.
+   */
+  jsonErrors?: { status?: number; shape?: 'legacy' | 'typed' };
 }
 
 export interface DirectAdminSimDomain {
@@ -237,8 +244,18 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
 
     const sendResult = (ok: boolean, text: string, details: string) => {
       if (json) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(ok ? { success: text, result: details } : { error: text, result: details }));
+        const typed = !ok && opts.jsonErrors?.shape === 'typed';
+        const type = text.toUpperCase().replace(/[^A-Z]+/g, '_');
+        res.writeHead(ok ? 200 : (opts.jsonErrors?.status ?? 200), { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            ok
+              ? { success: text, result: details }
+              : typed
+                ? { type, message: `${text}: ${details}` }
+                : { error: text, result: details },
+          ),
+        );
       } else {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
         res.end(

@@ -7,7 +7,8 @@ import { readBody } from '../http-body.ts';
 /**
  * A wire-level Namecheap API simulator (shared/docs/integrations/namecheap.md): one endpoint, /xml.response,
  * GET query or POST form, the ApiResponse XML envelope with its error numbers, getList paging, and Namecheap's
- * rate limit answered the way the SDK expects (HTTP 405 before the command runs, or error 500000).
+ * rate limit answered as the one captured real answer does (HTTP 200 with error 500000), or as the SDK documents it
+ * (an empty HTTP 405 before the command runs) when asked.
  *
  * Error numbers the reference could not confirm (create's "not available", "insufficient funds", a bad phone,
  * a missing parameter, an unknown command) are the simulator's own plausible choices; see SIM_ERRORS.
@@ -98,7 +99,10 @@ export interface NamecheapSimOptions {
   port?: number;
   /** Calls per window per ApiUser before the limit answers; default 20 a minute, like Namecheap. */
   rateLimit?: { requests: number; windowMs: number } | false;
-  /** How the limit answers: HTTP 405 (default, as the SDK documents) or the 500000 envelope. */
+  /**
+   * How the limit answers: the 500000 error envelope with HTTP 200 (default: the only real answer captured), or an
+   * empty HTTP 405 (what the SDK documents).
+   */
   rateLimitAnswer?: '405' | '500000';
   /** Client IPs that may call; empty means any. */
   whitelist?: string[];
@@ -467,9 +471,8 @@ export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise
       }
     }
     if (raw.apiuser && overLimit(raw.apiuser.toLowerCase())) {
-      if (opts.rateLimitAnswer === '500000')
-        return void send(res, envelope(command, 'ERROR', '', [err(SIM_ERRORS.rateLimited)]));
-      return void res.writeHead(405).end();
+      if (opts.rateLimitAnswer === '405') return void res.writeHead(405).end();
+      return void send(res, envelope(command, 'ERROR', '', [err(SIM_ERRORS.rateLimited)]));
     }
     try {
       const account = authenticate(raw);

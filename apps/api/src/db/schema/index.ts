@@ -12,3 +12,4 @@ export * from './list-versions.ts';
 export * from './fleet.ts';
 export * from './imports.ts';
 export * from './health.ts';
+export * from './app-key-check.ts';

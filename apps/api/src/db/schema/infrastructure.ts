@@ -40,6 +40,12 @@ export const proxies = pgTable(
     checkLatencyMs: integer('check_latency_ms'),
     checkError: text('check_error'),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
+    /** The current run of failed checks, and the processes that saw them (issue 26: marked failed on evidence). */
+    checkFailures: integer('check_failures').notNull().default(0),
+    checkFailedBy: text('check_failed_by')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     index('proxies_region_idx').on(t.regionId),

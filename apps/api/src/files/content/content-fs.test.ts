@@ -230,6 +230,17 @@ describe('content files over SFTP', () => {
     expect(await fs.readdir(domainDir)).not.toContain('css');
     // Removing a link removes the link, never what it points to.
     await files.remove('link-inside');
+    // A link that leads outside is removed too (it was refused with 400, issue 26); what it points to stays.
+    await files.remove('link-out');
+    await files.remove('/link-file');
+    await files.remove('dangling');
+    expect(await fs.readdir(domainDir)).not.toEqual(expect.arrayContaining(['link-out']));
+    expect(await fs.readdir(domainDir)).not.toContain('link-file');
+    expect(await fs.readdir(domainDir)).not.toContain('dangling');
+    expect(await fs.readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
+    // Nothing is removed through a link: a path below it is still refused.
+    expect(((await failure(files.remove('link-up/secret.txt'))) as AppError).status).toBe(400);
+    expect(await fs.readFile(path.join(host.rootDir, 'www', 'other.example', 'secret.txt'), 'utf8')).toBe(SECRET);
     expect(((await failure(files.remove(''))) as AppError).status).toBe(400);
     expect(((await failure(files.remove('nothing-here'))) as AppError).status).toBe(404);
   });

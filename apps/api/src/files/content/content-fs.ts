@@ -550,6 +550,19 @@ export function openContentFs(opts: ContentFsOptions) {
     /** Removes a file, a link or a whole directory tree (bounded). The root itself cannot be removed. */
     remove: (clientPath: string) =>
       withSftp(async (sftp) => {
+        // A link is removed itself, never followed (issue 26): only its directory must lie inside the root, so a
+        // link that leads out can be removed too.
+        const lexical = resolveInside(root, clientPath);
+        if (lexical !== root) {
+          const own = await exists(sftp, lexical);
+          if (own && isLink(own)) {
+            await safe(sftp, shown(path.posix.dirname(lexical)));
+            await call<void>('remove', (cb) => sftp.unlink(lexical, cb)).catch((err) => {
+              throw mapError(err, lexical);
+            });
+            return;
+          }
+        }
         const remote = await safe(sftp, clientPath);
         if (remote === root)
           throw new ValidationError('The domain directory itself cannot be removed', { path: 'the root' }, 'bad_path');

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { UpstreamError } from '../../http/errors.ts';
+import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
 import { createCloudflareClient, DnsBatchPartError, type CloudflareClientOptions } from './cloudflare-client.ts';
 import type { CloudflareCredentials } from './types.ts';
 
@@ -24,6 +24,15 @@ function client(extra: Partial<CloudflareClientOptions> = {}) {
     },
     ...extra,
   });
+}
+
+async function budgetRefusal(p: Promise<unknown>): Promise<RateLimitedError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(RateLimitedError);
+  return err as RateLimitedError;
 }
 
 async function upstreamError(p: Promise<unknown>): Promise<UpstreamError> {
@@ -568,10 +577,14 @@ describe('request budget', () => {
     await c.listAccounts(tokenCreds);
     await c.listAccounts(tokenCreds);
     const mark = sim.state.requests.length;
-    const err = await upstreamError(c.listAccounts(tokenCreds));
+    const err = await budgetRefusal(c.listAccounts(tokenCreds));
     expect(err.message).toMatch(
       /^Cloudflare: your share of this account's request budget used up \(4 requests per 60 s, shared with the other operators\); try again in \d+ s$/,
     );
+    // A rate limit like any other: 429 with Retry-After, not a 502 blaming Cloudflare.
+    expect(err.status).toBe(429);
+    expect(err.code).toBe('upstream_rate_limited');
+    expect(Number(err.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(requestsSince(mark)).toHaveLength(0);
     owner = 'bob';
     expect(await c.listAccounts(tokenCreds)).toHaveLength(1);
@@ -581,11 +594,12 @@ describe('request budget', () => {
     const c = client({ budget: { requests: 3, windowMs: 60_000 } });
     for (let i = 0; i < 3; i++) await c.listZones(tokenCreds);
     const mark = sim.state.requests.length;
-    const err = await upstreamError(c.listZones(tokenCreds));
+    const err = await budgetRefusal(c.listZones(tokenCreds));
     expect(err.message).toMatch(
       /^Cloudflare: request budget for this account used up \(3 requests per 60 s\); try again in \d+ s$/,
     );
     expect(err.code).toBe('upstream_rate_limited');
+    expect(err.status).toBe(429);
     expect(requestsSince(mark)).toHaveLength(0);
     expect(await c.listZones(keyCreds)).toBeInstanceOf(Array);
   });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
-import { UpstreamError } from '../../http/errors.ts';
+import { refuseUnsendable } from '../credentials.ts';
+import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
 import {
   createRequestBudget,
   type BudgetTake,
@@ -136,6 +137,8 @@ function credentialKey(creds: CloudflareCredentials): string {
 }
 
 function authHeaders(creds: CloudflareCredentials): Record<string, string> {
+  refuseUnsendable(PROVIDER, 'API token', creds.token, 'token');
+  refuseUnsendable(PROVIDER, 'global API key', creds.globalAPIKey, 'token');
   if (creds.token) return { authorization: `Bearer ${creds.token}` };
   if (creds.email && creds.globalAPIKey) return { 'x-auth-email': creds.email, 'x-auth-key': creds.globalAPIKey };
   throw new UpstreamError(PROVIDER, 'Cloudflare: the cloud has neither an API token nor an email and global API key', {
@@ -375,10 +378,9 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
             : slot.reason === 'background_share'
               ? `the background share of this account's request budget used up (${per}; the rest is kept for operators)`
               : `request budget for this account used up (${per})`;
-        throw upstream(creds, `Cloudflare: ${what}; try again in ${Math.ceil(slot.retryAfterMs / 1000)} s`, {
-          code: 'upstream_rate_limited',
-          upstreamStatus: 429,
-        });
+        // Our own limit, not Cloudflare's answer: a 429 with Retry-After, like every other rate limit.
+        const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
+        throw new RateLimitedError(`Cloudflare: ${what}; try again in ${seconds} s`, seconds, 'upstream_rate_limited');
       }
       const res = await send(creds, method, url, headers, payload);
       const transient = res.status === 429 || res.status >= 500;

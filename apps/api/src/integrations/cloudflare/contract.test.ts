@@ -405,7 +405,7 @@ describe.skipIf(!schemaExists)(
           }),
           rememberAccountId: async () => undefined,
         },
-        proxies: { endpointsInRegion: async () => [] },
+        proxies: { endpointsInRegion: async () => [], markWorked: async () => undefined },
         audit: { record: async () => undefined } as never,
       });
       const actor = { userId: null, username: 'contract', rules: ['cnv'], requestId: null };

@@ -78,6 +78,27 @@ describe('DirectAdmin client against the simulator', () => {
     });
   }
 
+  it.each<[{ status?: number; shape?: 'legacy' | 'typed' }, string]>([
+    [{ status: 400 }, 'legacy body, HTTP 400'],
+    [{ status: 409, shape: 'typed' as const }, 'typed body, HTTP 409'],
+    [{ shape: 'typed' as const }, 'typed body, HTTP 200'],
+  ])('reads a JSON refusal sent with a non-2xx status (%j: %s)', async (jsonErrors, _label) => {
+    const s = await startDirectAdminSim({ users: USERS, jsonErrors });
+    try {
+      const client = createDirectAdminClient({ timeoutMs: 3000 });
+      const err = await client.createDomain(as(s, 'alice', 'al1ce-secret'), 'bob.example').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DirectAdminError);
+      const e = err as DirectAdminError;
+      expect(e.message).toBe('DirectAdmin: Cannot create domain: That domain already exists on this server.');
+      expect(e.code).toBe('upstream_refused');
+      expect(e.upstreamStatus).toBe(jsonErrors.status ?? 200);
+      // A refusal is not a reason to think the panel is down, and the domain was not made.
+      expect(await client.hasDomain(as(s, 'alice', 'al1ce-secret'), 'bob.example')).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('decodes the entities DirectAdmin writes inside details', async () => {
     const client = createDirectAdminClient();
     const err = (await client

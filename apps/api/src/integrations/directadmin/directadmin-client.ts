@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
+import { refuseUnsendable } from '../credentials.ts';
 import { UpstreamError } from '../../http/errors.ts';
 
 const PROVIDER = 'DirectAdmin';
@@ -215,6 +216,7 @@ export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
         code: 'upstream_auth_missing',
       });
     }
+    refuseUnsendable(PROVIDER, 'Direct Admin password', c.password, 'password');
     const rejectedAt = rejectedLogins.get(keyOf(c));
     if (rejectedAt !== undefined && now() - rejectedAt < cooldownMs) {
       const wait = Math.ceil((cooldownMs - (now() - rejectedAt)) / 1000);
@@ -310,6 +312,10 @@ export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
       const v = a.value;
       if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
       const o = v as Record<string, unknown>;
+      // The newer API's error body, sent with a 4xx/5xx status: {"type": "…", "message": "…"}.
+      if (o.error === undefined && typeof o.type === 'string' && typeof o.message === 'string') {
+        return { error: plainText(o.message), result: '', extended: { type: plainText(o.type) } };
+      }
       if (o.error === undefined || o.error === 0 || o.error === '0' || o.error === false) return null;
       for (const [k, x] of Object.entries(o).slice(0, 20)) {
         if (k !== 'error' && k !== 'result' && (typeof x === 'string' || typeof x === 'number')) {

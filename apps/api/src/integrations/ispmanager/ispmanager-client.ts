@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
+import { refuseUnsendable } from '../credentials.ts';
 import { UpstreamError } from '../../http/errors.ts';
 
 const PROVIDER = 'ISPmanager';
@@ -215,6 +216,8 @@ export function createIspManagerClient(opts: IspManagerClientOptions = {}) {
     params: Record<string, string> = {},
   ): Promise<{ doc: Doc; raw: string }> => {
     if (!c.username || /[\0\r\n]/.test(c.username)) throw fail(c, 'the server has no usable ISP Manager username');
+    refuseUnsendable(PROVIDER, 'ISP Manager username', c.username, 'user');
+    refuseUnsendable(PROVIDER, 'ISP Manager password', c.password, 'password');
     const run = async (auth: Record<string, string>) => {
       const raw = await post(c, new URLSearchParams({ ...params, func, out: 'json', ...auth }));
       return { raw, doc: docOf(c, raw) };

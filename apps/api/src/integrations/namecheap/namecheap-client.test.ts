@@ -24,6 +24,7 @@ beforeAll(async () => {
   sim.addAccount({ apiUser: 'acme', apiKey: KEY, balance: 100 });
   sim.addDomain('acme', 'alpha.com', { expires: '2027-03-04', created: '2024-03-04' });
   sim.addDomain('acme', 'пример.рф', { expires: '2026-12-31' });
+  sim.addDomain('acme', 'aa.us.com');
   for (let i = 0; i < 130; i++) sim.addDomain('acme', `bulk-${String(i).padStart(3, '0')}.net`);
 });
 afterAll(async () => sim?.close());
@@ -84,8 +85,8 @@ describe('Namecheap client against the simulator', () => {
     const nc = client();
     const before = sim.requests.length;
     const all = await nc.getAll(creds());
-    expect(all).toHaveLength(132);
-    expect(new Set(all.map((d) => d.domainName)).size).toBe(132);
+    expect(all).toHaveLength(133);
+    expect(new Set(all.map((d) => d.domainName)).size).toBe(133);
     expect(all.map((d) => d.domainName)).toContain('bulk-129.net');
     const pages = sim.requests.slice(before).map((r) => r.params.page);
     expect(pages).toEqual(['1', '2']);
@@ -124,6 +125,17 @@ describe('Namecheap client against the simulator', () => {
   it('dns.setCustom and dns.getList split SLD and TLD on the public suffix', async () => {
     expect(splitDomain('shop.example.co.uk'.replace('shop.', ''))).toEqual({ sld: 'example', tld: 'co.uk' });
     expect(splitDomain('пример.рф')).toEqual({ sld: 'xn--e1afmkfd', tld: 'xn--p1ai' });
+    // Namecheap sells names under private suffixes (its own domains.create example is aa.us.com) and splits them
+    // as its SDK does, on a suffix list that includes them.
+    expect(splitDomain('aa.us.com')).toEqual({ sld: 'aa', tld: 'us.com' });
+    expect(splitDomain('shop.uk.com')).toEqual({ sld: 'shop', tld: 'uk.com' });
+    expect(splitDomain('brand.gb.net')).toEqual({ sld: 'brand', tld: 'gb.net' });
+    expect(splitDomain('example.com.au')).toEqual({ sld: 'example', tld: 'com.au' });
+    expect(splitDomain('bücher.us.com')).toEqual({ sld: 'xn--bcher-kva', tld: 'us.com' });
+    expect(() => splitDomain('www.aa.us.com')).toThrow(/not a registrable domain name/);
+    expect(() => splitDomain('us.com')).toThrow(/not a registrable domain name/);
+    await client().setCustomNameServers(creds(), 'aa.us.com', ['ada.ns.cloudflare.com', 'bob.ns.cloudflare.com']);
+    expect(sim.requests.at(-1)?.params).toMatchObject({ sld: 'aa', tld: 'us.com' });
     const nc = client();
     expect(await nc.getDnsList(creds(), 'alpha.com')).toEqual({
       domainName: 'alpha.com',
@@ -182,8 +194,15 @@ describe('Namecheap client against the simulator', () => {
     expect(err.message).toBe('Namecheap: the 1 calls a minute allowed for this account are used up; try again in 60 s');
   });
 
-  it('the simulator limits 20 calls a minute by default and answers HTTP 405', async () => {
-    const limited = await startNamecheapSim({ rateLimit: { requests: 2, windowMs: 60_000 } });
+  it.each([
+    [undefined, 'Namecheap: rate limited (HTTP 200, error 500000) after 2 attempts'],
+    ['500000' as const, 'Namecheap: rate limited (HTTP 200, error 500000) after 2 attempts'],
+    ['405' as const, 'Namecheap: rate limited (HTTP 405) after 2 attempts'],
+  ])('the simulator limits calls per account and answers the limit as %s (default 500000)', async (answer, message) => {
+    const limited = await startNamecheapSim({
+      rateLimit: { requests: 2, windowMs: 60_000 },
+      ...(answer ? { rateLimitAnswer: answer } : {}),
+    });
     try {
       limited.addAccount({ apiUser: 'acme', apiKey: KEY });
       limited.addDomain('acme', 'alpha.com');
@@ -193,7 +212,8 @@ describe('Namecheap client against the simulator', () => {
       await nc.getInfo(c, 'alpha.com');
       await nc.getInfo(c, 'alpha.com');
       const e = await failure(nc.getInfo(c, 'alpha.com'));
-      expect(e.message).toBe('Namecheap: rate limited (HTTP 405) after 2 attempts');
+      expect(e.message).toBe(message);
+      expect(e.code).toBe('upstream_rate_limited');
       expect(waits).toEqual([2000]);
     } finally {
       await limited.close();

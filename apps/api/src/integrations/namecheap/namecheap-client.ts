@@ -4,6 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { parse as parseDomain } from 'tldts';
 import { fetch as undiciFetch } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
+import { refuseUnsendable } from '../credentials.ts';
 import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
 import { createRequestBudget } from '../cloudflare/request-budget.ts';
 import type {
@@ -96,10 +97,14 @@ export const asciiName = (name: string): string => {
 };
 export const unicodeName = (ascii: string) => domainToUnicode(ascii) || ascii;
 
-/** SLD and TLD on the public suffix: example.co.uk → example + co.uk (setCustom and getList take them apart). */
+/**
+ * SLD and TLD on the public suffix: example.co.uk → example + co.uk (setCustom and getList take them apart).
+ * Private suffixes count too (aa.us.com → aa + us.com): Namecheap sells names under them, and its SDK splits on a
+ * suffix list that includes them.
+ */
 export function splitDomain(name: string): { sld: string; tld: string } {
   const ascii = asciiName(name);
-  const p = parseDomain(ascii, { allowPrivateDomains: false });
+  const p = parseDomain(ascii, { allowPrivateDomains: true });
   if (!p.publicSuffix || !p.domainWithoutSuffix || p.subdomain) {
     throw new UpstreamError(PROVIDER, `Namecheap: "${name}" is not a registrable domain name`);
   }
@@ -233,6 +238,8 @@ export function createNamecheapClient(opts: NamecheapClientOptions) {
       });
     }
     if (!c.apiKey) throw fail(c, 'Namecheap: the registrator has no API key', { code: 'upstream_auth_missing' });
+    refuseUnsendable(PROVIDER, 'API username', c.apiUser, 'user');
+    refuseUnsendable(PROVIDER, 'API key', c.apiKey, 'token');
     const body = new URLSearchParams({
       ApiUser: c.apiUser,
       ApiKey: c.apiKey,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
+import { refuseUnsendable } from '../credentials.ts';
 import type {
   HostSummary,
   ImportantUrl,
@@ -83,6 +84,7 @@ export function createYandexWebmasterClient(opts: YandexWebmasterClientOptions) 
     path: string,
     body?: unknown,
   ): Promise<{ status: number; json: unknown }> {
+    refuseUnsendable(PROVIDER, 'API token', token, 'token');
     for (let attempt = 0; ; attempt++) {
       let status: number;
       let text: string;

@@ -12,6 +12,8 @@ export type CopySummary = {
   directories: number;
   bytes: number;
   failed: { path: string; error: string }[];
+  /** Symbolic links left out (they may lead outside the directory), named up to SKIPPED_LINKS_LISTED. */
+  skippedLinks?: { count: number; paths: string[]; note: string };
 };
 
 export const COPY_FILE_ATTEMPTS = 3;
@@ -23,12 +25,31 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 export const missingDir = (d: Pick<DomainDir, 'domainName' | 'dir'>) =>
   new PermanentJobError(`The directory of ${d.domainName} does not exist on its server (${d.dir})`);
 
-/** Every directory and regular file of a domain directory; symbolic links are left out (they may lead away). */
-export async function* walkDomain(d: DomainDir, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
+export const SKIPPED_LINKS_LISTED = 50;
+
+/** What a job's result says about the links it left out (issue 26: a note, never a failure). */
+export function skippedLinksNote(paths: string[], count: number) {
+  return {
+    count,
+    paths: paths.slice(0, SKIPPED_LINKS_LISTED),
+    note: `${count} symbolic link${count === 1 ? ' was' : 's were'} skipped: links are never followed (they may lead outside the directory)`,
+  };
+}
+
+/**
+ * Every directory and regular file of a domain directory; symbolic links are left out (they may lead away),
+ * each told to `onSkip`, so a job can say so in its result.
+ */
+export async function* walkDomain(
+  d: DomainDir,
+  signal?: AbortSignal,
+  onSkip?: (path: string) => void,
+): AsyncGenerator<WalkEntry> {
   if (!(await d.fs.rootExists())) throw missingDir(d);
   for await (const e of d.fs.walk('')) {
     signal?.throwIfAborted();
     if (!e.symlink) yield e;
+    else onSkip?.(e.path);
   }
 }
 
@@ -44,7 +65,12 @@ export async function copyTree(
   opts: { signal: AbortSignal; onProgress: (p: CopyProgress) => Promise<void>; retryDelayMs?: number },
 ): Promise<CopySummary> {
   const entries: WalkEntry[] = [];
-  for await (const e of walkDomain(from, opts.signal)) entries.push(e);
+  const links: string[] = [];
+  let linkCount = 0;
+  const onSkip = (p: string) => {
+    if (++linkCount <= SKIPPED_LINKS_LISTED) links.push(p);
+  };
+  for await (const e of walkDomain(from, opts.signal, onSkip)) entries.push(e);
   const files = entries.filter((e) => e.type === 'file');
   const dirs = entries.filter((e) => e.type === 'directory');
   const bytesTotal = files.reduce((n, f) => n + f.size, 0);
@@ -114,5 +140,6 @@ export async function copyTree(
     }
   }
   await report('');
+  if (linkCount) summary.skippedLinks = skippedLinksNote(links, linkCount);
   return summary;
 }

@@ -11,7 +11,7 @@ import type { ServersRepository } from '../../modules/servers/servers.repository
 import type { ServersService } from '../../modules/servers/servers.service.ts';
 import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
 import { openDomainContentFs, domainDirPath } from '../../files/content/index.ts';
-import { copyTree, walkDomain, type DomainDir } from './content-tree.ts';
+import { copyTree, SKIPPED_LINKS_LISTED, skippedLinksNote, walkDomain, type DomainDir } from './content-tree.ts';
 import { NO_HTML_FILES, urlOf, writeSitemaps, type SitemapUrl } from './sitemap-writer.ts';
 
 export type DomainJobDeps = {
@@ -54,7 +54,12 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
       const dir = await domainDirOf(deps, ctx.payload.domainId);
       const urls: SitemapUrl[] = [];
       let scanned = 0;
-      for await (const e of walkDomain(dir, ctx.signal)) {
+      const links: string[] = [];
+      let linkCount = 0;
+      const onSkip = (p: string) => {
+        if (++linkCount <= SKIPPED_LINKS_LISTED) links.push(p);
+      };
+      for await (const e of walkDomain(dir, ctx.signal, onSkip)) {
         scanned++;
         if (e.type === 'file' && HTML.test(e.path))
           urls.push({ loc: urlOf(dir.domainName, e.path), lastmod: new Date(e.mtime * 1000) });
@@ -78,7 +83,7 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
         { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
         { force: true },
       );
-      return result;
+      return linkCount ? { ...result, skippedLinks: skippedLinksNote(links, linkCount) } : result;
     },
   });
 

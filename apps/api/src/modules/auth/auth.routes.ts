@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginInputSchema, MeSchema, SessionUserSchema, dataOf } from '@fleetdesk/contract';
 import type { AuthService } from './auth.service.ts';
+import { deviceTokenOf, setDeviceCookie } from './device-cookie.ts';
 
 export const authRoutes =
   (auth: AuthService, info: { demo: boolean }): FastifyPluginAsyncZod =>
@@ -17,12 +18,14 @@ export const authRoutes =
         },
       },
       async (req, reply) => {
-        const { token, user } = await auth.login(req.body, {
+        const { token, user, device } = await auth.login(req.body, {
           ip: req.ip,
           userAgent: req.headers['user-agent'],
           requestId: String(req.id),
+          device: deviceTokenOf(req),
         });
         reply.header('authorization', `Bearer ${token}`);
+        setDeviceCookie(req, reply, device);
         return { data: { user } };
       },
     );

@@ -11,6 +11,7 @@ import type { UsersRepository } from '../users/users.repository.ts';
 import { toSessionUser } from '../users/users.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
+import { deviceTokenAfterSuccess } from './device-cookie.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
@@ -40,9 +41,10 @@ export function createAuthService(deps: {
   cache.start();
 
   return {
-    async login(input: LoginInput, meta: { ip: string; userAgent?: string; requestId: string }) {
+    /** `device` is the device token the browser sent (device-cookie.ts); the answer names the one to keep. */
+    async login(input: LoginInput, meta: { ip: string; userAgent?: string; requestId: string; device?: string }) {
       // Counted before the slow password check, so a concurrent burst cannot outrun the limit.
-      const admission = await throttle.admit(input.username, meta.ip);
+      const admission = await throttle.admit(input.username, meta.ip, meta.device);
       if (!admission.ok) {
         const wait = admission.retryAfterSeconds;
         throw new RateLimitedError(
@@ -69,7 +71,8 @@ export function createAuthService(deps: {
         });
         throw new UnauthorizedError(INVALID_CREDENTIALS, 'invalid_credentials');
       }
-      await throttle.succeed(admission.keys);
+      const device = deviceTokenAfterSuccess(meta.device);
+      await throttle.succeed(admission.keys, device);
       const token = newToken();
       const now = Date.now();
       const fresh = await database.db.transaction(async (tx) => {
@@ -91,7 +94,7 @@ export function createAuthService(deps: {
         );
         return users.findById(user.id, tx);
       });
-      return { token, user: toSessionUser(fresh ?? user) };
+      return { token, user: toSessionUser(fresh ?? user), device };
     },
 
     /** The actor behind an Authorization header, or undefined when the token is missing, unknown or expired. */

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
-import { inArray, lt, sql } from 'drizzle-orm';
+import { and, gt, inArray, like, lt, notLike, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { loginAttempts } from '../../db/schema/index.ts';
+import { DEVICE_TRUST_MS } from './device-cookie.ts';
 
 export type LoginThrottlePolicy = {
   /** Failures per (username, address) pair before each further attempt must wait. */
@@ -18,18 +19,42 @@ export type LoginThrottlePolicy = {
    * per delayMs. Slows guessing from many addresses without letting anyone lock the account.
    */
   usernameSlowAfter: number;
+  /** How long an address or a device stays trusted for a username after a success. Default 90 days. */
+  trustMs?: number;
 };
 
 export type Admission = { ok: true; keys: AttemptKeys } | { ok: false; retryAfterSeconds: number };
-type AttemptKeys = { pair: string; address: string; username: string };
+type AttemptKeys = {
+  pair: string;
+  address: string;
+  username: string;
+  /** Marks written on success: this address, and this device, signed in as this username. */
+  knownAddress: string;
+  knownDevice?: string;
+  /** How this attempt was trusted, if it was: then it neither spent nor waited for the username's shared pool. */
+  trust?: 'device' | 'address';
+};
 
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
 /** Usernames are hashed in the keys: people type their password into the username field. */
-export function attemptKeys(username: string, ip: string): AttemptKeys {
+export function attemptKeys(username: string, ip: string, device?: string): AttemptKeys {
   const u = username.trim().toLowerCase();
-  return { pair: `pair:${sha(`${u}\0${ip}`)}`, address: `addr:${ip}`, username: `user:${sha(u)}` };
+  const userKey = `user:${sha(u)}`;
+  return {
+    pair: `pair:${sha(`${u}\0${ip}`)}`,
+    address: `addr:${ip}`,
+    username: userKey,
+    knownAddress: `known:${sha(`${u}\0${ip}`)}`,
+    ...(device ? { knownDevice: deviceKey(userKey, device) } : {}),
+  };
 }
+
+/** The mark of a device token for a username (its key holds only hashes). */
+const deviceKey = (usernameKey: string, device: string) => `dev:${sha(`${usernameKey}\0${device}`)}`;
+
+/** Keys that mark trust, kept for trustMs rather than the window. */
+const TRUST_PREFIXES = ['known:', 'dev:'];
 
 /**
  * Counts sign-in attempts in the database, so several API processes share the counts, and counts each attempt
@@ -39,6 +64,7 @@ export function attemptKeys(username: string, ip: string): AttemptKeys {
 export function createLoginThrottle(opts: { database: Database; policy: LoginThrottlePolicy; now?: () => number }) {
   const { database, policy } = opts;
   const now = opts.now ?? Date.now;
+  const trustMs = policy.trustMs ?? DEVICE_TRUST_MS;
   let lastPurge = 0;
 
   const delayAfter = (failures: number) =>
@@ -50,18 +76,47 @@ export function createLoginThrottle(opts: { database: Database; policy: LoginThr
     if (t - lastPurge < 10 * 60_000) return;
     lastPurge = t;
     const cutoff = new Date(t - policy.windowMs - policy.maxDelayMs);
-    await database.db.delete(loginAttempts).where(lt(loginAttempts.lastAt, cutoff));
+    const isTrust = or(...TRUST_PREFIXES.map((p) => like(loginAttempts.key, `${p}%`)));
+    const isCount = and(...TRUST_PREFIXES.map((p) => notLike(loginAttempts.key, `${p}%`)));
+    await database.db
+      .delete(loginAttempts)
+      .where(
+        or(
+          and(isCount, lt(loginAttempts.lastAt, cutoff)),
+          and(isTrust, lt(loginAttempts.lastAt, new Date(t - trustMs))),
+        ),
+      );
   };
 
   return {
-    /** Admits one attempt and counts it, or says how long to wait. */
-    async admit(username: string, ip: string): Promise<Admission> {
+    /**
+     * Admits one attempt and counts it, or says how long to wait. `device` is the device token the browser sent:
+     * a device, or an address, that signed in as this username before has its own count and never meets the
+     * username's shared pool, so failures from elsewhere cannot keep the real user out (issue 26).
+     */
+    async admit(username: string, ip: string, device?: string): Promise<Admission> {
       const t = now();
       await purge(t);
-      const keys = attemptKeys(username, ip);
+      const keys = attemptKeys(username, ip, device);
       const date = new Date(t);
       return database.db.transaction(async (tx) => {
-        const list = [keys.pair, keys.address, keys.username].sort();
+        const marks = await tx
+          .select({ key: loginAttempts.key })
+          .from(loginAttempts)
+          .where(
+            and(
+              inArray(loginAttempts.key, [keys.knownAddress, ...(keys.knownDevice ? [keys.knownDevice] : [])]),
+              gt(loginAttempts.lastAt, new Date(t - trustMs)),
+            ),
+          );
+        const found = new Set(marks.map((m) => m.key));
+        if (keys.knownDevice && found.has(keys.knownDevice)) {
+          keys.trust = 'device';
+          // The device's own count, wherever it signs in from.
+          keys.pair = `dpair:${keys.knownDevice.slice(4)}`;
+        } else if (found.has(keys.knownAddress)) keys.trust = 'address';
+        // A trusted attempt is not counted in the username's pool: it is not the attack the pool slows.
+        const list = [keys.pair, keys.address, ...(keys.trust ? [] : [keys.username])].sort();
         // Rows are created, then locked, in key order: concurrent attempts queue here instead of racing.
         await tx
           .insert(loginAttempts)
@@ -76,21 +131,22 @@ export function createLoginThrottle(opts: { database: Database; policy: LoginThr
         const byKey = new Map(rows.map((r) => [r.key, r]));
         const pair = byKey.get(keys.pair)!;
         const address = byKey.get(keys.address)!;
-        const user = byKey.get(keys.username)!;
+        const user = byKey.get(keys.username);
 
         const pairFresh = t - pair.lastAt.getTime() > policy.windowMs && pair.nextAt.getTime() <= t;
         const pairFailures = pairFresh ? 0 : pair.failures;
         const addressFresh = t - address.firstAt.getTime() > policy.windowMs;
         const addressFailures = addressFresh ? 0 : address.failures;
-        const userFresh = t - user.firstAt.getTime() > policy.windowMs;
+        const userFresh = !user || t - user.firstAt.getTime() > policy.windowMs;
         const userFailures = userFresh ? 0 : user.failures;
 
         let wait = 0;
         if (pairFailures > 0) wait = Math.max(wait, pair.nextAt.getTime() - t);
-        if (addressFailures >= policy.addressMaxFailures) {
+        // A trusted device has its own count; others share the address's limit across usernames.
+        if (keys.trust !== 'device' && addressFailures >= policy.addressMaxFailures) {
           wait = Math.max(wait, address.firstAt.getTime() + policy.windowMs - t);
         }
-        if (userFailures >= policy.usernameSlowAfter) wait = Math.max(wait, user.nextAt.getTime() - t);
+        if (user && userFailures >= policy.usernameSlowAfter) wait = Math.max(wait, user.nextAt.getTime() - t);
         // Refused attempts are not counted, so waiting out the delay is always enough.
         if (wait > 0) return { ok: false as const, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
 
@@ -108,35 +164,47 @@ export function createLoginThrottle(opts: { database: Database; policy: LoginThr
           .update(loginAttempts)
           .set({ failures: addressFailures + 1, firstAt: addressFresh ? date : address.firstAt, lastAt: date })
           .where(inArray(loginAttempts.key, [keys.address]));
-        const uf = userFailures + 1;
-        await tx
-          .update(loginAttempts)
-          .set({
-            failures: uf,
-            firstAt: userFresh ? date : user.firstAt,
-            lastAt: date,
-            nextAt: new Date(uf >= policy.usernameSlowAfter ? t + policy.delayMs : t),
-          })
-          .where(inArray(loginAttempts.key, [keys.username]));
+        if (user) {
+          const uf = userFailures + 1;
+          await tx
+            .update(loginAttempts)
+            .set({
+              failures: uf,
+              firstAt: userFresh ? date : user.firstAt,
+              lastAt: date,
+              nextAt: new Date(uf >= policy.usernameSlowAfter ? t + policy.delayMs : t),
+            })
+            .where(inArray(loginAttempts.key, [keys.username]));
+        }
         return { ok: true as const, keys };
       });
     },
 
-    /** A success forgets the pair and takes back the attempt counted against the address and the username. */
-    async succeed(keys: AttemptKeys) {
+    /**
+     * A success forgets the pair and takes back the attempt counted against the address and the username. It
+     * marks this address, and the device token the browser will hold (`device`), as known for the username.
+     */
+    async succeed(keys: AttemptKeys, device: string) {
+      const counted = [keys.pair, keys.address, ...(keys.trust ? [] : [keys.username])];
+      const known = [keys.knownAddress, deviceKey(keys.username, device)];
+      const date = new Date(now());
       await database.db.transaction(async (tx) => {
         // Same lock order as admit, so the two cannot deadlock.
         await tx
           .select({ key: loginAttempts.key })
           .from(loginAttempts)
-          .where(inArray(loginAttempts.key, [keys.pair, keys.address, keys.username]))
+          .where(inArray(loginAttempts.key, counted))
           .orderBy(loginAttempts.key)
           .for('update');
         await tx.delete(loginAttempts).where(inArray(loginAttempts.key, [keys.pair]));
         await tx
           .update(loginAttempts)
           .set({ failures: sql`greatest(0, ${loginAttempts.failures} - 1)` })
-          .where(inArray(loginAttempts.key, [keys.address, keys.username].sort()));
+          .where(inArray(loginAttempts.key, counted.filter((k) => k !== keys.pair).sort()));
+        await tx
+          .insert(loginAttempts)
+          .values(known.sort().map((key) => ({ key, failures: 0, firstAt: date, lastAt: date, nextAt: date })))
+          .onConflictDoUpdate({ target: loginAttempts.key, set: { lastAt: date } });
       });
     },
   };

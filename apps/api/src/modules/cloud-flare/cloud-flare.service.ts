@@ -166,7 +166,7 @@ export function createCloudFlareService(deps: {
   routing: CloudflareRouting;
   domains: Pick<DomainsService, 'get' | 'getFirewallRules' | 'setCloudZone' | 'byZoneIds'>;
   clouds: Pick<CloudsService, 'credentials' | 'rememberAccountId'>;
-  proxies: Pick<ProxiesService, 'endpointsInRegion'>;
+  proxies: Pick<ProxiesService, 'endpointsInRegion' | 'markWorked'>;
   audit: AuditService;
   /** Connect (and proxy handshake) timeout through a proxy; keep it below the call timeout so failover has time. */
   proxyTimeoutMs?: number;
@@ -219,14 +219,19 @@ export function createCloudFlareService(deps: {
     const endpoints = await proxies.endpointsInRegion(ctx.proxyRegionId);
     if (!endpoints.length) throw new ValidationError(CLOUD_FLARE_TEXT.noUsableProxy, undefined, 'no_usable_proxy');
     const made: Dispatcher[] = [];
+    let last: (typeof endpoints)[number] | undefined;
     const routes: RouteFor = (attempt) => {
       const endpoint = endpoints[attempt];
+      last = endpoint;
       if (!endpoint) return undefined;
       made[attempt] ??= createProxyDispatcher(endpoint, { connectTimeoutMs: proxyTimeoutMs });
       return made[attempt];
     };
     try {
-      return await routing.run(routes, fn, budget);
+      const result = await routing.run(routes, fn, budget);
+      // The last call went through this proxy and worked: a failed mark on it is cleared at once (issue 26).
+      if (last?.failed) await proxies.markWorked(last.proxyId).catch(() => undefined);
+      return result;
     } finally {
       for (const d of made) void d?.destroy().catch(() => undefined);
     }

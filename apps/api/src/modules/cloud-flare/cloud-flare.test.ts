@@ -678,6 +678,35 @@ describe('proxy routing', () => {
   });
 });
 
+describe('proxy marks (issue 26)', () => {
+  it('tries a region whose every proxy is marked failed, and a call that works through one clears its mark', async () => {
+    const region = await create('regions', { name: unique('Marked') });
+    const p = await create('proxies', {
+      IPAddress: '127.0.0.1',
+      httpPort: proxy.port,
+      proxyType: 'http',
+      isHttps: false,
+      username: 'cfops',
+      password: PROXY_PASSWORD,
+      regionId: region._id,
+    });
+    const { domain } = await domainWithZone({ proxyRegionId: region._id });
+    // One process could not reach it twice in a row: marked failed.
+    const failure = { ok: false, latencyMs: null, error: 'connect ETIMEDOUT', checkedAt: new Date() };
+    await t.c.repos.proxies.recordCheck(p._id, failure, 'worker-a:1');
+    await t.c.repos.proxies.recordCheck(p._id, failure, 'worker-a:1');
+    expect((await t.c.repos.proxies.findRow(p._id))?.checkStatus).toBe('error');
+
+    const before = proxy.requests;
+    const info = await cf('GET', domain.id, 'zone-info');
+    expect(info.statusCode).toBe(200);
+    expect(info.json().errorMessage).toBeUndefined();
+    expect(proxy.requests).toBeGreaterThan(before);
+    const row = await t.c.repos.proxies.findRow(p._id);
+    expect(row).toMatchObject({ checkStatus: 'ok', checkFailures: 0, checkFailedBy: [], checkError: null });
+  });
+});
+
 describe('audit', () => {
   it('records every action with what was sent and the answer, never a credential', async () => {
     const { domain, secret, zoneId } = await domainWithZone();

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +101,35 @@ describe('generate sitemap', () => {
     );
     expect(xml.urlset.url[0].lastmod).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
+
+  it('skips symbolic links that lead outside, with a note in the result, for the sitemap and the copy (issue 26)', async () => {
+    const [a, b] = [await serverOn(hostA), await serverOn(hostB)];
+    const d = await domainOn(a);
+    const dst = await domainOn(b);
+    const dir = seedSite(hostA, d.name);
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.html'), '<h1>not this site</h1>');
+    fs.symlinkSync(outside, path.join(dir, 'link-out'));
+    fs.symlinkSync(path.join(outside, 'secret.html'), path.join(dir, 'blog', 'link-file.html'));
+    try {
+      const sitemap = await finish((await start(d.id, 'generate-sitemap')).json().data._id);
+      expect(sitemap.state, sitemap.error).toBe('completed');
+      expect(sitemap.result).toMatchObject({ urlCount: 3 });
+      expect(sitemap.result.skippedLinks).toEqual({
+        count: 2,
+        paths: ['link-out', 'blog/link-file.html'],
+        note: '2 symbolic links were skipped: links are never followed (they may lead outside the directory)',
+      });
+      const copy = await finish((await start(d.id, 'copy-content-files', { targetDomainId: dst.id })).json().data._id);
+      expect(copy.state, copy.error).toBe('completed');
+      expect(copy.result).toMatchObject({ files: 6, failed: [], skippedLinks: { count: 2 } });
+      const out = path.join(hostB.rootDir, 'www', dst.name);
+      expect(fs.existsSync(path.join(out, 'link-out'))).toBe(false);
+      expect(fs.existsSync(path.join(out, 'blog', 'link-file.html'))).toBe(false);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('answers 409 naming the job when one is already queued or running for the domain', async () => {
     const server = await serverOn(hostA);

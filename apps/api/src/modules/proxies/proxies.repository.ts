@@ -24,6 +24,9 @@ const toProxy = ({ p, regionName }: { p: ProxyRow; regionName: string | null }):
   checkedAt: p.checkedAt?.toISOString() ?? null,
 });
 
+/** Failed checks in a row, from one process, before a proxy is marked failed. */
+export const FAILED_AFTER = 2;
+
 export function createProxiesRepository(db: Db) {
   const base = (ex: Executor) =>
     ex
@@ -61,7 +64,11 @@ export function createProxiesRepository(db: Db) {
       return r;
     },
     /** Usable proxies of a region, the last good check first, so callers try healthy ones before unknown ones. */
-    async findUsableInRegion(regionId: string, ex: Executor = db): Promise<ProxyRow[]> {
+    async findUsableInRegion(
+      regionId: string,
+      ex: Executor = db,
+      o: { includeFailed?: boolean } = {},
+    ): Promise<ProxyRow[]> {
       return ex
         .select()
         .from(proxies)
@@ -69,10 +76,60 @@ export function createProxiesRepository(db: Db) {
           and(
             eq(proxies.regionId, regionId),
             sql`${proxies.ipAddress} is not null and ${proxies.httpPort} is not null and ${proxies.proxyType} is not null`,
-            sql`coalesce(${proxies.checkStatus}, 'ok') = 'ok'`,
+            o.includeFailed ? sql`true` : sql`coalesce(${proxies.checkStatus}, 'ok') = 'ok'`,
           ),
         )
-        .orderBy(sql`${proxies.checkStatus} is null`, sql`${proxies.checkLatencyMs} nulls last`, asc(proxies.proxyNo));
+        .orderBy(
+          sql`${proxies.checkStatus} is null`,
+          asc(proxies.checkFailures),
+          sql`${proxies.checkLatencyMs} nulls last`,
+          asc(proxies.proxyNo),
+        );
+    },
+    /**
+     * Records a check. A success clears any mark; a failure is counted, and marks the proxy failed only on
+     * evidence that holds: a second failure in a row, or failures seen by more than one process (issue 26).
+     * One statement, so checks from several processes count together.
+     */
+    async recordCheck(
+      id: string,
+      r: { ok: boolean; latencyMs: number | null; error: string | null; checkedAt: Date },
+      processName: string,
+      ex: Executor = db,
+    ) {
+      if (r.ok) {
+        await ex
+          .update(proxies)
+          .set({
+            checkStatus: 'ok',
+            checkLatencyMs: r.latencyMs,
+            checkError: null,
+            checkedAt: r.checkedAt,
+            checkFailures: 0,
+            checkFailedBy: sql`'{}'::text[]`,
+          })
+          .where(eq(proxies.id, id));
+        return;
+      }
+      const seenBy = sql`array(select distinct x from unnest(${proxies.checkFailedBy} || array[${processName}::text]) as x limit 10)`;
+      await ex
+        .update(proxies)
+        .set({
+          checkFailures: sql`${proxies.checkFailures} + 1`,
+          checkFailedBy: seenBy,
+          checkStatus: sql`case when ${proxies.checkFailures} + 1 >= ${FAILED_AFTER} or cardinality(${seenBy}) >= 2 then 'error' else ${proxies.checkStatus} end`,
+          checkLatencyMs: r.latencyMs,
+          checkError: r.error,
+          checkedAt: r.checkedAt,
+        })
+        .where(eq(proxies.id, id));
+    },
+    /** A call through the proxy worked: the mark and the run of failures go at once. */
+    async clearFailure(id: string, ex: Executor = db) {
+      await ex
+        .update(proxies)
+        .set({ checkStatus: 'ok', checkError: null, checkFailures: 0, checkFailedBy: sql`'{}'::text[]` })
+        .where(and(eq(proxies.id, id), sql`(${proxies.checkStatus} = 'error' or ${proxies.checkFailures} > 0)`));
     },
     async insert(values: ProxyWrite, ex: Executor = db): Promise<string> {
       const [r] = await ex.insert(proxies).values(values).returning({ id: proxies.id });

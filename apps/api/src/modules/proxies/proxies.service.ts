@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { ListQuery, Proxy, ProxyCheckResult, ProxyInput } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
@@ -20,8 +21,11 @@ export function createProxiesService(deps: {
   regions: RegionsService;
   checkUrl: string;
   checkTimeoutMs?: number;
+  /** Names this process among those that saw a proxy fail. */
+  processName?: string;
 }) {
   const { database, audit, usage, secrets, repo } = deps;
+  const processName = deps.processName ?? `${os.hostname()}:${process.pid}`;
 
   usage.register('regions', async (regionId, ex) => ({ what: 'proxies', ...(await repo.usageOfRegion(regionId, ex)) }));
 
@@ -109,14 +113,15 @@ export function createProxiesService(deps: {
       if (!row) throw new NotFoundError('Proxy not found');
       const result = await checkProxy(endpointOf(row), deps.checkUrl, { timeoutMs: deps.checkTimeoutMs ?? 10_000 });
       await database.db.transaction(async (tx) => {
-        await repo.update(
+        await repo.recordCheck(
           id,
           {
-            checkStatus: result.ok ? 'ok' : 'error',
-            checkLatencyMs: result.latencyMs === null ? null : Math.round(result.latencyMs),
-            checkError: result.error,
+            ok: result.ok,
+            latencyMs: result.latencyMs === null ? null : Math.round(result.latencyMs),
+            error: result.error,
             checkedAt: result.checkedAt,
           },
+          processName,
           tx,
         );
         await record(
@@ -137,10 +142,23 @@ export function createProxiesService(deps: {
         checkedAt: result.checkedAt.toISOString(),
       };
     },
-    /** Healthy-first endpoints of a region, for outbound calls that go through a proxy. */
-    async endpointsInRegion(regionId: string): Promise<(ProxyEndpoint & { proxyId: string })[]> {
-      const rows = await repo.findUsableInRegion(regionId);
-      return rows.map((r) => ({ ...endpointOf(r), proxyId: r.id }));
+    /**
+     * Healthy-first endpoints of a region, for outbound calls that go through a proxy. When every proxy of the
+     * region is marked failed, they are all tried anyway (issue 26): a mark is a guess about the future, and
+     * trying costs less than refusing every call of the region until the next check.
+     */
+    async endpointsInRegion(regionId: string): Promise<(ProxyEndpoint & { proxyId: string; failed: boolean })[]> {
+      let rows = await repo.findUsableInRegion(regionId);
+      if (!rows.length) rows = await repo.findUsableInRegion(regionId, undefined, { includeFailed: true });
+      return rows.map((r) => ({
+        ...endpointOf(r),
+        proxyId: r.id,
+        failed: r.checkStatus === 'error' || r.checkFailures > 0,
+      }));
+    },
+    /** A call through the proxy succeeded: whatever a check said, it works now (issue 26). */
+    async markWorked(proxyId: string): Promise<void> {
+      await repo.clearFailure(proxyId);
     },
   };
 }

@@ -163,11 +163,52 @@ describe('proxies', () => {
       const r2 = (await check(dead._id)).json().data;
       expect(r2.ok).toBe(false);
       expect(r2.error).toBeTruthy();
-      expect(
+      const statuses = async () =>
         (await t.inject({ method: 'GET', url: '/api/proxies', headers: h }))
           .json()
-          .data.items.map((p: { checkStatus: string }) => p.checkStatus),
-      ).toEqual(['error', 'error']);
+          .data.items.map((p: { checkStatus: string }) => p.checkStatus);
+      // One failed check is not yet evidence (issue 26); a second in a row is.
+      expect(await statuses()).toEqual([null, null]);
+      await check(wrong._id);
+      await check(dead._id);
+      expect(await statuses()).toEqual(['error', 'error']);
+    });
+
+    it('marks a proxy failed only on evidence that holds: two failures in a row, or two processes', async () => {
+      const region = (
+        await t.inject({ method: 'POST', url: '/api/regions', headers: h, payload: { name: 'R' } })
+      ).json().data;
+      const a = (await post({ IPAddress: '127.0.0.1', httpPort: 1, proxyType: 'http', regionId: region._id })).json()
+        .data;
+      const b = (await post({ IPAddress: '127.0.0.1', httpPort: 2, proxyType: 'http', regionId: region._id })).json()
+        .data;
+      const repo = t.c.repos.proxies;
+      const fail = { ok: false, latencyMs: null, error: 'connect ECONNREFUSED', checkedAt: new Date() };
+      const ok = { ok: true, latencyMs: 12, error: null, checkedAt: new Date() };
+      const status = async (id: string) => (await repo.findRow(id))?.checkStatus;
+      await repo.recordCheck(a._id, ok, 'api:1');
+      // One process, one failure: still usable. A success in between starts the count again.
+      await repo.recordCheck(a._id, fail, 'worker:7');
+      expect(await status(a._id)).toBe('ok');
+      await repo.recordCheck(a._id, ok, 'api:1');
+      await repo.recordCheck(a._id, fail, 'worker:7');
+      expect(await status(a._id)).toBe('ok');
+      await repo.recordCheck(a._id, fail, 'worker:7');
+      expect(await status(a._id)).toBe('error');
+      // Two processes that each saw it fail once: marked.
+      await repo.recordCheck(b._id, fail, 'worker:7');
+      await repo.recordCheck(b._id, fail, 'api:1');
+      expect(await status(b._id)).toBe('error');
+      // Every proxy of the region marked failed: calls still get them to try.
+      const endpoints = await t.c.services.proxies.endpointsInRegion(region._id);
+      expect(endpoints.map((e) => [e.proxyId, e.failed])).toEqual([
+        [a._id, true],
+        [b._id, true],
+      ]);
+      // A call that worked clears the mark at once.
+      await t.c.services.proxies.markWorked(a._id);
+      expect(await status(a._id)).toBe('ok');
+      expect((await t.c.services.proxies.endpointsInRegion(region._id)).map((e) => e.proxyId)).toEqual([a._id]);
     });
 
     it('refuses to check an incomplete proxy with 400', async () => {
