@@ -106,6 +106,8 @@ const ConfigSchema = z.object({
   RATE_LIMIT_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   RATE_LIMIT_EXPENSIVE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /** Requests per minute of one personal API token (its own limit, apart from its owner's; decision 042). */
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   CONNECTION_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(120),
   KEEP_ALIVE_SECONDS: z.coerce.number().positive().max(600).default(65),

@@ -25,5 +25,10 @@ export const SessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
 
-export const MeSchema = z.object({ user: SessionUserSchema, rules: z.array(z.string()) });
+export const MeSchema = z.object({
+  user: SessionUserSchema,
+  rules: z.array(z.string()),
+  /** This session may only set up two-factor sign-in (a role requires it). */
+  twoFactorSetupRequired: z.boolean(),
+});
 export type Me = z.infer<typeof MeSchema>;

@@ -25,3 +25,6 @@ export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';
+export * from './two-factor.ts';
+export * from './sessions.ts';
+export * from './api-tokens.ts';

@@ -125,7 +125,12 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   );
   // People and catalogues: an operator with a narrower role, WAF templates, a registrator and a contact.
   const operators = await c.services.roles.create(
-    { name: 'Operators', rules: ['cnv:domains', 'cnv:clouds', 'cnv:servers', 'cnv:brands', 'cnv:firewallRules'] },
+    {
+      name: 'Operators',
+      rules: ['cnv:domains', 'cnv:clouds', 'cnv:servers', 'cnv:brands', 'cnv:firewallRules'],
+      requireTwoFactor: false,
+      tokensWithoutExpiry: false,
+    },
     actor,
   );
   await c.services.users.create(

@@ -172,6 +172,7 @@ export async function installSecurity(app: FastifyInstance, config: Config, data
   const perUser = limiter(config.RATE_LIMIT_PER_MINUTE, 'requests');
   const perLogin = limiter(config.RATE_LIMIT_LOGIN_PER_MINUTE, 'sign-in attempts from your address');
   const perExpensive = limiter(config.RATE_LIMIT_EXPENSIVE_PER_MINUTE, 'requests for this action');
+  const perToken = limiter(config.RATE_LIMIT_TOKEN_PER_MINUTE, 'requests with this API token');
 
   app.addHook('onRequest', async (req) => perAddress(req, `a:${req.ip}`));
 
@@ -179,13 +180,16 @@ export async function installSecurity(app: FastifyInstance, config: Config, data
     if (!isApi(route.url) || isDocs(route.url)) return;
     const methods = [route.method].flat().map(String);
     const hooks: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>)[] = [];
-    if (route.url === '/auth/login') {
+    // The password step and the code step of a sign-in share the per-address limit.
+    if (route.url === '/auth/login' || route.url === '/auth/login/two-factor') {
       route.bodyLimit ??= LOGIN_BODY_LIMIT;
       hooks.push(async (req) => perLogin(req, `l:${req.ip}`));
     }
     // Route-level hooks run after the app's, so the auth guard has named the user by now.
     hooks.push(async (req) => {
-      if (req.actor?.userId) await perUser(req, `u:${req.actor.userId}`);
+      // A personal API token has its own limit, apart from its owner's (decision 042).
+      if (req.actor?.tokenId) await perToken(req, `t:${req.actor.tokenId}`);
+      else if (req.actor?.userId) await perUser(req, `u:${req.actor.userId}`);
     });
     if (methods.some((m) => isExpensiveRoute(m, route.url))) {
       hooks.push(async (req) => perExpensive(req, `x:${req.actor?.userId ?? req.ip}:${route.url}`));

@@ -10,3 +10,4 @@ export * from './yandex-webmaster.ts';
 export * from './rate-limits.ts';
 export * from './list-versions.ts';
 export * from './fleet.ts';
+export * from './access.ts';

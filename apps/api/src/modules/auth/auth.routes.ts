@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LoginInputSchema, MeSchema, SessionUserSchema, dataOf } from '@fleetdesk/contract';
+import { LoginInputSchema, LoginResultSchema, MeSchema, dataOf } from '@fleetdesk/contract';
 import type { AuthService } from './auth.service.ts';
 
 export const authRoutes =
@@ -13,24 +13,25 @@ export const authRoutes =
         schema: {
           tags: ['auth'],
           body: LoginInputSchema,
-          response: { 200: dataOf(z.object({ user: SessionUserSchema })) },
+          response: { 200: dataOf(LoginResultSchema) },
         },
       },
       async (req, reply) => {
-        const { token, user } = await auth.login(req.body, {
+        const { token, result } = await auth.login(req.body, {
           ip: req.ip,
           userAgent: req.headers['user-agent'],
           requestId: String(req.id),
         });
-        reply.header('authorization', `Bearer ${token}`);
-        return { data: { user } };
+        // With two-factor on, no token yet: the answer carries the challenge of the code step.
+        if (token) reply.header('authorization', `Bearer ${token}`);
+        return { data: result };
       },
     );
 
     app.post(
       '/auth/logout',
       {
-        config: { access: 'authenticated' },
+        config: { access: 'authenticated', duringTwoFactorSetup: true },
         schema: { tags: ['auth'], response: { 200: dataOf(z.object({ ok: z.boolean() })) } },
       },
       async (req) => {
@@ -41,8 +42,11 @@ export const authRoutes =
 
     app.get(
       '/auth/me',
-      { config: { access: 'authenticated' }, schema: { tags: ['auth'], response: { 200: dataOf(MeSchema) } } },
-      async (req) => ({ data: await auth.me(req.actor) }),
+      {
+        config: { access: 'authenticated', duringTwoFactorSetup: true },
+        schema: { tags: ['auth'], response: { 200: dataOf(MeSchema) } },
+      },
+      async (req) => ({ data: await auth.me(req.actor, req.twoFactorSetup) }),
     );
 
     app.get(

@@ -5,12 +5,14 @@ import { RateLimitedError, UnauthorizedError } from '../../http/errors.ts';
 import type { Actor } from '../../http/context.ts';
 import { verifyPassword, hashPassword } from '../../lib/passwords.ts';
 import { sessionCacheOf, sessionsChanged } from '../../lib/session-cache.ts';
-import { hashToken, newToken, tokenFromHeader } from '../../lib/tokens.ts';
+import { hashToken, tokenFromHeader } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { toSessionUser } from '../users/users.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
+import type { SessionPolicy } from './open-session.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
@@ -23,8 +25,6 @@ export function maskUnknownUsername(username: string): string {
   return `unknown#${digest.slice(0, 12)}`;
 }
 
-export type SessionPolicy = { ttlMs: number; idleMs: number };
-
 export function createAuthService(deps: {
   database: Database;
   repo: AuthRepository;
@@ -32,8 +32,10 @@ export function createAuthService(deps: {
   audit: AuditService;
   throttle: LoginThrottle;
   policy: SessionPolicy;
+  /** The step after the password: the code when two-factor is on, a setup-only session when a role requires it. */
+  twoFactor: Pick<TwoFactorService, 'afterPassword'>;
 }) {
-  const { database, repo, users, audit, throttle, policy } = deps;
+  const { database, repo, users, audit, throttle, policy, twoFactor } = deps;
   // Verifying against a real hash for unknown users keeps the timing of both failures alike.
   const dummyHash = hashPassword('not-a-real-password-0000');
   const cache = sessionCacheOf(database);
@@ -70,34 +72,13 @@ export function createAuthService(deps: {
         throw new UnauthorizedError(INVALID_CREDENTIALS, 'invalid_credentials');
       }
       await throttle.succeed(admission.keys);
-      const token = newToken();
-      const now = Date.now();
-      const fresh = await database.db.transaction(async (tx) => {
-        const sessionId = await repo.insertSession(
-          {
-            tokenHash: hashToken(token),
-            userId: user.id,
-            expiresAt: new Date(now + policy.ttlMs),
-            ip: meta.ip,
-            userAgent: meta.userAgent?.slice(0, 500),
-          },
-          tx,
-        );
-        await users.touchLastLogin(user.id, tx);
-        await audit.record(
-          actor,
-          { action: 'login', entity: 'sessions', entityId: user.id, details: { ip: meta.ip, sessionId } },
-          tx,
-        );
-        return users.findById(user.id, tx);
-      });
-      return { token, user: toSessionUser(fresh ?? user) };
+      return twoFactor.afterPassword(user, meta);
     },
 
     /** The actor behind an Authorization header, or undefined when the token is missing, unknown or expired. */
     async authenticate(
       header: string | undefined,
-    ): Promise<{ actor: Omit<Actor, 'requestId'>; sessionId: string } | undefined> {
+    ): Promise<{ actor: Omit<Actor, 'requestId'>; sessionId: string; twoFactorSetup: boolean } | undefined> {
       const token = tokenFromHeader(header);
       if (!token) return undefined;
       const hash = hashToken(token);
@@ -116,7 +97,11 @@ export function createAuthService(deps: {
         s.lastUsedAt = new Date(now);
         await repo.touch(s.sessionId);
       }
-      return { actor: { userId: s.userId, username: s.username, rules: s.rules }, sessionId: s.sessionId };
+      return {
+        actor: { userId: s.userId, username: s.username, rules: s.rules },
+        sessionId: s.sessionId,
+        twoFactorSetup: s.twoFactorSetup,
+      };
     },
 
     async logout(sessionId: string, actor: Actor) {
@@ -131,10 +116,10 @@ export function createAuthService(deps: {
       sessionsChanged(database);
     },
 
-    async me(actor: Actor): Promise<Me> {
+    async me(actor: Actor, twoFactorSetup = false): Promise<Me> {
       const user = actor.userId ? await users.findById(actor.userId) : undefined;
       if (!user) throw new UnauthorizedError();
-      return { user: toSessionUser(user), rules: actor.rules };
+      return { user: toSessionUser(user), rules: actor.rules, twoFactorSetupRequired: twoFactorSetup };
     },
   };
 }
