@@ -22,6 +22,8 @@ export const featureAreas: FeatureArea[] = [
   { paths: ['regions/*'], load: () => import('../features/regions/index.ts').then((m) => m.regionRoutes) },
   { paths: ['users/*'], load: () => import('../features/users/index.ts').then((m) => m.userRoutes) },
   { paths: ['roles/*'], load: () => import('../features/roles/index.ts').then((m) => m.roleRoutes) },
+  { paths: ['sessions/*'], load: () => import('../features/sessions/index.ts').then((m) => m.sessionRoutes) },
+  { paths: ['profile/*'], load: () => import('../features/profile/index.ts').then((m) => m.profileRoutes) },
   {
     paths: ['firewall-rules/*'],
     load: () => import('../features/firewall-rules/index.ts').then((m) => m.firewallRuleRoutes),
