@@ -204,6 +204,14 @@ describe('personal API tokens', () => {
     expect(entry!.userId).toBe(owner.id);
   });
 
+  it('are described in the OpenAPI document', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(doc.components.securitySchemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.apiToken.description).toMatch(/personal API token/);
+    expect(doc.security).toContainEqual({ apiToken: [] });
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/auth/tokens', '/auth/tokens/{id}']));
+  });
+
   it('knows which routes no token may call', () => {
     expect(tokenMayCall('GET', '/auth/me')).toBe(true);
     expect(tokenMayCall('GET', '/api/users')).toBe(true);

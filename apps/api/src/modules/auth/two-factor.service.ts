@@ -75,6 +75,7 @@ export function createTwoFactorService(deps: {
 }) {
   const { database, repo, users, audit, secrets, throttle, openSession } = deps;
   const issuer = deps.issuer ?? 'Fleetdesk';
+  let lastPurge = 0;
   const totpOf = (sealed: string, label: string) =>
     new TOTP({
       issuer,
@@ -153,6 +154,11 @@ export function createTwoFactorService(deps: {
     async afterPassword(user: UserRow, meta: SessionMeta): Promise<LoginOutcome> {
       const tf = await repo.get(user.id);
       if (tf?.enabledAt) {
+        // Expired challenges are cleared now and then (at most every 10 minutes per process).
+        if (Date.now() - lastPurge > 600_000) {
+          lastPurge = Date.now();
+          await repo.purgeChallenges();
+        }
         const challenge = newToken();
         await repo.insertChallenge({
           tokenHash: hashToken(challenge),
@@ -307,8 +313,6 @@ export function createTwoFactorService(deps: {
       });
       sessionsChanged(database);
     },
-
-    purgeChallenges: () => repo.purgeChallenges(),
   };
 }
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
