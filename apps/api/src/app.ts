@@ -17,6 +17,7 @@ import { DOCS_CSP, cspNonce, installSecurity, serverLimits } from './http/securi
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
+import { oidcRoutes } from './modules/auth/oidc.routes.ts';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { brandsRoutes } from './modules/brands/brands.routes.ts';
@@ -145,6 +146,7 @@ export async function buildApp(
   await app.register(healthRoutes(c));
   await app.register(authRoutes(c.services.auth, { demo: c.config.DEMO }));
   await app.register(twoFactorRoutes(c.services.twoFactor));
+  await app.register(oidcRoutes(c.services.oidc));
   await app.register(apiTokensRoutes(c.services.apiTokens));
   await app.register(sessionsRoutes(c.services.sessions));
   await app.register(auditRoutes(c.services.audit));

@@ -12,6 +12,8 @@ import { createLoginThrottle } from './modules/auth/login-throttle.ts';
 import { createSessionOpener } from './modules/auth/open-session.ts';
 import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
+import { createOidcRepository } from './modules/auth/oidc.repository.ts';
+import { createOidcService, oidcSettingsOf } from './modules/auth/oidc.service.ts';
 import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
 import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
@@ -95,6 +97,7 @@ export async function createContainer(
     audit: createAuditRepository(db),
     auth: createAuthRepository(db),
     twoFactor: createTwoFactorRepository(db),
+    oidc: createOidcRepository(db),
     apiTokens: createApiTokensRepository(db),
     sessions: createSessionsRepository(db),
     users: createUsersRepository(db),
@@ -180,8 +183,22 @@ export async function createContainer(
       throttle,
       policy: sessionPolicy,
       twoFactor,
+      passwordSignIn: {
+        enabled: config.PASSWORD_SIGN_IN,
+        breakGlassUsername: config.BREAK_GLASS_USERNAME ?? config.ADMIN_USERNAME,
+      },
     }),
     twoFactor,
+    oidc: createOidcService({
+      database,
+      repo: repos.oidc,
+      users: repos.users,
+      audit,
+      secrets,
+      openSession,
+      settings: oidcSettingsOf(config),
+      passwordSignIn: config.PASSWORD_SIGN_IN,
+    }),
     apiTokens: createApiTokensService({ database, repo: repos.apiTokens, audit }),
     sessions: createSessionsService({
       database,

@@ -119,6 +119,13 @@ export const DOCS_CSP =
   "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const isApi = (url: string) => url.startsWith('/api/') || url.startsWith('/auth/');
+const SIGN_IN_ROUTES = new Set([
+  '/auth/login',
+  '/auth/login/two-factor',
+  '/auth/oidc/start',
+  '/auth/oidc/callback',
+  '/auth/oidc/exchange',
+]);
 const isDocs = (url: string) => url === '/api/docs' || url.startsWith('/api/docs/');
 
 /** Routes whose work is costly (CPU, outbound connections, whole-table reads): limited per user and route. */
@@ -180,8 +187,8 @@ export async function installSecurity(app: FastifyInstance, config: Config, data
     if (!isApi(route.url) || isDocs(route.url)) return;
     const methods = [route.method].flat().map(String);
     const hooks: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>)[] = [];
-    // The password step and the code step of a sign-in share the per-address limit.
-    if (route.url === '/auth/login' || route.url === '/auth/login/two-factor') {
+    // The password step, the code step and single sign-on's steps share the per-address sign-in limit.
+    if (SIGN_IN_ROUTES.has(route.url)) {
       route.bodyLimit ??= LOGIN_BODY_LIMIT;
       hooks.push(async (req) => perLogin(req, `l:${req.ip}`));
     }

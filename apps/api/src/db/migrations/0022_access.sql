@@ -63,3 +63,34 @@ ALTER TABLE "audit_log" ADD COLUMN "token_name" text;
 -- Sessions served from memory carry the two-factor setup flag and the roles' requirement: a change tells every process.
 CREATE TRIGGER "sessions_setup_changed" AFTER UPDATE OF "two_factor_setup" ON "sessions"
   FOR EACH STATEMENT EXECUTE FUNCTION "auth_changed_notify"();
+--> statement-breakpoint
+-- Single sign-on (OIDC): a user is linked to a provider's account by (issuer, subject), never by email alone.
+CREATE TABLE "user_identities" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL REFERENCES "users"("id") ON DELETE CASCADE,
+	"issuer" text NOT NULL,
+	"subject" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_login_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "user_identities_issuer_subject_uq" ON "user_identities" USING btree ("issuer","subject");
+--> statement-breakpoint
+CREATE INDEX "user_identities_user_idx" ON "user_identities" USING btree ("user_id");
+--> statement-breakpoint
+-- A sign-in under way at the provider (state, sealed PKCE verifier, nonce), shared by every process; after the
+-- callback the same row holds the hash of the one-time code the web app exchanges for a session.
+CREATE TABLE "oidc_logins" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"state_hash" text NOT NULL,
+	"code_verifier" text NOT NULL,
+	"nonce" text NOT NULL,
+	"exchange_hash" text,
+	"user_id" uuid REFERENCES "users"("id") ON DELETE CASCADE,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "oidc_logins_state_hash_uq" ON "oidc_logins" USING btree ("state_hash");
+--> statement-breakpoint
+CREATE UNIQUE INDEX "oidc_logins_exchange_hash_uq" ON "oidc_logins" USING btree ("exchange_hash");

@@ -67,3 +67,42 @@ export const apiTokens = pgTable(
   },
   (t) => [uniqueIndex('api_tokens_token_hash_uq').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
 );
+
+/** A user's account at an OpenID provider: linked by (issuer, subject), never by email alone. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('user_identities_issuer_subject_uq').on(t.issuer, t.subject),
+    index('user_identities_user_idx').on(t.userId),
+  ],
+);
+
+/** A sign-in under way at the provider; after the callback, the one-time code the web app exchanges. */
+export const oidcLogins = pgTable(
+  'oidc_logins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    stateHash: text('state_hash').notNull(),
+    /** The PKCE verifier, sealed by the secret box. */
+    codeVerifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    exchangeHash: text('exchange_hash'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('oidc_logins_state_hash_uq').on(t.stateHash),
+    uniqueIndex('oidc_logins_exchange_hash_uq').on(t.exchangeHash),
+  ],
+);

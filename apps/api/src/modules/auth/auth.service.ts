@@ -15,6 +15,7 @@ import type { SessionPolicy } from './open-session.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
+export const PASSWORD_SIGN_IN_OFF = 'Password sign-in is turned off: use single sign-on';
 
 /**
  * How an unknown username appears in the audit log: a short hash, so that repeated attempts with the same name
@@ -34,8 +35,11 @@ export function createAuthService(deps: {
   policy: SessionPolicy;
   /** The step after the password: the code when two-factor is on, a setup-only session when a role requires it. */
   twoFactor: Pick<TwoFactorService, 'afterPassword'>;
+  /** With single sign-on, password sign-in can be off for everyone but one break-glass administrator. */
+  passwordSignIn?: { enabled: boolean; breakGlassUsername: string };
 }) {
   const { database, repo, users, audit, throttle, policy, twoFactor } = deps;
+  const passwordSignIn = deps.passwordSignIn ?? { enabled: true, breakGlassUsername: '' };
   // Verifying against a real hash for unknown users keeps the timing of both failures alike.
   const dummyHash = hashPassword('not-a-real-password-0000');
   const cache = sessionCacheOf(database);
@@ -51,6 +55,28 @@ export function createAuthService(deps: {
           `Too many failed sign-in attempts. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
           wait,
         );
+      }
+      if (
+        !passwordSignIn.enabled &&
+        input.username.trim().toLowerCase() !== passwordSignIn.breakGlassUsername.trim().toLowerCase()
+      ) {
+        const known = await users.findByUsername(input.username);
+        await audit.record(
+          {
+            userId: known?.id ?? null,
+            username: known ? known.username : maskUnknownUsername(input.username),
+            rules: [],
+            requestId: meta.requestId,
+            ip: meta.ip,
+          },
+          {
+            action: 'login_failed',
+            entity: 'sessions',
+            entityId: known?.id ?? null,
+            details: { ip: meta.ip, reason: 'password sign-in off' },
+          },
+        );
+        throw new UnauthorizedError(PASSWORD_SIGN_IN_OFF, 'password_sign_in_off');
       }
       const user = await users.findByUsername(input.username);
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
