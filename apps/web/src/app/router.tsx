@@ -69,6 +69,10 @@ export const routes: RouteObject[] = [
     children: [
       { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page.tsx')).LoginPage }) },
       {
+        path: 'login/sso',
+        lazy: async () => ({ Component: (await import('./pages/sso-callback-page.tsx')).SsoCallbackPage }),
+      },
+      {
         id: APP_ROUTE_ID,
         element: <RequireAuth />,
         children: [

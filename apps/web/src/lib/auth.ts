@@ -1,4 +1,4 @@
-import type { LoginInput, LoginResult, LoginTwoFactorInput, Me, SessionUser } from '@fleetdesk/contract';
+import type { LoginInput, LoginResult, LoginTwoFactorInput, Me, OidcConfig, SessionUser } from '@fleetdesk/contract';
 import { ApiError, GENERIC_ERROR_MESSAGE, toApiError } from './api-error.ts';
 import { api, apiFetch } from './api-client.ts';
 import { clearToken, setToken } from './token.ts';
@@ -54,3 +54,12 @@ export async function logout(): Promise<void> {
 export const fetchMe = (signal?: AbortSignal) => api.get<Me>('/auth/me', undefined, signal);
 
 export const fetchAuthInfo = (signal?: AbortSignal) => api.get<AuthInfo>('/auth/info', undefined, signal);
+
+/** Whether single sign-on is on (and the provider's name), and whether the password form is. */
+export const fetchOidcConfig = (signal?: AbortSignal) => api.get<OidcConfig>('/auth/oidc/config', undefined, signal);
+
+/** Where the browser starts a single sign-on: the API redirects it to the provider. */
+export const OIDC_START_PATH = '/auth/oidc/start';
+
+/** Trades the one-time code the callback brought back for a session (the token never travels in a URL). */
+export const exchangeOidcCode = (code: string) => signInStep('/auth/oidc/exchange', { code });

@@ -1,15 +1,15 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { LoginInputSchema, type LoginInput } from '@fleetdesk/contract';
+import { LoginInputSchema, type LoginInput, type OidcConfig } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
-import { login, loginWithCode, type LoginOutcome } from '../../lib/auth.ts';
+import { OIDC_START_PATH, fetchOidcConfig, login, loginWithCode, type LoginOutcome } from '../../lib/auth.ts';
 import { useToken } from '../../lib/token.ts';
 
 /** Where a signed-in user goes: the two-factor setup when a role requires it, else the starting page. */
@@ -22,6 +22,16 @@ export function LoginPage() {
   const dialogs = useDialogs();
   const [challenge, setChallenge] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState<OidcConfig | null>(null);
+  // With password sign-in off, the form stays hidden until the break-glass administrator asks for it.
+  const [showPassword, setShowPassword] = useState(false);
+  useEffect(() => {
+    const ctrl = new AbortController();
+    // Without an answer the password form is shown, as before single sign-on.
+    fetchOidcConfig(ctrl.signal).then(setSso, () => undefined);
+    return () => ctrl.abort();
+  }, []);
+  const passwordForm = !sso || sso.passwordSignIn || showPassword;
   const form = useForm<LoginInput>({
     resolver: zodResolver(LoginInputSchema),
     defaultValues: { username: '', password: '' },
@@ -77,34 +87,48 @@ export function LoginPage() {
             }}
           />
         ) : (
-          // No noValidate: the browser's own required check comes first.
-          <Form onSubmit={(event) => void form.handleSubmit(handleValid)(event)}>
-            <Form.Group className="mb-3" controlId="login-username">
-              <Form.Label>Username</Form.Label>
-              <Form.Control
-                autoComplete="username"
-                required
-                autoFocus
-                isInvalid={Boolean(errors.username)}
-                {...form.register('username')}
-              />
-              <Form.Control.Feedback type="invalid">{errors.username?.message}</Form.Control.Feedback>
-            </Form.Group>
-            <Form.Group className="mb-4" controlId="login-password">
-              <Form.Label>Password</Form.Label>
-              <Form.Control
-                type="password"
-                autoComplete="current-password"
-                required
-                isInvalid={Boolean(errors.password)}
-                {...form.register('password')}
-              />
-              <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-            </Form.Group>
-            <SubmitButton pending={isSubmitting} className="w-100">
-              Login
-            </SubmitButton>
-          </Form>
+          <>
+            {sso?.enabled && (
+              <Button href={OIDC_START_PATH} variant="primary" className="w-100 mb-3">
+                Sign in with {sso.providerName}
+              </Button>
+            )}
+            {sso?.enabled && !passwordForm && (
+              <Button variant="link" size="sm" className="w-100" onClick={() => setShowPassword(true)}>
+                Administrator sign-in with a password
+              </Button>
+            )}
+            {passwordForm && (
+              // No noValidate: the browser's own required check comes first.
+              <Form onSubmit={(event) => void form.handleSubmit(handleValid)(event)}>
+                <Form.Group className="mb-3" controlId="login-username">
+                  <Form.Label>Username</Form.Label>
+                  <Form.Control
+                    autoComplete="username"
+                    required
+                    autoFocus
+                    isInvalid={Boolean(errors.username)}
+                    {...form.register('username')}
+                  />
+                  <Form.Control.Feedback type="invalid">{errors.username?.message}</Form.Control.Feedback>
+                </Form.Group>
+                <Form.Group className="mb-4" controlId="login-password">
+                  <Form.Label>Password</Form.Label>
+                  <Form.Control
+                    type="password"
+                    autoComplete="current-password"
+                    required
+                    isInvalid={Boolean(errors.password)}
+                    {...form.register('password')}
+                  />
+                  <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
+                </Form.Group>
+                <SubmitButton pending={isSubmitting} className="w-100">
+                  Login
+                </SubmitButton>
+              </Form>
+            )}
+          </>
         )}
       </Card.Body>
     </Card>
