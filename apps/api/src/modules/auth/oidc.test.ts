@@ -300,6 +300,19 @@ describe('single sign-on (OIDC)', () => {
     }
   }, 60_000);
 
+  it('creates no user when creating users is off, and signs in nobody unlinked', async () => {
+    const closed = await createTestApp(envFor(idp, { OIDC_ALLOW_CREATE_USERS: 'false' }));
+    try {
+      idp.state.account = 'sub-alice';
+      const back = await browse(closed);
+      expect(back.searchParams.get('error')).toBe('no_user');
+      expect(back.searchParams.get('code')).toBeNull();
+      expect(await closed.c.repos.users.findByUsername('alice')).toBeUndefined();
+    } finally {
+      await closed.close();
+    }
+  }, 60_000);
+
   it('refuses to start when the configuration is incomplete', async () => {
     const { loadConfig } = await import('../../config.ts');
     expect(() => loadConfig({ OIDC_ISSUER: 'https://idp.example.test' }, { dotenv: false })).toThrow(
