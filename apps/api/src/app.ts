@@ -16,6 +16,10 @@ import { serializerCompiler } from './http/serializer.ts';
 import { DOCS_CSP, cspNonce, installSecurity, loggableRequest, serverLimits } from './http/security.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
+import { oidcRoutes } from './modules/auth/oidc.routes.ts';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { brandsRoutes } from './modules/brands/brands.routes.ts';
 import { regionsRoutes } from './modules/regions/regions.routes.ts';
 import { cloudsRoutes } from './modules/clouds/clouds.routes.ts';
@@ -135,14 +139,31 @@ export async function buildApp(
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
     zlibOptions: { level: 6 },
   });
-  const routes = installAuthGuard(app, c.services.auth);
+  const routes = installAuthGuard(app, c.services.auth, c.services.apiTokens);
   app.decorate('registeredRoutes', routes);
 
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Fleetdesk API', version: '0.1.0' },
-      components: { securitySchemes: { token: { type: 'http', scheme: 'bearer' } } },
-      security: [{ token: [] }],
+      components: {
+        securitySchemes: {
+          token: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A session token, answered in the Authorization header of POST /auth/login.',
+          },
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'fdt_<64 hex>',
+            description:
+              'A personal API token (profile → API tokens): `Authorization: Bearer fdt_…`. It holds a subset of its ' +
+              "owner's rules, has its own rate limit, and can never manage tokens, sessions or two-factor, change " +
+              'users or roles, or reveal stored secrets (403 token_forbidden).',
+          },
+        },
+      },
+      security: [{ token: [] }, { apiToken: [] }],
     },
     transform: jsonSchemaTransform,
   });
@@ -154,6 +175,10 @@ export async function buildApp(
   installMetrics(app, c);
   await app.register(healthRoutes(c));
   await app.register(authRoutes(c.services.auth, { demo: c.config.DEMO }));
+  await app.register(twoFactorRoutes(c.services.twoFactor));
+  await app.register(oidcRoutes(c.services.oidc));
+  await app.register(apiTokensRoutes(c.services.apiTokens));
+  await app.register(sessionsRoutes(c.services.sessions));
   await app.register(auditRoutes(c.services.audit));
   await app.register(brandsRoutes(c.services.brands));
   await app.register(regionsRoutes(c.services.regions));

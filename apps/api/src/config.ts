@@ -106,6 +106,8 @@ const ConfigSchema = z.object({
   RATE_LIMIT_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   RATE_LIMIT_EXPENSIVE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /** Requests per minute of one personal API token (its own limit, apart from its owner's; decision 042). */
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   CONNECTION_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(120),
   KEEP_ALIVE_SECONDS: z.coerce.number().positive().max(600).default(65),
@@ -207,6 +209,56 @@ const ConfigSchema = z.object({
     .default(60),
   /** On SIGTERM/SIGINT: how long requests and job steps in flight get to finish before the process stops anyway. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(25),
+  // Single sign-on with an OpenID Connect provider (decision 042); off while OIDC_ISSUER is unset.
+  OIDC_ISSUER: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OIDC_CLIENT_ID: z.string().trim().max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().max(2000).optional(),
+  OIDC_SCOPES: z
+    .string()
+    .trim()
+    .max(1000)
+    .default('openid profile email')
+    .refine((v) => v.split(/\s+/).includes('openid'), 'must include openid'),
+  /** The console's public address: the provider sends users back to <base>/auth/oidc/callback. */
+  OIDC_REDIRECT_BASE: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Shown on the sign-in button: "Sign in with <name>". */
+  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default('single sign-on'),
+  OIDC_ALLOW_CREATE_USERS: boolish,
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).max(200).default('groups'),
+  /** JSON object of group → role name, e.g. {"ops":"Operators"}; the roles named here are managed by the mapping. */
+  OIDC_GROUP_ROLES: z
+    .string()
+    .max(20_000)
+    .optional()
+    .transform((v, ctx): Record<string, string> => {
+      if (!v?.trim()) return {};
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(v);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of group → role name' });
+        return {};
+      }
+      const r = z.record(z.string().min(1).max(500), z.string().trim().min(1).max(200)).safeParse(parsed);
+      if (!r.success) {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of group → role name (strings)' });
+        return {};
+      }
+      return r.data;
+    }),
+  /** Off: only the break-glass administrator may still sign in with a password. */
+  PASSWORD_SIGN_IN: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => v === undefined || v === '' || v === '1' || v === 'true' || v === 'yes'),
+  /** The one user who keeps password sign-in when PASSWORD_SIGN_IN is off (default: ADMIN_USERNAME). */
+  BREAK_GLASS_USERNAME: z.string().trim().min(1).max(200).optional(),
   /** Bearer token of GET /metrics (Prometheus); the endpoint is off while this is unset. */
   METRICS_TOKEN: z
     .string()
@@ -216,6 +268,23 @@ const ConfigSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
 });
 
+const isLoopback = (u: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+
+/** Rules across variables: an issuer needs a client and an address to come back to; password off needs SSO on. */
+const CheckedConfigSchema = ConfigSchema.superRefine((c, ctx) => {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (c.OIDC_ISSUER) {
+    if (!c.OIDC_CLIENT_ID) issue('OIDC_CLIENT_ID', 'is required when OIDC_ISSUER is set');
+    if (!c.OIDC_CLIENT_SECRET) issue('OIDC_CLIENT_SECRET', 'is required when OIDC_ISSUER is set');
+    if (!c.OIDC_REDIRECT_BASE) issue('OIDC_REDIRECT_BASE', 'is required when OIDC_ISSUER is set');
+    const u = new URL(c.OIDC_ISSUER);
+    if (u.protocol !== 'https:' && !isLoopback(u)) issue('OIDC_ISSUER', 'must be https (http only on loopback)');
+  }
+  if (!c.PASSWORD_SIGN_IN && !c.OIDC_ISSUER) {
+    issue('PASSWORD_SIGN_IN', 'can be turned off only when single sign-on is configured (OIDC_ISSUER)');
+  }
+});
+
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'DATA_DIR'> & { DATA_DIR: string };
 
 export class ConfigError extends Error {}
@@ -223,7 +292,7 @@ export class ConfigError extends Error {}
 /** The only reader of process.env. Fails with every bad variable named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { dotenv?: boolean } = {}): Config {
   if (opts.dotenv !== false) loadDotenv({ quiet: true });
-  const parsed = ConfigSchema.safeParse(env);
+  const parsed = CheckedConfigSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -9,6 +9,15 @@ import { createAuditService } from './modules/audit/audit.service.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginThrottle } from './modules/auth/login-throttle.ts';
+import { createSessionOpener } from './modules/auth/open-session.ts';
+import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
+import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
+import { createOidcRepository } from './modules/auth/oidc.repository.ts';
+import { createOidcService, oidcSettingsOf } from './modules/auth/oidc.service.ts';
+import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
+import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
+import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
+import { createSessionsService } from './modules/sessions/sessions.service.ts';
 import { createBrandsRepository } from './modules/brands/brands.repository.ts';
 import { createBrandsService } from './modules/brands/brands.service.ts';
 import { createRegionsRepository } from './modules/regions/regions.repository.ts';
@@ -97,6 +106,10 @@ export async function createContainer(
   const repos = {
     audit: createAuditRepository(db),
     auth: createAuthRepository(db),
+    twoFactor: createTwoFactorRepository(db),
+    oidc: createOidcRepository(db),
+    apiTokens: createApiTokensRepository(db),
+    sessions: createSessionsRepository(db),
     users: createUsersRepository(db),
     roles: createRolesRepository(db),
     firewallRules: createFirewallRulesRepository(db),
@@ -140,6 +153,24 @@ export async function createContainer(
     audit,
     usage,
   });
+  const sessionPolicy = { ttlMs: config.SESSION_TTL_HOURS * 3_600_000, idleMs: config.SESSION_IDLE_MINUTES * 60_000 };
+  const openSession = createSessionOpener({
+    database,
+    repo: repos.auth,
+    users: repos.users,
+    audit,
+    policy: sessionPolicy,
+  });
+  const twoFactor = createTwoFactorService({
+    database,
+    repo: repos.twoFactor,
+    users: repos.users,
+    sessions: repos.auth,
+    audit,
+    secrets,
+    throttle,
+    openSession,
+  });
   const brands = createBrandsService({ database, audit, usage, repo: repos.brands });
   const clouds = createCloudsService({ database, audit, usage, secrets, repo: repos.clouds, regions });
   const yandexWebmasterClient = createYandexWebmasterClient({
@@ -162,7 +193,31 @@ export async function createContainer(
       users: repos.users,
       audit,
       throttle,
-      policy: { ttlMs: config.SESSION_TTL_HOURS * 3_600_000, idleMs: config.SESSION_IDLE_MINUTES * 60_000 },
+      policy: sessionPolicy,
+      twoFactor,
+      passwordSignIn: {
+        enabled: config.PASSWORD_SIGN_IN,
+        breakGlassUsername: config.BREAK_GLASS_USERNAME ?? config.ADMIN_USERNAME,
+      },
+    }),
+    twoFactor,
+    oidc: createOidcService({
+      database,
+      repo: repos.oidc,
+      users: repos.users,
+      audit,
+      secrets,
+      openSession,
+      settings: oidcSettingsOf(config),
+      passwordSignIn: config.PASSWORD_SIGN_IN,
+    }),
+    apiTokens: createApiTokensService({ database, repo: repos.apiTokens, audit }),
+    sessions: createSessionsService({
+      database,
+      repo: repos.sessions,
+      users: repos.users,
+      audit,
+      idleMs: sessionPolicy.idleMs,
     }),
     users,
     roles: createRolesService({ database, audit, usage, repo: repos.roles, holders: users }),

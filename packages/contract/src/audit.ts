@@ -16,6 +16,8 @@ export const AuditEntrySchema = z.object({
   diff: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })).nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
   requestId: z.string().nullable(),
+  /** The name of the personal API token the user acted through, if any. */
+  tokenName: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 

@@ -25,5 +25,24 @@ export const SessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
 
-export const MeSchema = z.object({ user: SessionUserSchema, rules: z.array(z.string()) });
+export const MeSchema = z.object({
+  user: SessionUserSchema,
+  rules: z.array(z.string()),
+  /** This session may only set up two-factor sign-in (a role requires it). */
+  twoFactorSetupRequired: z.boolean(),
+});
 export type Me = z.infer<typeof MeSchema>;
+
+/** What the sign-in page shows: single sign-on's button and whether the password form is on. */
+export const OidcConfigSchema = z.object({
+  enabled: z.boolean(),
+  providerName: z.string().nullable(),
+  passwordSignIn: z.boolean(),
+});
+export type OidcConfig = z.infer<typeof OidcConfigSchema>;
+
+/** The one-time code the callback hands the web app, exchanged for a session. */
+export const OidcExchangeInputSchema = z.object({
+  code: z.string({ message: 'Code is required' }).regex(/^[0-9a-f]{64}$/i, 'This sign-in link is not valid'),
+});
+export type OidcExchangeInput = z.infer<typeof OidcExchangeInputSchema>;

@@ -29,3 +29,6 @@ export * from './zone-file.ts';
 export * from './imports.ts';
 export * from './health.ts';
 export * from './health-actions.ts';
+export * from './two-factor.ts';
+export * from './sessions.ts';
+export * from './api-tokens.ts';

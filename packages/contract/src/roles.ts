@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, requiredText } from './common.ts';
+import { IdSchema, ListQuerySchema, booleanish, requiredText } from './common.ts';
 import { RULES, type Rule } from './rules.ts';
 
 const KNOWN = new Set<string>(RULES);
@@ -9,6 +9,10 @@ export const RoleSchema = z.object({
   roleNo: z.number().int(),
   name: z.string(),
   rules: z.array(z.string()),
+  /** Its users must sign in with a second factor (asked to set it up at their next sign-in). */
+  requireTwoFactor: z.boolean(),
+  /** Its users may create API tokens without an expiry. */
+  tokensWithoutExpiry: z.boolean(),
 });
 export type Role = z.infer<typeof RoleSchema>;
 
@@ -30,12 +34,16 @@ export const RoleRulesSchema = z
 export const RoleInputSchema = z.object({
   name: requiredText(200, 'Name'),
   rules: RoleRulesSchema.default([]),
+  requireTwoFactor: booleanish().default(false),
+  tokensWithoutExpiry: booleanish().default(false),
 });
 export type RoleInput = z.infer<typeof RoleInputSchema>;
 
 export const RoleUpdateInputSchema = z.object({
   name: requiredText(200, 'Name').optional(),
   rules: RoleRulesSchema.optional(),
+  requireTwoFactor: booleanish().optional(),
+  tokensWithoutExpiry: booleanish().optional(),
 });
 export type RoleUpdateInput = z.infer<typeof RoleUpdateInputSchema>;
 

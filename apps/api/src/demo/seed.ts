@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { seedCloudflareDemo, seedNamecheapDemo } from '@fleetdesk/simulators';
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
+import { hashToken, newToken } from '../lib/tokens.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoHealth } from './seed-health.ts';
 import { seedDemoDashboard } from './seed-dashboard.ts';
@@ -130,10 +131,15 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   );
   // People and catalogues: an operator with a narrower role, WAF templates, a registrator and a contact.
   const operators = await c.services.roles.create(
-    { name: 'Operators', rules: ['cnv:domains', 'cnv:clouds', 'cnv:servers', 'cnv:brands', 'cnv:firewallRules'] },
+    {
+      name: 'Operators',
+      rules: ['cnv:domains', 'cnv:clouds', 'cnv:servers', 'cnv:brands', 'cnv:firewallRules'],
+      requireTwoFactor: false,
+      tokensWithoutExpiry: false,
+    },
     actor,
   );
-  await c.services.users.create(
+  const operator = await c.services.users.create(
     {
       username: 'operator',
       name: 'Olga Operator',
@@ -144,6 +150,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     },
     actor,
   );
+  await seedAccess(c, operator._id);
   for (const rule of [
     {
       name: 'Challenge bad bots',
@@ -245,4 +252,34 @@ async function closedPort(): Promise<number> {
   const { port } = srv.address() as net.AddressInfo;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
   return port;
+}
+
+/**
+ * Access screens (issue 30): an API token of the admin, a role that requires two-factor, and the operator signed
+ * in from a laptop, so the sessions screens have someone else's session to show and end.
+ */
+async function seedAccess(c: Container, operatorId: string) {
+  const admin = await c.repos.users.findByUsername('admin');
+  if (!admin) return;
+  const adminActor = { userId: admin.id, username: admin.username, rules: ['cnv'], requestId: null };
+  await c.services.apiTokens.create(
+    { name: 'Nightly DNS sync', rules: ['cnv:domains', 'cnv:clouds'], expiresInDays: 90 },
+    adminActor,
+  );
+  await c.services.roles.create(
+    {
+      name: 'Security officers',
+      rules: ['cnv:users', 'cnv:roles'],
+      requireTwoFactor: true,
+      tokensWithoutExpiry: false,
+    },
+    systemActor('demo-seed'),
+  );
+  await c.repos.auth.insertSession({
+    tokenHash: hashToken(newToken()),
+    userId: operatorId,
+    expiresAt: new Date(Date.now() + 12 * 3_600_000),
+    ip: '198.51.100.23',
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+  });
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { hasAnyRule } from '@fleetdesk/contract';
+import { API_TOKEN_MESSAGES, TWO_FACTOR_MESSAGES, hasAnyRule } from '@fleetdesk/contract';
+import { apiTokenFromHeader, type ApiTokensService } from '../modules/api-tokens/api-tokens.service.ts';
+import { tokenMayCall } from '../modules/api-tokens/token-limits.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import type { Access } from './context.ts';
 import { ForbiddenError, UnauthorizedError } from './errors.ts';
@@ -14,10 +16,15 @@ const needsDeclaration = (url: string) => (url.startsWith('/api/') || url.starts
  * new route cannot silently be public. Authentication runs in onRequest, before body validation, so an
  * anonymous caller gets 401 rather than a 400 that reveals the schema.
  */
-export function installAuthGuard(app: FastifyInstance, auth: AuthService): RegisteredRoute[] {
+export function installAuthGuard(
+  app: FastifyInstance,
+  auth: AuthService,
+  apiTokens?: Pick<ApiTokensService, 'authenticate'>,
+): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
   app.decorateRequest('actor', null as never);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('twoFactorSetup', false);
 
   app.addHook('onRoute', (opts) => {
     if (!needsDeclaration(opts.url)) return;
@@ -30,11 +37,27 @@ export function installAuthGuard(app: FastifyInstance, auth: AuthService): Regis
     req.actor = { userId: null, username: null, rules: [], requestId: String(req.id), ip: req.ip };
     const access = req.routeOptions.config?.access;
     if (!access || access === 'public') return;
-    const found = await auth.authenticate(req.headers.authorization);
-    if (!found) throw new UnauthorizedError('Your session has expired or is invalid. Please sign in again.');
-    req.actor = { ...found.actor, requestId: String(req.id), ip: req.ip };
-    req.sessionId = found.sessionId;
-    if (access !== 'authenticated' && !hasAnyRule(found.actor.rules, access)) {
+    const apiToken = apiTokenFromHeader(req.headers.authorization);
+    if (apiToken) {
+      // A personal API token (decision 042): its rules are those its owner still holds, and some routes never.
+      const actor = apiTokens ? await apiTokens.authenticate(apiToken, req.ip) : undefined;
+      if (!actor) throw new UnauthorizedError('This API token is invalid, expired or revoked.', 'invalid_token');
+      req.actor = { ...actor, requestId: String(req.id), ip: req.ip };
+      if (!tokenMayCall(req.method, req.routeOptions.url ?? req.url)) {
+        throw new ForbiddenError(API_TOKEN_MESSAGES.forbidden, 'token_forbidden');
+      }
+    } else {
+      const found = await auth.authenticate(req.headers.authorization);
+      if (!found) throw new UnauthorizedError('Your session has expired or is invalid. Please sign in again.');
+      req.actor = { ...found.actor, requestId: String(req.id), ip: req.ip };
+      req.sessionId = found.sessionId;
+      req.twoFactorSetup = found.twoFactorSetup;
+      // A role requires two-factor and the user has none yet: nothing but setting it up (and signing out).
+      if (found.twoFactorSetup && !req.routeOptions.config?.duringTwoFactorSetup) {
+        throw new ForbiddenError(TWO_FACTOR_MESSAGES.setupRequired, 'two_factor_setup_required');
+      }
+    }
+    if (access !== 'authenticated' && !hasAnyRule(req.actor.rules, access)) {
       // The first rule names the area; the others only read it for their pickers.
       throw new ForbiddenError(
         `You do not have permission for this area (${typeof access === 'string' ? access : access[0]})`,

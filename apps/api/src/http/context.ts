@@ -7,6 +7,9 @@ export type Actor = {
   rules: string[];
   requestId: string | null;
   ip?: string | null;
+  /** Set when the call came with a personal API token (modules/api-tokens): audited under its owner with its name. */
+  tokenId?: string;
+  tokenName?: string;
 };
 
 export const systemActor = (label = 'system'): Actor => ({
@@ -26,9 +29,13 @@ export type Access = Rule | readonly Rule[] | 'authenticated' | 'public';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** Open to a session that may only set up two-factor sign-in (its role requires it; decision 042). */
+    duringTwoFactorSetup?: boolean;
   }
   interface FastifyRequest {
     actor: Actor;
     sessionId: string | null;
+    /** The session may only set up two-factor sign-in. */
+    twoFactorSetup: boolean;
   }
 }

@@ -35,7 +35,10 @@ beforeAll(async () => {
     CLOUDFLARE_API_URL: `${CLOSED}/client/v4`,
     PROXY_CHECK_URL: `${CLOSED}/cdn-cgi/trace`,
     CLOUDFLARE_TIMEOUT_SECONDS: '1',
+    // Jobs are queued as in production (a valid request to start one must not meet a stopped engine), never run.
+    JOB_WORKERS: '0',
   });
+  await t.c.startJobs({ periodic: false });
   admin = await t.tokenFor(['cnv'], { username: 'fuzz-admin' });
   const create = async (resource: string, payload: object) => {
     const res = await t.inject({ method: 'POST', url: `/api/${resource}`, headers: { authorization: admin }, payload });

@@ -141,6 +141,25 @@ describe.skipIf(!BASE_URL)('two API processes and a worker on one PostgreSQL', (
     expect((await call(a, 'GET', '/api/brands', undefined, other)).status).toBe(401);
   });
 
+  it('an API token revoked and a session ended on one process are refused on the other at the next request', async () => {
+    const made = await call(a, 'POST', '/auth/tokens', { name: 'multi', rules: ['cnv'], expiresInDays: 1 }, token);
+    expect(made.status).toBe(200);
+    const apiToken = `Bearer ${made.json.data.token}`;
+    expect((await call(b, 'GET', '/api/brands', undefined, apiToken)).status).toBe(200);
+    expect((await call(a, 'DELETE', `/auth/tokens/${made.json.data.apiToken._id}`, undefined, token)).status).toBe(200);
+    expect((await call(b, 'GET', '/api/brands', undefined, apiToken)).status).toBe(401);
+
+    const other = (await login(b)).headers.get('authorization')!;
+    expect((await call(b, 'GET', '/api/brands', undefined, other)).status).toBe(200);
+    const mine = (await call(a, 'GET', '/auth/sessions', undefined, other)).json.data as {
+      _id: string;
+      current: boolean;
+    }[];
+    const current = mine.find((x) => x.current)!;
+    expect((await call(a, 'DELETE', `/api/sessions/${current._id}`, undefined, token)).status).toBe(200);
+    expect((await call(b, 'GET', '/api/brands', undefined, other)).status).toBe(401);
+  });
+
   it('shows on one process the proxy health another process checked', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = net.createServer().listen(0, '127.0.0.1', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '@fleetdesk/contract';
 import { createTestApp, type TestApp } from '../test/harness.ts';
+import { tokenMayCall } from '../modules/api-tokens/token-limits.ts';
 
 // Enumerates every route the app registers, so routes added later are covered without touching this file.
 let t: TestApp;
@@ -81,6 +82,68 @@ describe('route permissions', () => {
         if (res.statusCode === 401 || res.statusCode === 403)
           failures.push(`${r.method} ${r.url} with ${rule}: ${res.statusCode}`);
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets an API token call what its rules allow, and never what no token may (decision 042)', async () => {
+    const apiToken = async (rules: string[]) => {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/auth/tokens',
+        headers: { authorization: tokens.get('cnv')! },
+        payload: { name: `matrix ${rules.join(' ')}`, rules, expiresInDays: 1 },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return `Bearer ${res.json().data.token}`;
+    };
+    const all = await apiToken(['cnv']);
+    const brandsOnly = await apiToken(['cnv:brands']);
+    const failures: string[] = [];
+    let forbidden = 0;
+    for (const r of t.app.registeredRoutes) {
+      if (r.access === 'public') continue;
+      const url = fill(r.url);
+      const method = r.method as 'GET';
+      const res = await t.inject({ method, url, headers: { authorization: all } });
+      if (!tokenMayCall(r.method, r.url)) {
+        forbidden++;
+        if (res.statusCode !== 403 || res.json().code !== 'token_forbidden')
+          failures.push(`${r.method} ${r.url} with a token: ${res.statusCode}, expected 403 token_forbidden`);
+        continue;
+      }
+      if (res.statusCode === 401 || res.statusCode === 403)
+        failures.push(`${r.method} ${r.url} with a cnv token: ${res.statusCode}`);
+      const allowed: readonly string[] =
+        r.access === 'authenticated' ? [] : typeof r.access === 'string' ? [r.access] : r.access;
+      if (r.access !== 'authenticated' && !allowed.includes('cnv:brands')) {
+        const narrow = await t.inject({ method, url, headers: { authorization: brandsOnly } });
+        if (narrow.statusCode !== 403)
+          failures.push(`${r.method} ${r.url} with a cnv:brands token: ${narrow.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(forbidden).toBeGreaterThan(10);
+  });
+
+  it('lets a session that must set up two-factor call only the setup routes', async () => {
+    const role = await t.c.repos.roles.insert({ name: 'matrix-2fa', rules: ['cnv'], requireTwoFactor: true });
+    await t.tokenFor([], { username: 'matrix-setup' });
+    const user = (await t.c.repos.users.findByUsername('matrix-setup'))!;
+    await t.c.repos.users.setRoles(user.id, [role.id]);
+    const header = await t.login('matrix-setup', 'correct horse battery');
+    const open = new Set([
+      'GET /auth/me',
+      'GET /auth/two-factor',
+      'POST /auth/two-factor/setup',
+      'POST /auth/two-factor/enable',
+    ]);
+    const failures: string[] = [];
+    for (const r of t.app.registeredRoutes) {
+      if (r.access === 'public' || `${r.method} ${r.url}` === 'POST /auth/logout') continue;
+      const res = await t.inject({ method: r.method as 'GET', url: fill(r.url), headers: { authorization: header } });
+      const blocked = res.statusCode === 403 && res.json().code === 'two_factor_setup_required';
+      if (blocked === open.has(`${r.method} ${r.url}`)) failures.push(`${r.method} ${r.url}: ${res.statusCode}`);
     }
     expect(failures).toEqual([]);
   });

@@ -151,6 +151,13 @@ export const DOCS_CSP =
   "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const isApi = (url: string) => url.startsWith('/api/') || url.startsWith('/auth/');
+const SIGN_IN_ROUTES = new Set([
+  '/auth/login',
+  '/auth/login/two-factor',
+  '/auth/oidc/start',
+  '/auth/oidc/callback',
+  '/auth/oidc/exchange',
+]);
 const isDocs = (url: string) => url === '/api/docs' || url.startsWith('/api/docs/');
 
 /** Routes whose work is costly (CPU, outbound connections, whole-table reads): limited per user and route. */
@@ -206,6 +213,7 @@ export async function installSecurity(app: FastifyInstance, config: Config, data
   const perUser = limiter(config.RATE_LIMIT_PER_MINUTE, 'requests');
   const perLogin = limiter(config.RATE_LIMIT_LOGIN_PER_MINUTE, 'sign-in attempts from your address');
   const perExpensive = limiter(config.RATE_LIMIT_EXPENSIVE_PER_MINUTE, 'requests for this action');
+  const perToken = limiter(config.RATE_LIMIT_TOKEN_PER_MINUTE, 'requests with this API token');
 
   app.addHook('onRequest', async (req) => perAddress(req, `a:${req.ip}`));
 
@@ -213,13 +221,16 @@ export async function installSecurity(app: FastifyInstance, config: Config, data
     if (!isApi(route.url) || isDocs(route.url)) return;
     const methods = [route.method].flat().map(String);
     const hooks: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>)[] = [];
-    if (route.url === '/auth/login') {
+    // The password step, the code step and single sign-on's steps share the per-address sign-in limit.
+    if (SIGN_IN_ROUTES.has(route.url)) {
       route.bodyLimit ??= LOGIN_BODY_LIMIT;
       hooks.push(async (req) => perLogin(req, `l:${req.ip}`));
     }
     // Route-level hooks run after the app's, so the auth guard has named the user by now.
     hooks.push(async (req) => {
-      if (req.actor?.userId) await perUser(req, `u:${req.actor.userId}`);
+      // A personal API token has its own limit, apart from its owner's (decision 042).
+      if (req.actor?.tokenId) await perToken(req, `t:${req.actor.tokenId}`);
+      else if (req.actor?.userId) await perUser(req, `u:${req.actor.userId}`);
     });
     if (methods.some((m) => isExpensiveRoute(m, route.url))) {
       hooks.push(async (req) => perExpensive(req, `x:${req.actor?.userId ?? req.ip}:${route.url}`));

@@ -12,6 +12,7 @@ export type CachedSession = {
   rules: string[];
   lastUsedAt: Date;
   expiresAt: Date;
+  twoFactorSetup: boolean;
 };
 
 /**

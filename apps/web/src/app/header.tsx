@@ -55,9 +55,15 @@ export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
         )}
         <Nav className="ms-auto align-items-center">
           {token && me.data && (
-            <Navbar.Text className="me-3 d-none d-sm-inline" data-testid="current-user">
+            <Nav.Link
+              as={Link}
+              to="/profile"
+              className="me-2 d-none d-sm-block"
+              data-testid="current-user"
+              title="Your profile"
+            >
               {me.data.user.name || me.data.user.username}
-            </Navbar.Text>
+            </Nav.Link>
           )}
           {token ? (
             <Nav.Link as={Link} to="/logout">

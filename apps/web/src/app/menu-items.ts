@@ -7,6 +7,7 @@ export interface MenuItem {
 export const SECTIONS: readonly MenuItem[] = [
   { label: 'Users', to: '/users' },
   { label: 'Roles', to: '/roles' },
+  { label: 'Sessions', to: '/sessions' },
   { label: 'Domains', to: '/domains' },
   { label: 'Fleet', to: '/fleet' },
   { label: 'Imports', to: '/imports' },
@@ -25,5 +26,6 @@ export const SECTIONS: readonly MenuItem[] = [
 export const MENU_ITEMS: readonly MenuItem[] = [
   { label: 'Home', to: '/' },
   ...SECTIONS,
+  { label: 'Profile', to: '/profile' },
   { label: 'Logout', to: '/logout' },
 ];

@@ -17,6 +17,7 @@ describe('crumbsFor', () => {
     ]);
     expect(crumbsFor(`/domains/${ID}/firewall-rules`).at(-1)).toEqual({ label: 'Setup WAF' });
     expect(crumbsFor('/servers/create').map((c) => c.label)).toEqual(['Servers', 'Create']);
+    expect(crumbsFor('/login/sso').map((c) => c.label)).toEqual(['Login', 'Single sign-on']);
   });
 
   it('puts contacts under Domain Registrators and names webmaster hosts', () => {

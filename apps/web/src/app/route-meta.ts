@@ -27,6 +27,7 @@ const SEGMENT_LABELS: Record<string, string> = {
   create: 'Create',
   delete: 'Delete',
   'rsa-key': 'RSA Key',
+  sso: 'Single sign-on',
   'test-connection': 'Test Connection',
   domains: 'Domains',
   hosts: 'Hosts',

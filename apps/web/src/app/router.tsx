@@ -23,6 +23,8 @@ export const featureAreas: FeatureArea[] = [
   { paths: ['regions/*'], load: () => import('../features/regions/index.ts').then((m) => m.regionRoutes) },
   { paths: ['users/*'], load: () => import('../features/users/index.ts').then((m) => m.userRoutes) },
   { paths: ['roles/*'], load: () => import('../features/roles/index.ts').then((m) => m.roleRoutes) },
+  { paths: ['sessions/*'], load: () => import('../features/sessions/index.ts').then((m) => m.sessionRoutes) },
+  { paths: ['profile/*'], load: () => import('../features/profile/index.ts').then((m) => m.profileRoutes) },
   {
     paths: ['firewall-rules/*'],
     load: () => import('../features/firewall-rules/index.ts').then((m) => m.firewallRuleRoutes),
@@ -67,6 +69,10 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <LoadingSpinner />,
     children: [
       { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page.tsx')).LoginPage }) },
+      {
+        path: 'login/sso',
+        lazy: async () => ({ Component: (await import('./pages/sso-callback-page.tsx')).SsoCallbackPage }),
+      },
       {
         id: APP_ROUTE_ID,
         element: <RequireAuth />,

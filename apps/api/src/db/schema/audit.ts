@@ -15,6 +15,8 @@ export const auditLog = pgTable(
     diff: jsonb('diff').$type<Record<string, { before: unknown; after: unknown }>>(),
     details: jsonb('details').$type<Record<string, unknown>>(),
     requestId: text('request_id'),
+    /** Set when the actor called through one of its personal API tokens. */
+    tokenName: text('token_name'),
   },
   (t) => [
     index('audit_log_at_idx').on(t.auditNo),

@@ -13,3 +13,4 @@ export * from './fleet.ts';
 export * from './imports.ts';
 export * from './health.ts';
 export * from './app-key-check.ts';
+export * from './access.ts';

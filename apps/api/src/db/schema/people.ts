@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -34,6 +34,8 @@ export const roles = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    tokensWithoutExpiry: boolean('tokens_without_expiry').notNull().default(false),
   },
   (t) => [
     uniqueIndex('roles_name_lower_uq').on(sql`lower(${t.name})`),
@@ -68,6 +70,8 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** Signed in by a user whose role requires two-factor and who has none yet: may only set it up. */
+    twoFactorSetup: boolean('two_factor_setup').notNull().default(false),
   },
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );

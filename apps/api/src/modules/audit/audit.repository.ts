@@ -19,6 +19,7 @@ const toEntry = (r: typeof auditLog.$inferSelect): AuditEntry => ({
   diff: r.diff ?? null,
   details: r.details ?? null,
   requestId: r.requestId,
+  tokenName: r.tokenName ?? null,
 });
 
 /** A date-only `to` means the whole of that day. */

@@ -28,6 +28,7 @@ export function createAuditService(deps: { repo: AuditRepository }) {
           diff,
           details: r.details ? (redact(r.details) as Record<string, unknown>) : null,
           requestId: actor.requestId,
+          tokenName: actor.tokenName ?? null,
         },
         ex,
       );

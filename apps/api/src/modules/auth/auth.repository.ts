@@ -9,12 +9,20 @@ export type ActiveSession = {
   lastUsedAt: Date;
   expiresAt: Date;
   rules: string[];
+  twoFactorSetup: boolean;
 };
 
 export function createAuthRepository(db: Db) {
   return {
     async insertSession(
-      values: { tokenHash: string; userId: string; expiresAt: Date; ip?: string | null; userAgent?: string | null },
+      values: {
+        tokenHash: string;
+        userId: string;
+        expiresAt: Date;
+        ip?: string | null;
+        userAgent?: string | null;
+        twoFactorSetup?: boolean;
+      },
       ex: Executor = db,
     ) {
       const [r] = await ex.insert(sessions).values(values).returning({ id: sessions.id });
@@ -29,6 +37,7 @@ export function createAuthRepository(db: Db) {
           username: users.username,
           lastUsedAt: sessions.lastUsedAt,
           expiresAt: sessions.expiresAt,
+          twoFactorSetup: sessions.twoFactorSetup,
           rules: sql<string[]>`coalesce((
             select array_agg(distinct r.rule) from ${userRoles} ur
             join ${roles} ro on ro.id = ur.role_id, unnest(ro.rules) as r(rule)

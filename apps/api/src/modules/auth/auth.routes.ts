@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LoginInputSchema, MeSchema, SessionUserSchema, dataOf } from '@fleetdesk/contract';
+import { LoginInputSchema, LoginResultSchema, MeSchema, dataOf } from '@fleetdesk/contract';
 import type { AuthService } from './auth.service.ts';
 import { deviceTokenOf, setDeviceCookie } from './device-cookie.ts';
 
@@ -14,26 +14,27 @@ export const authRoutes =
         schema: {
           tags: ['auth'],
           body: LoginInputSchema,
-          response: { 200: dataOf(z.object({ user: SessionUserSchema })) },
+          response: { 200: dataOf(LoginResultSchema) },
         },
       },
       async (req, reply) => {
-        const { token, user, device } = await auth.login(req.body, {
+        const { token, result, device } = await auth.login(req.body, {
           ip: req.ip,
           userAgent: req.headers['user-agent'],
           requestId: String(req.id),
           device: deviceTokenOf(req),
         });
-        reply.header('authorization', `Bearer ${token}`);
+        // With two-factor on, no token yet: the answer carries the challenge of the code step.
+        if (token) reply.header('authorization', `Bearer ${token}`);
         setDeviceCookie(req, reply, device);
-        return { data: { user } };
+        return { data: result };
       },
     );
 
     app.post(
       '/auth/logout',
       {
-        config: { access: 'authenticated' },
+        config: { access: 'authenticated', duringTwoFactorSetup: true },
         schema: { tags: ['auth'], response: { 200: dataOf(z.object({ ok: z.boolean() })) } },
       },
       async (req) => {
@@ -44,8 +45,11 @@ export const authRoutes =
 
     app.get(
       '/auth/me',
-      { config: { access: 'authenticated' }, schema: { tags: ['auth'], response: { 200: dataOf(MeSchema) } } },
-      async (req) => ({ data: await auth.me(req.actor) }),
+      {
+        config: { access: 'authenticated', duringTwoFactorSetup: true },
+        schema: { tags: ['auth'], response: { 200: dataOf(MeSchema) } },
+      },
+      async (req) => ({ data: await auth.me(req.actor, req.twoFactorSetup) }),
     );
 
     app.get(

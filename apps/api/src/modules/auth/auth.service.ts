@@ -5,15 +5,18 @@ import { RateLimitedError, UnauthorizedError } from '../../http/errors.ts';
 import type { Actor } from '../../http/context.ts';
 import { verifyPassword, hashPassword } from '../../lib/passwords.ts';
 import { sessionCacheOf, sessionsChanged } from '../../lib/session-cache.ts';
-import { hashToken, newToken, tokenFromHeader } from '../../lib/tokens.ts';
+import { hashToken, tokenFromHeader } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { toSessionUser } from '../users/users.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { deviceTokenAfterSuccess } from './device-cookie.ts';
+import type { SessionPolicy } from './open-session.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
+export const PASSWORD_SIGN_IN_OFF = 'Password sign-in is turned off: use single sign-on';
 
 /**
  * How an unknown username appears in the audit log: a short hash, so that repeated attempts with the same name
@@ -24,8 +27,6 @@ export function maskUnknownUsername(username: string): string {
   return `unknown#${digest.slice(0, 12)}`;
 }
 
-export type SessionPolicy = { ttlMs: number; idleMs: number };
-
 export function createAuthService(deps: {
   database: Database;
   repo: AuthRepository;
@@ -33,8 +34,13 @@ export function createAuthService(deps: {
   audit: AuditService;
   throttle: LoginThrottle;
   policy: SessionPolicy;
+  /** The step after the password: the code when two-factor is on, a setup-only session when a role requires it. */
+  twoFactor: Pick<TwoFactorService, 'afterPassword'>;
+  /** With single sign-on, password sign-in can be off for everyone but one break-glass administrator. */
+  passwordSignIn?: { enabled: boolean; breakGlassUsername: string };
 }) {
-  const { database, repo, users, audit, throttle, policy } = deps;
+  const { database, repo, users, audit, throttle, policy, twoFactor } = deps;
+  const passwordSignIn = deps.passwordSignIn ?? { enabled: true, breakGlassUsername: '' };
   // Verifying against a real hash for unknown users keeps the timing of both failures alike.
   const dummyHash = hashPassword('not-a-real-password-0000');
   const cache = sessionCacheOf(database);
@@ -51,6 +57,28 @@ export function createAuthService(deps: {
           `Too many failed sign-in attempts. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
           wait,
         );
+      }
+      if (
+        !passwordSignIn.enabled &&
+        input.username.trim().toLowerCase() !== passwordSignIn.breakGlassUsername.trim().toLowerCase()
+      ) {
+        const known = await users.findByUsername(input.username);
+        await audit.record(
+          {
+            userId: known?.id ?? null,
+            username: known ? known.username : maskUnknownUsername(input.username),
+            rules: [],
+            requestId: meta.requestId,
+            ip: meta.ip,
+          },
+          {
+            action: 'login_failed',
+            entity: 'sessions',
+            entityId: known?.id ?? null,
+            details: { ip: meta.ip, reason: 'password sign-in off' },
+          },
+        );
+        throw new UnauthorizedError(PASSWORD_SIGN_IN_OFF, 'password_sign_in_off');
       }
       const user = await users.findByUsername(input.username);
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
@@ -71,36 +99,16 @@ export function createAuthService(deps: {
         });
         throw new UnauthorizedError(INVALID_CREDENTIALS, 'invalid_credentials');
       }
+      // The device is known after the password: its allowance is for password attempts (the code step counts apart).
       const device = deviceTokenAfterSuccess(meta.device);
       await throttle.succeed(admission.keys, device);
-      const token = newToken();
-      const now = Date.now();
-      const fresh = await database.db.transaction(async (tx) => {
-        const sessionId = await repo.insertSession(
-          {
-            tokenHash: hashToken(token),
-            userId: user.id,
-            expiresAt: new Date(now + policy.ttlMs),
-            ip: meta.ip,
-            userAgent: meta.userAgent?.slice(0, 500),
-          },
-          tx,
-        );
-        await users.touchLastLogin(user.id, tx);
-        await audit.record(
-          actor,
-          { action: 'login', entity: 'sessions', entityId: user.id, details: { ip: meta.ip, sessionId } },
-          tx,
-        );
-        return users.findById(user.id, tx);
-      });
-      return { token, user: toSessionUser(fresh ?? user), device };
+      return { ...(await twoFactor.afterPassword(user, meta)), device };
     },
 
     /** The actor behind an Authorization header, or undefined when the token is missing, unknown or expired. */
     async authenticate(
       header: string | undefined,
-    ): Promise<{ actor: Omit<Actor, 'requestId'>; sessionId: string } | undefined> {
+    ): Promise<{ actor: Omit<Actor, 'requestId'>; sessionId: string; twoFactorSetup: boolean } | undefined> {
       const token = tokenFromHeader(header);
       if (!token) return undefined;
       const hash = hashToken(token);
@@ -119,7 +127,11 @@ export function createAuthService(deps: {
         s.lastUsedAt = new Date(now);
         await repo.touch(s.sessionId);
       }
-      return { actor: { userId: s.userId, username: s.username, rules: s.rules }, sessionId: s.sessionId };
+      return {
+        actor: { userId: s.userId, username: s.username, rules: s.rules },
+        sessionId: s.sessionId,
+        twoFactorSetup: s.twoFactorSetup,
+      };
     },
 
     async logout(sessionId: string, actor: Actor) {
@@ -134,10 +146,10 @@ export function createAuthService(deps: {
       sessionsChanged(database);
     },
 
-    async me(actor: Actor): Promise<Me> {
+    async me(actor: Actor, twoFactorSetup = false): Promise<Me> {
       const user = actor.userId ? await users.findById(actor.userId) : undefined;
       if (!user) throw new UnauthorizedError();
-      return { user: toSessionUser(user), rules: actor.rules };
+      return { user: toSessionUser(user), rules: actor.rules, twoFactorSetupRequired: twoFactorSetup };
     },
   };
 }

@@ -184,9 +184,10 @@ export function createLoginThrottle(opts: { database: Database; policy: LoginThr
      * A success forgets the pair and takes back the attempt counted against the address and the username. It
      * marks this address, and the device token the browser will hold (`device`), as known for the username.
      */
-    async succeed(keys: AttemptKeys, device: string) {
+    async succeed(keys: AttemptKeys, device?: string) {
       const counted = [keys.pair, keys.address, ...(keys.trust ? [] : [keys.username])];
-      const known = [keys.knownAddress, deviceKey(keys.username, device)];
+      // The two-factor steps have no device token of their own: they mark the address only.
+      const known = [keys.knownAddress, ...(device ? [deviceKey(keys.username, device)] : [])];
       const date = new Date(now());
       await database.db.transaction(async (tx) => {
         // Same lock order as admit, so the two cannot deadlock.

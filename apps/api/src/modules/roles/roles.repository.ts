@@ -6,7 +6,15 @@ import { tableList } from '../../http/list-query.ts';
 
 export type RoleRow = typeof roles.$inferSelect;
 
-export const toRole = (r: RoleRow): Role => ({ _id: r.id, roleNo: r.roleNo, name: r.name, rules: r.rules });
+export const toRole = (r: RoleRow): Role => ({
+  _id: r.id,
+  roleNo: r.roleNo,
+  name: r.name,
+  rules: r.rules,
+  requireTwoFactor: r.requireTwoFactor,
+  tokensWithoutExpiry: r.tokensWithoutExpiry,
+});
+export type RoleValues = { name: string; rules: string[]; requireTwoFactor?: boolean; tokensWithoutExpiry?: boolean };
 
 export function createRolesRepository(db: Db) {
   const page = tableList(db, 'fd_roles', roles, { search: [roles.name], orderBy: roles.roleNo });
@@ -32,11 +40,11 @@ export function createRolesRepository(db: Db) {
       if (!ids.length) return [];
       return (await ex.select().from(roles).where(inArray(roles.id, ids))).map(toRole);
     },
-    async insert(values: { name: string; rules: string[] }, ex: Executor = db): Promise<RoleRow> {
+    async insert(values: RoleValues, ex: Executor = db): Promise<RoleRow> {
       const [r] = await ex.insert(roles).values(values).returning();
       return r!;
     },
-    async update(id: string, patch: { name?: string; rules?: string[] }, ex: Executor = db): Promise<Role | undefined> {
+    async update(id: string, patch: Partial<RoleValues>, ex: Executor = db): Promise<Role | undefined> {
       const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       if (!Object.keys(set).length) return findById(id, ex);
       const [r] = await ex.update(roles).set(set).where(eq(roles.id, id)).returning();

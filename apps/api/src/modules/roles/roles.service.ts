@@ -7,7 +7,7 @@ import { sessionsChanged } from '../../lib/session-cache.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { assertHoldsAll } from '../users/users.service.ts';
-import type { RolesRepository } from './roles.repository.ts';
+import type { RolesRepository, RoleValues } from './roles.repository.ts';
 
 export const ROLE_MESSAGES = {
   notFound: 'Role not found',
@@ -29,7 +29,7 @@ export function createRolesService(deps: {
   holders: RoleHolders;
 }) {
   const { database, audit, usage, repo, holders } = deps;
-  const crud = createCrudService<Role, RoleInput, ListQuery, { name: string; rules: string[] }>({
+  const crud = createCrudService<Role, RoleInput, ListQuery, RoleValues>({
     database,
     audit,
     usage,
@@ -39,7 +39,14 @@ export function createRolesService(deps: {
     unique: { roles_name_lower_uq: { field: 'name', message: ROLE_MESSAGES.duplicate } },
     snapshot: async (id, ex) => {
       const r = await repo.findById(id, ex);
-      return r && { name: r.name, rules: r.rules };
+      return (
+        r && {
+          name: r.name,
+          rules: r.rules,
+          requireTwoFactor: r.requireTwoFactor,
+          tokensWithoutExpiry: r.tokensWithoutExpiry,
+        }
+      );
     },
     validate: async (input, current, tx, actor) => {
       if (current?.rules.includes(ADMIN_RULE) && input.rules && !input.rules.includes(ADMIN_RULE)) {

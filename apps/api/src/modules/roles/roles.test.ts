@@ -29,6 +29,8 @@ describe('/api/roles CRUD', () => {
       roleNo: expect.any(Number),
       name: 'Editors',
       rules: ['cnv:brands', 'cnv:regions'],
+      requireTwoFactor: false,
+      tokensWithoutExpiry: false,
     });
     expect((await call('GET', `/api/roles/${r._id}`, h)).json().data).toEqual(r);
     const list = (await call('GET', '/api/roles?search=edit', h)).json().data;
@@ -40,6 +42,11 @@ describe('/api/roles CRUD', () => {
     expect(patched.json().data).toMatchObject({ name: 'Writers', rules: ['cnv:domains'] });
     const none = await call('PATCH', `/api/roles/${r._id}`, h, { rules: [] });
     expect(none.json().data.rules).toEqual([]);
+    const strict = await call('PATCH', `/api/roles/${r._id}`, h, {
+      requireTwoFactor: true,
+      tokensWithoutExpiry: 'true',
+    });
+    expect(strict.json().data).toMatchObject({ requireTwoFactor: true, tokensWithoutExpiry: true, name: 'Writers' });
 
     expect((await call('DELETE', `/api/roles/${r._id}`, h)).statusCode).toBe(200);
     const gone = await call('GET', `/api/roles/${r._id}`, h);

@@ -1,19 +1,37 @@
+import { useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
+import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { LoginInputSchema, type LoginInput } from '@fleetdesk/contract';
+import { LoginInputSchema, type LoginInput, type OidcConfig } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { errorMessage } from '../../lib/api-error.ts';
-import { login } from '../../lib/auth.ts';
+import { ApiError, errorMessage } from '../../lib/api-error.ts';
+import { OIDC_START_PATH, fetchOidcConfig, login, loginWithCode, type LoginOutcome } from '../../lib/auth.ts';
 import { useToken } from '../../lib/token.ts';
+
+/** Where a signed-in user goes: the two-factor setup when a role requires it, else the starting page. */
+const afterSignIn = (outcome: LoginOutcome) =>
+  outcome.kind === 'signed-in' && outcome.twoFactorSetupRequired ? '/profile?tab=two-factor' : '/';
 
 export function LoginPage() {
   const token = useToken();
   const navigate = useNavigate();
   const dialogs = useDialogs();
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState<OidcConfig | null>(null);
+  // With password sign-in off, the form stays hidden until the break-glass administrator asks for it.
+  const [showPassword, setShowPassword] = useState(false);
+  useEffect(() => {
+    const ctrl = new AbortController();
+    // Without an answer the password form is shown, as before single sign-on.
+    fetchOidcConfig(ctrl.signal).then(setSso, () => undefined);
+    return () => ctrl.abort();
+  }, []);
+  const passwordForm = !sso || sso.passwordSignIn || showPassword;
   const form = useForm<LoginInput>({
     resolver: zodResolver(LoginInputSchema),
     defaultValues: { username: '', password: '' },
@@ -21,17 +39,37 @@ export function LoginPage() {
   const { errors, isSubmitting } = form.formState;
 
   const handleValid = async (input: LoginInput) => {
+    let outcome: LoginOutcome;
     try {
-      await login(input);
+      outcome = await login(input);
     } catch (error) {
       // Bad credentials answer 401 here: the server's message, not a redirect.
       void dialogs.error(errorMessage(error));
       return;
     }
-    await navigate('/', { replace: true });
+    if (outcome.kind === 'code') {
+      setChallenge(outcome.challenge);
+      return;
+    }
+    await navigate(afterSignIn(outcome), { replace: true });
   };
 
-  if (token && !isSubmitting) return <Navigate to="/" replace />;
+  const handleCode = async (code: string) => {
+    if (!challenge) return;
+    setBusy(true);
+    try {
+      const outcome = await loginWithCode({ challenge, code });
+      await navigate(afterSignIn(outcome), { replace: true });
+    } catch (error) {
+      // Too many wrong codes, or too long: the password is asked again.
+      if (error instanceof ApiError && error.code === 'challenge_expired') setChallenge(null);
+      void dialogs.error(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (token && !isSubmitting && !busy) return <Navigate to="/" replace />;
 
   return (
     <Card className="mx-auto mt-4 shadow-sm" style={{ maxWidth: 400 }}>
@@ -39,35 +77,91 @@ export function LoginPage() {
         <Card.Title as="h1" className="h4 mb-3">
           Login
         </Card.Title>
-        {/* No noValidate: the browser's own required check comes first. */}
-        <Form onSubmit={(event) => void form.handleSubmit(handleValid)(event)}>
-          <Form.Group className="mb-3" controlId="login-username">
-            <Form.Label>Username</Form.Label>
-            <Form.Control
-              autoComplete="username"
-              required
-              autoFocus
-              isInvalid={Boolean(errors.username)}
-              {...form.register('username')}
-            />
-            <Form.Control.Feedback type="invalid">{errors.username?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <Form.Group className="mb-4" controlId="login-password">
-            <Form.Label>Password</Form.Label>
-            <Form.Control
-              type="password"
-              autoComplete="current-password"
-              required
-              isInvalid={Boolean(errors.password)}
-              {...form.register('password')}
-            />
-            <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <SubmitButton pending={isSubmitting} className="w-100">
-            Login
-          </SubmitButton>
-        </Form>
+        {challenge ? (
+          <CodeStep
+            busy={busy}
+            onSubmit={(code) => void handleCode(code)}
+            onBack={() => {
+              setChallenge(null);
+              form.setValue('password', '');
+            }}
+          />
+        ) : (
+          <>
+            {sso?.enabled && (
+              <Button href={OIDC_START_PATH} variant="primary" className="w-100 mb-3">
+                Sign in with {sso.providerName}
+              </Button>
+            )}
+            {sso?.enabled && !passwordForm && (
+              <Button variant="link" size="sm" className="w-100" onClick={() => setShowPassword(true)}>
+                Administrator sign-in with a password
+              </Button>
+            )}
+            {passwordForm && (
+              // No noValidate: the browser's own required check comes first.
+              <Form onSubmit={(event) => void form.handleSubmit(handleValid)(event)}>
+                <Form.Group className="mb-3" controlId="login-username">
+                  <Form.Label>Username</Form.Label>
+                  <Form.Control
+                    autoComplete="username"
+                    required
+                    autoFocus
+                    isInvalid={Boolean(errors.username)}
+                    {...form.register('username')}
+                  />
+                  <Form.Control.Feedback type="invalid">{errors.username?.message}</Form.Control.Feedback>
+                </Form.Group>
+                <Form.Group className="mb-4" controlId="login-password">
+                  <Form.Label>Password</Form.Label>
+                  <Form.Control
+                    type="password"
+                    autoComplete="current-password"
+                    required
+                    isInvalid={Boolean(errors.password)}
+                    {...form.register('password')}
+                  />
+                  <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
+                </Form.Group>
+                <SubmitButton pending={isSubmitting} className="w-100">
+                  Login
+                </SubmitButton>
+              </Form>
+            )}
+          </>
+        )}
       </Card.Body>
     </Card>
+  );
+}
+
+function CodeStep({ busy, onSubmit, onBack }: { busy: boolean; onSubmit: (code: string) => void; onBack: () => void }) {
+  const [code, setCode] = useState('');
+  return (
+    <Form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(code.trim());
+      }}
+    >
+      <Form.Group className="mb-4" controlId="login-code">
+        <Form.Label>Two-factor code</Form.Label>
+        <Form.Control
+          autoComplete="one-time-code"
+          required
+          autoFocus
+          maxLength={64}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+        />
+        <Form.Text muted>The 6-digit code from your authenticator app, or one of your recovery codes.</Form.Text>
+      </Form.Group>
+      <SubmitButton pending={busy} className="w-100 mb-2">
+        Verify
+      </SubmitButton>
+      <Button variant="link" className="w-100" onClick={onBack} disabled={busy}>
+        Back
+      </Button>
+    </Form>
   );
 }

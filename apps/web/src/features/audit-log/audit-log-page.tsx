@@ -30,7 +30,12 @@ export function AuditLogPage() {
     { header: 'When', render: (e) => <DateTime value={e.at} /> },
     {
       header: 'Who',
-      render: (e) => (e.userId ? <Link to={`/users/${e.userId}`}>{e.username}</Link> : (e.username ?? '—')),
+      render: (e) => (
+        <>
+          {e.userId ? <Link to={`/users/${e.userId}`}>{e.username}</Link> : (e.username ?? '—')}
+          {e.tokenName && <span className="text-body-secondary small"> via token “{e.tokenName}”</span>}
+        </>
+      ),
     },
     { header: 'Action', render: (e) => e.action },
     { header: 'Entity', render: (e) => entityLabel(e.entity) },

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { RoleInputSchema, type Role, type RoleInput } from '@fleetdesk/contract';
-import { StaticField, TextField } from '../../components/form-fields.tsx';
+import { CheckField, StaticField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
 import { rolePaths, rolesApi, type RoleFormValues } from './roles-api.ts';
 import { RulesField } from './rules-field.tsx';
@@ -13,8 +13,13 @@ export function RoleFormPage() {
       resource={rolesApi}
       schema={RoleInputSchema as never}
       id={id}
-      defaultValues={{ name: '', rules: [] }}
-      toValues={(role) => ({ name: role.name, rules: role.rules })}
+      defaultValues={{ name: '', rules: [], requireTwoFactor: false, tokensWithoutExpiry: false }}
+      toValues={(role) => ({
+        name: role.name,
+        rules: role.rules,
+        requireTwoFactor: role.requireTwoFactor,
+        tokensWithoutExpiry: role.tokensWithoutExpiry,
+      })}
       paths={rolePaths}
     >
       {({ item }) => (
@@ -22,6 +27,12 @@ export function RoleFormPage() {
           {item && <StaticField label="№" value={item.roleNo} />}
           <TextField<RoleFormValues> name="name" label="Name" required maxLength={200} autoFocus />
           <RulesField />
+          <CheckField<RoleFormValues>
+            name="requireTwoFactor"
+            label="Require two-factor sign-in"
+            help="Its users are asked to set up a code app at their next sign-in and can do nothing else until they have."
+          />
+          <CheckField<RoleFormValues> name="tokensWithoutExpiry" label="Allow API tokens without an expiry" />
         </>
       )}
     </FormView>

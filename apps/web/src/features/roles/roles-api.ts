@@ -6,4 +6,9 @@ export const rolesApi = createResourceHooks<Role, RoleInput>('roles', SECOND_DOC
 
 export const rolePaths = resourcePaths('roles');
 
-export type RoleFormValues = { name: string; rules: string[] };
+export type RoleFormValues = {
+  name: string;
+  rules: string[];
+  requireTwoFactor: boolean;
+  tokensWithoutExpiry: boolean;
+};

@@ -1,0 +1,337 @@
+import crypto from 'node:crypto';
+import * as oidc from 'openid-client';
+import type { LoginResult } from '@fleetdesk/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { UnauthorizedError, UpstreamError, ValidationError } from '../../http/errors.ts';
+import type { Actor } from '../../http/context.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import { toSessionUser } from '../users/users.service.ts';
+import type { OidcRepository } from './oidc.repository.ts';
+import type { SessionMeta, SessionOpener } from './open-session.ts';
+
+/** How long a user has at the provider, and how long the web app has to exchange its one-time code. */
+const LOGIN_MS = 10 * 60_000;
+const EXCHANGE_MS = 60_000;
+const PROVIDER = 'OpenID provider';
+
+export type OidcSettings = {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  redirectBase: string;
+  providerName: string;
+  allowCreateUsers: boolean;
+  groupsClaim: string;
+  groupRoles: Record<string, string>;
+  timeoutSeconds: number;
+};
+
+export function oidcSettingsOf(c: Config): OidcSettings | undefined {
+  if (!c.OIDC_ISSUER || !c.OIDC_CLIENT_ID || !c.OIDC_CLIENT_SECRET || !c.OIDC_REDIRECT_BASE) return undefined;
+  return {
+    issuer: c.OIDC_ISSUER,
+    clientId: c.OIDC_CLIENT_ID,
+    clientSecret: c.OIDC_CLIENT_SECRET,
+    scopes: c.OIDC_SCOPES,
+    redirectBase: c.OIDC_REDIRECT_BASE.replace(/\/+$/, ''),
+    providerName: c.OIDC_PROVIDER_NAME,
+    allowCreateUsers: c.OIDC_ALLOW_CREATE_USERS,
+    groupsClaim: c.OIDC_GROUPS_CLAIM,
+    groupRoles: c.OIDC_GROUP_ROLES,
+    timeoutSeconds: 15,
+  };
+}
+
+/** Why a callback failed, as the web app shows it; the details go to the audit log only. */
+export class OidcCallbackError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** An openid-client error as one audit line: its message, code, and the claim or cause behind it. */
+function detailOf(err: unknown): string {
+  const e = err as Error & { code?: string; cause?: unknown };
+  const cause = e.cause as { claim?: unknown; message?: unknown; code?: unknown } | undefined;
+  const parts = [e.message];
+  if (e.code) parts.push(`(${e.code})`);
+  if (typeof cause?.claim === 'string') parts.push(`claim ${cause.claim}`);
+  if (typeof cause?.message === 'string') parts.push(`: ${cause.message}`);
+  if (typeof cause?.code === 'string') parts.push(`(${cause.code})`);
+  return parts.join(' ').slice(0, 300);
+}
+
+const groupsOf = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).filter((g): g is string => typeof g === 'string');
+
+/** A username from the provider's claims, kept to the characters the console's usernames use. */
+function usernameFrom(claims: Record<string, unknown>, sub: string): string {
+  const raw =
+    (typeof claims.preferred_username === 'string' && claims.preferred_username) ||
+    (typeof claims.email === 'string' && claims.email.split('@')[0]) ||
+    `sso-${sub}`;
+  const clean = raw.replace(/[^\w.@-]/g, '').slice(0, 60);
+  return clean || `sso-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+export function createOidcService(deps: {
+  database: Database;
+  repo: OidcRepository;
+  users: UsersRepository;
+  audit: AuditService;
+  secrets: SecretBox;
+  openSession: SessionOpener;
+  settings: OidcSettings | undefined;
+  passwordSignIn: boolean;
+}) {
+  const { database, repo, users, audit, secrets, openSession, settings, passwordSignIn } = deps;
+  let discovered: Promise<oidc.Configuration> | undefined;
+  let lastPurge = 0;
+  const callbackUrl = settings ? `${settings.redirectBase}/auth/oidc/callback` : '';
+
+  /** The provider's metadata, fetched once per process (again after a failure). */
+  function configuration(s: OidcSettings): Promise<oidc.Configuration> {
+    discovered ??= (async () => {
+      const url = new URL(s.issuer);
+      const insecure = url.protocol === 'http:';
+      const cfg = await oidc.discovery(url, s.clientId, s.clientSecret, undefined, {
+        // Plain http is allowed by the configuration check only for a provider on loopback.
+        execute: insecure ? [oidc.allowInsecureRequests] : [],
+        timeout: s.timeoutSeconds,
+      });
+      cfg.timeout = s.timeoutSeconds;
+      // openid-client trusts the token endpoint's TLS by default; this checks the ID token's signature against
+      // the provider's JWKS as well (decision 042).
+      oidc.enableNonRepudiationChecks(cfg);
+      return cfg;
+    })();
+    discovered.catch(() => (discovered = undefined));
+    return discovered;
+  }
+
+  function enabled(): OidcSettings {
+    if (!settings) throw new ValidationError('Single sign-on is not configured', undefined, 'oidc_off');
+    return settings;
+  }
+
+  const failureActor = (meta: SessionMeta, userId: string | null = null, username: string | null = null): Actor => ({
+    userId,
+    username: username ?? 'oidc',
+    rules: [],
+    requestId: meta.requestId,
+    ip: meta.ip,
+  });
+
+  /** Grants the roles the user's groups map to and removes mapped roles no longer granted; others are untouched. */
+  async function syncRoles(userId: string, claims: Record<string, unknown>, s: OidcSettings, actor: Actor) {
+    const mappedNames = [...new Set(Object.values(s.groupRoles))];
+    if (!mappedNames.length) return;
+    await database.db.transaction(async (tx) => {
+      const known = await repo.rolesByNames(mappedNames, tx);
+      const idOf = new Map(known.map((r) => [r.name.toLowerCase(), r.id]));
+      const managed = new Set(known.map((r) => r.id));
+      const granted = new Set(
+        groupsOf(claims[s.groupsClaim])
+          .map((g) => s.groupRoles[g])
+          .filter((n): n is string => !!n)
+          .map((n) => idOf.get(n.toLowerCase()))
+          .filter((id): id is string => !!id),
+      );
+      const current = new Set(await repo.roleIdsOf(userId, tx));
+      const add = [...granted].filter((id) => !current.has(id));
+      const remove = [...current].filter((id) => managed.has(id) && !granted.has(id));
+      if (!add.length && !remove.length) return;
+      await repo.addRoles(userId, add, tx);
+      await repo.removeRoles(userId, remove, tx);
+      const nameOf = new Map(known.map((r) => [r.id, r.name]));
+      await audit.record(
+        actor,
+        {
+          action: 'update',
+          entity: 'users',
+          entityId: userId,
+          details: {
+            via: 'oidc group mapping',
+            rolesAdded: add.map((id) => nameOf.get(id)),
+            rolesRemoved: remove.map((id) => nameOf.get(id)),
+          },
+        },
+        tx,
+      );
+    });
+  }
+
+  /** The linked user, or a new one when allowed; never matched by email or username alone. */
+  async function linkedUser(
+    iss: string,
+    sub: string,
+    claims: Record<string, unknown>,
+    s: OidcSettings,
+    meta: SessionMeta,
+  ) {
+    const identity = await repo.findIdentity(iss, sub);
+    if (identity) {
+      await repo.touchIdentity(identity.id);
+      return users.findById(identity.userId);
+    }
+    if (!s.allowCreateUsers) {
+      throw new OidcCallbackError(
+        'no_user',
+        `no user is linked to subject ${sub.slice(0, 100)} and creating users is off`,
+      );
+    }
+    const base = usernameFrom(claims, sub);
+    // An unusable password: this user signs in at the provider only.
+    const passwordHash = await hashPassword(newToken());
+    for (let i = 1; i <= 20; i++) {
+      const username = i === 1 ? base : `${base}-${i}`;
+      if (await users.findByUsername(username)) continue;
+      return database.db.transaction(async (tx) => {
+        const user = await users.insert(
+          {
+            username,
+            name: (typeof claims.name === 'string' && claims.name.slice(0, 200)) || username,
+            email: (typeof claims.email === 'string' && claims.email.slice(0, 320)) || '',
+            passwordHash,
+          },
+          tx,
+        );
+        await repo.insertIdentity({ userId: user.id, issuer: iss, subject: sub }, tx);
+        await audit.record(
+          { ...failureActor(meta, user.id, user.username) },
+          { action: 'create', entity: 'users', entityId: user.id, details: { via: 'oidc', issuer: iss } },
+          tx,
+        );
+        return user;
+      });
+    }
+    throw new OidcCallbackError('username_taken', `no free username near "${base}"`);
+  }
+
+  return {
+    /** What the sign-in page needs to know; nothing secret. */
+    publicConfig() {
+      return {
+        enabled: !!settings,
+        providerName: settings?.providerName ?? null,
+        passwordSignIn,
+      };
+    },
+
+    /** Starts a sign-in: a state, a PKCE verifier and a nonce kept for the callback; the provider's address. */
+    async start(): Promise<string> {
+      const s = enabled();
+      if (Date.now() - lastPurge > 600_000) {
+        lastPurge = Date.now();
+        await repo.purgeExpired();
+      }
+      let cfg: oidc.Configuration;
+      try {
+        cfg = await configuration(s);
+      } catch (err) {
+        throw new UpstreamError(PROVIDER, `${PROVIDER}: discovery failed (${(err as Error).message.slice(0, 200)})`);
+      }
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      await repo.insertLogin({
+        stateHash: hashToken(state),
+        codeVerifier: secrets.encrypt(verifier),
+        nonce,
+        expiresAt: new Date(Date.now() + LOGIN_MS),
+      });
+      return oidc
+        .buildAuthorizationUrl(cfg, {
+          redirect_uri: callbackUrl,
+          scope: s.scopes,
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          state,
+          nonce,
+        })
+        .toString();
+    },
+
+    /**
+     * The provider's answer: state taken once, code exchanged with the PKCE verifier, the ID token verified (its
+     * signature against the provider's JWKS, issuer, audience, expiry, nonce). Returns where to send the browser.
+     */
+    async callback(query: Record<string, string | undefined>, meta: SessionMeta): Promise<string> {
+      const s = enabled();
+      const web = `${s.redirectBase}/login/sso`;
+      try {
+        const state = query.state ?? '';
+        const login = state && state.length <= 200 ? await repo.takeLogin(hashToken(state)) : undefined;
+        if (!login) throw new OidcCallbackError('bad_state', 'unknown, used or expired state');
+        if (query.error) {
+          throw new OidcCallbackError('provider_error', `provider: ${String(query.error).slice(0, 100)}`);
+        }
+        const cfg = await configuration(s);
+        const current = new URL(callbackUrl);
+        for (const [k, v] of Object.entries(query)) if (v !== undefined) current.searchParams.set(k, v);
+        const tokens = await oidc.authorizationCodeGrant(cfg, current, {
+          pkceCodeVerifier: secrets.decrypt(login.codeVerifier),
+          expectedState: state,
+          expectedNonce: login.nonce,
+          idTokenExpected: true,
+        });
+        const idClaims = tokens.claims();
+        if (!idClaims) throw new OidcCallbackError('no_id_token', 'no ID token');
+        let claims: Record<string, unknown> = { ...idClaims };
+        // Some providers put profile and groups only behind the userinfo endpoint.
+        if ((claims[s.groupsClaim] === undefined || !claims.preferred_username) && tokens.access_token) {
+          const info = await oidc.fetchUserInfo(cfg, tokens.access_token, idClaims.sub);
+          claims = { ...info, ...claims };
+        }
+        const user = await linkedUser(idClaims.iss, idClaims.sub, claims, s, meta);
+        if (!user || user.status !== 'active') throw new OidcCallbackError('inactive', 'user inactive or gone');
+        await syncRoles(user.id, claims, s, failureActor(meta, user.id, user.username));
+        const code = newToken();
+        await repo.insertExchange({
+          exchangeHash: hashToken(code),
+          userId: user.id,
+          expiresAt: new Date(Date.now() + EXCHANGE_MS),
+        });
+        return `${web}?code=${code}`;
+      } catch (err) {
+        const reason = err instanceof OidcCallbackError ? err.reason : 'invalid_response';
+        await audit.record(failureActor(meta), {
+          action: 'login_failed',
+          entity: 'sessions',
+          entityId: null,
+          details: { ip: meta.ip, method: 'oidc', reason, detail: detailOf(err) },
+        });
+        return `${web}?error=${reason}`;
+      }
+    },
+
+    /** The web app's one-time code for a session: the token travels in a response header, never in a URL. */
+    async exchange(code: string, meta: SessionMeta): Promise<{ token: string; result: LoginResult }> {
+      enabled();
+      const userId = await repo.takeExchange(hashToken(code));
+      const user = userId ? await users.findById(userId) : undefined;
+      if (!user || user.status !== 'active') {
+        await audit.record(failureActor(meta, user?.id ?? null, user?.username ?? null), {
+          action: 'login_failed',
+          entity: 'sessions',
+          entityId: user?.id ?? null,
+          details: { ip: meta.ip, method: 'oidc', reason: user ? 'inactive user' : 'unknown or used code' },
+        });
+        throw new UnauthorizedError('This sign-in link has expired or was already used', 'oidc_code_invalid');
+      }
+      // Second factors are the provider's business here (decision 042).
+      const { token, user: fresh } = await openSession(user, meta, { twoFactorSetup: false, method: 'oidc' });
+      return { token, result: { user: toSessionUser(fresh), twoFactorSetupRequired: false } };
+    },
+  };
+}
+export type OidcService = ReturnType<typeof createOidcService>;

@@ -1,0 +1,58 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Card from 'react-bootstrap/Card';
+import { errorMessage } from '../../lib/api-error.ts';
+import { exchangeOidcCode } from '../../lib/auth.ts';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+
+/** What the API's callback reported, in words; the details are in the audit log. */
+const REASONS: Record<string, string> = {
+  bad_state: 'This sign-in took too long or was already used. Please try again.',
+  no_user: 'No console user is linked to your account at the provider. Ask an administrator.',
+  inactive: 'Your user is deactivated. Ask an administrator.',
+  provider_error: 'The provider did not sign you in. Please try again.',
+};
+const FAILED = 'Single sign-on failed. Please try again, or ask an administrator to look at the audit log.';
+
+/** Where the provider's callback lands: the one-time code is exchanged for a session, then the console opens. */
+export function SsoCallbackPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(() => {
+    const reason = params.get('error');
+    if (reason) return REASONS[reason] ?? FAILED;
+    return params.get('code') ? null : FAILED;
+  });
+  // The code works once: React's double effects in development must not spend it twice.
+  const spent = useRef(false);
+
+  useEffect(() => {
+    const code = params.get('code');
+    if (!code || spent.current || error) return;
+    spent.current = true;
+    exchangeOidcCode(code).then(
+      (outcome) =>
+        void navigate(
+          outcome.kind === 'signed-in' && outcome.twoFactorSetupRequired ? '/profile?tab=two-factor' : '/',
+          {
+            replace: true,
+          },
+        ),
+      (err: unknown) => setError(errorMessage(err)),
+    );
+  }, [params, navigate, error]);
+
+  if (!error) return <LoadingSpinner />;
+  return (
+    <Card className="mx-auto mt-4 shadow-sm" style={{ maxWidth: 400 }}>
+      <Card.Body className="p-4">
+        <Card.Title as="h1" className="h4 mb-3">
+          Single sign-on
+        </Card.Title>
+        <Alert variant="danger">{error}</Alert>
+        <Link to="/login">Back to sign-in</Link>
+      </Card.Body>
+    </Card>
+  );
+}
