@@ -27,3 +27,4 @@ export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';
+export * from './audit-labels.ts';

@@ -27,12 +27,12 @@ export function AuditLogPage() {
 
   const columns: Column<AuditEntry>[] = [
     { header: '№', render: (e) => e.auditNo, width: '6rem' },
-    { header: 'When', render: (e) => <DateTime value={e.at} /> },
+    { header: 'When', render: (e) => <DateTime value={e.at} />, width: '9rem' },
+    { header: 'What happened', render: (e) => <span data-testid="audit-sentence">{e.sentence}</span> },
     {
       header: 'Who',
       render: (e) => (e.userId ? <Link to={`/users/${e.userId}`}>{e.username}</Link> : (e.username ?? '—')),
     },
-    { header: 'Action', render: (e) => e.action },
     { header: 'Entity', render: (e) => entityLabel(e.entity) },
     {
       header: 'Record',
