@@ -28,10 +28,14 @@ function auditedActions() {
     const rel = path.relative(SRC, file);
     for (const m of text.matchAll(/action: '([a-z0-9_]+)',\s*entity[,:]/g)) actions.set(m[1]!, rel);
     for (const m of text.matchAll(/entity: '([a-z_-]+)'/g)) entities.add(m[1]!);
+    // Helpers that take the action as a parameter (`changeRow(id, actor, 'set_cloud_zone', …)`, `audited(actor,
+    // ctx, 'set_ssl', …)` with a `cloudflare_${action}` prefix): the string their callers pass.
     const prefix = /action: `([a-z0-9]+)_\$\{action\}`/.exec(text)?.[1];
-    if (prefix)
-      for (const m of text.matchAll(/audited\(\s*\w+,\s*[\w.]+,\s*'([a-z0-9_]+)'/g))
-        actions.set(`${prefix}_${m[1]}`, rel);
+    for (const h of text.matchAll(/const (\w+) = async (?:<[^>]*>)?\(([^)]*?)\baction: string/g)) {
+      const before = h[2]!.split(',').length - 1;
+      const call = new RegExp(`\\b${h[1]}\\(${'\\s*[^,()]+,'.repeat(before)}\\s*'([a-z0-9_]+)'`, 'g');
+      for (const m of text.matchAll(call)) actions.set(prefix ? `${prefix}_${m[1]}` : m[1]!, rel);
+    }
   }
   return { actions, entities };
 }
@@ -40,7 +44,14 @@ describe('the audit label table', () => {
   const { actions, entities } = auditedActions();
 
   it('finds the audited actions in the source (the scan itself works)', () => {
-    for (const a of ['create', 'login', 'create_plan', 'cloudflare_set_ssl', 'directadmin_create_domain'])
+    for (const a of [
+      'create',
+      'login',
+      'create_plan',
+      'cloudflare_set_ssl',
+      'directadmin_create_domain',
+      'set_cloud_zone',
+    ])
       expect([...actions.keys()]).toContain(a);
   });
 

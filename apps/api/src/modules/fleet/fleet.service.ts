@@ -238,7 +238,7 @@ export function createFleetService(
       ctx
         .progress(
           which === 'plan'
-            ? { done, total: all, unit, message: `${done} of ${all} read` }
+            ? { done, total: all, unit, message: '' }
             : { done, total: all, unit, message: tallyText(tally), tally: { ...tally } },
           { force },
         )
@@ -520,11 +520,8 @@ export function createFleetService(
       const { run } = await countsOf(p);
       const tally = tallyOfRun(run);
       const state = terminalStateOf(tally);
-      await repo.transition(p.id, ['running'], {
-        state,
-        finishedAt: new Date(),
-        error: state === 'failed' ? tallyText(tally) : null,
-      });
+      // The counts say why (stateText, runText): no separate error to repeat them.
+      await repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null });
       return { planId: p.id, planNo: p.planNo, tally };
     },
 

@@ -33,7 +33,7 @@ export function AuditLogPage() {
       header: 'Who',
       render: (e) => (e.userId ? <Link to={`/users/${e.userId}`}>{e.username}</Link> : (e.username ?? '—')),
     },
-    { header: 'Entity', render: (e) => entityLabel(e.entity) },
+    { header: 'Entity', render: (e) => <span className="text-nowrap">{entityLabel(e.entity)}</span>, width: '9rem' },
     {
       header: 'Record',
       render: (e) => {

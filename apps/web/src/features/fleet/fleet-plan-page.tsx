@@ -209,7 +209,7 @@ function Buttons({ plan }: { plan: FleetPlan }) {
           Pause
         </Button>
       )}
-      {(s === 'paused' || (s === 'failed' && plan.startedAt)) && (
+      {(s === 'paused' || (s === 'failed' && plan.startedAt && plan.run.pending > 0)) && (
         <Button onClick={() => go('resume')} disabled={busy}>
           Resume
         </Button>

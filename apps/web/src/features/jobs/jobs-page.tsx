@@ -66,7 +66,7 @@ export function JobsPage() {
         </>
       ),
     },
-    { header: 'Result', render: (j) => <Outcome job={j} /> },
+    { header: 'Result', render: (j) => <Outcome job={j} />, width: '22rem' },
     { header: 'Started', render: (j) => <DateTime value={j.startedAt ?? j.createdAt} />, width: '9rem' },
     { header: '', key: 'actions', render: (j) => <JobButtons job={j} size="sm" />, width: '6rem' },
   ];
