@@ -383,7 +383,7 @@ describe('runs', () => {
     sim.clearFailures();
     expect((await call('POST', `/api/fleet/plans/${p._id}/pause`)).statusCode).toBe(409);
     const resumed = await call('POST', `/api/fleet/plans/${p._id}/resume`);
-    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.statusCode, resumed.body).toBe(202);
     const end = await waitPlan(p._id, ['completed', 'failed']);
     expect(end.run).toMatchObject({ total: 6, done: 6, failed: 0, skipped: 0 });
     for (const d of ds) expect(zone(d.zoneId).settings.ssl.value).toBe('full');
@@ -409,7 +409,7 @@ describe('runs', () => {
     expect((await call('POST', `/api/fleet/plans/${p._id}/cancel`)).statusCode).toBe(409);
   });
 
-  it('a run job cancelled on the Jobs screen leaves its plan paused, to be resumed', async () => {
+  it('a run job cancelled on the Jobs screen leaves its plan paused, and Resume there carries it on', async () => {
     const a = await account();
     const ds: { id: string; zoneId: string | null }[] = [];
     for (let i = 0; i < 4; i++) ds.push(await domain(a.cloudId));
@@ -422,8 +422,16 @@ describe('runs', () => {
     const paused = await waitPlan(p._id, ['paused']);
     expect(paused.run.done).toBeLessThan(4);
     sim.clearFailures();
-    expect((await call('POST', `/api/fleet/plans/${p._id}/resume`)).statusCode).toBe(200);
-    expect((await waitPlan(p._id, ['completed'])).run.done).toBe(4);
+    // Resume from the Jobs screen: the same job carries on, and the plan runs again.
+    const resumed = await call('POST', `/api/jobs/${jobId}/resume`);
+    expect(resumed.statusCode, resumed.body).toBe(202);
+    const done = await waitPlan(p._id, ['completed']);
+    expect(done.run.done).toBe(4);
+    expect(done.jobId).toBe(jobId);
+    expect((await call('GET', `/api/jobs/${jobId}`)).json().data).toMatchObject({
+      state: 'completed',
+      summary: '4 of 4 domains changed',
+    });
   });
 
   it('a domain changed between plan and run is re-checked, not overwritten', async () => {
