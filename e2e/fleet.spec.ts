@@ -86,7 +86,7 @@ test('filter by brand, select all matching, plan an SSL change, run it and see i
     page.getByRole('progressbar', { name: 'Run progress' }).or(page.getByLabel('Run progress')),
   ).toBeVisible();
   await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByText(/3 of 3 domains: 3 changed, 0 skipped, 0 failed/)).toBeVisible();
+  await expect(page.getByTestId('run-text')).toHaveText('3 of 3 domains changed');
   // Progress per Cloudflare account.
   await expect(page.getByLabel(`Progress of ${DEMO_CLOUD}`).getByRole('progressbar')).toHaveAttribute(
     'aria-valuenow',
@@ -97,4 +97,52 @@ test('filter by brand, select all matching, plan an SSL change, run it and see i
   await rows.filter({ hasText: s.domains[0]!.name }).getByRole('link', { name: s.domains[0]!.name }).click();
   await page.goto(`/domains/${s.domains[0]!._id}/cloud-flare/update-ssl-settings`);
   await expect(page.getByRole('radio', { name: /^Full strict/ })).toBeChecked();
+});
+
+test('a partly failing run reads the same on the plan page, the fleet list and the Jobs screen', async ({
+  page,
+  request,
+}) => {
+  const s = await setUp(request);
+  const token = await apiToken(request);
+  const headers = { Authorization: token };
+  const created = await request.post('/api/fleet/plans', {
+    headers,
+    data: { selection: { ids: s.domains.map((d) => d._id) }, action: { kind: 'ssl', value: 'flexible' } },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const plan = ((await created.json()) as { data: { _id: string; planNo: number } }).data;
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/api/fleet/plans/${plan._id}`, { headers })).json()) as { data: { state: string } })
+          .data.state,
+      { timeout: 30_000 },
+    )
+    .toBe('planned');
+  // One domain loses its zone after the plan: its step fails at run time, the other two change.
+  const unlinked = await request.put(`/api/domains/${s.domains[2]!._id}/cloud-flare/unlink-zone`, { headers });
+  expect(unlinked.ok(), await unlinked.text()).toBe(true);
+
+  await signIn(page);
+  await page.goto(`/fleet/${plan._id}`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await dialog(page).getByRole('button', { name: 'Run' }).click();
+  const state = 'Completed with failures: 1 of 3 failed';
+  await expect(page.getByTestId('plan-state')).toHaveText(state, { timeout: 60_000 });
+  await expect(page.getByTestId('run-text')).toHaveText('2 of 3 domains changed · 1 failed');
+  await expect(page.getByText(/has no Cloudflare zone/)).toBeVisible();
+
+  await page.goto('/fleet');
+  const planRow = tableRows(page).filter({ hasText: 'SSL mode → Flexible' }).first();
+  await expect(planRow.getByTestId('plan-state')).toHaveText(state);
+  await expect(planRow).toContainText('2 of 3 domains changed · 1 failed');
+
+  await page.goto('/jobs?kind=fleet.run');
+  const jobRow = tableRows(page).first();
+  await expect(jobRow.getByTestId('job-state')).toHaveText(state);
+  await expect(jobRow.getByTestId('job-summary')).toHaveText('2 of 3 domains changed, 1 failed: see the plan');
+  await jobRow.getByRole('link', { name: 'see the plan' }).click();
+  await expect(page).toHaveURL(new RegExp(`/fleet/${plan._id}$`));
+  await expect(page.getByTestId('plan-state')).toHaveText(state);
 });

@@ -144,6 +144,10 @@ const ConfigSchema = z.object({
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(2),
   JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   JOB_EXPIRE_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How often a worker writes each running job's heartbeat (decision 039). */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+  /** A running job whose heartbeat is this old lost its worker and is taken back (decision 039). */
+  JOB_TAKEOVER_SECONDS: z.coerce.number().int().min(3).max(3600).default(45),
   SERVER_HEALTH_CHECK_MINUTES: z.coerce
     .number()
     .min(0)

@@ -365,6 +365,8 @@ export async function createContainer(
       pollingIntervalSeconds: config.JOB_POLL_SECONDS,
       maintenanceIntervalSeconds: config.JOB_MAINTENANCE_SECONDS,
       expireGraceSeconds: config.JOB_EXPIRE_GRACE_SECONDS,
+      heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+      takeoverSeconds: Math.max(config.JOB_TAKEOVER_SECONDS, config.JOB_HEARTBEAT_SECONDS * 3),
       reconcileIntervalSeconds: Math.max(config.JOB_MAINTENANCE_SECONDS, 5),
       ...opts.jobOptions,
     },

@@ -18,6 +18,8 @@ export const AuditEntrySchema = z.object({
   requestId: z.string().nullable(),
   /** The name of the personal API token the user acted through, if any. */
   tokenName: z.string().nullable(),
+  /** The entry as a sentence, from the one label table (audit-labels.ts). */
+  sentence: z.string(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
@@ -25,6 +27,9 @@ export const AuditListQuerySchema = ListQuerySchema.extend({
   entity: z.string().trim().max(100).refine(hasNoNul, { message: NUL_MESSAGE }).optional(),
   entityId: z.string().trim().max(100).refine(hasNoNul, { message: NUL_MESSAGE }).optional(),
   userId: IdSchema.optional(),
+  action: z.string().trim().max(100).refine(hasNoNul, { message: NUL_MESSAGE }).optional(),
+  /** Sign-ins and sign-outs: shown (the default), left out, or alone. */
+  signIns: z.enum(['include', 'exclude', 'only'], { message: 'signIns must be include, exclude or only' }).optional(),
   from: z.iso.datetime({ offset: true, message: 'from must be an ISO date-time' }).optional().or(z.iso.date()),
   to: z.iso.datetime({ offset: true, message: 'to must be an ISO date-time' }).optional().or(z.iso.date()),
 });

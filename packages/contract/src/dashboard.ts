@@ -45,6 +45,8 @@ export const DashboardSchema = z.object({
         action: z.string(),
         entity: z.string(),
         entityId: z.string().nullable(),
+        /** The change as a sentence (audit-labels.ts). */
+        sentence: z.string(),
       }),
     )
     .nullable(),

@@ -139,7 +139,8 @@ export const FleetIdsSelectionSchema = z.object({
 
 export const FLEET_ITEM_OUTCOMES = ['pending', 'change', 'same', 'refused'] as const;
 export type FleetItemOutcome = (typeof FLEET_ITEM_OUTCOMES)[number];
-export const FLEET_ITEM_STATUSES = ['pending', 'running', 'done', 'failed', 'skipped', 'cancelled'] as const;
+/** A change's run step: done (changed), same (already as planned when run), skipped (changed meanwhile), failed… */
+export const FLEET_ITEM_STATUSES = ['pending', 'running', 'done', 'same', 'failed', 'skipped', 'cancelled'] as const;
 export type FleetItemStatus = (typeof FLEET_ITEM_STATUSES)[number];
 export const FLEET_PLAN_STATES = [
   'planning',
@@ -147,6 +148,7 @@ export const FLEET_PLAN_STATES = [
   'running',
   'paused',
   'completed',
+  'completed_with_failures',
   'cancelled',
   'failed',
 ] as const;
@@ -178,6 +180,8 @@ const RunCounts = z.object({
   /** Domains the run will touch (the changes). */
   total: z.number().int(),
   done: z.number().int(),
+  /** Already as planned when the run reached them. */
+  same: z.number().int(),
   failed: z.number().int(),
   skipped: z.number().int(),
   cancelled: z.number().int(),
@@ -197,6 +201,10 @@ export const FleetPlanSchema = z.object({
   actionLabel: z.string(),
   description: z.string(),
   state: z.enum(FLEET_PLAN_STATES),
+  /** The state in words, failures counted (outcomes.ts), the same words the Jobs screen shows. */
+  stateText: z.string(),
+  /** The run's counts in words: "3 of 5 domains changed · 2 failed"; empty before the run. */
+  runText: z.string(),
   error: z.string().nullable(),
   counts: Counts,
   run: RunCounts,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { IdSchema, ListQuerySchema, booleanish } from './common.ts';
 import type { Rule } from './rules.ts';
 
-export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+/** A finished job is completed, completed with failures, failed or cancelled (outcomes.ts words them). */
+export const JOB_STATES = ['queued', 'running', 'completed', 'completed_with_failures', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 export const ACTIVE_JOB_STATES: readonly JobState[] = ['queued', 'running'];
 
@@ -51,6 +52,18 @@ export const JobProgressSchema = z.object({
   bytesTotal: z.number().nullable().optional(),
   step: z.string().optional(),
   message: z.string().optional(),
+  /** Jobs over many domains: each count apart (changed, already matched, skipped, failed). */
+  tally: z
+    .object({
+      total: z.number(),
+      changed: z.number(),
+      same: z.number(),
+      skipped: z.number(),
+      failed: z.number(),
+      cancelled: z.number().optional(),
+      pending: z.number().optional(),
+    })
+    .optional(),
 });
 export type JobProgress = z.infer<typeof JobProgressSchema>;
 
@@ -69,6 +82,12 @@ export const JobSchema = z.object({
   kind: z.string(),
   kindLabel: z.string(),
   state: z.enum(JOB_STATES),
+  /** The state in words, failures counted: "Completed with failures: 2 of 5 failed". */
+  stateText: z.string(),
+  /** One sentence of what it did ("3 of 5 domains changed, 2 failed: see the plan"); empty while it runs. */
+  summary: z.string(),
+  /** Where the details are: a fleet job's plan, a domain job's domain. */
+  link: z.object({ kind: z.enum(['plan', 'domain']), id: IdSchema, label: z.string() }).nullable(),
   domainId: IdSchema.nullable(),
   domainName: z.string().nullable(),
   payload: z.record(z.string(), z.unknown()),

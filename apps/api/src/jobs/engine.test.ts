@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { testJobKinds } from './test-kinds.ts';
@@ -197,5 +198,42 @@ describe('job engine', () => {
     expect((await getJob('nope')).statusCode).toBe(400);
     const bad = await t.inject({ method: 'GET', url: '/api/jobs?state=weird', headers: { authorization: admin } });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('jobs whose worker is gone (decision 039)', () => {
+  /** A job left "running" by a worker that died: its heartbeat is a minute old and its pg-boss job is stale. */
+  const orphan = async (kind: string, payload: Record<string, unknown>) => {
+    const row = await t.c.repos.jobs.insert({
+      kind,
+      area: 'cnv:domains',
+      payload,
+      state: 'running',
+      attempts: 1,
+      bossId: crypto.randomUUID(),
+      worker: 'gone:1',
+      heartbeatAt: new Date(Date.now() - 60_000),
+      startedAt: new Date(Date.now() - 60_000),
+    });
+    return row;
+  };
+
+  it('is taken back and finishes, instead of staying running until its expiry', async () => {
+    const row = await orphan('test.echo', { n: 1 });
+    await engine().takeBackSilent();
+    const done = await engine().waitFor(row.id, 30_000);
+    expect(done.state).toBe('completed');
+    expect(done.attempts).toBe(2);
+  });
+
+  it('is cancelled at once by Cancel', async () => {
+    const row = await orphan('test.echo', { n: 2 });
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/jobs/${row.id}/cancel`,
+      headers: { authorization: admin },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ state: 'cancelled', stateText: 'Cancelled' });
   });
 });

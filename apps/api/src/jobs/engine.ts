@@ -2,7 +2,7 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { JobProgress, JobStep } from '@fleetdesk/contract';
-import { JOB_KIND_LABELS } from '@fleetdesk/contract';
+import { JOB_KIND_LABELS, jobSentence, tallyOf, terminalStateOf } from '@fleetdesk/contract';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/pg-errors.ts';
 import { ConflictError, ValidationError } from '../http/errors.ts';
@@ -22,6 +22,13 @@ export type JobEngineOptions = {
   /** How often this process mirrors pg-boss's verdict onto jobs whose worker died for good. */
   reconcileIntervalSeconds: number;
   progressThrottleMs: number;
+  /** How often a worker writes the heartbeat of each job it runs (and looks for silent jobs of others). */
+  heartbeatSeconds: number;
+  /**
+   * A running job whose heartbeat is this old lost its worker (SIGKILL, power loss): it is taken back and
+   * queued again, whatever its pg-boss expiry (decision 039).
+   */
+  takeoverSeconds: number;
 };
 
 export const DEFAULT_ENGINE_OPTIONS: JobEngineOptions = {
@@ -32,6 +39,8 @@ export const DEFAULT_ENGINE_OPTIONS: JobEngineOptions = {
   expireGraceSeconds: 60,
   reconcileIntervalSeconds: 30,
   progressThrottleMs: 500,
+  heartbeatSeconds: 10,
+  takeoverSeconds: 45,
 };
 
 type Logger = {
@@ -48,6 +57,12 @@ class JobCancelled extends Error {
   }
 }
 class JobTimedOut extends Error {}
+/** Another process took the job back (this worker was silent too long): this delivery writes nothing more. */
+class JobTakenOver extends Error {
+  constructor() {
+    super('The job was taken back by another worker');
+  }
+}
 /** The process is shutting down: the job goes back to the queue and resumes from its first unfinished step. */
 class JobInterrupted extends Error {
   constructor() {
@@ -59,6 +74,19 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 
 /** Labels shown for a job's kind: the contract's, else the kind itself. */
 export const kindLabel = (kind: string) => JOB_KIND_LABELS[kind] ?? kind;
+
+/** The 409 of a second job of a kind on a domain: names the job in words and, for clients, in `data`. */
+function runningConflict(kind: string, active: JobRow | undefined) {
+  const err = new ConflictError(
+    active
+      ? `${kindLabel(kind)} is already ${active.state} for this domain (job #${active.jobNo})`
+      : `${kindLabel(kind)} is already running for this domain`,
+    undefined,
+    'job_running',
+  );
+  if (active) err.envelope = { data: { jobId: active.id, jobNo: active.jobNo } };
+  return err;
+}
 
 /**
  * The durable job engine: pg-boss (schema pgboss, in the same database) delivers each job to exactly one
@@ -80,6 +108,7 @@ export function createJobEngine(deps: {
   /** Set while stopping: no step starts, and interrupted jobs are handed back through this instance. */
   let stoppingBoss: PgBoss | null = null;
   let reconcileTimer: NodeJS.Timeout | null = null;
+  let takeoverTimer: NodeJS.Timeout | null = null;
   const periodicTimers: NodeJS.Timeout[] = [];
   const running = new Map<string, AbortController>();
 
@@ -137,6 +166,8 @@ export function createJobEngine(deps: {
       await finishCancelled(row);
       return { cancelled: true };
     }
+    const myBossId = bossJob.id;
+    await repo.heartbeat(jobId, myBossId);
 
     const ac = new AbortController();
     running.set(jobId, ac);
@@ -154,6 +185,16 @@ export function createJobEngine(deps: {
         .then((c) => c && ac.abort(new JobCancelled()))
         .catch(() => undefined);
     }, 1000);
+    // The heartbeat says this worker lives; a job taken back meanwhile stops here without writing more.
+    const heartbeat = setInterval(() => {
+      void repo
+        .heartbeat(jobId, myBossId)
+        .then((r) => {
+          if (!r) ac.abort(new JobTakenOver());
+          else if (r.cancelRequested) ac.abort(new JobCancelled());
+        })
+        .catch(() => undefined);
+    }, opts.heartbeatSeconds * 1000);
     const timeout = setTimeout(
       () => ac.abort(new JobTimedOut(`Timed out after ${def.timeoutSeconds} s`)),
       def.timeoutSeconds * 1000,
@@ -206,16 +247,21 @@ export function createJobEngine(deps: {
         ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true });
       });
       const result = await Promise.race([def.handler(ctx), aborted]);
-      await repo.transition(jobId, ['running'], {
-        state: 'completed',
+      // One rule for the end state (outcomes.ts): a result that counts failures is never a plain "completed".
+      const tally = tallyOf(result);
+      const state = tally ? terminalStateOf(tally) : 'completed';
+      await repo.transitionOwned(jobId, myBossId, ['running'], {
+        state,
         result,
         ...(pending ? { progress: pending } : {}),
         steps: steps.length ? steps : null,
         finishedAt: new Date(),
-        error: null,
+        error: state === 'failed' ? jobSentence({ kind: def.kind, state, result, error: null }) : null,
       });
       return result;
     } catch (err) {
+      if (err instanceof JobTakenOver || (ac.signal.aborted && ac.signal.reason instanceof JobTakenOver))
+        return { superseded: true };
       const interrupted =
         err instanceof JobInterrupted || (ac.signal.aborted && ac.signal.reason instanceof JobInterrupted);
       if (interrupted && stoppingBoss) {
@@ -231,7 +277,7 @@ export function createJobEngine(deps: {
       const meta = bossJob as { retryCount?: number; retryLimit?: number };
       const permanent = err instanceof PermanentJobError;
       const retriesLeft = !permanent && (meta.retryLimit ?? def.retry.limit) - (meta.retryCount ?? 0) > 0;
-      await repo.transition(jobId, ['running'], {
+      await repo.transitionOwned(jobId, myBossId, ['running'], {
         // Waiting for pg-boss's retry shows as queued, with the last error beside it.
         state: retriesLeft ? 'queued' : 'failed',
         error: message,
@@ -244,6 +290,7 @@ export function createJobEngine(deps: {
       throw err instanceof Error ? err : new Error(message);
     } finally {
       clearInterval(cancelPoll);
+      clearInterval(heartbeat);
       clearTimeout(timeout);
       running.delete(jobId);
     }
@@ -280,6 +327,50 @@ export function createJobEngine(deps: {
       steps: row.steps,
       error: null,
     });
+  }
+
+  /**
+   * Takes back running jobs whose worker went silent (killed, powered off): queued again under a new pg-boss
+   * job (the old one is cancelled, so it never comes back at its expiry), keeping their done steps; a job whose
+   * cancel was asked for ends cancelled instead. Any process with workers does this; the update is
+   * conditional, so only one of them wins each job.
+   */
+  async function takeBackSilent(seconds = opts.takeoverSeconds) {
+    const b = boss;
+    if (!b) return;
+    for (const row of await repo.silent(seconds)) {
+      if (running.has(row.id)) continue;
+      const def = registry.get(row.kind);
+      if (!def) continue;
+      const steps = ((row.steps as JobStep[] | null) ?? null)?.map((s) =>
+        s.status === 'running' ? { ...s, status: 'pending' as const, message: null } : s,
+      );
+      if (row.cancelRequested) {
+        const moved = await repo.takeBack(row.id, row.bossId, seconds, {
+          state: 'cancelled',
+          finishedAt: new Date(),
+          steps,
+          worker: null,
+        });
+        if (!moved) continue;
+        if (row.bossId) await b.cancel(row.kind, row.bossId).catch(() => undefined);
+        await def.stopped?.(row.payload).catch(() => undefined);
+        log.warn({ jobId: row.id, kind: row.kind }, 'cancelled job of a silent worker ended');
+        continue;
+      }
+      const bossId = randomUUID();
+      const moved = await repo.takeBack(row.id, row.bossId, seconds, {
+        state: 'queued',
+        bossId,
+        worker: null,
+        steps,
+        error: null,
+      });
+      if (!moved) continue;
+      if (row.bossId) await b.cancel(row.kind, row.bossId).catch(() => undefined);
+      await send(b, def, row.id, { id: bossId });
+      log.warn({ jobId: row.id, kind: row.kind, worker: row.worker }, 'job of a silent worker taken back');
+    }
   }
 
   /** Mirrors pg-boss's verdict onto jobs whose worker died and whose retries are spent (or lost). */
@@ -352,6 +443,13 @@ export function createJobEngine(deps: {
           reconcile().catch((err) => log.warn({ err: { message: messageOf(err) } }, 'job reconcile failed'));
         }, opts.reconcileIntervalSeconds * 1000);
         reconcileTimer.unref();
+        const sweep = () =>
+          void takeBackSilent().catch((err) =>
+            log.warn({ err: { message: messageOf(err) } }, 'taking back silent jobs failed'),
+          );
+        sweep();
+        takeoverTimer = setInterval(sweep, opts.heartbeatSeconds * 1000);
+        takeoverTimer.unref();
       }
     },
 
@@ -364,6 +462,8 @@ export function createJobEngine(deps: {
       periodicTimers.length = 0;
       if (reconcileTimer) clearInterval(reconcileTimer);
       reconcileTimer = null;
+      if (takeoverTimer) clearInterval(takeoverTimer);
+      takeoverTimer = null;
       const b = boss;
       boss = null;
       if (!b) return;
@@ -410,14 +510,7 @@ export function createJobEngine(deps: {
         });
       } catch (err) {
         if (domainId && isUniqueViolation(err)) {
-          const active = await repo.findActive(kind, domainId);
-          throw new ConflictError(
-            active
-              ? `${kindLabel(kind)} is already ${active.state} for this domain (job #${active.jobNo})`
-              : `${kindLabel(kind)} is already running for this domain`,
-            undefined,
-            'job_running',
-          );
+          throw runningConflict(kind, await repo.findActive(kind, domainId));
         }
         throw err;
       }
@@ -464,7 +557,14 @@ export function createJobEngine(deps: {
         return queued;
       }
       const asked = await repo.transition(row.id, ['running'], { cancelRequested: true });
-      running.get(row.id)?.abort(new JobCancelled());
+      const here = running.get(row.id);
+      here?.abort(new JobCancelled());
+      // A worker that misses its heartbeats for a while is gone: nobody would see the request, so end it here.
+      if (!here) {
+        await takeBackSilent(opts.heartbeatSeconds * 3);
+        const now = await repo.find(row.id);
+        if (now) return now;
+      }
       return asked ?? (await repo.find(row.id))!;
     },
 
@@ -474,6 +574,7 @@ export function createJobEngine(deps: {
       if (!def.resumable) throw new ConflictError(`${kindLabel(row.kind)} jobs cannot be resumed`);
       if (!['failed', 'cancelled'].includes(row.state))
         throw new ConflictError(`Job #${row.jobNo} is ${row.state}; only a failed or cancelled job can be resumed`);
+      await def.beforeResume?.(row.payload);
       let again: JobRow | undefined;
       try {
         again = await repo.transition(row.id, ['failed', 'cancelled'], {
@@ -487,12 +588,7 @@ export function createJobEngine(deps: {
         });
       } catch (err) {
         if (row.domainId && isUniqueViolation(err)) {
-          const active = await repo.findActive(row.kind, row.domainId);
-          throw new ConflictError(
-            `${kindLabel(row.kind)} is already ${active?.state ?? 'running'} for this domain${active ? ` (job #${active.jobNo})` : ''}`,
-            undefined,
-            'job_running',
-          );
+          throw runningConflict(row.kind, await repo.findActive(row.kind, row.domainId));
         }
         throw err;
       }
@@ -529,12 +625,13 @@ export function createJobEngine(deps: {
     },
 
     reconcile,
+    takeBackSilent,
     /** Waits until a job is finished (for tests and the CLI); bounded by `timeoutMs`. */
     async waitFor(jobId: string, timeoutMs = 30_000): Promise<JobRow> {
       const until = Date.now() + timeoutMs;
       for (;;) {
         const r = await repo.find(jobId);
-        if (r && ['completed', 'failed', 'cancelled'].includes(r.state)) return r;
+        if (r && ['completed', 'completed_with_failures', 'failed', 'cancelled'].includes(r.state)) return r;
         if (Date.now() > until) throw new Error(`Job ${jobId} did not finish within ${timeoutMs} ms (${r?.state})`);
         await new Promise((res) => setTimeout(res, 100));
       }

@@ -35,8 +35,16 @@ export type JobDefinition<P = any> = {
   /** Steps shown from the start, each with its status; a failed job resumes from its failed step. */
   steps?: (p: P) => { key: string; label: string }[];
   resumable?: boolean;
+  /** Before a failed or cancelled job is queued again (Resume): may put the work it belongs to back, or refuse. */
+  beforeResume?: (p: P) => Promise<void>;
+  /** The engine ended the job as cancelled without its handler (its worker was gone): tidy up what it owns. */
+  stopped?: (p: P) => Promise<void>;
   retry: RetryPolicy;
   timeoutSeconds: number;
+  /**
+   * The result is stored as the job's; a result with a `tally` (outcomes.ts) decides the end state: completed,
+   * completed with failures or failed, by the one rule every screen shows.
+   */
   handler: (ctx: JobContext<P>) => Promise<Record<string, unknown>>;
 };
 

@@ -3,10 +3,10 @@ import { daysBetween, expiryState, shortDateTime } from './date-time.tsx';
 
 describe('shortDateTime', () => {
   const now = new Date(2026, 10, 23, 18, 0);
-  it('is the time today, month and day this year, the full date before', () => {
-    expect(shortDateTime(new Date(2026, 10, 23, 9, 5), now)).toBe('09:05');
-    expect(shortDateTime(new Date(2026, 10, 22, 23, 58), now)).toBe('Nov 22');
-    expect(shortDateTime(new Date(2025, 0, 3, 1, 0), now)).toBe('2025-01-03');
+  it('always says the day and the time: today, month and day this year, the full date before', () => {
+    expect(shortDateTime(new Date(2026, 10, 23, 9, 5), now)).toBe('Today 09:05');
+    expect(shortDateTime(new Date(2026, 10, 22, 23, 58), now)).toBe('Nov 22, 23:58');
+    expect(shortDateTime(new Date(2025, 0, 3, 1, 0), now)).toBe('2025-01-03 01:00');
   });
 });
 

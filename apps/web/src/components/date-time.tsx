@@ -3,12 +3,16 @@ import { EMPTY } from '../lib/format.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** "14:05" today, "Nov 22" this year, "2025-11-22" before: short enough not to wrap in a list. */
+/**
+ * Always the day and the time, short: "Today 14:05", "Nov 22, 23:58" this year, "2025-01-03 01:00" before
+ * (the full timestamp is on hover).
+ */
 export function shortDateTime(value: Date, now = new Date()): string {
-  if (value.toDateString() === now.toDateString()) return `${pad(value.getHours())}:${pad(value.getMinutes())}`;
+  const time = `${pad(value.getHours())}:${pad(value.getMinutes())}`;
+  if (value.toDateString() === now.toDateString()) return `Today ${time}`;
   if (value.getFullYear() === now.getFullYear())
-    return value.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
-  return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+    return `${value.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
+  return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())} ${time}`;
 }
 
 /** A date-time shown short, with the full local date and time on hover (and to screen readers via title). */
@@ -17,7 +21,11 @@ export function DateTime({ value, className }: { value: string | null | undefine
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return <span className={className}>{value}</span>;
   return (
-    <time dateTime={date.toISOString()} title={date.toLocaleString()} className={`text-nowrap ${className ?? ''}`}>
+    <time
+      dateTime={date.toISOString()}
+      title={date.toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'long' })}
+      className={`text-nowrap ${className ?? ''}`}
+    >
       {shortDateTime(date)}
     </time>
   );

@@ -14,13 +14,21 @@ export class ApiError extends Error {
   readonly code?: string;
   readonly fields?: Record<string, string>;
   readonly requestId?: string;
+  /** The answer's `data`, when an error carries one (a 409 names the other party there: jobId, jobNo). */
+  readonly data?: Record<string, unknown>;
   /** True when the message is the server's own; false when it is a fallback. */
   readonly fromServer: boolean;
 
   constructor(
     status: number,
     message: string,
-    extra: { code?: string; fields?: Record<string, string>; requestId?: string; fromServer?: boolean } = {},
+    extra: {
+      code?: string;
+      fields?: Record<string, string>;
+      requestId?: string;
+      fromServer?: boolean;
+      data?: Record<string, unknown>;
+    } = {},
   ) {
     super(message || GENERIC_ERROR_MESSAGE);
     this.name = 'ApiError';
@@ -28,6 +36,7 @@ export class ApiError extends Error {
     this.code = extra.code;
     this.fields = extra.fields;
     this.requestId = extra.requestId;
+    this.data = extra.data;
     this.fromServer = Boolean(message) && (extra.fromServer ?? false);
   }
 }
@@ -68,5 +77,6 @@ export function toApiError(status: number, body: unknown): ApiError {
     fields,
     requestId: typeof body.requestId === 'string' ? body.requestId : undefined,
     fromServer,
+    data: isRecord(body.data) ? body.data : undefined,
   });
 }

@@ -30,6 +30,7 @@ export const FLEET_PLAN_STATES = [
   'running',
   'paused',
   'completed',
+  'completed_with_failures',
   'cancelled',
   'failed',
 ] as const;

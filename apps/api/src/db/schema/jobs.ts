@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { domains } from './domains.ts';
 
-export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const JOB_STATES = ['queued', 'running', 'completed', 'completed_with_failures', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
 /**
@@ -30,6 +30,8 @@ export const jobs = pgTable(
     bossId: uuid('boss_id'),
     cancelRequested: boolean('cancel_requested').notNull().default(false),
     worker: text('worker'),
+    /** Written by the worker while the job runs; a running job whose heartbeat is old lost its worker. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     createdBy: text('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -40,6 +42,9 @@ export const jobs = pgTable(
     uniqueIndex('jobs_job_no_uq').on(t.jobNo),
     index('jobs_domain_idx').on(t.domainId, t.jobNo),
     index('jobs_state_idx').on(t.state, t.jobNo),
+    index('jobs_running_heartbeat_idx')
+      .on(t.heartbeatAt)
+      .where(sql`${t.state} = 'running'`),
     uniqueIndex('jobs_one_active_per_domain_uq')
       .on(t.kind, t.domainId)
       .where(sql`${t.state} in ('queued', 'running') and ${t.domainId} is not null`),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema } from '@fleetdesk/contract';
+import { IdSchema, type JobProgress } from '@fleetdesk/contract';
 import { FLEET_PLAN_JOB, FLEET_RUN_JOB, type FleetService } from '../../modules/fleet/fleet.service.ts';
 import { defineJob, type JobContext } from '../registry.ts';
 
@@ -15,6 +15,10 @@ const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService
     kind,
     area: 'cnv:domains',
     payload: Payload,
+    // A stopped run resumes from its first domain not done, from the Jobs screen as from the plan page.
+    resumable: which === 'run',
+    beforeResume: (p) => fleet().jobResuming(p.planId),
+    stopped: (p) => fleet().jobStopped(p.planId, which),
     // A crashed worker's job comes back and carries on; a handler error is the plan's, shown on it.
     retry: { limit: 2, delaySeconds: 5, backoff: true },
     // pg-boss caps a job at 24 h with its grace; a longer run times out and its retry carries on where it was.
@@ -22,7 +26,7 @@ const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService
     async handler(ctx: JobContext<z.infer<typeof Payload>>) {
       const phaseCtx = {
         signal: ctx.signal,
-        progress: (p: { done: number; total: number; unit: string; message: string }) => ctx.progress(p),
+        progress: (p: JobProgress, o?: { force?: boolean }) => ctx.progress(p, o),
       };
       try {
         return which === 'plan'

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lte, notInArray, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditListQuery, ListResult } from '@fleetdesk/contract';
-import { PAGE_SIZE } from '@fleetdesk/contract';
+import { AUDIT_SIGN_IN_ACTIONS, PAGE_SIZE, auditSentence } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import { pageOffset } from '../../http/list-query.ts';
@@ -20,6 +20,7 @@ const toEntry = (r: typeof auditLog.$inferSelect): AuditEntry => ({
   details: r.details ?? null,
   requestId: r.requestId,
   tokenName: r.tokenName ?? null,
+  sentence: auditSentence(r),
 });
 
 /** A date-only `to` means the whole of that day. */
@@ -38,6 +39,9 @@ export function createAuditRepository(db: Db) {
       if (q.entity) conds.push(eq(auditLog.entity, q.entity));
       if (q.entityId) conds.push(eq(auditLog.entityId, q.entityId));
       if (q.userId) conds.push(eq(auditLog.userId, q.userId));
+      if (q.action) conds.push(eq(auditLog.action, q.action));
+      if (q.signIns === 'exclude') conds.push(notInArray(auditLog.action, [...AUDIT_SIGN_IN_ACTIONS]));
+      if (q.signIns === 'only') conds.push(inArray(auditLog.action, [...AUDIT_SIGN_IN_ACTIONS]));
       if (q.from) conds.push(gte(auditLog.at, toBound(q.from, false)));
       if (q.to) conds.push(lte(auditLog.at, toBound(q.to, true)));
       const where = conds.length ? and(...conds) : undefined;

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import {
+  dnsRecordProblems,
   CLOUD_FLARE_MESSAGES,
   CLOUD_ZONE_EXISTS_CODE,
   CLOUD_ZONES_PAGE_SIZE,
@@ -689,6 +690,17 @@ export function createCloudFlareService(deps: {
     async changeDnsRecords(domainId: string, input: DnsChanges, actor: Actor): Promise<DnsChangesResult> {
       const ctx = await contextOf(domainId, true, actor);
       const batch = { deletes: input.deletes, patches: input.patches, posts: input.posts };
+      // Cloudflare's own rules (the editor and fleet plans check the same ones), before anything is sent.
+      const fields: Record<string, string> = {};
+      for (const [list, rows] of [
+        ['posts', batch.posts],
+        ['patches', batch.patches],
+      ] as const)
+        rows.forEach((r, i) => {
+          for (const p of dnsRecordProblems(r, ctx.domain.domainName)) fields[`${list}.${i}.${p.field}`] ??= p.message;
+        });
+      const firstProblem = Object.values(fields)[0];
+      if (firstProblem) throw new ValidationError(firstProblem, fields, 'dns_record_invalid');
       const total = batch.deletes.length + batch.patches.length + batch.posts.length;
       if (total === 0) {
         return {

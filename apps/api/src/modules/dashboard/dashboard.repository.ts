@@ -1,5 +1,5 @@
-import { and, count, desc, inArray, sql } from 'drizzle-orm';
-import { DASHBOARD_LIST_SIZE } from '@fleetdesk/contract';
+import { and, count, desc, inArray, notInArray, sql } from 'drizzle-orm';
+import { AUDIT_SIGN_IN_ACTIONS, DASHBOARD_LIST_SIZE } from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
 import { auditLog, clouds, domains, jobs, proxies, servers } from '../../db/schema/index.ts';
 
@@ -60,18 +60,24 @@ export function createDashboardRepository(db: Db) {
       return r!.total;
     },
     latestChanges() {
-      return db
-        .select({
-          id: auditLog.id,
-          at: auditLog.at,
-          username: auditLog.username,
-          action: auditLog.action,
-          entity: auditLog.entity,
-          entityId: auditLog.entityId,
-        })
-        .from(auditLog)
-        .orderBy(desc(auditLog.auditNo))
-        .limit(DASHBOARD_LIST_SIZE);
+      return (
+        db
+          .select({
+            id: auditLog.id,
+            at: auditLog.at,
+            username: auditLog.username,
+            action: auditLog.action,
+            entity: auditLog.entity,
+            entityId: auditLog.entityId,
+            diff: auditLog.diff,
+            details: auditLog.details,
+          })
+          .from(auditLog)
+          // Changes, not sign-ins: a flood of sign-ins must not push the latest change out of sight.
+          .where(notInArray(auditLog.action, [...AUDIT_SIGN_IN_ACTIONS]))
+          .orderBy(desc(auditLog.auditNo))
+          .limit(DASHBOARD_LIST_SIZE)
+      );
     },
     /** Active jobs of the given areas (null: all), newest first, and how many there are. */
     async activeJobs(areas: string[] | null) {

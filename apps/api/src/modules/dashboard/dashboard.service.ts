@@ -1,4 +1,5 @@
 import {
+  auditSentence,
   ADMIN_RULE,
   EXPIRING_WITHIN_DAYS,
   JOB_AREAS,
@@ -62,6 +63,7 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
               action: c.action,
               entity: c.entity,
               entityId: c.entityId,
+              sentence: auditSentence(c),
             }))
           : null,
         runningJobs: {

@@ -1,5 +1,7 @@
 import {
   FLEET_DOMAIN_PLACEHOLDER,
+  dnsConflict,
+  dnsRecordProblems,
   FLEET_MESSAGES,
   SSL_MODE_LABELS,
   TLS_1_3_LABELS,
@@ -44,7 +46,7 @@ export type PlanResult = {
   reason: string | null;
   seen: unknown;
 };
-export type RunResult = { status: 'done' | 'skipped'; reason?: string };
+export type RunResult = { status: 'done' | 'same' | 'skipped'; reason?: string };
 
 /** Labels of the server or brand an action sets, resolved once per plan. */
 export type TargetLabels = { server?: string | null; brand?: string | null };
@@ -196,15 +198,24 @@ export function createFleetActions(deps: FleetDeps) {
         case 'dns_add': {
           const rn = recordName(a.record.name, name);
           const content = fill(a.record.content, name)!;
-          const now = matching(await dnsNow(d, actor), a.record.type, rn);
+          // Cloudflare's own rules first: what it would refuse is listed under "Cannot change", not run.
+          const problems = dnsRecordProblems({ ...a.record, name: fill(a.record.name, name)!, content }, name);
+          if (problems.length) return refused(problems.map((p) => p.message).join('; '));
+          const all = await dnsNow(d, actor);
+          const now = matching(all, a.record.type, rn);
           const before = now.length ? now.map((r) => r.content).join(', ') : 'none';
-          return now.some((r) => r.content === content)
-            ? same(before)
-            : change(before, `${a.record.type} ${rn} → ${content} added`);
+          if (now.some((r) => r.content === content)) return same(before);
+          const clash = dnsConflict({ type: a.record.type, name: rn, content }, all);
+          if (clash) return refused(clash, before);
+          return change(before, `${a.record.type} ${rn} → ${content} added`);
         }
         case 'dns_set': {
           const rn = recordName(a.name, name);
           const content = fill(a.content, name)!;
+          const problems = dnsRecordProblems({ type: a.type, name: fill(a.name, name)!, content }, name).filter(
+            (p) => p.field !== 'priority',
+          );
+          if (problems.length) return refused(problems.map((p) => p.message).join('; '));
           const now = matching(await dnsNow(d, actor), a.type, rn);
           if (!now.length) return refused(FLEET_MESSAGES.noRecords(a.type, rn));
           const seen = now.map((r) => `${r.id}=${r.content}`).sort();
@@ -248,7 +259,7 @@ export function createFleetActions(deps: FleetDeps) {
         status: 'skipped',
         reason: FLEET_MESSAGES.changedSincePlan(String(was ?? 'none'), String(now ?? 'none')),
       });
-      const already: RunResult = { status: 'skipped', reason: 'Already as planned' };
+      const already: RunResult = { status: 'same', reason: 'Already as planned' };
       const field = domainField(a, d, labels);
       if (field) {
         if (field.now === field.want) return already;

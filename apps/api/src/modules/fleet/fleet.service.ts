@@ -5,6 +5,10 @@ import {
   FLEET_PLAN_MAX,
   FleetActionSchema,
   describeFleetAction,
+  stateText,
+  tallyText,
+  terminalStateOf,
+  type RunTally,
   type FleetAction,
   type FleetItem,
   type FleetItemsQuery,
@@ -38,12 +42,33 @@ export type FleetOptions = {
   budgetWaitMs: number;
 };
 
+type PhaseProgress = { done: number; total: number; unit: string; message: string; tally?: RunTally };
 type PhaseCtx = {
   signal: AbortSignal;
-  progress(p: { done: number; total: number; unit: string; message: string }): Promise<void>;
+  progress(p: PhaseProgress, opts?: { force?: boolean }): Promise<void>;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+type RunCounts = {
+  total: number;
+  done: number;
+  same: number;
+  failed: number;
+  skipped: number;
+  cancelled: number;
+  pending: number;
+};
+/** The run's counts as the shared outcome rules take them (outcomes.ts). */
+const tallyOfRun = (r: RunCounts): RunTally => ({
+  total: r.total,
+  changed: r.done,
+  same: r.same,
+  skipped: r.skipped,
+  failed: r.failed,
+  cancelled: r.cancelled,
+  pending: r.pending,
+});
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 export function createFleetService(
@@ -73,7 +98,7 @@ export function createFleetService(
   const countsOf = async (p: FleetPlanRow) => {
     const rows = await repo.counts(p.id);
     const counts = { total: 0, pending: 0, change: 0, same: 0, refused: 0 };
-    const run = { total: 0, done: 0, failed: 0, skipped: 0, cancelled: 0, pending: 0 };
+    const run = { total: 0, done: 0, same: 0, failed: 0, skipped: 0, cancelled: 0, pending: 0 };
     const accounts = new Map<string, FleetPlan['accounts'][number]>();
     for (const r of rows) {
       counts.total += r.n;
@@ -85,6 +110,7 @@ export function createFleetService(
         cloudEmail: r.cloudEmail,
         total: 0,
         done: 0,
+        same: 0,
         failed: 0,
         skipped: 0,
         cancelled: 0,
@@ -116,6 +142,7 @@ export function createFleetService(
   const toPlan = async (p: FleetPlanRow): Promise<FleetPlan> => {
     const action = p.action as FleetAction;
     const { counts, run, accounts } = await countsOf(p);
+    const tally = tallyOfRun(run);
     return {
       _id: p.id,
       planNo: p.planNo,
@@ -124,6 +151,8 @@ export function createFleetService(
       actionLabel: FLEET_ACTION_LABELS[action.kind] ?? action.kind,
       description: describeFleetAction(action),
       state: p.state,
+      stateText: stateText(p.state, tally),
+      runText: p.startedAt ? tallyText(tally) : '',
       error: p.error,
       counts,
       run,
@@ -183,10 +212,9 @@ export function createFleetService(
     p: FleetPlanRow,
     which: 'plan' | 'run',
     ctx: PhaseCtx,
-    work: (item: FleetItemRow) => Promise<void>,
+    work: (item: FleetItemRow) => Promise<string | void>,
   ) {
     const groups = new Map<string, FleetItemRow[]>();
-    let total = 0;
     for (let after = 0; ;) {
       const batch = await repo.itemsToDo(p.id, which, after, LOAD_BATCH);
       if (!batch.length) break;
@@ -196,26 +224,46 @@ export function createFleetService(
         if (list) list.push(it);
         else groups.set(key, [it]);
       }
-      total += batch.length;
       after = batch[batch.length - 1]!.seq;
     }
-    let done = 0;
-    const unit = which === 'plan' ? 'domains read' : 'domains changed';
+    // Progress counts from the per-domain rows as they stand (a resumed run starts where its rows are), then
+    // each finished domain by its own status: changed, already matching, skipped and failed apart.
+    const { run, counts } = await countsOf(p);
+    const tally = tallyOfRun(run);
+    const planned = counts.total - counts.pending;
+    let done = which === 'plan' ? planned : run.total - run.pending;
+    const all = which === 'plan' ? counts.total : run.total;
+    const unit = which === 'plan' ? 'domains read' : 'domains';
+    const report = (force = false) =>
+      ctx
+        .progress(
+          which === 'plan'
+            ? { done, total: all, unit, message: '' }
+            : { done, total: all, unit, message: tallyText(tally), tally: { ...tally } },
+          { force },
+        )
+        .catch(() => undefined);
     const runGroup = async (items: FleetItemRow[]) => {
       let next = 0;
       const worker = async () => {
         while (!ctx.signal.aborted) {
           const it = items[next++];
           if (!it) return;
-          await work(it);
+          const status = await work(it);
           done++;
-          await ctx.progress({ done, total, unit, message: `${done} of ${total}` }).catch(() => undefined);
+          if (status === 'done') tally.changed++;
+          else if (status === 'same') tally.same++;
+          else if (status === 'skipped') tally.skipped++;
+          else if (status === 'failed') tally.failed++;
+          if (status) tally.pending = Math.max(0, (tally.pending ?? 0) - 1);
+          await report();
         }
       };
       const n = Math.min(items.length, Math.max(1, deps.options.accountConcurrency));
       await Promise.all(Array.from({ length: n }, worker));
     };
     await deps.routing.background(deps.options.budgetWaitMs, () => Promise.all([...groups.values()].map(runGroup)));
+    await report(true);
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
   }
 
@@ -344,18 +392,47 @@ export function createFleetService(
       return toPlan(await mustFind(id));
     },
 
+    /**
+     * Resumes a paused run, or one that failed for good: its own job again when that job stopped (the same job
+     * the Jobs screen resumes), else a new one. Either way it carries on from the first domain not done.
+     */
     async resume(id: string, actor: Actor): Promise<FleetPlan> {
       const p = await mustFind(id);
-      const moved = await repo.transition(id, ['paused'], { state: 'running', error: null });
-      if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
+      if (!['paused', 'failed'].includes(p.state) || (p.state === 'failed' && !p.startedAt))
+        throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
+      const job = p.jobId ? await deps.jobsRepo.find(p.jobId) : undefined;
+      const ownJob = job?.kind === FLEET_RUN_JOB && ['failed', 'cancelled'].includes(job.state) ? job : undefined;
+      if (ownJob) await deps.engine().resume(ownJob);
+      else {
+        const moved = await repo.transition(id, ['paused', 'failed'], {
+          state: 'running',
+          error: null,
+          finishedAt: null,
+        });
+        if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
+        await startJob(moved, FLEET_RUN_JOB, actor);
+      }
       await audit.record(actor, {
         action: 'resume_plan',
         entity: 'fleet_plans',
         entityId: id,
         details: { planNo: p.planNo },
       });
-      await startJob(moved, FLEET_RUN_JOB, actor);
       return toPlan(await mustFind(id));
+    },
+
+    /** The run job is resumed (Jobs screen or plan page): the plan runs again, or the resume is refused. */
+    async jobResuming(planId: string) {
+      const p = await mustFind(planId);
+      if (p.state === 'running') return;
+      const moved = await repo.transition(planId, ['paused', 'failed', 'completed_with_failures'], {
+        state: 'running',
+        error: null,
+        finishedAt: null,
+      });
+      if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
+      // A paused run carries on with the domains not reached; a failed one tries its failed domains again.
+      if (p.state !== 'paused') await repo.resetSteps(planId, ['failed']);
     },
 
     /** Cancels planning or a run: the domains not yet changed are left as they are. */
@@ -380,7 +457,7 @@ export function createFleetService(
     /** Runs again only the domains whose step failed. */
     async retryFailed(id: string, actor: Actor): Promise<FleetPlan> {
       const p = await mustFind(id);
-      if (!['completed', 'failed', 'cancelled', 'paused'].includes(p.state))
+      if (!['completed', 'completed_with_failures', 'failed', 'cancelled', 'paused'].includes(p.state))
         throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
       const { run } = await countsOf(p);
       if (run.failed === 0) throw new ConflictError(FLEET_MESSAGES.noFailed, undefined, 'fleet_no_failed');
@@ -415,7 +492,8 @@ export function createFleetService(
         await repo.updateItem(p.id, it.seq, res);
       });
       await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
-      return { planned: p.total };
+      const { counts } = await countsOf(p);
+      return { planned: counts.total, change: counts.change, same: counts.same, refused: counts.refused };
     },
 
     /** The run job: one step per domain to change. */
@@ -432,13 +510,19 @@ export function createFleetService(
         try {
           const r = await actions.run(action, it.domainId, it.seen, actor, labels);
           await repo.updateItem(p.id, it.seq, { status: r.status, error: r.reason ?? null, finishedAt: new Date() });
+          return r.status;
         } catch (err) {
           await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
+          return 'failed';
         }
       });
-      await repo.transition(p.id, ['running'], { state: 'completed', finishedAt: new Date() });
+      // The end state from the rows, by the rule every screen shows (outcomes.ts).
       const { run } = await countsOf(p);
-      return { ...run };
+      const tally = tallyOfRun(run);
+      const state = terminalStateOf(tally);
+      // The counts say why (stateText, runText): no separate error to repeat them.
+      await repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null });
+      return { planId: p.id, planNo: p.planNo, tally };
     },
 
     /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FLEET_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
+import { DNS_RULE_MESSAGES, FLEET_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -79,7 +79,7 @@ async function items(id: string, query = ''): Promise<FleetItem[]> {
 async function run(id: string): Promise<FleetPlan> {
   const res = await call('POST', `/api/fleet/plans/${id}/run`);
   expect(res.statusCode, res.body).toBe(200);
-  return waitPlan(id, ['completed', 'failed', 'cancelled']);
+  return waitPlan(id, ['completed', 'completed_with_failures', 'failed', 'cancelled']);
 }
 const byDomain = (list: FleetItem[]) => new Map(list.map((i) => [i.domainId, i]));
 
@@ -259,7 +259,74 @@ describe('plan and run', () => {
   });
 });
 
+describe('plans catch what cannot work (the shared DNS rules)', () => {
+  it('a proxied TXT record: every domain under Cannot change with the reason, and the run changes nothing', async () => {
+    const a = await account();
+    const ds = [];
+    for (let i = 0; i < 5; i++) ds.push(await domain(a.cloudId));
+    const p = await plan(
+      { ids: ds.map((d) => d.id) },
+      { kind: 'dns_add', record: { type: 'TXT', name: '_tour', content: 'hello', ttl: 1, proxied: true } },
+    );
+    expect(p.counts).toMatchObject({ total: 5, change: 0, refused: 5 });
+    for (const it of await items(p._id))
+      expect(it).toMatchObject({ outcome: 'refused', reason: DNS_RULE_MESSAGES.notProxiable('TXT') });
+    const requestsBefore = sim.state.requests.length;
+    const done = await run(p._id);
+    expect(done.state).toBe('completed');
+    expect(done.run.total).toBe(0);
+    expect(sim.state.requests.length).toBe(requestsBefore);
+    for (const d of ds) expect([...zone(d.zoneId).dnsRecords.values()].some((r) => r.type === 'TXT')).toBe(false);
+  });
+
+  it('content that does not fit the type, a missing priority, a CNAME beside an A, a TTL out of bounds', async () => {
+    const a = await account();
+    const d = await domain(a.cloudId);
+    sim.addDnsRecord(d.zoneId!, { type: 'A', name: `www.${d.name}`, content: '192.0.2.1', ttl: 1, proxied: true });
+    const reasonOf = async (action: object) => (await items((await plan({ ids: [d.id] }, action))._id))[0]!.reason;
+    const rec = (r: object) => ({ kind: 'dns_add', record: { ttl: 1, proxied: false, ...r } });
+    expect(await reasonOf(rec({ type: 'A', name: 'x', content: 'not-an-ip' }))).toBe(DNS_RULE_MESSAGES.ipv4);
+    expect(await reasonOf(rec({ type: 'AAAA', name: 'x', content: '192.0.2.1' }))).toBe(DNS_RULE_MESSAGES.ipv6);
+    expect(await reasonOf(rec({ type: 'CNAME', name: 'x', content: 'not a host' }))).toBe(
+      DNS_RULE_MESSAGES.host('CNAME'),
+    );
+    expect(await reasonOf(rec({ type: 'MX', name: '@', content: 'mail.{domain}' }))).toBe(
+      DNS_RULE_MESSAGES.priority('MX'),
+    );
+    expect(await reasonOf(rec({ type: 'CNAME', name: 'www', content: 'target.example.net' }))).toBe(
+      DNS_RULE_MESSAGES.hostClash,
+    );
+    expect(await reasonOf(rec({ type: 'TXT', name: 'host.example.org.', content: 'v' }))).toBe(
+      DNS_RULE_MESSAGES.outside(d.name),
+    );
+    expect(await reasonOf({ kind: 'dns_set', type: 'A', name: 'www', content: 'example.com' })).toBe(
+      DNS_RULE_MESSAGES.ipv4,
+    );
+    // The single-domain API refuses the same record with the same words, before Cloudflare is asked.
+    const res = await call('POST', `/api/domains/${d.id}/cloud-flare/dns_records`, {
+      posts: [{ type: 'TXT', name: '_x', content: 'v', ttl: 1, proxied: true }],
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().fields).toEqual({ 'posts.0.proxied': DNS_RULE_MESSAGES.notProxiable('TXT') });
+  });
+});
+
 describe('runs', () => {
+  it('a run where every domain fails ends failed, in the same words on the plan and its job', async () => {
+    const a = await account();
+    const ds = [await domain(a.cloudId), await domain(a.cloudId)];
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'flexible' });
+    sim.fail({ kind: 'bad_credentials', count: 2 });
+    const done = await run(p._id);
+    expect(done.state).toBe('failed');
+    expect(done.stateText).toBe('Failed: 2 of 2 failed');
+    const job = (await call('GET', `/api/jobs/${done.jobId}`)).json().data;
+    expect(job).toMatchObject({ state: 'failed', stateText: 'Failed: 2 of 2 failed' });
+    expect(job.summary).toBe('0 of 2 domains changed, 2 failed: see the plan');
+    const list = (await call('GET', `/api/fleet/plans`)).json().data.items;
+    expect(list.find((x: { _id: string }) => x._id === p._id)).toMatchObject({ stateText: 'Failed: 2 of 2 failed' });
+  });
+
   it('a refusal from Cloudflare mid-run fails that domain only; retry runs the failed ones alone', async () => {
     const a = await account();
     const ds = [await domain(a.cloudId), await domain(a.cloudId), await domain(a.cloudId)];
@@ -267,8 +334,18 @@ describe('runs', () => {
     // The run's first call is refused (bad credentials, a 4xx that is never retried).
     sim.fail({ kind: 'bad_credentials', count: 1 });
     const done = await run(p._id);
-    expect(done.state).toBe('completed');
+    // Never a plain "completed" over a failure: the state carries the count, in the words every screen shows.
+    expect(done.state).toBe('completed_with_failures');
+    expect(done.stateText).toBe('Completed with failures: 1 of 3 failed');
+    expect(done.runText).toBe('2 of 3 domains changed · 1 failed');
     expect(done.run).toMatchObject({ done: 2, failed: 1 });
+    const job = (await call('GET', `/api/jobs/${done.jobId}`)).json().data;
+    expect(job).toMatchObject({
+      state: 'completed_with_failures',
+      stateText: 'Completed with failures: 1 of 3 failed',
+      summary: '2 of 3 domains changed, 1 failed: see the plan',
+      link: { kind: 'plan', id: p._id },
+    });
     const failed = (await items(p._id, '?status=failed'))[0]!;
     expect(failed.error).toMatch(/^Cloudflare: authentication failed/);
     expect(zone(ds.find((d) => d.id === failed.domainId)!.zoneId).settings.ssl.value).not.toBe('flexible');
@@ -306,7 +383,7 @@ describe('runs', () => {
     sim.clearFailures();
     expect((await call('POST', `/api/fleet/plans/${p._id}/pause`)).statusCode).toBe(409);
     const resumed = await call('POST', `/api/fleet/plans/${p._id}/resume`);
-    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.statusCode, resumed.body).toBe(202);
     const end = await waitPlan(p._id, ['completed', 'failed']);
     expect(end.run).toMatchObject({ total: 6, done: 6, failed: 0, skipped: 0 });
     for (const d of ds) expect(zone(d.zoneId).settings.ssl.value).toBe('full');
@@ -332,7 +409,7 @@ describe('runs', () => {
     expect((await call('POST', `/api/fleet/plans/${p._id}/cancel`)).statusCode).toBe(409);
   });
 
-  it('a run job cancelled on the Jobs screen leaves its plan paused, to be resumed', async () => {
+  it('a run job cancelled on the Jobs screen leaves its plan paused, and Resume there carries it on', async () => {
     const a = await account();
     const ds: { id: string; zoneId: string | null }[] = [];
     for (let i = 0; i < 4; i++) ds.push(await domain(a.cloudId));
@@ -345,8 +422,16 @@ describe('runs', () => {
     const paused = await waitPlan(p._id, ['paused']);
     expect(paused.run.done).toBeLessThan(4);
     sim.clearFailures();
-    expect((await call('POST', `/api/fleet/plans/${p._id}/resume`)).statusCode).toBe(200);
-    expect((await waitPlan(p._id, ['completed'])).run.done).toBe(4);
+    // Resume from the Jobs screen: the same job carries on, and the plan runs again.
+    const resumed = await call('POST', `/api/jobs/${jobId}/resume`);
+    expect(resumed.statusCode, resumed.body).toBe(202);
+    const done = await waitPlan(p._id, ['completed']);
+    expect(done.run.done).toBe(4);
+    expect(done.jobId).toBe(jobId);
+    expect((await call('GET', `/api/jobs/${jobId}`)).json().data).toMatchObject({
+      state: 'completed',
+      summary: '4 of 4 domains changed',
+    });
   });
 
   it('a domain changed between plan and run is re-checked, not overwritten', async () => {
@@ -357,11 +442,13 @@ describe('runs', () => {
     zone(d1.zoneId).settings.ssl.value = 'flexible';
     zone(d2.zoneId).settings.ssl.value = 'strict';
     const done = await run(p._id);
-    expect(done.run).toMatchObject({ done: 1, skipped: 2 });
+    expect(done.run).toMatchObject({ done: 1, same: 1, skipped: 1 });
+    expect(done.state).toBe('completed');
+    expect(done.runText).toBe('1 of 3 domains changed · 1 already matched · 1 skipped');
     const got = byDomain(await items(p._id));
     expect(got.get(d1.id)).toMatchObject({ status: 'skipped' });
     expect(got.get(d1.id)?.error).toMatch(/^Changed since the plan \(was .+, now flexible\)/);
-    expect(got.get(d2.id)).toMatchObject({ status: 'skipped', error: 'Already as planned' });
+    expect(got.get(d2.id)).toMatchObject({ status: 'same', error: 'Already as planned' });
     expect(zone(d1.zoneId).settings.ssl.value).toBe('flexible');
     expect(zone(d3.zoneId).settings.ssl.value).toBe('strict');
   });

@@ -141,6 +141,8 @@ describe('generate sitemap', () => {
     expect(second.json().message).toMatch(
       new RegExp(`^Generate Sitemap is already (queued|running) for this domain \\(job #${first.jobNo}\\)$`),
     );
+    // The other party as a field a client can follow, not only in the words.
+    expect(second.json()).toMatchObject({ code: 'job_running', data: { jobId: first._id, jobNo: first.jobNo } });
     await finish(first._id);
   });
 

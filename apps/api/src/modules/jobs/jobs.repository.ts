@@ -9,6 +9,8 @@ export type JobInsert = Omit<typeof jobs.$inferInsert, 'id' | 'jobNo'> & { id?: 
 export type JobPatch = Partial<Omit<typeof jobs.$inferInsert, 'id' | 'jobNo' | 'kind' | 'area'>>;
 
 const ACTIVE: JobState[] = ['queued', 'running'];
+const silentFor = (seconds: number) =>
+  sql`coalesce(${jobs.heartbeatAt}, ${jobs.updatedAt}) < now() - make_interval(secs => ${seconds})`;
 
 export function createJobsRepository(db: Db) {
   return {
@@ -68,6 +70,52 @@ export function createJobsRepository(db: Db) {
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(jobs.id, id))
         .returning({ cancelRequested: jobs.cancelRequested, state: jobs.state });
+      return r;
+    },
+    /**
+     * The worker's heartbeat: undefined when the job is no longer this delivery's (taken back after the worker
+     * was thought dead, or finished elsewhere), else whether a cancel was asked for.
+     */
+    async heartbeat(id: string, bossId: string, ex: Executor = db) {
+      const [r] = await ex
+        .update(jobs)
+        .set({ heartbeatAt: sql`now()` })
+        .where(and(eq(jobs.id, id), eq(jobs.bossId, bossId), eq(jobs.state, 'running')))
+        .returning({ cancelRequested: jobs.cancelRequested });
+      return r;
+    },
+    /** Running jobs whose worker has not been heard from for `seconds` (by the database's clock). */
+    async silent(seconds: number, limit = 100, ex: Executor = db): Promise<JobRow[]> {
+      return ex
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.state, 'running'), silentFor(seconds)))
+        .orderBy(jobs.jobNo)
+        .limit(limit);
+    },
+    /** Moves a silent running job, still on delivery `bossId`, to `patch`; undefined when it moved meanwhile. */
+    async takeBack(id: string, bossId: string | null, seconds: number, patch: JobPatch, ex: Executor = db) {
+      const [r] = await ex
+        .update(jobs)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(
+          and(
+            eq(jobs.id, id),
+            eq(jobs.state, 'running'),
+            bossId ? eq(jobs.bossId, bossId) : sql`${jobs.bossId} is null`,
+            silentFor(seconds),
+          ),
+        )
+        .returning();
+      return r;
+    },
+    /** Like `transition`, but only while the job is still on delivery `bossId` (not taken back meanwhile). */
+    async transitionOwned(id: string, bossId: string, from: JobState[], patch: JobPatch, ex: Executor = db) {
+      const [r] = await ex
+        .update(jobs)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(jobs.id, id), eq(jobs.bossId, bossId), inArray(jobs.state, from)))
+        .returning();
       return r;
     },
     async cancelRequested(id: string, ex: Executor = db): Promise<boolean> {

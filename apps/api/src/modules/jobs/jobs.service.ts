@@ -1,4 +1,15 @@
-import { ADMIN_RULE, JOB_AREAS, type Job, type JobListQuery, type JobStep, type ListResult } from '@fleetdesk/contract';
+import {
+  ADMIN_RULE,
+  JOB_AREAS,
+  jobSentence,
+  stateText,
+  tallyOf,
+  type Job,
+  type JobListQuery,
+  type JobProgress,
+  type JobStep,
+  type ListResult,
+} from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
 import { kindLabel, type JobEngine } from '../../jobs/engine.ts';
@@ -27,12 +38,24 @@ export function createJobsService(deps: {
 }) {
   const { repo, audit } = deps;
 
+  /** Where a job's details are: a fleet job's plan, else the domain it worked on. */
+  const linkOf = (r: JobRow): Job['link'] => {
+    const planId = r.kind.startsWith('fleet.') ? (r.payload as { planId?: unknown }).planId : undefined;
+    if (typeof planId === 'string') return { kind: 'plan', id: planId, label: 'the plan' };
+    if (r.domainId) return { kind: 'domain', id: r.domainId, label: r.domainName ?? 'the domain' };
+    return null;
+  };
+
   const toJob = (r: JobRow): Job => ({
     _id: r.id,
     jobNo: r.jobNo,
     kind: r.kind,
     kindLabel: kindLabel(r.kind),
     state: r.state,
+    // The same words as the plan page and the fleet list (outcomes.ts), from the result or the live progress.
+    stateText: stateText(r.state, tallyOf(r.result) ?? (r.progress as JobProgress | null)?.tally ?? null),
+    summary: jobSentence({ kind: r.kind, state: r.state, result: r.result ?? null, error: r.error }),
+    link: linkOf(r),
     domainId: r.domainId,
     domainName: r.domainName,
     payload: r.payload,

@@ -33,7 +33,7 @@ export const dashboardLinks = (d: Pick<Dashboard, 'today' | 'expiringWithinDays'
   proxies: '/proxies',
   clouds: '/clouds',
   jobs: '/jobs?state=active',
-  audit: '/audit-log',
+  audit: '/audit-log?signIns=exclude',
 });
 
 function Figure({
@@ -237,7 +237,7 @@ export function StartingPage() {
                             to={c.entityId ? historyPath(c.entity, c.entityId) : `/audit-log?entity=${c.entity}`}
                             className="text-truncate text-body"
                           >
-                            <strong>{c.username ?? 'system'}</strong> {c.action.replace(/_/g, ' ')} {c.entity}
+                            {c.sentence}
                           </Link>
                           <DateTime value={c.at} className="text-body-secondary small" />
                         </li>

@@ -4,7 +4,6 @@ import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
 import { REDACTED, type AuditEntry } from '@fleetdesk/contract';
 import { formatLocalDateTime } from '../../lib/format.ts';
-import { entityLabel } from './audit-log-api.ts';
 
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-body-secondary">—</span>;
@@ -24,7 +23,7 @@ export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; o
     <Modal show={Boolean(entry)} onHide={onHide} size="lg" centered scrollable aria-labelledby="audit-entry-title">
       <Modal.Header closeButton>
         <Modal.Title as="h2" className="h5" id="audit-entry-title">
-          {entry && `${entityLabel(entry.entity)}: ${entry.action} (№ ${entry.auditNo})`}
+          {entry && `${entry.sentence} (№ ${entry.auditNo})`}
         </Modal.Title>
       </Modal.Header>
       {entry && (

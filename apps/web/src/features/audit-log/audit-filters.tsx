@@ -6,7 +6,7 @@ import Row from 'react-bootstrap/Row';
 import type { User } from '@fleetdesk/contract';
 import { PickerField } from '../../components/picker-field.tsx';
 import { UserPicker, userLabel } from '../../components/pickers/user-picker.tsx';
-import { AUDIT_ENTITIES, auditUsersApi, type AuditFilters } from './audit-log-api.ts';
+import { AUDIT_ACTIONS_LIST, AUDIT_ENTITIES, auditUsersApi, type AuditFilters } from './audit-log-api.ts';
 
 type UserRef = Pick<User, '_id' | 'username'>;
 
@@ -79,6 +79,29 @@ export function AuditFiltersForm({
               placeholder="Any"
               maxLength={100}
             />
+          </Form.Group>
+        </Col>
+        <Col sm={6} lg={4}>
+          <Form.Group controlId="audit-action">
+            <Form.Label>Action</Form.Label>
+            <Form.Select value={draft.action ?? ''} onChange={(e) => set('action', e.target.value)}>
+              <option value="">Any</option>
+              {AUDIT_ACTIONS_LIST.map((a) => (
+                <option key={a.value} value={a.value}>
+                  {a.label}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        </Col>
+        <Col sm={6} lg={4}>
+          <Form.Group controlId="audit-sign-ins">
+            <Form.Label>Sign-ins</Form.Label>
+            <Form.Select value={draft.signIns ?? ''} onChange={(e) => set('signIns', e.target.value)}>
+              <option value="">Shown</option>
+              <option value="exclude">Left out</option>
+              <option value="only">Only sign-ins</option>
+            </Form.Select>
           </Form.Group>
         </Col>
         <Col sm={6} lg={4}>

@@ -27,7 +27,8 @@ export function AuditLogPage() {
 
   const columns: Column<AuditEntry>[] = [
     { header: '№', render: (e) => e.auditNo, width: '6rem' },
-    { header: 'When', render: (e) => <DateTime value={e.at} /> },
+    { header: 'When', render: (e) => <DateTime value={e.at} />, width: '9rem' },
+    { header: 'What happened', render: (e) => <span data-testid="audit-sentence">{e.sentence}</span> },
     {
       header: 'Who',
       render: (e) => (
@@ -37,8 +38,7 @@ export function AuditLogPage() {
         </>
       ),
     },
-    { header: 'Action', render: (e) => e.action },
-    { header: 'Entity', render: (e) => entityLabel(e.entity) },
+    { header: 'Entity', render: (e) => <span className="text-nowrap">{entityLabel(e.entity)}</span>, width: '9rem' },
     {
       header: 'Record',
       render: (e) => {

@@ -1,7 +1,8 @@
 import {
   DNS_RECORD_DEFAULTS,
   DnsRecordPostSchema,
-  PROXIABLE_DNS_TYPES,
+  dnsRecordProblems,
+  isProxiableType,
   toProxied,
   type DnsChangesInput,
   type DnsRecord,
@@ -30,7 +31,7 @@ export type RowErrors = Partial<Record<DnsField, string>>;
 export const PRIORITY_TYPES: readonly string[] = ['MX', 'URI'];
 export const PRIORITY_MESSAGE = 'Priority is required for this type (0–65535)';
 
-export const isProxiable = (type: string) => PROXIABLE_DNS_TYPES.includes(type.trim().toUpperCase());
+export const isProxiable = isProxiableType;
 export const needsPriority = (type: string) => PRIORITY_TYPES.includes(type.trim().toUpperCase());
 
 export function rowOf(r: DnsRecord): DnsRow {
@@ -96,6 +97,9 @@ export function validateRow(row: DnsRow): RowErrors {
       const field = issue.path[0] as DnsField | undefined;
       if (field && !errors[field]) errors[field] = issue.message;
     }
+  } else {
+    // Cloudflare's own rules, shared with the API and fleet plans (content that fits the type, proxying).
+    for (const p of dnsRecordProblems(parsed.data)) if (p.field !== 'priority') errors[p.field] ??= p.message;
   }
   if (needsPriority(row.type) && priorityOf(row) === undefined) errors.priority = PRIORITY_MESSAGE;
   return errors;

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { FleetPlanSummary } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
+import { DateTime } from '../../components/date-time.tsx';
 import { fleetPlanPath, fleetPlansApi } from './fleet-api.ts';
 import { PlanStateBadge } from './fleet-plan-page.tsx';
 
@@ -16,16 +16,15 @@ const columns: Column<FleetPlanSummary>[] = [
       </Link>
     ),
   },
-  { header: 'State', render: (p) => <PlanStateBadge state={p.state} />, width: '8rem' },
+  { header: 'State', render: (p) => <PlanStateBadge plan={p} />, width: '11rem' },
   { header: 'Domains', render: (p) => p.counts.total, width: '6rem' },
   {
     header: 'Changed',
-    render: (p) =>
-      p.run.total ? `${p.run.done} of ${p.run.total}${p.run.failed ? ` (${p.run.failed} failed)` : ''}` : '—',
-    width: '10rem',
+    render: (p) => p.runText || '—',
+    width: '14rem',
   },
   { header: 'By', render: (p) => p.createdBy ?? '', width: '8rem' },
-  { header: 'Created', render: (p) => formatLocalDateTime(p.createdAt), width: '12rem' },
+  { header: 'Created', render: (p) => <DateTime value={p.createdAt} />, width: '10rem' },
 ];
 
 /** /fleet: every fleet plan, newest first. New plans start from the domains list's selection. */

@@ -8,6 +8,8 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import {
+  DNS_RULE_MESSAGES,
+  isProxiableType,
   DNS_RECORD_TYPES,
   FLEET_ACTION_LABELS,
   REDIRECT_STATUS_CODES,
@@ -87,7 +89,7 @@ function actionOf(v: Values): FleetAction {
           name: v.dnsName,
           content: v.dnsContent,
           ttl: v.dnsTtl,
-          proxied: v.dnsProxied,
+          proxied: v.dnsProxied && isProxiableType(v.dnsType),
         },
       };
     case 'dns_set':
@@ -249,7 +251,15 @@ export function FleetNewPage() {
             <Row xs={1} md={2} className="g-2">
               <Col>
                 <Field label="Record type" id="fleet-dns-type">
-                  <Form.Select value={v.dnsType} onChange={(e) => set('dnsType', e.currentTarget.value)}>
+                  <Form.Select
+                    value={v.dnsType}
+                    onChange={(e) => {
+                      const t = e.currentTarget.value;
+                      set('dnsType', t);
+                      // As in the DNS editor: a type Cloudflare cannot proxy is DNS only.
+                      if (!isProxiableType(t)) set('dnsProxied', false);
+                    }}
+                  >
                     {DNS_RECORD_TYPES.map((t) => (
                       <option key={t}>{t}</option>
                     ))}
@@ -283,9 +293,13 @@ export function FleetNewPage() {
                     <Form.Check
                       id="fleet-dns-proxied"
                       label="Proxied"
-                      checked={v.dnsProxied}
+                      checked={v.dnsProxied && isProxiableType(v.dnsType)}
+                      disabled={!isProxiableType(v.dnsType)}
                       onChange={(e) => set('dnsProxied', e.currentTarget.checked)}
                     />
+                    {!isProxiableType(v.dnsType) && (
+                      <Form.Text className="text-body-secondary">{DNS_RULE_MESSAGES.notProxiable(v.dnsType)}</Form.Text>
+                    )}
                   </Col>
                 </>
               )}

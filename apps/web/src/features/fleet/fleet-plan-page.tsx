@@ -9,34 +9,16 @@ import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import type { FleetItem, FleetPlan } from '@fleetdesk/contract';
+import { stateVariant, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
+import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { FLEET_PATH, downloadPlanCsv, useFleetItems, useFleetPlan, useFleetVerb, type FleetVerb } from './fleet-api.ts';
 
-export const PLAN_STATE_VARIANT: Record<FleetPlan['state'], string> = {
-  planning: 'info',
-  planned: 'secondary',
-  running: 'primary',
-  paused: 'warning',
-  completed: 'success',
-  cancelled: 'dark',
-  failed: 'danger',
-};
-export const PLAN_STATE_LABEL: Record<FleetPlan['state'], string> = {
-  planning: 'Reading',
-  planned: 'Planned',
-  running: 'Running',
-  paused: 'Paused',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
 const OUTCOME_LABEL: Record<FleetItem['outcome'], string> = {
   pending: 'Reading…',
   change: 'Will change',
@@ -52,16 +34,24 @@ const OUTCOME_VARIANT: Record<FleetItem['outcome'], string> = {
 const STATUS_LABEL: Record<FleetItem['status'], string> = {
   pending: 'Waiting',
   running: 'Running',
-  done: 'Done',
+  done: 'Changed',
+  same: 'Already matched',
   failed: 'Failed',
   skipped: 'Skipped',
   cancelled: 'Cancelled',
 };
 
-export function PlanStateBadge({ state }: { state: FleetPlan['state'] }) {
+/** The plan's state in the words the Jobs screen uses too (the API's stateText), never green over a failure. */
+export function PlanStateBadge({ plan }: { plan: Pick<FleetPlan, 'state' | 'stateText'> }) {
+  const bg = plan.state === 'paused' ? 'warning' : stateVariant(plan.state);
   return (
-    <Badge bg={PLAN_STATE_VARIANT[state]} text={state === 'paused' ? 'dark' : undefined}>
-      {PLAN_STATE_LABEL[state]}
+    <Badge
+      bg={bg}
+      text={bg === 'warning' || bg === 'info' ? 'dark' : undefined}
+      className="text-wrap text-start"
+      data-testid="plan-state"
+    >
+      {plan.stateText}
     </Badge>
   );
 }
@@ -99,7 +89,6 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
   }
   const r = plan.run;
   if (r.total === 0) return null;
-  const finished = r.done + r.failed + r.skipped + r.cancelled;
   return (
     <div>
       <ProgressBar aria-label="Run progress" style={{ height: '1.2rem' }}>
@@ -111,13 +100,14 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
           key="done"
           label={r.done ? `${pct(r.done, r.total)}%` : undefined}
         />
+        <ProgressBar variant="info" now={pct(r.same, r.total)} key="same" />
         <ProgressBar variant="secondary" now={pct(r.skipped, r.total)} key="skipped" />
         <ProgressBar variant="danger" now={pct(r.failed, r.total)} key="failed" />
         <ProgressBar variant="dark" now={pct(r.cancelled, r.total)} key="cancelled" />
       </ProgressBar>
-      <div className="small text-body-secondary mt-1">
-        {finished} of {r.total} domains: {r.done} changed, {r.skipped} skipped, {r.failed} failed
-        {r.cancelled ? `, ${r.cancelled} cancelled` : ''}
+      <div className="small text-body-secondary mt-1" data-testid="run-text">
+        {plan.runText}
+        {r.pending ? ` · ${r.pending} to go` : ''}
         {active && plan.etaSeconds !== null ? ` · about ${formatDuration(plan.etaSeconds)} left` : ''}
       </div>
       {plan.accounts.length > 0 && (
@@ -149,7 +139,7 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
                       aria-label={`Progress of ${a.cloudEmail ?? 'no cloud'}`}
                     />
                   </td>
-                  <td>{a.done + a.skipped}</td>
+                  <td>{a.done + a.same + a.skipped}</td>
                   <td>{a.failed}</td>
                   <td>{left}</td>
                 </tr>
@@ -219,12 +209,12 @@ function Buttons({ plan }: { plan: FleetPlan }) {
           Pause
         </Button>
       )}
-      {s === 'paused' && (
+      {(s === 'paused' || (s === 'failed' && plan.startedAt && plan.run.pending > 0)) && (
         <Button onClick={() => go('resume')} disabled={busy}>
           Resume
         </Button>
       )}
-      {plan.run.failed > 0 && ['completed', 'failed', 'cancelled', 'paused'].includes(s) && (
+      {plan.run.failed > 0 && ['completed_with_failures', 'failed', 'cancelled', 'paused'].includes(s) && (
         <Button variant="outline-primary" onClick={() => go('retry-failed')} disabled={busy}>
           Retry failed ({plan.run.failed})
         </Button>
@@ -255,7 +245,7 @@ function Items({ plan }: { plan: FleetPlan }) {
   const [search, setSearch] = useState('');
   const [outcome, setOutcome] = useState('');
   const r = plan.run;
-  const version = `${plan.state}:${plan.counts.pending}:${r.done}:${r.failed}:${r.skipped}:${r.cancelled}`;
+  const version = `${plan.state}:${plan.counts.pending}:${r.done}:${r.same}:${r.failed}:${r.skipped}:${r.cancelled}`;
   const query = useFleetItems(plan._id, { page, search: search || undefined, outcome: outcome || undefined }, version);
   const ran = !['planning', 'planned'].includes(plan.state);
   return (
@@ -290,7 +280,7 @@ function Items({ plan }: { plan: FleetPlan }) {
         <ErrorBox onRefresh={() => void query.refetch()} />
       ) : (
         <>
-          <Table hover responsive className="align-middle">
+          <Table hover responsive className="align-middle fd-list-table" aria-label="Domains">
             <thead>
               <tr>
                 <th scope="col">Domain</th>
@@ -311,20 +301,26 @@ function Items({ plan }: { plan: FleetPlan }) {
               ) : (
                 query.data.items.map((it) => (
                   <tr key={it.seq}>
-                    <td>
+                    <td className="fd-cell-main" data-label="Domain">
                       <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link>
                     </td>
-                    <td className="small">{it.cloudEmail ?? ''}</td>
-                    <td>
+                    <td className="small" data-label="Cloud">
+                      {it.cloudEmail ?? ''}
+                    </td>
+                    <td data-label="Outcome">
                       <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
                         {OUTCOME_LABEL[it.outcome]}
                       </Badge>
                       {it.reason && <div className="small text-body-secondary">{it.reason}</div>}
                     </td>
-                    <td className="small text-break">{it.before ?? ''}</td>
-                    <td className="small text-break">{it.outcome === 'change' ? (it.after ?? '') : ''}</td>
+                    <td className="small text-break" data-label="Now">
+                      {it.before ?? ''}
+                    </td>
+                    <td className="small text-break" data-label="After">
+                      {it.outcome === 'change' ? (it.after ?? '') : ''}
+                    </td>
                     {ran && (
-                      <td className="small">
+                      <td className="small" data-label="Run">
                         {it.outcome === 'change' ? STATUS_LABEL[it.status] : ''}
                         {it.error && (
                           <div className={it.status === 'failed' ? 'text-danger' : 'text-body-secondary'}>
@@ -356,15 +352,22 @@ export function FleetPlanPage() {
     <section>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
         <h1 className="h3 mb-0 me-auto">
-          Fleet plan #{plan.planNo} <PlanStateBadge state={plan.state} />
+          Fleet plan #{plan.planNo} <PlanStateBadge plan={plan} />
         </h1>
         <Link to={FLEET_PATH}>All plans</Link>
       </div>
       <p className="text-body-secondary mb-3">
         <strong className="text-body">{plan.actionLabel}</strong>: {plan.description} · planned by{' '}
-        {plan.createdBy ?? 'unknown'} on {formatLocalDateTime(plan.createdAt)}
+        {plan.createdBy ?? 'unknown'} on <DateTime value={plan.createdAt} />
       </p>
       {plan.error && <Alert variant="danger">{plan.error}</Alert>}
+      {plan.jobId && (
+        <p className="small mb-3">
+          <Link to={`/jobs?kind=${plan.state === 'planning' || !plan.startedAt ? 'fleet.plan' : 'fleet.run'}`}>
+            Its job on the Jobs screen
+          </Link>
+        </p>
+      )}
       <Counts plan={plan} />
       <Card body className="mb-3">
         <div className="d-flex flex-column gap-3">

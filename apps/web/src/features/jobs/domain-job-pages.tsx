@@ -88,7 +88,7 @@ function StartButton({
   );
 }
 
-function useStarter(domainId: string, action: DomainJobAction, onStarted: (job: Job) => void) {
+function useStarter(domainId: string, action: DomainJobAction, show: (jobId: string) => void) {
   const dialogs = useDialogs();
   const start = useStartDomainJob(action);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -97,9 +97,12 @@ function useStarter(domainId: string, action: DomainJobAction, onStarted: (job: 
     start.mutate(
       { domainId, body },
       {
-        onSuccess: onStarted,
+        onSuccess: (job: Job) => show(job._id),
         onError: (e) => {
-          if (e.fields && Object.keys(e.fields).length) setFieldErrors(e.fields);
+          // The job already running is named in the 409's data: show it (its card links to it) rather than a box.
+          const running = e.code === 'job_running' ? (e.data as { jobId?: unknown } | undefined)?.jobId : undefined;
+          if (typeof running === 'string') show(running);
+          else if (e.fields && Object.keys(e.fields).length) setFieldErrors(e.fields);
           else void dialogs.apiError(e);
         },
       },
@@ -110,7 +113,7 @@ function useStarter(domainId: string, action: DomainJobAction, onStarted: (job: 
 
 function SitemapPage({ domain }: { domain: Domain }) {
   const { job, loading, setStartedId } = useLatestJob(domain._id, 'generate-sitemap');
-  const starter = useStarter(domain._id, 'generate-sitemap', (j) => setStartedId(j._id));
+  const starter = useStarter(domain._id, 'generate-sitemap', setStartedId);
   const running = job && (job.state === 'queued' || job.state === 'running');
   const result = job?.result as { files?: string[]; urlCount?: number } | null | undefined;
   return (
@@ -173,7 +176,7 @@ function CopyFailures({ job }: { job: Job }) {
 
 function CopyPage({ domain }: { domain: Domain }) {
   const { job, loading, setStartedId } = useLatestJob(domain._id, 'copy-content-files');
-  const starter = useStarter(domain._id, 'copy-content-files', (j) => setStartedId(j._id));
+  const starter = useStarter(domain._id, 'copy-content-files', setStartedId);
   const [target, setTarget] = useState<Domain | null>(null);
   const [tried, setTried] = useState(false);
   const running = job && (job.state === 'queued' || job.state === 'running');
@@ -228,7 +231,7 @@ function CopyPage({ domain }: { domain: Domain }) {
 
 function ReplacementPage({ domain }: { domain: Domain }) {
   const { job, loading, setStartedId } = useLatestJob(domain._id, 'replacement');
-  const starter = useStarter(domain._id, 'replacement', (j) => setStartedId(j._id));
+  const starter = useStarter(domain._id, 'replacement', setStartedId);
   const [target, setTarget] = useState<Domain | null>(null);
   const [tried, setTried] = useState(false);
   const [flags, setFlags] = useState({

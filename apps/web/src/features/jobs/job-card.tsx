@@ -5,33 +5,43 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import type { Job, JobStep } from '@fleetdesk/contract';
+import { stateVariant, type Job, type JobStep } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
+import { DateTime } from '../../components/date-time.tsx';
 import { isActive, useCancelJob, useResumeJob } from './jobs-api.ts';
-import { progressPercent, progressText, resultSummary } from './job-summary.ts';
+import { progressPercent, progressText } from './job-summary.ts';
 
-const STATE_VARIANT: Record<Job['state'], string> = {
-  queued: 'secondary',
-  running: 'primary',
-  completed: 'success',
-  failed: 'danger',
-  cancelled: 'warning',
-};
-const STATE_LABEL: Record<Job['state'], string> = {
-  queued: 'Queued',
-  running: 'Running',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
-
-export function JobStateBadge({ job }: { job: Pick<Job, 'state' | 'cancelRequested'> }) {
-  const label = job.cancelRequested && isActive(job) ? 'Cancelling' : STATE_LABEL[job.state];
+/** The state in the words every screen uses (the API's stateText: failures counted), never green over a failure. */
+export function JobStateBadge({ job }: { job: Pick<Job, 'state' | 'stateText' | 'cancelRequested'> }) {
+  const label = job.cancelRequested && isActive(job) ? 'Cancelling' : job.stateText;
+  const bg = stateVariant(job.state);
   return (
-    <Badge bg={STATE_VARIANT[job.state]} text={job.state === 'cancelled' ? 'dark' : undefined}>
+    <Badge
+      bg={bg}
+      text={bg === 'warning' || bg === 'info' ? 'dark' : undefined}
+      className="text-wrap text-start"
+      data-testid="job-state"
+    >
       {label}
     </Badge>
+  );
+}
+
+/** What a finished job did, in one sentence, with the place its details are. */
+export function JobOutcome({ job }: { job: Job }) {
+  if (!job.summary) return <span className="text-body-secondary">—</span>;
+  const to = job.link ? (job.link.kind === 'plan' ? `/fleet/${job.link.id}` : `/domains/${job.link.id}`) : null;
+  const text = job.summary.replace(/: see the plan$/, '');
+  return (
+    <span className={job.state === 'failed' ? 'text-danger' : undefined} data-testid="job-summary">
+      {text}
+      {to && job.link?.kind === 'plan' && (
+        <>
+          {job.summary.endsWith(': see the plan') ? ': ' : ' · '}
+          <Link to={to}>see the plan</Link>
+        </>
+      )}
+    </span>
   );
 }
 
@@ -46,7 +56,11 @@ export function JobProgress({ job }: { job: Job }) {
         now={pct ?? 100}
         animated={active}
         striped={active}
-        variant={job.state === 'failed' ? 'danger' : job.state === 'completed' ? 'success' : undefined}
+        variant={
+          stateVariant(job.state) === 'primary' || stateVariant(job.state) === 'info'
+            ? undefined
+            : stateVariant(job.state)
+        }
         label={pct !== null ? `${pct}%` : undefined}
         aria-label={`Progress of job ${job.jobNo}`}
         style={{ height: '1.1rem' }}
@@ -141,9 +155,9 @@ export function JobCard({ job, result }: { job: Job; result?: ReactNode }) {
             <JobSteps steps={job.steps} />
           </div>
         )}
-        {job.state === 'completed' && (
-          <Alert variant="success" className="mt-3 mb-0">
-            {result ?? resultSummary(job)}
+        {(job.state === 'completed' || job.state === 'completed_with_failures') && (
+          <Alert variant={stateVariant(job.state)} className="mt-3 mb-0">
+            {result ?? <JobOutcome job={job} />}
           </Alert>
         )}
         {job.error && (
@@ -154,8 +168,13 @@ export function JobCard({ job, result }: { job: Job; result?: ReactNode }) {
         )}
         <div className="d-flex flex-wrap align-items-center gap-3 mt-3">
           <span className="small text-body-secondary me-auto">
-            Started {formatLocalDateTime(job.startedAt ?? job.createdAt)}
-            {job.finishedAt ? ` · finished ${formatLocalDateTime(job.finishedAt)}` : ''}
+            Started <DateTime value={job.startedAt ?? job.createdAt} />
+            {job.finishedAt && (
+              <>
+                {' '}
+                · finished <DateTime value={job.finishedAt} />
+              </>
+            )}
             {job.attempts > 1 ? ` · attempt ${job.attempts}` : ''}
           </span>
           <JobButtons job={job} />

@@ -3,30 +3,6 @@ import { formatBytes } from '../../lib/format.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** One line that says what a finished job produced, by kind. */
-export function resultSummary(job: Pick<Job, 'kind' | 'result'>): string {
-  const r = (job.result ?? {}) as Record<string, unknown>;
-  switch (job.kind) {
-    case 'domains.generate-sitemap':
-      return `${plural(Number(r.urlCount ?? 0), 'URL')} in ${((r.files as string[]) ?? []).join(', ')}`;
-    case 'domains.copy-content-files':
-      return copySummary(r);
-    case 'domains.replacement':
-      return 'All steps done';
-    case 'domains.parsing':
-      return (
-        `${plural(Number(r.pagesDone ?? 0), 'page')} and ${plural(Number(r.assets ?? 0), 'requisite')} saved ` +
-        `(${formatBytes(Number(r.bytes ?? 0))})${Number(r.errors ?? 0) ? `, ${plural(Number(r.errors), 'URL')} failed` : ''}`
-      );
-    case 'servers.health-check':
-      return `${plural(Number(r.servers ?? 0), 'server')}: ${r.online ?? 0} online, ${r.offline ?? 0} offline, ${r.skipped ?? 0} skipped`;
-    case 'proxies.health-check':
-      return `${plural(Number(r.proxies ?? 0), 'proxy', 'proxies')}: ${r.ok ?? 0} working, ${r.failed ?? 0} failing`;
-    default:
-      return job.result ? JSON.stringify(job.result) : '';
-  }
-}
-
 export function copySummary(r: Record<string, unknown>): string {
   const failed = (r.failed as unknown[] | undefined)?.length ?? 0;
   return (
@@ -48,6 +24,8 @@ export function progressPercent(job: Pick<Job, 'progress' | 'state'>): number | 
 export function progressText(job: Pick<Job, 'progress'>): string {
   const p = job.progress;
   if (!p) return '';
+  // Jobs over many domains word their counts themselves, each apart (changed, already matched, skipped, failed).
+  if (p.tally && p.message) return p.message;
   const parts: string[] = [];
   if (p.done !== undefined) parts.push(`${p.done}${p.total != null ? ` of ${p.total}` : ''} ${p.unit ?? ''}`.trim());
   if (p.bytesDone !== undefined)

@@ -1,26 +1,24 @@
 import { Link, useSearchParams } from 'react-router';
 import { zoneExportPath } from '../imports/zone-export-page.tsx';
 import Form from 'react-bootstrap/Form';
-import { JOB_KINDS, JOB_KIND_LABELS, JOB_STATES, type Job } from '@fleetdesk/contract';
+import { JOB_KINDS, JOB_KIND_LABELS, JOB_STATES, stateLabel, type Job } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
-import { JobButtons, JobProgress, JobStateBadge, JobSteps } from './job-card.tsx';
-import { resultSummary } from './job-summary.ts';
+import { JobButtons, JobOutcome, JobProgress, JobStateBadge, JobSteps } from './job-card.tsx';
 import { useJobsList } from './jobs-api.ts';
 import { DateTime } from '../../components/date-time.tsx';
 
 const STATE_OPTIONS = [
   { value: '', label: 'All states' },
   { value: 'active', label: 'Running and queued' },
-  ...JOB_STATES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
+  ...JOB_STATES.map((s) => ({ value: s, label: stateLabel(s) })),
 ];
 
-/** The result column: what a finished job produced, or why it failed. */
+/** The result column: one sentence of what a finished job did (its link a click away), or why it waits. */
 function Outcome({ job }: { job: Job }) {
-  if (job.error)
-    return <span className={job.state === 'failed' ? 'text-danger' : 'text-warning-emphasis'}>{job.error}</span>;
-  if (job.state === 'completed') return <span>{resultSummary(job)}</span>;
+  if (job.summary) return <JobOutcome job={job} />;
+  if (job.error) return <span className="text-warning-emphasis">Will retry after: {job.error}</span>;
   return <span className="text-body-secondary">—</span>;
 }
 
@@ -44,19 +42,20 @@ export function JobsPage() {
       header: 'Job',
       render: (j) => (
         <>
-          <div>
+          <div className="text-nowrap">
             {j.kind === 'zone-files.export' ? <Link to={zoneExportPath(j._id)}>{j.kindLabel}</Link> : j.kindLabel}
           </div>
           {j.createdBy && <div className="small text-body-secondary">by {j.createdBy}</div>}
         </>
       ),
+      width: '11rem',
     },
     {
       header: 'Domain',
       render: (j) =>
         j.domainId ? <Link to={domainPaths.edit(j.domainId)}>{j.domainName}</Link> : (j.domainName ?? '—'),
     },
-    { header: 'State', render: (j) => <JobStateBadge job={j} />, width: '7rem' },
+    { header: 'State', render: (j) => <JobStateBadge job={j} />, width: '10rem' },
     {
       header: 'Progress',
       render: (j) => (
@@ -70,8 +69,8 @@ export function JobsPage() {
         </>
       ),
     },
-    { header: 'Result', render: (j) => <Outcome job={j} /> },
-    { header: 'Started', render: (j) => <DateTime value={j.startedAt ?? j.createdAt} /> },
+    { header: 'Result', render: (j) => <Outcome job={j} />, width: '22rem' },
+    { header: 'Started', render: (j) => <DateTime value={j.startedAt ?? j.createdAt} />, width: '9rem' },
     { header: '', key: 'actions', render: (j) => <JobButtons job={j} size="sm" />, width: '6rem' },
   ];
 

@@ -1,0 +1,156 @@
+/**
+ * How a run over many domains (a fleet run, or any job that counts domains) ended, computed in one place and
+ * worded in one place, so the plan page, the fleet list, the Jobs screen, the domain's job banner and the API
+ * say the same thing. A state is never greener than its counts.
+ */
+export const TERMINAL_STATES = ['completed', 'completed_with_failures', 'failed', 'cancelled'] as const;
+export type TerminalState = (typeof TERMINAL_STATES)[number];
+
+/** What a run did, domain by domain: changed, already as wanted, skipped (changed meanwhile), failed. */
+export type RunTally = {
+  /** Domains the run works on. */
+  total: number;
+  changed: number;
+  same: number;
+  skipped: number;
+  failed: number;
+  /** Not reached: cancelled, or still to do. */
+  cancelled?: number;
+  pending?: number;
+};
+
+/** Completed (nothing failed), completed with failures (some failed), failed (some failed and none changed). */
+export function terminalStateOf(t: RunTally): Exclude<TerminalState, 'cancelled'> {
+  if (t.failed === 0) return 'completed';
+  return t.changed === 0 ? 'failed' : 'completed_with_failures';
+}
+
+/** The words of every state a job or a plan can be in. */
+export const STATE_LABELS: Record<string, string> = {
+  queued: 'Queued',
+  planning: 'Planning',
+  planned: 'Planned',
+  running: 'Running',
+  paused: 'Paused',
+  completed: 'Completed',
+  completed_with_failures: 'Completed with failures',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+export const stateLabel = (state: string) => STATE_LABELS[state] ?? state;
+
+/** Bootstrap's colour for a state: green only for a run where nothing failed. */
+export function stateVariant(state: string): 'success' | 'warning' | 'danger' | 'secondary' | 'primary' | 'info' {
+  switch (state) {
+    case 'completed':
+      return 'success';
+    case 'completed_with_failures':
+      return 'warning';
+    case 'failed':
+      return 'danger';
+    case 'running':
+    case 'planning':
+      return 'primary';
+    case 'queued':
+    case 'planned':
+      return 'info';
+    default:
+      return 'secondary';
+  }
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** "3 of 5 domains changed · 1 already matched · 2 failed": every count that is not zero, each apart. */
+export function tallyText(t: RunTally): string {
+  const parts = [`${t.changed.toLocaleString('en-US')} of ${plural(t.total, 'domain')} changed`];
+  if (t.same) parts.push(`${t.same.toLocaleString('en-US')} already matched`);
+  if (t.skipped) parts.push(`${t.skipped.toLocaleString('en-US')} skipped`);
+  if (t.failed) parts.push(`${t.failed.toLocaleString('en-US')} failed`);
+  if (t.cancelled) parts.push(`${t.cancelled.toLocaleString('en-US')} not reached`);
+  return parts.join(' · ');
+}
+
+/** The state in words, with the failures counted in them: "Completed with failures: 2 of 5 failed". */
+export function stateText(state: string, t?: RunTally | null): string {
+  if (t && (state === 'completed_with_failures' || state === 'failed') && t.failed)
+    return `${stateLabel(state)}: ${t.failed.toLocaleString('en-US')} of ${t.total.toLocaleString('en-US')} failed`;
+  return stateLabel(state);
+}
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+function bytes(n: number): string {
+  let unit = 0;
+  let v = Math.max(0, n);
+  while (v >= 1024 && unit < BYTE_UNITS.length - 1) {
+    v /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(v)} B` : `${v.toFixed(1)} ${BYTE_UNITS[unit]}`;
+}
+
+/** A job as far as its one-sentence result needs it. */
+export type JobFacts = {
+  kind: string;
+  state: string;
+  result: Record<string, unknown> | null;
+  error: string | null;
+};
+
+/** The tally a job's result carries, when it counts domains (fleet runs). */
+export function tallyOf(result: Record<string, unknown> | null | undefined): RunTally | null {
+  const t = result?.tally as RunTally | undefined;
+  return t && typeof t.total === 'number' ? t : null;
+}
+
+/**
+ * One sentence that says what a job did: "3 of 5 domains changed, 2 failed: see the plan", "8 URLs in
+ * sitemap.xml". The details are a click away (the plan, the domain, the job's card).
+ */
+export function jobSentence(j: JobFacts): string {
+  if (j.state === 'queued' || j.state === 'running') return '';
+  const r = j.result ?? {};
+  const n = (k: string) => Number(r[k] ?? 0);
+  const tally = tallyOf(j.result);
+  if (tally) {
+    const failed = tally.failed ? `, ${tally.failed.toLocaleString('en-US')} failed: see the plan` : '';
+    const same = tally.same ? `, ${tally.same.toLocaleString('en-US')} already matched` : '';
+    const skipped = tally.skipped ? `, ${tally.skipped.toLocaleString('en-US')} skipped` : '';
+    const left =
+      tally.cancelled || tally.pending
+        ? `, ${((tally.cancelled ?? 0) + (tally.pending ?? 0)).toLocaleString('en-US')} not reached`
+        : '';
+    return `${tally.changed.toLocaleString('en-US')} of ${plural(tally.total, 'domain')} changed${same}${skipped}${failed}${left}`;
+  }
+  if (j.state === 'cancelled') return j.error ?? 'Cancelled before it finished';
+  if (j.state === 'failed') return j.error ?? 'Failed';
+  switch (j.kind) {
+    case 'fleet.plan': {
+      if (r.change === undefined) return `${plural(n('planned'), 'domain')} read`;
+      return `${plural(n('planned'), 'domain')} read: ${n('change').toLocaleString('en-US')} will change, ${n('same').toLocaleString('en-US')} already match, ${n('refused').toLocaleString('en-US')} cannot change`;
+    }
+    case 'domains.generate-sitemap':
+      return `${plural(n('urlCount'), 'URL')} in ${((r.files as string[] | undefined) ?? []).join(', ') || 'the sitemap'}`;
+    case 'domains.copy-content-files': {
+      const failed = (r.failed as unknown[] | undefined)?.length ?? 0;
+      return (
+        `${plural(n('files'), 'file')} and ${plural(n('directories'), 'directory', 'directories')} copied ` +
+        `(${bytes(n('bytes'))})${failed ? `, ${plural(failed, 'file')} failed` : ''}`
+      );
+    }
+    case 'domains.replacement':
+      return 'Every step done';
+    case 'domains.parsing':
+      return (
+        `${plural(n('pagesDone'), 'page')} and ${plural(n('assets'), 'requisite')} saved (${bytes(n('bytes'))})` +
+        (n('errors') ? `, ${plural(n('errors'), 'URL')} failed` : '')
+      );
+    case 'servers.health-check':
+      return `${plural(n('servers'), 'server')} checked: ${n('online')} online, ${n('offline')} offline, ${n('skipped')} skipped`;
+    case 'proxies.health-check':
+      return `${plural(n('proxies'), 'proxy', 'proxies')} checked: ${n('ok')} working, ${n('failed')} failing`;
+    default:
+      return 'Done';
+  }
+}
