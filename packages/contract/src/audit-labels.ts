@@ -55,6 +55,12 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   delete_sitemap: 'removed a sitemap at Yandex Webmaster of',
   recrawl: 'asked Yandex to recrawl a page of',
   recrawl_backlog: 'asked Yandex to recrawl pages of',
+  create_import: 'planned',
+  run_import: 'ran',
+  cancel_import: 'cancelled',
+  import_domain: 'imported',
+  import_zone_file: 'imported a zone file into',
+  export_zone_files: 'exported zone files in',
 };
 
 /** Each entity of the audit trail as a noun (singular), and what the audit screen's filter calls it. */
@@ -74,6 +80,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, { noun: string; plural: string 
   fleet_plans: { noun: 'fleet plan', plural: 'Fleet plans' },
   jobs: { noun: 'job', plural: 'Jobs' },
   sessions: { noun: 'session', plural: 'Sign-ins' },
+  api_tokens: { noun: 'API token', plural: 'API tokens' },
+  import_plans: { noun: 'import', plural: 'Imports' },
 };
 
 /** Sign-ins and sign-outs: the trail of who came and went, not of what changed. */
@@ -96,6 +104,7 @@ function subjectOf(e: AuditFacts): string {
   const noun = AUDIT_ENTITY_LABELS[e.entity]?.noun ?? e.entity.replace(/[_-]/g, ' ');
   if (e.entity === 'fleet_plans' && str(d.planNo)) return `fleet plan #${str(d.planNo)}`;
   if (e.entity === 'jobs' && str(d.jobNo)) return `job #${str(d.jobNo)}`;
+  if (e.entity === 'import_plans' && str(d.importNo)) return `import #${str(d.importNo)}`;
   const diffName = (k: string) => {
     const f = e.diff?.[k];
     return f ? (str(f.after) ?? str(f.before)) : null;
