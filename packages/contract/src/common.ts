@@ -89,6 +89,7 @@ export const secretToken = (max = 4096) =>
     z
       .string()
       .max(max, { message: `Must be at most ${max} characters` })
+      .refine(hasNoNul, { message: NUL_MESSAGE })
       .refine(isTokenSafe, { message: CREDENTIAL_MESSAGES.token })
       .nullable()
       .optional(),
@@ -101,6 +102,7 @@ export const secretPassword = (max = 4096) =>
     z
       .string()
       .max(max, { message: `Must be at most ${max} characters` })
+      .refine(hasNoNul, { message: NUL_MESSAGE })
       .refine(isPasswordSafe, { message: CREDENTIAL_MESSAGES.password })
       .nullable()
       .optional(),
