@@ -257,7 +257,7 @@ test('domains: create with every link, tabs by URL, Setup WAF, search and export
   await expect(row).toContainText('active');
   const exported = async () => {
     const downloading = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('domains.csv');
     return parseCsv(fs.readFileSync((await download.path())!, 'utf8'));

@@ -186,7 +186,7 @@ test('people and catalogues: roles, users, forbidden areas, firewall rules, regi
     .first()
     .getByRole('button', { name: /Show entry/ })
     .click();
-  const entry = page.getByRole('dialog', { name: /Users: create/ });
+  const entry = page.getByRole('dialog', { name: /admin created user/ });
   await expect(entry.getByRole('row', { name: /username/ })).toContainText(username);
   await expect(entry.getByRole('row', { name: /roles/ })).toContainText(roleName);
   await expect(entry.getByRole('row', { name: /password/ })).toContainText('redacted');

@@ -71,6 +71,11 @@ async function demoIds(page: Page): Promise<DemoIds> {
   }
   const plan = await firstOf('/api/fleet/plans');
   if (plan) byResource.set('fleet', plan);
+  // The demo plans an import and exports zone files once its jobs run (seed-imports.ts).
+  const imported = await firstOf('/api/imports');
+  if (imported) byResource.set('imports', imported);
+  const zoneExport = await firstOf('/api/jobs?kind=zone-files.export');
+  if (zoneExport) byResource.set('imports/zone-export', zoneExport);
   // The demo's domain with a zone, a server and a webmaster account shows the most; one without a server the rest.
   type D = {
     _id: string;
@@ -105,6 +110,8 @@ function fill(pattern: string, ids: DemoIds): string | null {
   const resource = pattern.split('/')[1]!;
   let out = pattern;
   if (resource === 'domains') out = out.replace(':id', ids.domain);
+  else if (pattern.startsWith('/imports/zone-export/'))
+    out = out.replace(':id', ids.byResource.get('imports/zone-export') ?? '');
   else if (resource === 'yandex-webmaster')
     out = out.replace(':id', ids.account).replace(':hostId', encodeURIComponent(ids.host));
   else out = out.replace(':id', ids.byResource.get(resource) ?? '');

@@ -5,6 +5,8 @@ import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProvider
 import { seedDemo } from './seed.ts';
 import { attachDemoParsing } from './seed-parsing.ts';
 import { seedDemoFleet } from './seed-fleet.ts';
+import { seedDemoImportPlans } from './seed-imports.ts';
+import { systemActor } from '../http/context.ts';
 
 /**
  * Demo mode in one place: its simulated providers, the configuration that points the console at them, and the
@@ -36,6 +38,7 @@ export async function startDemo(config: Config) {
     async afterJobs(c: Container, log: FastifyBaseLogger) {
       await attachDemoParsing(c, providers);
       seedDemoFleet(c, log);
+      seedDemoImportPlans(c, log, systemActor('admin'));
     },
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +

@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import type { Container } from '../container.ts';
+import { servers } from '../db/schema/index.ts';
 import type { Actor } from '../http/context.ts';
-import type { DemoProviders } from './providers.ts';
+import { DEMO_SSH_EMAIL, type DemoProviders } from './providers.ts';
 
 /** A Cloudflare account the console does not know yet: its zones are there to import (decision 043). */
 export const DEMO_IMPORT_CLOUD = { email: 'imports@harbor-demo.com', token: 'demo-cloudflare-token-imports' };
@@ -26,4 +28,24 @@ export async function seedDemoImports(c: Container, providers: DemoProviders, ac
     sim.addDnsRecord(z.zoneId, { type: 'TXT', name: '@', content: 'v=spf1 mx -all', ttl: 3600 });
   }
   await c.services.clouds.create({ email: DEMO_IMPORT_CLOUD.email, token: DEMO_IMPORT_CLOUD.token }, actor);
+}
+
+type Log = { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+
+/**
+ * Once the job engine runs, on a demo database without imports: an import of the demo server's DirectAdmin sites,
+ * planned and left to read and run, and a zone files export of the domains with a zone, so both screens have
+ * something to show. The Cloudflare account above stays for the operator to import. In the background.
+ */
+export function seedDemoImportPlans(c: Container, log: Log, actor: Actor): void {
+  const run = async () => {
+    if ((await c.services.imports.list(1)).itemsCount > 0) return;
+    const [server] = await c.database.db.select().from(servers).where(eq(servers.email, DEMO_SSH_EMAIL));
+    if (server) await c.services.imports.create({ source: 'directadmin', sourceId: server.id }, actor);
+    await c.services.zoneExports.start({ filter: { hasZone: true } } as never, actor);
+    log.info({ imports: server ? 1 : 0, zoneExports: 1 }, 'demo imports seeded');
+  };
+  void run().catch((err: unknown) =>
+    log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'demo imports not seeded'),
+  );
 }
