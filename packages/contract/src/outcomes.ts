@@ -150,6 +150,26 @@ export function jobSentence(j: JobFacts): string {
       return `${plural(n('servers'), 'server')} checked: ${n('online')} online, ${n('offline')} offline, ${n('skipped')} skipped`;
     case 'proxies.health-check':
       return `${plural(n('proxies'), 'proxy', 'proxies')} checked: ${n('ok')} working, ${n('failed')} failing`;
+    case 'imports.plan':
+      return `${plural(n('names'), 'name')} read: see the import`;
+    case 'imports.run':
+      if (r.total === undefined) return 'Nothing to import';
+      return (
+        `${n('done').toLocaleString('en-US')} of ${plural(n('total'), 'name')} imported` +
+        (n('failed') ? `, ${n('failed').toLocaleString('en-US')} failed: see the import` : '') +
+        (n('skipped') ? `, ${n('skipped').toLocaleString('en-US')} skipped` : '')
+      );
+    case 'zone-files.export':
+      return (
+        `${plural(n('zones'), 'zone file')} in ${typeof r.fileName === 'string' ? r.fileName : 'the zip'} ` +
+        `(${bytes(n('bytes'))})${n('failedCount') ? `, ${plural(n('failedCount'), 'zone')} not read` : ''}`
+      );
+    case 'health.cycle':
+      return typeof r.message === 'string' && r.message
+        ? r.message
+        : `${plural(n('full') + n('cheap'), 'domain')} checked`;
+    case 'health.check':
+      return `${plural(n('checked'), 'domain')} checked${n('gone') ? `, ${n('gone').toLocaleString('en-US')} gone meanwhile` : ''}`;
     default:
       return 'Done';
   }

@@ -361,6 +361,8 @@ export function createImportsService(deps: {
       });
       await repo.replaceItems(p.id, items);
       await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
+      // The last progress read "Reading …": the Jobs screen shows what was read instead.
+      await ctx.progress({ done: items.length, total: items.length, unit: 'names', message: 'Planned' });
       return { names: items.length };
     },
 
