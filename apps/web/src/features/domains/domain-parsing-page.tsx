@@ -16,7 +16,8 @@ import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
 import { api } from '../../lib/api-client.ts';
 import { FALLBACK_MESSAGES, withFallback, type ApiError } from '../../lib/api-error.ts';
-import { formatBytes, formatLocalDateTime, formatNumber } from '../../lib/format.ts';
+import { formatBytes, formatNumber } from '../../lib/format.ts';
+import { DateTime } from '../../components/date-time.tsx';
 import { JobButtons } from '../jobs/job-card.tsx';
 import { JOB_POLL_MS, useJob } from '../jobs/jobs-api.ts';
 import { domainPaths } from './domains-api.ts';
@@ -180,8 +181,13 @@ function ProgressCard({ domain, job }: { domain: Domain; job: Job | undefined })
         {p.message && <div className="small text-body-secondary mt-1">{p.message}</div>}
         <Counts p={p} />
         <div className="small text-body-secondary mt-2">
-          Started {formatLocalDateTime(domain.parsingStartDate)}
-          {domain.parsingEndDate && !active && <> · ended {formatLocalDateTime(domain.parsingEndDate)}</>}
+          Started <DateTime value={domain.parsingStartDate} />
+          {domain.parsingEndDate && !active && (
+            <>
+              {' '}
+              · ended <DateTime value={domain.parsingEndDate} />
+            </>
+          )}
           {p.route && <> · fetched {p.route}</>}
         </div>
         {!!p.events?.length && (

@@ -15,7 +15,7 @@ import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
+import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
 
@@ -239,7 +239,7 @@ export function ImportPage() {
       </div>
       <p className="text-body-secondary mb-3">
         <strong className="text-body">{IMPORT_SOURCE_LABELS[plan.source]}</strong>: {plan.sourceLabel} · planned by{' '}
-        {plan.createdBy ?? 'unknown'} on {formatLocalDateTime(plan.createdAt)}
+        {plan.createdBy ?? 'unknown'} · <DateTime value={plan.createdAt} />
       </p>
       {plan.error && <Alert variant="danger">{plan.error}</Alert>}
       <Counts plan={plan} />

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { IMPORT_SOURCE_LABELS, type ImportPlan } from '@fleetdesk/contract';
 import type { Column } from '../../components/list-table.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { formatLocalDateTime } from '../../lib/format.ts';
+import { DateTime } from '../../components/date-time.tsx';
 import { IMPORTS_NEW_PATH, importPath, importsApi } from './imports-api.ts';
 import { ImportStateBadge } from './import-page.tsx';
 
@@ -25,7 +25,7 @@ const columns: Column<ImportPlan>[] = [
     width: '10rem',
   },
   { header: 'By', render: (p) => p.createdBy ?? '', width: '8rem' },
-  { header: 'Created', render: (p) => formatLocalDateTime(p.createdAt), width: '12rem' },
+  { header: 'Created', render: (p) => <DateTime value={p.createdAt} />, width: '12rem' },
 ];
 
 /** /imports: every import, newest first. */
