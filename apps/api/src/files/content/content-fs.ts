@@ -18,6 +18,11 @@ export type ContentItemType = 'file' | 'directory';
 export type ContentEntry = { name: string; type: ContentItemType; size: number; mtime: number; symlink: boolean };
 export type ContentStat = { type: ContentItemType; size: number; mtime: number; symlink: boolean };
 export type WalkEntry = ContentStat & { /** Relative to the walked directory, "/"-separated. */ path: string };
+export type WalkOptions = {
+  signal?: AbortSignal;
+  /** When given, symbolic links are left out of the walk and told here (they are never followed either way). */
+  onLink?: (path: string) => void;
+};
 
 export type ContentFsOptions = {
   ssh: SshPool;
@@ -30,6 +35,8 @@ export type ContentFsOptions = {
   maxWalkEntries?: number;
   /** Deepest directory level a walk or recursive remove descends to. Default 64. */
   maxDepth?: number;
+  /** Longest one walk may take before it gives up (504 naming SSH). Default 15 minutes. */
+  maxWalkMs?: number;
   /** Called once with the host key seen when the target had none stored (trust on first use, decision 008). */
   onHostKey?: (fingerprint: string) => void;
 };
@@ -57,6 +64,7 @@ export function openContentFs(opts: ContentFsOptions) {
   const requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
   const maxWalkEntries = opts.maxWalkEntries ?? 100_000;
   const maxDepth = opts.maxDepth ?? 64;
+  const maxWalkMs = opts.maxWalkMs ?? 15 * 60_000;
   let hostKeyReported = target.knownHostFingerprint !== null;
 
   const shown = (remote: string) => {
@@ -591,16 +599,17 @@ export function openContentFs(opts: ContentFsOptions) {
       }),
 
     /**
-     * Walks a directory tree depth first (a directory's entries, then its subdirectories), not following links,
-     * yielding files and directories with paths
-     * relative to the walked directory. Bounded by maxWalkEntries and maxDepth (413 past them).
+     * The one tree walker (copy, sitemap, parsing): depth first (a directory's entries, then its subdirectories),
+     * never following links, yielding files and directories with paths relative to the walked directory. Bounded
+     * by maxWalkEntries and maxDepth (413 past them) and maxWalkMs (504); stops when `o.signal` aborts.
      */
-    async *walk(clientPath = ''): AsyncGenerator<WalkEntry> {
+    async *walk(clientPath = '', o: WalkOptions = {}): AsyncGenerator<WalkEntry> {
       const { sftp, release } = await lease();
       try {
         const base = await safe(sftp, clientPath).catch((err: unknown) => {
           throw mapError(err);
         });
+        const deadline = Date.now() + maxWalkMs;
         let count = 0;
         const stack: { remote: string; rel: string; depth: number }[] = [{ remote: base, rel: '', depth: 0 }];
         while (stack.length) {
@@ -619,7 +628,18 @@ export function openContentFs(opts: ContentFsOptions) {
             const childRel = rel ? `${rel}/${e.filename}` : e.filename;
             const link = isLink(e.attrs);
             const type = link ? 'file' : typeOf(e.attrs);
-            yield { path: childRel, type, size: e.attrs.size ?? 0, mtime: e.attrs.mtime ?? 0, symlink: link };
+            o.signal?.throwIfAborted();
+            if (Date.now() > deadline) {
+              throw new UpstreamError(
+                'SSH',
+                `The server did not finish listing the directory within ${maxWalkMs / 1000} s`,
+                {
+                  timeout: true,
+                },
+              );
+            }
+            if (link && o.onLink) o.onLink(childRel);
+            else yield { path: childRel, type, size: e.attrs.size ?? 0, mtime: e.attrs.mtime ?? 0, symlink: link };
             if (type === 'directory') {
               if (depth + 1 > maxDepth)
                 throw new PayloadTooLargeError(`The directory is nested deeper than ${maxDepth} levels`);
