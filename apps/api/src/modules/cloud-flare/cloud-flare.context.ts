@@ -102,6 +102,18 @@ export function createCloudFlareCalls(deps: CloudFlareDeps) {
   const proxyTimeoutMs = deps.proxyTimeoutMs ?? 10_000;
   const zoneLocks = deps.zoneLocks ?? createZoneLocks(null);
 
+  /** A cloud's credentials and route, for calls made for `actor`. */
+  const cloudOf = async (cloudId: string, actor?: Actor): Promise<Omit<Ctx, 'domain'>> => {
+    const c = await clouds.credentials(cloudId);
+    return {
+      cloudId: c.cloudId,
+      cloudEmail: c.email,
+      creds: { email: c.email, token: c.token, globalAPIKey: c.globalAPIKey, accountId: c.accountId },
+      proxyRegionId: c.proxyRegionId,
+      actor,
+    };
+  };
+
   /** The domain, its cloud's credentials, and the refusals every call shares. */
   const contextOf = async (domainId: string, needZone: boolean, actor?: Actor): Promise<Ctx & { zoneId: string }> => {
     const domain = await domains.get(domainId);
@@ -109,16 +121,7 @@ export function createCloudFlareCalls(deps: CloudFlareDeps) {
     if (needZone && !domain.cloudZoneId) {
       throw new ValidationError(CLOUD_FLARE_MESSAGES.noZone, undefined, 'no_cloud_zone');
     }
-    const c = await clouds.credentials(domain.cloudId);
-    return {
-      domain,
-      cloudId: c.cloudId,
-      cloudEmail: c.email,
-      creds: { email: c.email, token: c.token, globalAPIKey: c.globalAPIKey, accountId: c.accountId },
-      proxyRegionId: c.proxyRegionId,
-      zoneId: domain.cloudZoneId ?? '',
-      actor,
-    };
+    return { domain, ...(await cloudOf(domain.cloudId, actor)), zoneId: domain.cloudZoneId ?? '' };
   };
 
   /**
@@ -212,6 +215,6 @@ export function createCloudFlareCalls(deps: CloudFlareDeps) {
       }
     });
 
-  return { cf, contextOf, forCloud, accountIdOf, audited, pushRules };
+  return { cf, cloudOf, contextOf, forCloud, accountIdOf, audited, pushRules };
 }
 export type CloudFlareCalls = ReturnType<typeof createCloudFlareCalls>;

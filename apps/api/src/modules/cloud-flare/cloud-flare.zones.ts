@@ -8,14 +8,15 @@ import {
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { AppError, ConflictError, UpstreamError, ValidationError } from '../../http/errors.ts';
-import { CLOUD_FLARE_TEXT, type CloudFlareCalls, type CloudFlareDeps } from './cloud-flare.context.ts';
+import type { CfZone } from '../../integrations/cloudflare/index.ts';
+import { CLOUD_FLARE_TEXT, type CloudFlareCalls, type CloudFlareDeps, type Ctx } from './cloud-flare.context.ts';
 
 /** Zones: the account's zones, the domain's zone (info, status), create, delete, link and unlink. */
 export function cloudFlareZones(
-  { cf, contextOf, forCloud, accountIdOf, audited }: CloudFlareCalls,
-  deps: Pick<CloudFlareDeps, 'domains' | 'clouds'>,
+  { cf, cloudOf, contextOf, forCloud, accountIdOf, audited }: CloudFlareCalls,
+  deps: Pick<CloudFlareDeps, 'domains'>,
 ) {
-  const { domains, clouds } = deps;
+  const { domains } = deps;
   const zoneResult = (z: { id: string; name: string; name_servers: string[]; status: string }) => ({
     id: z.id,
     name: z.name,
@@ -23,21 +24,34 @@ export function cloudFlareZones(
     status: z.status,
   });
 
+  /**
+   * The one listing of a cloud account's zones: one page with a name search (the Link Zone picker), or every
+   * zone, page after page to the end (the imports, decision 043).
+   */
+  const accountZones = (
+    ctx: Pick<Ctx, 'creds' | 'cloudId' | 'actor' | 'proxyRegionId'>,
+    page?: { search?: string; page: number },
+  ): Promise<{ zones: CfZone[]; totalCount: number }> =>
+    forCloud(ctx, async () => {
+      const accountId = await accountIdOf(ctx);
+      if (page) {
+        return cf.listZonesPage(ctx.creds, {
+          search: page.search,
+          page: page.page,
+          perPage: CLOUD_ZONES_PAGE_SIZE,
+          accountId,
+        });
+      }
+      const zones = await cf.listZones({ ...ctx.creds, accountId }, { accountId });
+      return { zones, totalCount: zones.length };
+    });
+
   return {
-    /** Every zone of the cloud's account, page after page to the end (the imports, decision 043). */
+    /** Every zone of the cloud's account (the imports). */
     async listCloudZones(cloudId: string, actor?: Actor) {
-      const c = await clouds.credentials(cloudId);
-      const ctx = {
-        cloudId: c.cloudId,
-        creds: { email: c.email, token: c.token, globalAPIKey: c.globalAPIKey, accountId: c.accountId },
-        proxyRegionId: c.proxyRegionId,
-        actor,
-      };
-      const zones = await forCloud(ctx, async () => {
-        const accountId = await accountIdOf(ctx);
-        return cf.listZones({ ...ctx.creds, accountId }, { accountId });
-      });
-      return { email: c.email, zones: zones.map(zoneResult) };
+      const ctx = await cloudOf(cloudId, actor);
+      const { zones } = await accountZones(ctx);
+      return { email: ctx.cloudEmail, zones: zones.map(zoneResult) };
     },
 
     async zoneInfo(domainId: string, actor?: Actor): Promise<CloudZoneInfo> {
@@ -54,15 +68,7 @@ export function cloudFlareZones(
     /** A page of the zones of the domain's cloud account, each marked with the other domain linked to it. */
     async listZones(domainId: string, q: CloudZonesQuery, actor: Actor): Promise<CloudZoneList> {
       const ctx = await contextOf(domainId, false, actor);
-      const { zones, totalCount } = await forCloud(ctx, async () => {
-        const accountId = await accountIdOf(ctx);
-        return cf.listZonesPage(ctx.creds, {
-          search: q.search,
-          page: q.page,
-          perPage: CLOUD_ZONES_PAGE_SIZE,
-          accountId,
-        });
-      });
+      const { zones, totalCount } = await accountZones(ctx, { search: q.search, page: q.page });
       const linked = await domains.byZoneIds(zones.map((z) => z.id));
       const byZone = new Map(linked.filter((d) => d._id !== domainId).map((d) => [d.cloudZoneId, d]));
       return {
