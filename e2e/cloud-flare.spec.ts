@@ -1,16 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  apiCall as api,
-  apiCreate,
-  apiToken,
-  dialog,
-  expect,
-  expectToast,
-  signIn,
-  tableRows,
-  test,
-  uniqueName,
-} from './fixtures.ts';
+import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import { apiCall as api } from './fixtures.ts';
 
 /**
  * The cloud actions of a domain against the demo's Cloudflare simulator: a new domain of the demo cloud

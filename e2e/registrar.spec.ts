@@ -1,15 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  apiCall as api,
-  apiCreate,
-  apiToken,
-  expect,
-  expectToast,
-  signIn,
-  tableRows,
-  test,
-  uniqueName,
-} from './fixtures.ts';
+import { apiCreate, apiToken, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import { apiCall as api } from './fixtures.ts';
 
 /**
  * The registrar against the demo's Namecheap simulator: the demo registrator "Namecheap sandbox" holds most of

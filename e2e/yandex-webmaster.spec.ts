@@ -1,15 +1,5 @@
-import {
-  apiCall as api,
-  apiCreate,
-  apiToken,
-  dialog,
-  expect,
-  expectToast,
-  signIn,
-  tableRows,
-  test,
-  uniqueName,
-} from './fixtures.ts';
+import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import { apiCall as api } from './fixtures.ts';
 
 /**
  * Yandex Webmaster against the demo's simulator: an account with the demo's free token, a host for a new domain

@@ -45,18 +45,18 @@ export function useTestApp(
   return late(() => t, 'The test app');
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Calls as a user holding every rule (signed in again before each test, after the reset), and the records most
  * module tests start from: `create` (expects 201) and `domainOn` (a domain, on a new server with `server`'s fields).
  * Call after useTestApp so that the reset runs first.
  */
-export function useAdminCalls(t: TestApp, domainPrefix = 'site') {
+export function useAdminCalls(t: TestApp, o: { domainPrefix?: string; username?: string } = {}) {
   let h = '';
   let seq = 0;
   beforeEach(async () => {
-    h = await t.tokenFor(['cnv']);
+    h = await t.tokenFor(['cnv'], o.username ? { username: o.username } : {});
   });
   const call = (method: Method, url: string, payload?: object, auth = h) =>
     t.inject({ method, url, headers: { authorization: auth }, payload });
@@ -65,7 +65,7 @@ export function useAdminCalls(t: TestApp, domainPrefix = 'site') {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data as { _id: string } & Record<string, unknown>;
   };
-  const nextName = () => `${domainPrefix}-${++seq}.example`;
+  const nextName = () => `${o.domainPrefix ?? 'site'}-${++seq}.example`;
   const domainOn = async (server: object | null, name = nextName()) => {
     const s = server ? await create('servers', { IPAddress: '127.0.0.1', domainsLimitQty: 10, ...server }) : null;
     const d = await create('domains', { domainName: name, status: 'active', serverId: s?._id ?? null });

@@ -24,7 +24,7 @@ const t = useTestApp(
     },
   },
 );
-const { call, domainOn, nextName, token } = useAdminCalls(t, 'site');
+const { call, domainOn, nextName, token } = useAdminCalls(t);
 
 type Method = 'GET' | 'POST';
 const da = (method: Method, domainId: string, action: string, auth = token()) =>

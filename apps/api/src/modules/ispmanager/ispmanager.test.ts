@@ -19,7 +19,7 @@ const t = useTestApp(
     each: () => sim.clearFailures(),
   },
 );
-const { call, domainOn, token } = useAdminCalls(t, 'isp');
+const { call, domainOn, token } = useAdminCalls(t, { domainPrefix: 'isp' });
 
 type Method = 'GET' | 'POST' | 'PUT';
 const isp = (method: Method, domainId: string, action: string, auth = token()) =>
