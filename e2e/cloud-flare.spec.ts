@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import { apiCall as api } from './fixtures.ts';
 
 /**
  * The cloud actions of a domain against the demo's Cloudflare simulator: a new domain of the demo cloud
@@ -7,12 +8,6 @@ import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, te
  */
 
 const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
-
-async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', path: string, data?: object) {
-  const response = await request.fetch(path, { method, data, headers: { Authorization: token } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
 
 async function setUp(request: APIRequestContext) {
   const token = await apiToken(request);

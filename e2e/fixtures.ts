@@ -58,6 +58,19 @@ export async function apiCreate<T = { _id: string }>(
   return ((await response.json()) as { data: T }).data;
 }
 
+/** One API call that must succeed (its body is the failure's message); answers the envelope's `data`. */
+export async function apiCall<T>(
+  request: APIRequestContext,
+  token: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  data?: object,
+): Promise<T> {
+  const response = await request.fetch(path, { method, data, headers: { Authorization: token } });
+  expect(response.ok(), await response.text()).toBe(true);
+  return ((await response.json()) as { data: T }).data;
+}
+
 export async function apiDelete(request: APIRequestContext, token: string, resource: string, id: string) {
   const response = await request.delete(`/api/${resource}/${id}`, { headers: { Authorization: token } });
   expect(response.ok(), await response.text()).toBe(true);

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiCreate, apiToken, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import { apiCall as api } from './fixtures.ts';
 
 /**
  * The registrar against the demo's Namecheap simulator: the demo registrator "Namecheap sandbox" holds most of
@@ -9,18 +10,6 @@ import { apiCreate, apiToken, expect, expectToast, signIn, tableRows, test, uniq
 const DEMO_REGISTRATOR = 'Namecheap sandbox';
 const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
 const DEMO_CONTACT = 'Default registrant';
-
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PATCH',
-  path: string,
-  data?: object,
-) {
-  const response = await request.fetch(path, { method, data, headers: { Authorization: token } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
 
 async function demo(request: APIRequestContext) {
   const token = await apiToken(request);

@@ -1,5 +1,5 @@
-import type { APIRequestContext } from '@playwright/test';
 import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import { apiCall as api } from './fixtures.ts';
 
 /**
  * Yandex Webmaster against the demo's simulator: an account with the demo's free token, a host for a new domain
@@ -8,12 +8,6 @@ import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, te
 
 const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
 const FREE_TOKEN = 'demo-yandex-token-2';
-
-async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', path: string) {
-  const response = await request.fetch(path, { method, headers: { Authorization: token } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
 
 test('account, host, DNS verification, every tab, sitemap and recrawl', async ({ page, request }) => {
   test.setTimeout(300_000);

@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useAdminCalls, useTestApp, type Method } from '../test/fixtures.ts';
 
 // Regressions for issue 9's "Input and identifiers": upper-case ids, NUL bytes, prototype keys in reveal.
-let t: TestApp;
-let h: string;
-beforeAll(async () => {
-  t = await createTestApp();
-}, 60_000);
-afterAll(async () => t?.close());
-beforeEach(async () => {
-  await t.reset();
-  h = await t.tokenFor(['cnv'], { username: 'chief' });
-});
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
+const t = useTestApp();
+const { call, create } = useAdminCalls(t, { username: 'chief' });
 const auditOf = async (entityId: string) =>
   (await call('GET', `/api/audit-log?entityId=${entityId}`)).json().data.items as {
     action: string;

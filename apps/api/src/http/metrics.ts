@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Container } from '../container.ts';
+import type { Database } from '../db/client.ts';
+import type { CloudflareCredentials } from '../integrations/cloudflare/types.ts';
 import { providerRegistry } from '../integrations/provider-calls.ts';
 import { AppError } from './errors.ts';
 
@@ -16,7 +17,19 @@ const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
  * METRICS_TOKEN is unset. Requests by route template (never the raw URL: ids and query strings stay out) and
  * status; the database pool; jobs by queue (kind) and state; provider calls; each cloud's Cloudflare budget left.
  */
-export function installMetrics(app: FastifyInstance, c: Container) {
+/** What the gauges read, declared here so http/ names nothing above it (the container fits). */
+export type MetricsSources = {
+  config: { METRICS_TOKEN?: string };
+  database: Pick<Database, 'poolStats'>;
+  repos: {
+    jobs: { countByKindAndState(): Promise<{ kind: string; state: string; n: number }[]> };
+    clouds: { labels(): Promise<{ id: string; email: string }[]> };
+  };
+  services: { clouds: { credentials(id: string): Promise<CloudflareCredentials> } };
+  cloudflare: { budgetLeft(creds: CloudflareCredentials): Promise<number> };
+};
+
+export function installMetrics(app: FastifyInstance, c: MetricsSources) {
   const registry = new Registry();
   const requests = new Counter({
     name: 'fleetdesk_http_requests_total',

@@ -1,14 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { realPostgresUrl } from '../test/real-postgres.ts';
-import { openPostgres, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { createFaultDatabase, faultProcesses } from '../test/fault-processes.ts';
 import { createContainer, type Container } from '../container.ts';
 import { faultJobKinds } from './fault-kinds.ts';
 
@@ -20,70 +19,24 @@ import { faultJobKinds } from './fault-kinds.ts';
  */
 const BASE_URL = realPostgresUrl('jobs/fault.test.ts', 'the fault tests need');
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../../../..');
-const WORKER = path.join(HERE, 'fault-worker.ts');
 const APP_KEY = crypto.randomBytes(32).toString('hex');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!BASE_URL)('durable jobs under faults, with real processes (PostgreSQL)', () => {
-  let admin: Database;
   let database: Database;
   let c: Container;
-  let dbName: string;
   let dbUrl: string;
+  let drop: (() => Promise<void>) | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-fault-'));
-  const children = new Set<ChildProcess>();
-
-  const spawnProcess = async (mode: 'worker' | 'api') => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, mode], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        DATA_DIR: path.join(dataDir, `${mode}-${children.size}`),
-        APP_SECRET_KEY: APP_KEY,
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    let err = '';
-    child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${mode} did not start within 60 s: ${err}`)), 60_000);
-      child.stdout!.on('data', (d) => {
-        if (String(d).includes('ready')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${mode} exited with ${code}: ${err}`));
-      });
-    });
-    return child;
-  };
-  const kill9 = async (child: ChildProcess) => {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const processes = faultProcesses({ dbUrl: () => dbUrl, dataDir, appKey: APP_KEY });
+  const spawnProcess = processes.start;
+  const kill9 = processes.kill9;
   const rows = async <T>(q: ReturnType<typeof sql>) => (await database.db.execute(q)) as unknown as { rows: T[] };
 
   beforeAll(async () => {
     // Unreachable PostgreSQL fails here, loudly, rather than skipping.
-    admin = await openPostgres(BASE_URL!, { max: 1 });
-    dbName = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
-    await admin.exec(`CREATE DATABASE ${dbName}`);
-    const u = new URL(BASE_URL!);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-    database = await openPostgres(dbUrl, { max: 5 });
-    await database.migrate();
+    ({ database, url: dbUrl, drop } = await createFaultDatabase(BASE_URL!));
     await database.exec(
       `CREATE TABLE fault_runs (job_id uuid NOT NULL, pid integer NOT NULL, started_at timestamptz NOT NULL, finished_at timestamptz NOT NULL);
        CREATE TABLE fault_steps (job_id uuid NOT NULL, step integer NOT NULL, pid integer NOT NULL, PRIMARY KEY (job_id, step));`,
@@ -105,12 +58,9 @@ describe.skipIf(!BASE_URL)('durable jobs under faults, with real processes (Post
   }, 120_000);
 
   afterAll(async () => {
-    for (const ch of children) ch.kill('SIGKILL');
+    processes.killAll();
     await c?.close().catch(() => undefined);
-    if (admin) {
-      await admin.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-      await admin.close();
-    }
+    await drop?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

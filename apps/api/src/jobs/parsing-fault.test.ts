@@ -1,16 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedSite, startSiteServer, type SiteServer } from '@fleetdesk/simulators/site/index.ts';
 import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
 import type { ParsingProgress } from '@fleetdesk/contract';
 import { loadConfig } from '../config.ts';
 import { realPostgresUrl } from '../test/real-postgres.ts';
-import { openPostgres, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { createFaultDatabase, faultProcesses } from '../test/fault-processes.ts';
 import { createContainer, type Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { generateKeyPair } from '../files/ssh/index.ts';
@@ -23,9 +22,6 @@ import { PARSING_MARKER } from './kinds/parsing.ts';
  */
 const BASE_URL = realPostgresUrl('jobs/parsing-fault.test.ts', 'the kill test needs');
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../../../..');
-const WORKER = path.join(HERE, 'fault-worker.ts');
 const APP_KEY = crypto.randomBytes(32).toString('hex');
 // Short enough that the killed worker's job comes back within the test.
 const TIMEOUT_MINUTES = '0.25';
@@ -45,66 +41,27 @@ function tree(dir: string): Map<string, Buffer> {
 }
 
 describe.skipIf(!BASE_URL)('parsing killed mid-way, with real processes (PostgreSQL)', () => {
-  let admin: Database;
   let database: Database;
   let c: Container;
-  let dbName: string;
   let dbUrl: string;
+  let drop: (() => Promise<void>) | undefined;
   let host: SshHost;
   let site: SiteServer;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-parse-fault-'));
-  const children = new Set<ChildProcess>();
   const key = generateKeyPair('ed25519');
   const actor = systemActor('parsing-fault-test');
 
-  const spawnWorker = async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, 'worker'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        DATA_DIR: path.join(dataDir, `worker-${children.size}`),
-        APP_SECRET_KEY: APP_KEY,
-        LOG_LEVEL: 'silent',
-        PARSER_CONCURRENCY: '4',
-        PARSER_JOB_TIMEOUT_MINUTES: TIMEOUT_MINUTES,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    let err = '';
-    child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the worker did not start within 60 s: ${err}`)), 60_000);
-      child.stdout!.on('data', (d) => {
-        if (String(d).includes('ready')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the worker exited with ${code}: ${err}`));
-      });
-    });
-    return child;
-  };
-  const kill9 = async (child: ChildProcess) => {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const processes = faultProcesses({
+    dbUrl: () => dbUrl,
+    dataDir,
+    appKey: APP_KEY,
+    env: { PARSER_CONCURRENCY: '4', PARSER_JOB_TIMEOUT_MINUTES: TIMEOUT_MINUTES },
+  });
+  const spawnWorker = () => processes.start('worker');
+  const kill9 = processes.kill9;
 
   beforeAll(async () => {
-    admin = await openPostgres(BASE_URL!, { max: 1 });
-    dbName = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
-    await admin.exec(`CREATE DATABASE ${dbName}`);
-    const u = new URL(BASE_URL!);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-    database = await openPostgres(dbUrl, { max: 5 });
-    await database.migrate();
+    ({ database, url: dbUrl, drop } = await createFaultDatabase(BASE_URL!));
     [host, site] = await Promise.all([
       startSshHost({ authorizedKeys: [key.publicLine] }),
       // 20 pages, 200 files, each answer 30 ms late.
@@ -134,13 +91,10 @@ describe.skipIf(!BASE_URL)('parsing killed mid-way, with real processes (Postgre
   }, 120_000);
 
   afterAll(async () => {
-    for (const ch of children) ch.kill('SIGKILL');
+    processes.killAll();
     await c?.close().catch(() => undefined);
     await Promise.all([host?.close(), site?.close()]);
-    if (admin) {
-      await admin.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-      await admin.close();
-    }
+    await drop?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -3,7 +3,7 @@ import type { Database, Executor, Tx } from '../db/client.ts';
 import { isUniqueViolation, pgError } from '../db/pg-errors.ts';
 import type { Actor } from '../http/context.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
-import type { AuditService } from '../modules/audit/audit.service.ts';
+import type { AuditRecorder } from './audit-recorder.ts';
 import type { UsageRegistry } from './usage.ts';
 
 /** W is what the repository writes (for example with secrets sealed); by default the input itself. */
@@ -24,7 +24,7 @@ export type UniqueMessages = Record<string, { field: string; message: string }>;
  */
 export function createCrudService<E extends { _id: string }, I, Q extends ListQuery, W = Partial<I>>(deps: {
   database: Database;
-  audit: AuditService;
+  audit: AuditRecorder;
   usage: UsageRegistry;
   repo: CrudRepository<E, Q, W>;
   /** Plural name used in the audit log, the usage registry and URLs: 'brands'. */

@@ -10,7 +10,7 @@ import {
 import type { Database, Executor } from '../db/client.ts';
 import type { Actor } from '../http/context.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
-import type { AuditService } from '../modules/audit/audit.service.ts';
+import type { AuditRecorder } from './audit-recorder.ts';
 import type { SecretBox } from './secret-box.ts';
 
 /** What a response carries for a stored secret. */
@@ -29,7 +29,7 @@ export function sealInput(box: SecretBox, value: string | null | undefined): str
  */
 export function createRevealer<Row>(deps: {
   database: Database;
-  audit: AuditService;
+  audit: AuditRecorder;
   secrets: SecretBox;
   entity: string;
   label: string;

@@ -1,14 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../container.ts';
 
 /**
  * Graceful shutdown on SIGTERM/SIGINT: stop accepting connections (keep-alive sockets get 503 and close), let
  * requests and job steps in flight finish within `graceMs`, then cut what is left (jobs go back to the queue),
  * close the database, exit 0. A second signal changes nothing; a close hanging past the grace exits 1.
  */
+/** What shutdown needs of the process: declared here so lib/ names nothing above it (the container fits). */
+export type ShutdownTarget = {
+  jobEngine: { stop(graceful: boolean, graceMs: number): Promise<unknown> };
+  close(graceMs?: number): Promise<unknown>;
+};
+
 export function installGracefulShutdown(o: {
   app: FastifyInstance;
-  c: Container;
+  c: ShutdownTarget;
   graceMs: number;
   /** Runs after the database closed (the demo's simulators). */
   after?: () => Promise<void>;

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { loadState, saveState } from './state-file.ts';
-import type { AddressInfo, Socket } from 'node:net';
 import { CfError, cfErrors, failure, ok, type Envelope, type ResultInfo } from './envelope.ts';
 import { applyBatch, createRecord, deleteRecord, filterRecords, recordJson, updateRecord } from './dns-records.ts';
 import { putEntrypoint, RULESET_PHASES, rulesetJson } from './rulesets.ts';
@@ -24,6 +23,7 @@ import {
   dnsBatchLimitOf,
 } from './sim-state.ts';
 import { readBody } from '../http-body.ts';
+import { listenOnLoopback } from '../http-server.ts';
 
 export interface CloudflareSimOptions {
   port?: number;
@@ -638,20 +638,11 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
     }
   };
 
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     if (opts.stateFile && req.method !== 'GET') res.on('finish', () => saveState(state, opts.stateFile!));
     void handle(req, res);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server, opts.port);
 
   return {
     url: `http://127.0.0.1:${port}${BASE}`,
@@ -696,10 +687,7 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
     async close() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+      await close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readStateFile, writeStateFile } from '../http-server.ts';
 import type { CloudflareSimState } from './sim-state.ts';
 
 // Maps survive JSON as tagged entry lists.
@@ -8,14 +8,12 @@ const reviver = (_k: string, v: unknown) =>
 
 /** Accounts and zones only: the request and purge logs are per run. */
 export function saveState(state: CloudflareSimState, file: string) {
-  const tmp = `${file}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify({ accounts: state.accounts, zones: state.zones }, replacer));
-  fs.renameSync(tmp, file);
+  writeStateFile(file, { accounts: state.accounts, zones: state.zones }, replacer);
 }
 
 export function loadState(state: CloudflareSimState, file: string) {
-  if (!fs.existsSync(file)) return;
-  const saved = JSON.parse(fs.readFileSync(file, 'utf8'), reviver) as Pick<CloudflareSimState, 'accounts' | 'zones'>;
+  const saved = readStateFile<Pick<CloudflareSimState, 'accounts' | 'zones'>>(file, reviver);
+  if (!saved) return;
   for (const [k, v] of saved.accounts) state.accounts.set(k, v);
   // Files written before zones had a plan hold Free zones.
   for (const [k, v] of saved.zones) state.zones.set(k, { ...v, plan: v.plan ?? 'free' });

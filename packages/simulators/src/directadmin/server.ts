@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { readBody } from '../http-body.ts';
+import { listenOnLoopback, readStateFile, writeStateFile } from '../http-server.ts';
 
 /**
  * A wire-level DirectAdmin simulator: the legacy `CMD_API_*` commands a client needs for one user's domains
@@ -137,8 +136,8 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     users.set(u.username, state);
   };
   for (const u of opts.users ?? []) addUser(u);
-  if (opts.stateFile && fs.existsSync(opts.stateFile)) {
-    const saved = JSON.parse(fs.readFileSync(opts.stateFile, 'utf8')) as Record<string, DirectAdminSimDomain[]>;
+  const saved = readStateFile<Record<string, DirectAdminSimDomain[]>>(opts.stateFile);
+  if (saved) {
     for (const [username, domains] of Object.entries(saved)) {
       const u = users.get(username);
       if (u) u.domains = new Map(domains.map((d) => [d.name, d]));
@@ -148,8 +147,7 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     if (!opts.stateFile) return;
     const out: Record<string, DirectAdminSimDomain[]> = {};
     for (const u of users.values()) out[u.username] = [...u.domains.values()];
-    fs.writeFileSync(`${opts.stateFile}.tmp`, JSON.stringify(out));
-    fs.renameSync(`${opts.stateFile}.tmp`, opts.stateFile);
+    writeStateFile(opts.stateFile, out);
   };
 
   const nextFailure = (): DirectAdminFailure | undefined => {
@@ -358,19 +356,13 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     }
   };
 
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
       res.end();
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server, opts.port);
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -397,8 +389,7 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     },
     async close() {
       for (const t of timers) clearTimeout(t);
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      await close();
     },
   };
 }

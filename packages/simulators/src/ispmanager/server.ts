@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import { generateSelfSignedCert } from '../proxy/self-signed-cert.ts';
 import { readBody } from '../http-body.ts';
+import { listenOnLoopback, readStateFile, writeStateFile } from '../http-server.ts';
 
 /**
  * A wire-level ISPmanager 6 simulator: one endpoint `/ispmgr`, functions chosen with `func`, answers in the
@@ -112,18 +111,14 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
     });
   };
   for (const site of opts.sites ?? []) addSite(site);
-  if (opts.stateFile && fs.existsSync(opts.stateFile)) {
-    const saved = JSON.parse(fs.readFileSync(opts.stateFile, 'utf8')) as {
-      sites: IspManagerSimSite[];
-      rawForms: [string, string][];
-    };
+  const saved = readStateFile<{ sites: IspManagerSimSite[]; rawForms: [string, string][] }>(opts.stateFile);
+  if (saved) {
     for (const site of saved.sites) sites.set(site.name, site);
     for (const [k, v] of saved.rawForms) rawForms.set(k, v);
   }
   const save = () => {
     if (!opts.stateFile) return;
-    fs.writeFileSync(`${opts.stateFile}.tmp`, JSON.stringify({ sites: [...sites.values()], rawForms: [...rawForms] }));
-    fs.renameSync(`${opts.stateFile}.tmp`, opts.stateFile);
+    writeStateFile(opts.stateFile, { sites: [...sites.values()], rawForms: [...rawForms] });
   };
 
   const nextFailure = (): IspManagerFailure | undefined => {
@@ -308,13 +303,7 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
     });
   };
   const server = cert ? createHttpsServer({ key: cert.key, cert: cert.cert }, listener) : createHttpServer(listener);
-  const sockets = new Set<Socket>();
-  server.on('connection', (sock: Socket) => {
-    sockets.add(sock);
-    sock.on('close', () => sockets.delete(sock));
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server, opts.port);
 
   return {
     url: `${cert ? 'https' : 'http'}://127.0.0.1:${port}`,
@@ -341,8 +330,7 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
     },
     async close() {
       for (const t of timers) clearTimeout(t);
-      for (const sock of sockets) sock.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      await close();
     },
   };
 }

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { domainToASCII } from 'node:url';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { readBody } from '../http-body.ts';
+import { listenOnLoopback, readStateFile, writeStateFile } from '../http-server.ts';
 
 /**
  * A wire-level Namecheap API simulator (shared/docs/integrations/namecheap.md): one endpoint, /xml.response,
@@ -179,12 +178,12 @@ export function createNamecheapState(): NamecheapSimState {
 }
 
 function loadState(file: string): NamecheapSimState | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+  const raw = readStateFile<{
     nextId: number;
     takenElsewhere: string[];
     accounts: { apiUser: string; apiKey: string; balance: number; domains: SimNcDomain[] }[];
-  };
+  }>(file);
+  if (!raw) return undefined;
   return {
     nextId: raw.nextId,
     takenElsewhere: new Set(raw.takenElsewhere),
@@ -200,8 +199,7 @@ function saveState(file: string, s: NamecheapSimState) {
     takenElsewhere: [...s.takenElsewhere],
     accounts: [...s.accounts.values()].map((a) => ({ ...a, domains: [...a.domains.values()] })),
   };
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(raw));
-  fs.renameSync(`${file}.tmp`, file);
+  writeStateFile(file, raw);
 }
 
 export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise<NamecheapSim> {
@@ -489,18 +487,12 @@ export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise
     res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(xml);
   };
 
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/html' }).end('<html>error</html>');
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server, opts.port);
 
   return {
     url: `http://127.0.0.1:${port}/xml.response`,
@@ -525,10 +517,6 @@ export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise
     clearFailures() {
       failures.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { readBody } from '../http-body.ts';
+import { listenOnLoopback } from '../http-server.ts';
 
 /**
  * A wire-level Yandex Webmaster API v4 on loopback (shared/docs/integrations/yandex-webmaster.md): users by OAuth
@@ -389,7 +389,6 @@ export async function startYandexWebmasterSim(opts: YandexWebmasterSimOptions = 
     throw new YErr(404, 'RESOURCE_NOT_FOUND', 'Unknown path');
   }
 
-  const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -445,12 +444,7 @@ export async function startYandexWebmasterSim(opts: YandexWebmasterSimOptions = 
       }
     })();
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server, opts.port);
 
   return {
     url: `http://127.0.0.1:${port}/v4`,
@@ -475,10 +469,7 @@ export async function startYandexWebmasterSim(opts: YandexWebmasterSimOptions = 
     fail(f) {
       failures.push({ f, left: f.count ?? 1 });
     },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+    close,
   };
 }
 

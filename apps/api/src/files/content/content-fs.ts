@@ -1,23 +1,23 @@
-import crypto from 'node:crypto';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Attributes, FileEntry, SFTPWrapper } from 'ssh2';
-import { AppError, ConflictError, NotFoundError, UpstreamError, ValidationError } from '../../http/errors.ts';
-import { SshError, type SshPool, type SshTarget } from '../ssh/index.ts';
-import { checkName, clientSegments, isInside, normaliseRoot, resolveInside } from './paths.ts';
+import type { FileEntry, SFTPWrapper } from 'ssh2';
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../../http/errors.ts';
+import type { SshPool, SshTarget } from '../ssh/index.ts';
+import { atomicWrites } from './atomic-write.ts';
+import { checkName, clientSegments, isInside, resolveInside } from './paths.ts';
+import { PayloadTooLargeError, isLink, openSftpSession, typeOf, type ContentItemType } from './sftp-session.ts';
 
-const S_IFMT = 0o170000;
-const S_IFDIR = 0o040000;
-const S_IFLNK = 0o120000;
-// ssh2's numeric SFTP status codes.
-const NO_SUCH_FILE = 2;
-const PERMISSION_DENIED = 3;
+export { PayloadTooLargeError, type ContentItemType };
 
-export type ContentItemType = 'file' | 'directory';
 export type ContentEntry = { name: string; type: ContentItemType; size: number; mtime: number; symlink: boolean };
 export type ContentStat = { type: ContentItemType; size: number; mtime: number; symlink: boolean };
 export type WalkEntry = ContentStat & { /** Relative to the walked directory, "/"-separated. */ path: string };
+export type WalkOptions = {
+  signal?: AbortSignal;
+  /** When given, symbolic links are left out of the walk and told here (they are never followed either way). */
+  onLink?: (path: string) => void;
+};
 
 export type ContentFsOptions = {
   ssh: SshPool;
@@ -30,20 +30,11 @@ export type ContentFsOptions = {
   maxWalkEntries?: number;
   /** Deepest directory level a walk or recursive remove descends to. Default 64. */
   maxDepth?: number;
+  /** Longest one walk may take before it gives up (504 naming SSH). Default 15 minutes. */
+  maxWalkMs?: number;
   /** Called once with the host key seen when the target had none stored (trust on first use, decision 008). */
   onHostKey?: (fingerprint: string) => void;
 };
-
-export class PayloadTooLargeError extends AppError {
-  constructor(message: string, code = 'too_large') {
-    super(413, code, message);
-  }
-}
-
-const typeOf = (attrs: Attributes): ContentItemType => ((attrs.mode & S_IFMT) === S_IFDIR ? 'directory' : 'file');
-const isLink = (attrs: Attributes) => (attrs.mode & S_IFMT) === S_IFLNK;
-
-type Cb<T> = (err: (Error & { code?: number | string }) | null | undefined, value?: T) => void;
 
 /**
  * A domain's directory over SFTP, through the pooled SSH connection (decisions 008, 020, 021). Every method takes
@@ -52,137 +43,13 @@ type Cb<T> = (err: (Error & { code?: number | string }) | null | undefined, valu
  * Provider failures become UpstreamError naming SSH; a missing path is a 404, an existing target a 409.
  */
 export function openContentFs(opts: ContentFsOptions) {
-  const { ssh, target } = opts;
-  const root = normaliseRoot(opts.root);
-  const requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
   const maxWalkEntries = opts.maxWalkEntries ?? 100_000;
   const maxDepth = opts.maxDepth ?? 64;
-  let hostKeyReported = target.knownHostFingerprint !== null;
-
-  const shown = (remote: string) => {
-    const rel = path.posix.relative(root, remote);
-    return rel ? `/${rel}` : '/';
-  };
-
-  const mapError = (err: unknown, remote?: string): unknown => {
-    if (err instanceof AppError) return err;
-    // Fastify's and @fastify/multipart's client errors (body too large, files limit) keep their 4xx.
-    const status = (err as { statusCode?: unknown }).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) return err;
-    if (err instanceof SshError) {
-      return new UpstreamError('SSH', err.message, { timeout: err.code === 'timeout', code: `ssh_${err.code}` });
-    }
-    const e = err as Error & { code?: number | string };
-    const where = remote ? ` (${shown(remote)})` : '';
-    if (e.code === NO_SUCH_FILE) return new NotFoundError(`No such file or directory${where}`);
-    if (e.code === PERMISSION_DENIED) {
-      return new UpstreamError('SSH', `Permission denied on the server${where}`, { code: 'ssh_permission_denied' });
-    }
-    return new UpstreamError('SSH', `The server refused the file operation${where}: ${e.message ?? 'failure'}`, {
-      code: 'ssh_sftp_failed',
-    });
-  };
-
-  /** One SFTP request with a deadline, so a wedged host cannot hang the API. */
-  const call = <T>(what: string, fn: (cb: Cb<T>) => void): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new UpstreamError('SSH', `The server did not answer ${what} within ${requestTimeoutMs / 1000} s`, {
-              timeout: true,
-            }),
-          ),
-        requestTimeoutMs,
-      );
-      fn((err, value) => {
-        clearTimeout(timer);
-        if (err) reject(err);
-        else resolve(value as T);
-      });
-    });
-
-  const noteHostKey = (fingerprint: string) => {
-    if (hostKeyReported || !fingerprint) return;
-    hostKeyReported = true;
-    opts.onHostKey?.(fingerprint);
-  };
-
-  /** Runs fn on one SFTP channel of the pooled connection, mapping every failure. */
-  const withSftp = async <T>(fn: (sftp: SFTPWrapper) => Promise<T>): Promise<T> => {
-    try {
-      return await ssh.sftp(target, (sftp, session) => {
-        noteHostKey(session.hostFingerprint);
-        return fn(sftp);
-      });
-    } catch (err) {
-      throw mapError(err);
-    }
-  };
-
-  /** An SFTP channel held open until release() is called: for streams and walks that outlive one call. */
-  const lease = () =>
-    new Promise<{ sftp: SFTPWrapper; release: () => void }>((resolve, reject) => {
-      let release!: () => void;
-      const done = new Promise<void>((r) => (release = r));
-      void ssh
-        .sftp(target, async (sftp, session) => {
-          noteHostKey(session.hostFingerprint);
-          resolve({ sftp, release });
-          await done;
-        })
-        .catch((err: unknown) => reject(mapError(err)));
-    });
-
-  const lstat = (sftp: SFTPWrapper, remote: string) => call<Attributes>('lstat', (cb) => sftp.lstat(remote, cb));
-  const stat = (sftp: SFTPWrapper, remote: string) => call<Attributes>('stat', (cb) => sftp.stat(remote, cb));
-  const exists = (sftp: SFTPWrapper, remote: string) =>
-    lstat(sftp, remote).then(
-      (a) => a,
-      (err: { code?: number }) => {
-        if (err?.code === NO_SUCH_FILE) return null;
-        throw err;
-      },
-    );
-  const realpath = (sftp: SFTPWrapper, remote: string) => call<string>('realpath', (cb) => sftp.realpath(remote, cb));
-
-  const rootMissing = () => new NotFoundError('The domain directory does not exist yet', 'domain_dir_missing');
-
-  /**
-   * The client path as an absolute remote path inside root, after checking with realpath on the host that the
-   * deepest existing part of it does not lead out through a symlink. Missing trailing parts cannot be links.
-   */
-  const safe = async (sftp: SFTPWrapper, clientPath: string | undefined | null): Promise<string> => {
-    const lexical = resolveInside(root, clientPath);
-    const rootAttrs = await exists(sftp, root);
-    if (!rootAttrs) throw rootMissing();
-    const realRoot = await realpath(sftp, root);
-    let existing = lexical;
-    while (existing !== root && !(await exists(sftp, existing))) existing = path.posix.dirname(existing);
-    let real: string;
-    try {
-      real = await realpath(sftp, existing);
-    } catch {
-      throw new ValidationError(
-        'The path is not allowed: a symbolic link leads nowhere',
-        { path: 'broken link' },
-        'bad_path',
-      );
-    }
-    if (!isInside(realRoot, real)) {
-      throw new ValidationError(
-        'The path is not allowed: a symbolic link leads outside the directory',
-        { path: 'outside the directory' },
-        'bad_path',
-      );
-    }
-    return lexical;
-  };
-
-  const readdir = async (sftp: SFTPWrapper, remote: string): Promise<FileEntry[]> =>
-    (await call<FileEntry[]>('readdir', (cb) => sftp.readdir(remote, cb))).filter(
-      (e) => e.filename !== '.' && e.filename !== '..',
-    );
+  const maxWalkMs = opts.maxWalkMs ?? 15 * 60_000;
+  const session = openSftpSession(opts);
+  const { root, shown, mapError, call, withSftp, lease, lstat, stat, exists, realpath, rootMissing, safe, readdir } =
+    session;
+  const { mkdirpRemote, limiter, writeAtomicOn } = atomicWrites(session);
 
   const toEntry = async (sftp: SFTPWrapper, dir: string, e: FileEntry): Promise<ContentEntry> => {
     let attrs = e.attrs;
@@ -212,119 +79,6 @@ export function openContentFs(opts: ContentFsOptions) {
       await call<void>('rmdir', (cb) => sftp.rmdir(remote, cb));
     } else {
       await call<void>('remove', (cb) => sftp.unlink(remote, cb));
-    }
-  };
-
-  const mkdirpRemote = async (sftp: SFTPWrapper, remote: string) => {
-    const missing: string[] = [];
-    let p = remote;
-    while (p !== '/' && !(await exists(sftp, p))) {
-      missing.unshift(p);
-      p = path.posix.dirname(p);
-    }
-    for (const dir of missing) {
-      await call<void>('mkdir', (cb) => sftp.mkdir(dir, cb)).catch(async (err) => {
-        // Another upload may have made it meanwhile.
-        const a = await exists(sftp, dir);
-        if (!a || typeOf(a) !== 'directory') throw err;
-      });
-    }
-    const a = await stat(sftp, remote);
-    if (typeOf(a) !== 'directory') throw new ConflictError(`${shown(remote)} exists and is not a directory`);
-  };
-
-  /** A temp name next to the target, hidden and unique, short enough for 255-byte names. */
-  const tempNameFor = (remote: string) => {
-    const base = Buffer.from(path.posix.basename(remote))
-      .subarray(0, 180)
-      .toString('utf8')
-      .replace(/\uFFFD+$/, '');
-    return path.posix.join(path.posix.dirname(remote), `.${base}.${crypto.randomBytes(6).toString('hex')}.fdtmp`);
-  };
-
-  /**
-   * Moves tmp over remote. OpenSSH's posix-rename replaces atomically; a host without it gets the old file moved
-   * aside first and put back if the second rename fails, so the target is never half written (decision 021).
-   */
-  const replace = async (sftp: SFTPWrapper, tmp: string, remote: string, host: { noPosixRename?: boolean } = {}) => {
-    if (!host.noPosixRename) {
-      try {
-        await call<void>('posix-rename', (cb) => sftp.ext_openssh_rename(tmp, remote, cb));
-        return;
-      } catch (err) {
-        if (!/not support/i.test((err as Error).message ?? '')) throw err;
-        // A writer remembers it, so its next files skip the round trip.
-        host.noPosixRename = true;
-      }
-    }
-    const old = await exists(sftp, remote);
-    if (!old) return call<void>('rename', (cb) => sftp.rename(tmp, remote, cb));
-    if (typeOf(old) === 'directory' && !isLink(old)) throw new ConflictError(`${shown(remote)} is a directory`);
-    const aside = tempNameFor(remote);
-    await call<void>('rename', (cb) => sftp.rename(remote, aside, cb));
-    try {
-      await call<void>('rename', (cb) => sftp.rename(tmp, remote, cb));
-    } catch (err) {
-      await call<void>('rename', (cb) => sftp.rename(aside, remote, cb)).catch(() => undefined);
-      throw err;
-    }
-    await call<void>('remove', (cb) => sftp.unlink(aside, cb)).catch(() => undefined);
-  };
-
-  /** Counts bytes through a stream and fails it with 413 past the limit. */
-  const limiter = (maxBytes: number, label: string) => {
-    let seen = 0;
-    return new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        seen += chunk.length;
-        if (seen > maxBytes)
-          return cb(new PayloadTooLargeError(`${label} is larger than the limit of ${maxBytes} bytes`));
-        cb(null, chunk);
-      },
-    });
-  };
-
-  const writeAtomicOn = async (
-    sftp: SFTPWrapper,
-    remote: string,
-    data: string | Buffer | Readable,
-    maxBytes: number,
-    label: string,
-    host?: { noPosixRename?: boolean },
-  ): Promise<number> => {
-    const existing = await exists(sftp, remote);
-    if (existing && typeOf(existing) === 'directory' && !isLink(existing)) {
-      throw new ConflictError(`${shown(remote)} is a directory`);
-    }
-    const tmp = tempNameFor(remote);
-    const source = typeof data === 'string' || Buffer.isBuffer(data) ? Readable.from([Buffer.from(data)]) : data;
-    let written = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        written += chunk.length;
-        cb(null, chunk);
-      },
-    });
-    const ws = sftp.createWriteStream(tmp, { flags: 'w', mode: existing ? existing.mode & 0o777 : 0o644 });
-    const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
-    // An error of the source (a client that went away mid-upload) is the client's, not the server's.
-    let sourceError: unknown = null;
-    source.once('error', (e) => (sourceError ??= e));
-    try {
-      await pipeline(source, limiter(maxBytes, label), counter, ws);
-      await closed;
-      await replace(sftp, tmp, remote, host);
-      return written;
-    } catch (err) {
-      if (!source.destroyed) source.destroy();
-      ws.destroy();
-      // The temp file's OPEN may still be in flight: remove it only once the stream has closed (bounded wait).
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-      await call<void>('remove', (cb) => sftp.unlink(tmp, cb)).catch(() => undefined);
-      if (sourceError && err === sourceError && !(err instanceof AppError) && mapError(err) !== err) {
-        throw new AppError(400, 'upload_incomplete', `${label} was not received completely; nothing was written`);
-      }
-      throw err;
     }
   };
 
@@ -591,16 +345,17 @@ export function openContentFs(opts: ContentFsOptions) {
       }),
 
     /**
-     * Walks a directory tree depth first (a directory's entries, then its subdirectories), not following links,
-     * yielding files and directories with paths
-     * relative to the walked directory. Bounded by maxWalkEntries and maxDepth (413 past them).
+     * The one tree walker (copy, sitemap, parsing): depth first (a directory's entries, then its subdirectories),
+     * never following links, yielding files and directories with paths relative to the walked directory. Bounded
+     * by maxWalkEntries and maxDepth (413 past them) and maxWalkMs (504); stops when `o.signal` aborts.
      */
-    async *walk(clientPath = ''): AsyncGenerator<WalkEntry> {
+    async *walk(clientPath = '', o: WalkOptions = {}): AsyncGenerator<WalkEntry> {
       const { sftp, release } = await lease();
       try {
         const base = await safe(sftp, clientPath).catch((err: unknown) => {
           throw mapError(err);
         });
+        const deadline = Date.now() + maxWalkMs;
         let count = 0;
         const stack: { remote: string; rel: string; depth: number }[] = [{ remote: base, rel: '', depth: 0 }];
         while (stack.length) {
@@ -619,7 +374,18 @@ export function openContentFs(opts: ContentFsOptions) {
             const childRel = rel ? `${rel}/${e.filename}` : e.filename;
             const link = isLink(e.attrs);
             const type = link ? 'file' : typeOf(e.attrs);
-            yield { path: childRel, type, size: e.attrs.size ?? 0, mtime: e.attrs.mtime ?? 0, symlink: link };
+            o.signal?.throwIfAborted();
+            if (Date.now() > deadline) {
+              throw new UpstreamError(
+                'SSH',
+                `The server did not finish listing the directory within ${maxWalkMs / 1000} s`,
+                {
+                  timeout: true,
+                },
+              );
+            }
+            if (link && o.onLink) o.onLink(childRel);
+            else yield { path: childRel, type, size: e.attrs.size ?? 0, mtime: e.attrs.mtime ?? 0, symlink: link };
             if (type === 'directory') {
               if (depth + 1 > maxDepth)
                 throw new PayloadTooLargeError(`The directory is nested deeper than ${maxDepth} levels`);

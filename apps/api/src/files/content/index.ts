@@ -7,7 +7,18 @@ export {
   type ContentItemType,
   type ContentStat,
   type WalkEntry,
+  type WalkOptions,
 } from './content-fs.ts';
+export {
+  copyTree,
+  linkTally,
+  COPY_FILE_ATTEMPTS,
+  COPY_MAX_LISTED_FAILURES,
+  SKIPPED_LINKS_LISTED,
+  type CopyProgress,
+  type CopySummary,
+  type SkippedLinks,
+} from './content-tree.ts';
 export {
   checkName,
   clientSegments,

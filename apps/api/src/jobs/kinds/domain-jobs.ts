@@ -10,8 +10,7 @@ import type { DomainsService } from '../../modules/domains/domains.service.ts';
 import type { ServersRepository } from '../../modules/servers/servers.repository.ts';
 import type { ServersService } from '../../modules/servers/servers.service.ts';
 import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
-import { openDomainContentFs, domainDirPath } from '../../files/content/index.ts';
-import { copyTree, SKIPPED_LINKS_LISTED, skippedLinksNote, walkDomain, type DomainDir } from './content-tree.ts';
+import { copyTree, domainDirPath, linkTally, openDomainContentFs, type ContentFs } from '../../files/content/index.ts';
 import { NO_HTML_FILES, urlOf, writeSitemaps, type SitemapUrl } from './sitemap-writer.ts';
 
 export type DomainJobDeps = {
@@ -28,6 +27,16 @@ const HTML = /\.html?$/i;
 /** Who the audit trail names for what a job does: the job and the user who started it. */
 const jobActor = (ctx: JobContext<unknown>): Actor =>
   systemActor(`job #${ctx.previous.jobNo}${ctx.previous.createdBy ? ` (${ctx.previous.createdBy})` : ''}`);
+
+/** A domain's content directory on its server, through the content-file layer (decision 020). */
+export type DomainDir = { domainId: string; domainName: string; dir: string; fs: ContentFs };
+
+/** A job that reads a domain's directory stops here, for good, when there is none. */
+async function requireDir(d: DomainDir) {
+  if (!(await d.fs.rootExists())) {
+    throw new PermanentJobError(`The directory of ${d.domainName} does not exist on its server (${d.dir})`);
+  }
+}
 
 /** A domain's content directory: `<server.domainsPath>/<domainName>` (ASCII form), on its server. */
 export async function domainDirOf(deps: DomainJobDeps, domainId: string): Promise<DomainDir> {
@@ -54,12 +63,9 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
       const dir = await domainDirOf(deps, ctx.payload.domainId);
       const urls: SitemapUrl[] = [];
       let scanned = 0;
-      const links: string[] = [];
-      let linkCount = 0;
-      const onSkip = (p: string) => {
-        if (++linkCount <= SKIPPED_LINKS_LISTED) links.push(p);
-      };
-      for await (const e of walkDomain(dir, ctx.signal, onSkip)) {
+      const links = linkTally();
+      await requireDir(dir);
+      for await (const e of dir.fs.walk('', { signal: ctx.signal, onLink: links.onLink })) {
         scanned++;
         if (e.type === 'file' && HTML.test(e.path))
           urls.push({ loc: urlOf(dir.domainName, e.path), lastmod: new Date(e.mtime * 1000) });
@@ -83,14 +89,16 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
         { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
         { force: true },
       );
-      return linkCount ? { ...result, skippedLinks: skippedLinksNote(links, linkCount) } : result;
+      const skippedLinks = links.note();
+      return skippedLinks ? { ...result, skippedLinks } : result;
     },
   });
 
 /** Copy content files: the whole tree to the target domain's directory, file by file, streamed. */
 async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: string, toId: string) {
   const [from, to] = [await domainDirOf(deps, fromId), await domainDirOf(deps, toId)];
-  return copyTree(from, to, {
+  await requireDir(from);
+  return copyTree(from.fs, to.fs, {
     signal: ctx.signal,
     onProgress: (p) =>
       ctx.progress({

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { apiTokens, roles, userRoles, users } from '../../db/schema/index.ts';
+import { userRulesColumn } from '../../db/user-rules.ts';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 export type ActiveToken = {
@@ -51,10 +52,7 @@ export function createApiTokensRepository(db: Db) {
           username: users.username,
           lastUsedAt: apiTokens.lastUsedAt,
           lastUsedIp: apiTokens.lastUsedIp,
-          ownerRules: sql<string[]>`coalesce((
-            select array_agg(distinct r.rule) from ${userRoles} ur
-            join ${roles} ro on ro.id = ur.role_id, unnest(ro.rules) as r(rule)
-            where ur.user_id = ${users.id}), '{}')`,
+          ownerRules: userRulesColumn(),
         })
         .from(apiTokens)
         .innerJoin(users, eq(users.id, apiTokens.userId))

@@ -2,16 +2,8 @@ import type { AuditListQuery } from '@fleetdesk/contract';
 import type { Executor } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { auditDiff, redact } from '../../lib/audit-diff.ts';
+import type { AuditRecord } from '../../lib/audit-recorder.ts';
 import type { AuditRepository } from './audit.repository.ts';
-
-export type AuditRecord = {
-  action: string;
-  entity: string;
-  entityId?: string | null;
-  before?: Record<string, unknown> | null;
-  after?: Record<string, unknown> | null;
-  details?: Record<string, unknown>;
-};
 
 export function createAuditService(deps: { repo: AuditRepository }) {
   return {

@@ -1,45 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLOUD_FLARE_MESSAGES, CLOUD_ZONES_PAGE_SIZE, type CloudZoneList } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { cloudOnSim, unique, useAdminCalls, useCloudflareSimApp } from '../../test/fixtures.ts';
 
 // Link Zone's picker: GET /api/domains/:id/cloud-flare/zones lists the cloud account's zones a page at a time.
-let sim: CloudflareSim;
-let t: TestApp;
-let h: string;
-let seq = 0;
-
-beforeAll(async () => {
-  sim = await startCloudflareSim();
-  t = await createTestApp({ CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5' });
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  h = await t.tokenFor(['cnv']);
-});
-
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string };
-};
-const zones = async (domainId: string, query = '', auth = h) =>
+const { t, sim } = useCloudflareSimApp();
+const { call, create, token } = useAdminCalls(t);
+const zones = async (domainId: string, query = '', auth = token()) =>
   call('GET', `/api/domains/${domainId}/cloud-flare/zones${query}`, undefined, auth);
-
-async function account() {
-  const email = `${unique('ops')}@example.com`;
-  const token = `${unique('secret')}-0123456789abcdef`;
-  const { accountId } = sim.addAccount({ email, token });
-  const cloud = await create('clouds', { email, token });
-  return { accountId, cloud };
-}
+const account = () => cloudOnSim(sim, create);
 
 describe('GET /api/domains/:id/cloud-flare/zones', () => {
   it("lists the account's zones with status and plan, and marks those another domain links", async () => {

@@ -1,47 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZONE_FILE_TEXT, type ZoneFilePreview } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { cloudOnSim, unique, useAdminCalls, useCloudflareSimApp } from '../../test/fixtures.ts';
 
-let sim: CloudflareSim;
-let t: TestApp;
-let h: string;
-let seq = 0;
-
-beforeAll(async () => {
-  sim = await startCloudflareSim();
-  t = await createTestApp({ CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5' });
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  h = await t.tokenFor(['cnv']);
-});
-
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+const { t, sim } = useCloudflareSimApp();
+const { create, token } = useAdminCalls(t);
 const call = (method: 'GET' | 'POST', url: string, payload?: object | string, headers: Record<string, string> = {}) =>
-  t.inject({ method, url, headers: { authorization: h, ...headers }, payload });
+  t.inject({ method, url, headers: { authorization: token(), ...headers }, payload });
 const zf = (id: string, rest = '') => `/api/domains/${id}/cloud-flare/zone-file${rest}`;
 
 /** A domain with a zone at Cloudflare holding `records`. */
 async function zoneWith(records: Record<string, unknown>[]) {
-  const email = `${unique('ops')}@example.com`;
-  const token = `${unique('tok')}-0123456789abcdef`;
-  sim.addAccount({ email, token });
-  const cloud = await call('POST', '/api/clouds', { email, token });
-  expect(cloud.statusCode, cloud.body).toBe(201);
+  const { cloud } = await cloudOnSim(sim, create);
   const name = `${unique('zone')}.com`;
-  const d = await call('POST', '/api/domains', { domainName: name, status: 'active', cloudId: cloud.json().data._id });
+  const d = await call('POST', '/api/domains', { domainName: name, status: 'active', cloudId: cloud._id });
   expect(d.statusCode, d.body).toBe(201);
   const id = d.json().data._id as string;
   const z = await call('POST', `/api/domains/${id}/cloud-flare/create-zone`);
   expect(z.statusCode, z.body).toBe(200);
   const zoneId = z.json().data.cloudZoneId as string;
   for (const r of records) sim.addDnsRecord(zoneId, r);
-  return { id, name, zoneId, cloudId: cloud.json().data._id as string };
+  return { id, name, zoneId, cloudId: cloud._id as string };
 }
 const preview = async (id: string, text: string) => {
   const res = await call('POST', zf(id, '/preview'), text, { 'content-type': 'text/plain' });

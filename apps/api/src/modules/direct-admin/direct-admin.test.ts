@@ -1,51 +1,35 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIRECT_ADMIN_MESSAGES } from '@fleetdesk/contract';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-
-let sim: DirectAdminSim;
-let t: TestApp;
-let h: string;
-let seq = 0;
+import { useAdminCalls, useTestApp } from '../../test/fixtures.ts';
 
 const ADMIN_PASSWORD = 'da-adm1n-pa55word';
 
-beforeAll(async () => {
-  sim = await startDirectAdminSim({
-    users: [
-      { username: 'admin', password: ADMIN_PASSWORD, level: 'admin' },
-      { username: 'web', password: 'web-pa55word', domains: ['existing.example'] },
-    ],
-  });
-  t = await createTestApp({ DIRECTADMIN_TIMEOUT_SECONDS: '3' });
-}, 180_000);
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  sim.clearFailures();
-  sim.resetBruteForce();
-  h = await t.tokenFor(['cnv']);
-});
+let sim: DirectAdminSim;
+const t = useTestApp(
+  { DIRECTADMIN_TIMEOUT_SECONDS: '3' },
+  {
+    before: async () => {
+      sim = await startDirectAdminSim({
+        users: [
+          { username: 'admin', password: ADMIN_PASSWORD, level: 'admin' },
+          { username: 'web', password: 'web-pa55word', domains: ['existing.example'] },
+        ],
+      });
+    },
+    after: async () => sim?.close(),
+    each: () => {
+      sim.clearFailures();
+      sim.resetBruteForce();
+    },
+  },
+);
+const { call, domainOn, nextName, token } = useAdminCalls(t);
 
 type Method = 'GET' | 'POST';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const da = (method: Method, domainId: string, action: string, auth = h) =>
+const da = (method: Method, domainId: string, action: string, auth = token()) =>
   call(method, `/api/domains/${domainId}/direct-admin/${action}`, undefined, auth);
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string };
-};
 
-async function domainOn(server: object | null, name = `site-${++seq}.example`) {
-  const s = server ? await create('servers', { IPAddress: '127.0.0.1', domainsLimitQty: 10, ...server }) : null;
-  const d = await create('domains', { domainName: name, status: 'active', serverId: s?._id ?? null });
-  return { domainId: d._id, serverId: s?._id, name };
-}
 const panel = (o: object = {}) => ({
   directAdminUri: sim.url,
   directAdminUsername: 'admin|web',
@@ -87,7 +71,7 @@ describe('Direct Admin calls', () => {
   });
 
   it('creates an internationalised name in its ASCII (punycode) form', async () => {
-    const { domainId } = await domainOn(panel(), `bücher-${++seq}.example`);
+    const { domainId } = await domainOn(panel(), nextName().replace(/^site/, 'bücher'));
     const res = await da('POST', domainId, 'create-domain');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.domainInfoData.domain).toMatch(/^xn--bcher-.*\.example$/);

@@ -1,46 +1,33 @@
 import { domainToASCII } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REGISTRAR_TEXT } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { useAdminCalls, useTestApp } from '../../test/fixtures.ts';
 
 let cfSim: CloudflareSim;
 let nc: NamecheapSim;
-let t: TestApp;
-let h: string;
 let seq = 0;
 const KEY = 'nc-api-key-for-tests-0123';
 
-beforeAll(async () => {
-  cfSim = await startCloudflareSim();
-  nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
-  t = await createTestApp({
+const t = useTestApp(
+  () => ({
     CLOUDFLARE_API_URL: cfSim.url,
     CLOUDFLARE_TIMEOUT_SECONDS: '5',
     NAMECHEAP_CLIENT_IP: '198.51.100.7',
     NAMECHEAP_TIMEOUT_SECONDS: '1',
     NAMECHEAP_CALLS_PER_MINUTE: '10000',
-  });
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([cfSim?.close(), nc?.close()]);
-});
-beforeEach(async () => {
-  await t.reset();
-  nc.clearFailures();
-  h = await t.tokenFor(['cnv']);
-});
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
+  }),
+  {
+    before: async () => {
+      cfSim = await startCloudflareSim();
+      nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
+    },
+    after: () => Promise.all([cfSim?.close(), nc?.close()]),
+    each: () => nc.clearFailures(),
+  },
+);
+const { call, create } = useAdminCalls(t);
 const unique = (p: string) => `${p}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
 
 /** A Namecheap account in the simulator and the registrator holding its credentials. */

@@ -1,28 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DOMAIN_EXPORT_COLUMNS, DomainFilterSchema } from '@fleetdesk/contract';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { useAdminCalls, useTestApp, type Method } from '../../test/fixtures.ts';
 import { systemActor } from '../../http/context.ts';
 import { csvField } from './csv.ts';
 
-let t: TestApp;
-let h: string;
-beforeAll(async () => {
-  t = await createTestApp();
-}, 60_000);
-afterAll(async () => t?.close());
-beforeEach(async () => {
-  await t.reset();
-  h = await t.tokenFor(['cnv']);
-});
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
+const t = useTestApp();
+const { call, create } = useAdminCalls(t);
 const domain = (payload: object) => call('POST', '/api/domains', { status: 'active', ...payload });
 const mkDomain = async (payload: object) => {
   const res = await domain(payload);

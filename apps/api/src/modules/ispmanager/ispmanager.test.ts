@@ -1,48 +1,30 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ISPMANAGER_MESSAGES, SITE_NOT_CREATED_CODE } from '@fleetdesk/contract';
 import { startIspManagerSim, type IspManagerSim } from '@fleetdesk/simulators/ispmanager/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-
-let sim: IspManagerSim;
-let t: TestApp;
-let h: string;
-let seq = 0;
+import { useAdminCalls, useTestApp } from '../../test/fixtures.ts';
 
 const ROOT_PASSWORD = 'isp-r00t-pa55word';
 
-beforeAll(async () => {
-  sim = await startIspManagerSim({
-    users: [{ username: 'root', password: ROOT_PASSWORD }],
-    sites: [{ name: 'taken.example', owner: 'www-root' }],
-  });
-  t = await createTestApp({ ISPMANAGER_TIMEOUT_SECONDS: '3' });
-}, 180_000);
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  sim.clearFailures();
-  h = await t.tokenFor(['cnv']);
-});
+let sim: IspManagerSim;
+const t = useTestApp(
+  { ISPMANAGER_TIMEOUT_SECONDS: '3' },
+  {
+    before: async () => {
+      sim = await startIspManagerSim({
+        users: [{ username: 'root', password: ROOT_PASSWORD }],
+        sites: [{ name: 'taken.example', owner: 'www-root' }],
+      });
+    },
+    after: async () => sim?.close(),
+    each: () => sim.clearFailures(),
+  },
+);
+const { call, domainOn, token } = useAdminCalls(t, { domainPrefix: 'isp' });
 
 type Method = 'GET' | 'POST' | 'PUT';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const isp = (method: Method, domainId: string, action: string, auth = h) =>
+const isp = (method: Method, domainId: string, action: string, auth = token()) =>
   call(method, `/api/domains/${domainId}/ispmanager/${action}`, undefined, auth);
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
 
-async function domainOn(server: object | null, name = `isp-${++seq}.example`) {
-  const s = server ? await create('servers', { IPAddress: '127.0.0.1', domainsLimitQty: 10, ...server }) : null;
-  const d = await create('domains', { domainName: name, status: 'active', serverId: s?._id ?? null });
-  return { domainId: d._id, server: s, name };
-}
 const panel = (o: object = {}) => ({
   ispmanagerUri: `${sim.url}/ispmgr`,
   ispmanagerUsername: 'root',

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/fixtures.ts';
 import { describeNamedCatalogue } from '../../test/named-catalogue.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => t?.close());
-beforeEach(async () => t.reset());
+const t = useTestApp();
 
 describeNamedCatalogue(() => t, {
   path: '/api/regions',

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
@@ -11,47 +11,34 @@ import {
   startYandexWebmasterSim,
   type YandexWebmasterSim,
 } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { useAdminCalls, useTestApp } from '../../test/fixtures.ts';
 
 let cf: CloudflareSim;
 let ya: YandexWebmasterSim;
-let t: TestApp;
-let h: string;
 let sshHost: SshHost;
 const sshKey = generateKeyPair('ed25519');
 let seq = 0;
 
-beforeAll(async () => {
-  cf = await startCloudflareSim();
-  ya = await startYandexWebmasterSim({ dailyRecrawlQuota: 2, verifyDelayMs: 0 });
-  ya.setDnsTxtLookup(cloudflareTxtLookup(cf));
-  sshHost = await startSshHost({ authorizedKeys: [sshKey.publicLine] });
-  fs.mkdirSync(path.join(sshHost.rootDir, 'www'));
-  ya.setFileLookup(directoryFileLookup((hostname) => path.join(sshHost.rootDir, 'www', hostname)));
-  t = await createTestApp({
+const t = useTestApp(
+  () => ({
     CLOUDFLARE_API_URL: cf.url,
     YANDEX_WEBMASTER_API_URL: ya.url,
     YANDEX_WEBMASTER_TIMEOUT_SECONDS: '5',
     YANDEX_RECRAWL_DRAIN_MINUTES: '0',
-  });
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([cf?.close(), ya?.close(), sshHost?.close()]);
-});
-beforeEach(async () => {
-  await t.reset();
-  h = await t.tokenFor(['cnv']);
-});
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
+  }),
+  {
+    before: async () => {
+      cf = await startCloudflareSim();
+      ya = await startYandexWebmasterSim({ dailyRecrawlQuota: 2, verifyDelayMs: 0 });
+      ya.setDnsTxtLookup(cloudflareTxtLookup(cf));
+      sshHost = await startSshHost({ authorizedKeys: [sshKey.publicLine] });
+      fs.mkdirSync(path.join(sshHost.rootDir, 'www'));
+      ya.setFileLookup(directoryFileLookup((hostname) => path.join(sshHost.rootDir, 'www', hostname)));
+    },
+    after: () => Promise.all([cf?.close(), ya?.close(), sshHost?.close()]),
+  },
+);
+const { call, create } = useAdminCalls(t);
 const unique = (p: string) => `${p}${++seq}${Math.random().toString(36).slice(2, 7)}`;
 const ACC = '/api/yandex-webmaster/accounts';
 

@@ -1,10 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
-import Breadcrumb from 'react-bootstrap/Breadcrumb';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import Modal from 'react-bootstrap/Modal';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
 import type { ContentFileItem, ContentFilesDir } from '@fleetdesk/contract';
@@ -12,7 +9,6 @@ import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -24,42 +20,14 @@ import {
   uploadFiles,
   useContentDir,
   useContentList,
-  useCreateDir,
   useCreateDomainDir,
   useDomain,
-  useFileContent,
   useRemove,
-  useRename,
-  useSaveFile,
   type UploadEntry,
 } from './content-files-api.ts';
-
-// CodeMirror is large: it loads only when a file is opened.
-const FileEditor = lazy(() => import('./file-editor.tsx'));
-
-/** "/a/b" + "c" → "/a/b/c"; the root is "/". */
-const join = (dir: string, name: string) => `${dir === '/' ? '' : dir}/${name}`;
-const segmentsOf = (p: string) => p.split('/').filter(Boolean);
-
-/** A folder or a page outline, drawn inline: emoji need a font the host may not have. */
-function TypeIcon({ type }: { type: ContentFileItem['type'] }) {
-  return (
-    <svg
-      width="16"
-      height="16"
-      viewBox="0 0 16 16"
-      aria-hidden
-      className="me-1 text-body-secondary"
-      style={{ verticalAlign: '-2px' }}
-    >
-      {type === 'directory' ? (
-        <path d="M1.5 3.5h4l1.5 1.5h7.5v8h-13z" fill="currentColor" opacity="0.5" stroke="currentColor" />
-      ) : (
-        <path d="M3.5 1.5h6l3 3v10h-9z M9.5 1.5v3h3" fill="none" stroke="currentColor" />
-      )}
-    </svg>
-  );
-}
+import { NewFolderDialog, RenameDialog } from './content-dialogs.tsx';
+import { Crumbs, TypeIcon, join, segmentsOf } from './content-crumbs.tsx';
+import { EditFile } from './file-edit-panel.tsx';
 
 /** The domain's file manager (spec §4 "Content files"): create the directory, browse, upload, edit. */
 export function ContentFilesPage() {
@@ -145,37 +113,6 @@ function CreateDomainDir({ id, info }: { id: string; info: ContentFilesDir }) {
         {create.isPending ? 'Creating…' : 'Create Directory'}
       </Button>
     </div>
-  );
-}
-
-function Crumbs({ root, path, onOpen }: { root: string; path: string; onOpen: (p: string) => void }) {
-  const parts = segmentsOf(path);
-  return (
-    <Breadcrumb className="mb-2" aria-label="Folder">
-      <Breadcrumb.Item
-        active={!parts.length}
-        linkAs="button"
-        linkProps={{ className: 'btn btn-link p-0', type: 'button' }}
-        onClick={() => onOpen('/')}
-      >
-        {root}
-      </Breadcrumb.Item>
-      {parts.map((name, i) => {
-        const p = `/${parts.slice(0, i + 1).join('/')}`;
-        const last = i === parts.length - 1;
-        return (
-          <Breadcrumb.Item
-            key={p}
-            active={last}
-            linkAs="button"
-            linkProps={{ className: 'btn btn-link p-0', type: 'button' }}
-            onClick={() => onOpen(p)}
-          >
-            {name}
-          </Breadcrumb.Item>
-        );
-      })}
-    </Breadcrumb>
   );
 }
 
@@ -447,159 +384,6 @@ function FileBrowser({
           });
         }}
       />
-    </div>
-  );
-}
-
-function NameDialog({
-  title,
-  label,
-  initial,
-  pending,
-  error,
-  onSubmit,
-  onClose,
-}: {
-  title: string;
-  label: string;
-  initial: string;
-  pending: boolean;
-  error: string | null;
-  onSubmit: (name: string) => void;
-  onClose: () => void;
-}) {
-  const [name, setName] = useState(initial);
-  const submit = (ev: FormEvent) => {
-    ev.preventDefault();
-    onSubmit(name);
-  };
-  return (
-    <Modal show onHide={pending ? undefined : onClose} centered>
-      <Form onSubmit={submit} noValidate>
-        <Modal.Header closeButton={!pending}>
-          <Modal.Title as="h2" className="h5">
-            {title}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <Form.Group controlId="content-file-name">
-            <Form.Label>{label}</Form.Label>
-            <Form.Control
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              isInvalid={!!error}
-              maxLength={255}
-              autoFocus
-            />
-            <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>
-          </Form.Group>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="outline-secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending || !name.trim()}>
-            Save
-          </Button>
-        </Modal.Footer>
-      </Form>
-    </Modal>
-  );
-}
-
-function RenameDialog({
-  id,
-  path,
-  current,
-  onClose,
-}: {
-  id: string;
-  path: string;
-  current: string;
-  onClose: () => void;
-}) {
-  const rename = useRename(id);
-  return (
-    <NameDialog
-      title="Rename"
-      label="New name"
-      initial={current}
-      pending={rename.isPending}
-      error={rename.isError ? (rename.error.fields?.name ?? errorMessage(rename.error)) : null}
-      onSubmit={(name) => rename.mutate({ path, name }, { onSuccess: onClose })}
-      onClose={onClose}
-    />
-  );
-}
-
-function NewFolderDialog({ id, dir, onClose }: { id: string; dir: string; onClose: () => void }) {
-  const create = useCreateDir(id);
-  return (
-    <NameDialog
-      title="New Folder"
-      label="Folder name"
-      initial=""
-      pending={create.isPending}
-      error={create.isError ? (create.error.fields?.name ?? errorMessage(create.error)) : null}
-      onSubmit={(name) => create.mutate({ path: dir, name }, { onSuccess: onClose })}
-      onClose={onClose}
-    />
-  );
-}
-
-function EditFile({ id, file, onClose }: { id: string; file: string; onClose: () => void }) {
-  const content = useFileContent(id, file);
-  const save = useSaveFile(id);
-  const toasts = useToasts();
-  const [text, setText] = useState<string | null>(null);
-  const value = text ?? content.data?.fileContent ?? '';
-  const dirty = text !== null && text !== content.data?.fileContent;
-  // Close and another file change ?file=, so the query counts as leaving too.
-  useUnsavedChanges(dirty, { query: true });
-
-  return (
-    <div>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
-        <code className="me-auto text-break">{file}</code>
-        <Button variant="outline-secondary" onClick={onClose}>
-          Close
-        </Button>
-        <Button
-          disabled={!content.isSuccess || save.isPending}
-          onClick={() =>
-            save.mutate(
-              { path: file, content: value },
-              {
-                onSuccess: () => {
-                  toasts.success('File saved');
-                },
-              },
-            )
-          }
-        >
-          {save.isPending ? 'Saving…' : 'Save'}
-        </Button>
-      </div>
-      {save.isError && (
-        <Alert variant="danger">
-          {CONTENT_FILES_MESSAGES.save}
-          <div className="small mt-1">{errorMessage(save.error)}</div>
-        </Alert>
-      )}
-      {dirty && <div className="small text-body-secondary mb-1">Unsaved changes</div>}
-      {content.isPending ? (
-        <LoadingSpinner />
-      ) : content.isError ? (
-        <ErrorBox
-          message={CONTENT_FILES_MESSAGES.loadFile}
-          detail={errorMessage(content.error)}
-          onRefresh={() => void content.refetch()}
-        />
-      ) : (
-        <Suspense fallback={<LoadingSpinner />}>
-          <FileEditor value={value} onChange={setText} />
-        </Suspense>
-      )}
     </div>
   );
 }

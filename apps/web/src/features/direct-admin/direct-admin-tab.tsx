@@ -2,9 +2,10 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { DIRECT_ADMIN_MESSAGES, type DirectAdminDomainInfoData } from '@fleetdesk/contract';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
+import { PanelFrame } from '../../components/panel-frame.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { useToasts } from '../../components/toasts.tsx';
 import {
   useCreateDirectAdminDomain,
@@ -71,80 +72,72 @@ export function DirectAdminTab({ domainId }: { domainId: string }) {
   const remove = useDeleteDirectAdminDomain(domainId);
   const [confirming, setConfirming] = useState(false);
 
-  if (info.isPending) {
-    return (
-      <Spinner animation="border" size="sm" role="status">
-        <span className="visually-hidden">Loading...</span>
-      </Spinner>
-    );
-  }
-  if (info.isError) {
-    return (
-      <div data-testid="direct-admin-panel" className="mb-3">
-        <PanelError error={info.error} testId="direct-admin-error" />
-        <Button variant="outline-secondary" size="sm" onClick={() => void info.refetch()} disabled={info.isFetching}>
-          Retry
-        </Button>
-      </div>
-    );
-  }
-  const data = info.data;
-  const busy = create.isPending || remove.isPending || info.isFetching;
   return (
-    <div data-testid="direct-admin-panel" className="mb-3">
-      {create.error && <PanelError error={create.error} testId="direct-admin-error" />}
-      {remove.error && <PanelError error={remove.error} testId="direct-admin-error" />}
-      {data.domainCreated ? (
-        <>
-          <Alert variant="success" data-testid="direct-admin-state">
-            {DIRECT_ADMIN_MESSAGES.isCreated}
-          </Alert>
-          {data.domainInfoData && <DomainDetails info={data.domainInfoData} />}
-          <Button
-            variant="danger"
-            onClick={() => {
-              create.reset();
-              remove.reset();
-              setConfirming(true);
-            }}
-            disabled={busy}
-          >
-            Delete domain
-          </Button>
-        </>
-      ) : (
-        <>
-          <Alert variant="secondary" data-testid="direct-admin-state">
-            {DIRECT_ADMIN_MESSAGES.notCreated}
-          </Alert>
-          <Button
-            variant="primary"
-            disabled={busy}
-            onClick={() => {
-              remove.reset();
-              create.mutate(undefined, { onSuccess: () => toasts.success(DIRECT_ADMIN_MESSAGES.created) });
-            }}
-          >
-            {create.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-            Create domain
-          </Button>
-        </>
-      )}
-      <ConfirmModal
-        show={confirming}
-        title="Delete domain"
-        message={DIRECT_ADMIN_MESSAGES.deleteConfirm(data.domainName)}
-        confirmLabel="Delete domain"
-        confirmVariant="danger"
-        pending={remove.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() =>
-          remove.mutate(undefined, {
-            onSuccess: () => toasts.success(DIRECT_ADMIN_MESSAGES.deleted),
-            onSettled: () => setConfirming(false),
-          })
-        }
-      />
-    </div>
+    <PanelFrame
+      name="direct-admin"
+      query={info}
+      showError={(error, testId) => <PanelError error={error} testId={testId} />}
+    >
+      {(data) => {
+        const busy = create.isPending || remove.isPending || info.isFetching;
+        return (
+          <>
+            {create.error && <PanelError error={create.error} testId="direct-admin-error" />}
+            {remove.error && <PanelError error={remove.error} testId="direct-admin-error" />}
+            {data.domainCreated ? (
+              <>
+                <Alert variant="success" data-testid="direct-admin-state">
+                  {DIRECT_ADMIN_MESSAGES.isCreated}
+                </Alert>
+                {data.domainInfoData && <DomainDetails info={data.domainInfoData} />}
+                <Button
+                  variant="danger"
+                  onClick={() => {
+                    create.reset();
+                    remove.reset();
+                    setConfirming(true);
+                  }}
+                  disabled={busy}
+                >
+                  Delete domain
+                </Button>
+              </>
+            ) : (
+              <>
+                <Alert variant="secondary" data-testid="direct-admin-state">
+                  {DIRECT_ADMIN_MESSAGES.notCreated}
+                </Alert>
+                <SubmitButton
+                  type="button"
+                  pending={create.isPending}
+                  disabled={busy}
+                  onClick={() => {
+                    remove.reset();
+                    create.mutate(undefined, { onSuccess: () => toasts.success(DIRECT_ADMIN_MESSAGES.created) });
+                  }}
+                >
+                  Create domain
+                </SubmitButton>
+              </>
+            )}
+            <ConfirmModal
+              show={confirming}
+              title="Delete domain"
+              message={DIRECT_ADMIN_MESSAGES.deleteConfirm(data.domainName)}
+              confirmLabel="Delete domain"
+              confirmVariant="danger"
+              pending={remove.isPending}
+              onCancel={() => setConfirming(false)}
+              onConfirm={() =>
+                remove.mutate(undefined, {
+                  onSuccess: () => toasts.success(DIRECT_ADMIN_MESSAGES.deleted),
+                  onSettled: () => setConfirming(false),
+                })
+              }
+            />
+          </>
+        );
+      }}
+    </PanelFrame>
   );
 }

@@ -215,7 +215,7 @@ function DomainFields({ item }: { item?: Domain }) {
           onValueChange={setBrand}
           getLabel={brandLabel}
           picker={BrandPicker}
-          pickerParams={cloudId ? { checkInUseCloudId: cloudId, checkInUseCloudIdDomainId: item?._id } : undefined}
+          inUse={{ cloudId, domainId: item?._id }}
           warning={conflict ? IN_USE_BRAND_WARNING : undefined}
         />
         <CheckField<DomainFormValues> name="parserEnabled" label="Parser Enabled" />
@@ -256,7 +256,7 @@ function DomainFields({ item }: { item?: Domain }) {
           onValueChange={setCloud}
           getLabel={cloudLabel}
           picker={CloudPicker}
-          pickerParams={brandId ? { checkInUseBrandId: brandId, checkInUseBrandIdDomainId: item?._id } : undefined}
+          inUse={{ brandId, domainId: item?._id }}
           warning={conflict ? IN_USE_CLOUD_WARNING : undefined}
         />
         {!brandId && (
@@ -316,7 +316,7 @@ function DomainFields({ item }: { item?: Domain }) {
           onValueChange={setWebmasterAccount}
           getLabel={yandexWebmasterAccountLabel}
           picker={YandexWebmasterAccountPicker}
-          pickerParams={brandId ? { checkInUseBrandId: brandId, checkInUseBrandIdDomainId: item?._id } : undefined}
+          inUse={{ brandId, domainId: item?._id }}
         />
         {item?.yandexWebmasterAccountId && (
           <DomainWebmasterTab

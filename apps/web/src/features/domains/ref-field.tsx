@@ -19,12 +19,31 @@ export interface RefFieldProps<T extends Entity> {
   getLabel: (item: T) => string;
   picker: ComponentType<PickerProps<T>>;
   pickerParams?: QueryParams;
+  /**
+   * The picker's In Use marks: the items another domain of this brand uses (brandId), or the brands whose other
+   * domains use this cloud (cloudId); `domainId` is the domain itself, left out of the count.
+   */
+  inUse?: { brandId?: string | null; cloudId?: string | null; domainId?: string };
   /** Shown under the field, e.g. that the picked cloud is in use. Picking stays allowed. */
   warning?: ReactNode;
 }
 
+function inUseParams(u: RefFieldProps<Entity>['inUse']): QueryParams | undefined {
+  if (u?.brandId) return { checkInUseBrandId: u.brandId, checkInUseBrandIdDomainId: u.domainId };
+  if (u?.cloudId) return { checkInUseCloudId: u.cloudId, checkInUseCloudIdDomainId: u.domainId };
+  return undefined;
+}
+
 /** A picker bound to the domain form: the form holds the id, the page holds the item for its label. */
-export function RefField<T extends Entity>({ name, value, onValueChange, warning, ...props }: RefFieldProps<T>) {
+export function RefField<T extends Entity>({
+  name,
+  value,
+  onValueChange,
+  warning,
+  inUse,
+  pickerParams,
+  ...props
+}: RefFieldProps<T>) {
   const { control } = useFormContext<DomainFormValues>();
   const { field } = useController({ name, control });
   const error = useFieldError<DomainFormValues>(name);
@@ -35,7 +54,13 @@ export function RefField<T extends Entity>({ name, value, onValueChange, warning
   };
   return (
     <div data-testid={`field-${name}`}>
-      <PickerField {...props} value={shown} onChange={handleChange} error={error} />
+      <PickerField
+        {...props}
+        pickerParams={pickerParams ?? inUseParams(inUse)}
+        value={shown}
+        onChange={handleChange}
+        error={error}
+      />
       {warning && shown && !error && (
         <div className="small text-warning-emphasis mt-n2 mb-3 d-flex gap-1" role="status">
           <span aria-hidden="true">⚠</span>

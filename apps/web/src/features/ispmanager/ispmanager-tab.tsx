@@ -1,8 +1,8 @@
 import { Fragment } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { ISPMANAGER_MESSAGES, type IspSiteInfoData } from '@fleetdesk/contract';
+import { PanelFrame } from '../../components/panel-frame.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { useToasts } from '../../components/toasts.tsx';
 import { useCreateIspSite, useIspSiteInfo } from './ispmanager-api.ts';
 
@@ -41,74 +41,62 @@ export function IspManagerTab({ domainId }: { domainId: string }) {
   const info = useIspSiteInfo(domainId);
   const create = useCreateIspSite(domainId);
 
-  if (info.isPending) {
-    return (
-      <Spinner animation="border" size="sm" role="status">
-        <span className="visually-hidden">Loading...</span>
-      </Spinner>
-    );
-  }
-  if (info.isError) {
-    return (
-      <div data-testid="ispmanager-panel" className="mb-3">
-        <Alert variant="danger" data-testid="ispmanager-error">
-          {info.error.message}
-        </Alert>
-        <Button variant="outline-secondary" size="sm" onClick={() => void info.refetch()} disabled={info.isFetching}>
-          Retry
-        </Button>
-      </div>
-    );
-  }
-  const site = info.data;
-  if (!site) {
-    return (
-      <div data-testid="ispmanager-panel" className="mb-3">
-        {create.error && (
-          <Alert variant="danger" data-testid="ispmanager-error">
-            {create.error.message}
-          </Alert>
-        )}
-        <Alert variant="secondary" data-testid="ispmanager-state">
-          {ISPMANAGER_MESSAGES.siteNotCreated}
-        </Alert>
-        <Button
-          variant="primary"
-          disabled={create.isPending || info.isFetching}
-          onClick={() => create.mutate(undefined, { onSuccess: () => toasts.success(ISPMANAGER_MESSAGES.created) })}
-        >
-          {create.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-          Create site
-        </Button>
-      </div>
-    );
-  }
-  if (!site.siteInfoData) {
-    return (
-      <div data-testid="ispmanager-panel" className="mb-3">
-        <Alert variant="warning" data-testid="ispmanager-state">
-          {ISPMANAGER_MESSAGES.infoUnparsable}
-        </Alert>
-        {site.rawAnswer !== null && (
-          <details data-testid="ispmanager-raw">
-            <summary>{ISPMANAGER_MESSAGES.rawAnswer}</summary>
-            <pre
-              className="small bg-body-tertiary border rounded p-2 mt-2 mb-0"
-              style={{ maxHeight: 320, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
-            >
-              {site.rawAnswer}
-            </pre>
-          </details>
-        )}
-      </div>
-    );
-  }
   return (
-    <div data-testid="ispmanager-panel" className="mb-3">
-      <Alert variant="success" data-testid="ispmanager-state">
-        {ISPMANAGER_MESSAGES.siteCreated}
-      </Alert>
-      <SiteDetails site={site.siteInfoData} />
-    </div>
+    <PanelFrame
+      name="ispmanager"
+      query={info}
+      showError={(error, testId) => (
+        <Alert variant="danger" data-testid={testId}>
+          {error.message}
+        </Alert>
+      )}
+    >
+      {(site) =>
+        !site ? (
+          <>
+            {create.error && (
+              <Alert variant="danger" data-testid="ispmanager-error">
+                {create.error.message}
+              </Alert>
+            )}
+            <Alert variant="secondary" data-testid="ispmanager-state">
+              {ISPMANAGER_MESSAGES.siteNotCreated}
+            </Alert>
+            <SubmitButton
+              type="button"
+              pending={create.isPending}
+              disabled={info.isFetching}
+              onClick={() => create.mutate(undefined, { onSuccess: () => toasts.success(ISPMANAGER_MESSAGES.created) })}
+            >
+              Create site
+            </SubmitButton>
+          </>
+        ) : !site.siteInfoData ? (
+          <>
+            <Alert variant="warning" data-testid="ispmanager-state">
+              {ISPMANAGER_MESSAGES.infoUnparsable}
+            </Alert>
+            {site.rawAnswer !== null && (
+              <details data-testid="ispmanager-raw">
+                <summary>{ISPMANAGER_MESSAGES.rawAnswer}</summary>
+                <pre
+                  className="small bg-body-tertiary border rounded p-2 mt-2 mb-0"
+                  style={{ maxHeight: 320, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+                >
+                  {site.rawAnswer}
+                </pre>
+              </details>
+            )}
+          </>
+        ) : (
+          <>
+            <Alert variant="success" data-testid="ispmanager-state">
+              {ISPMANAGER_MESSAGES.siteCreated}
+            </Alert>
+            <SiteDetails site={site.siteInfoData} />
+          </>
+        )
+      }
+    </PanelFrame>
   );
 }

@@ -1,15 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
-import type { Domain, Job } from '@fleetdesk/contract';
+import type { Domain, DomainReplacementInput, Job } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { PickerField } from '../../components/picker-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { DomainPicker, domainLabel } from '../../components/pickers/domain-picker.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
 import { domainPaths, domainsApi } from '../domains/domains-api.ts';
@@ -69,25 +68,6 @@ function WithDomain({ children }: { children: (domain: Domain) => ReactNode }) {
   return <>{children(domain.data)}</>;
 }
 
-function StartButton({
-  label,
-  pending,
-  disabled,
-  onClick,
-}: {
-  label: string;
-  pending: boolean;
-  disabled?: boolean;
-  onClick: () => void;
-}) {
-  return (
-    <Button variant="primary" onClick={onClick} disabled={pending || disabled}>
-      {pending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-      {label}
-    </Button>
-  );
-}
-
 function useStarter(domainId: string, action: DomainJobAction, show: (jobId: string) => void) {
   const dialogs = useDialogs();
   const start = useStartDomainJob(action);
@@ -111,48 +91,104 @@ function useStarter(domainId: string, action: DomainJobAction, show: (jobId: str
   return { run, pending: start.isPending, fieldErrors };
 }
 
-function SitemapPage({ domain }: { domain: Domain }) {
-  const { job, loading, setStartedId } = useLatestJob(domain._id, 'generate-sitemap');
-  const starter = useStarter(domain._id, 'generate-sitemap', setStartedId);
+/**
+ * The start-and-watch block of every domain job page: the target domain (when the job has one), the page's own
+ * fields, the Start button (off while a job of this kind runs) and the latest job's card, polled while it runs.
+ */
+function JobRunner({
+  domainId,
+  action,
+  label,
+  needsTarget,
+  body,
+  children,
+  result,
+  after,
+}: {
+  domainId: string;
+  action: DomainJobAction;
+  label: string;
+  needsTarget?: boolean;
+  /** Sent with the target (when there is one). */
+  body?: Partial<DomainReplacementInput>;
+  children?: ReactNode;
+  result?: (job: Job) => ReactNode;
+  after?: (job: Job) => ReactNode;
+}) {
+  const { job, loading, setStartedId } = useLatestJob(domainId, action);
+  const starter = useStarter(domainId, action, setStartedId);
+  const [target, setTarget] = useState<Domain | null>(null);
+  const [tried, setTried] = useState(false);
   const running = job && (job.state === 'queued' || job.state === 'running');
-  const result = job?.result as { files?: string[]; urlCount?: number } | null | undefined;
+  const targetError = (tried && !target ? 'Choose a target domain' : undefined) ?? starter.fieldErrors.targetDomainId;
+  const handleStart = () => {
+    if (!needsTarget) return starter.run(body);
+    setTried(true);
+    if (target) starter.run({ targetDomainId: target._id, ...body });
+  };
+  return (
+    <>
+      {needsTarget && (
+        <PickerField<Domain>
+          label="Target domain"
+          value={target}
+          onChange={setTarget}
+          getLabel={domainLabel}
+          picker={DomainPicker}
+          placeholder="Select a domain"
+          error={targetError}
+          required
+        />
+      )}
+      {children}
+      <div className="mb-3">
+        <SubmitButton type="button" pending={starter.pending} disabled={!!running} onClick={handleStart}>
+          {label}
+        </SubmitButton>
+      </div>
+      {loading ? (
+        <LoadingSpinner />
+      ) : (
+        job && (
+          <>
+            <JobCard job={job} result={result?.(job)} />
+            {after?.(job)}
+          </>
+        )
+      )}
+    </>
+  );
+}
+
+function SitemapPage({ domain }: { domain: Domain }) {
   return (
     <ActionLayout
       title="Generate Sitemap"
       domain={domain}
       intro={`Walks the domain directory's HTML files and writes sitemap.xml with https://${domain.domainNameUnicode}/… URLs and their last-modified times (numbered sitemaps and an index above 50,000 URLs or 50 MB).`}
     >
-      <div className="mb-3">
-        <StartButton
-          label="Generate Sitemap"
-          pending={starter.pending}
-          disabled={!!running}
-          onClick={() => starter.run()}
-        />
-      </div>
-      {loading ? (
-        <LoadingSpinner />
-      ) : (
-        job && (
-          <JobCard
-            job={job}
-            result={
-              <>
-                <div>
-                  <strong>{result?.urlCount ?? 0}</strong> URLs written to:
-                </div>
-                <ul className="mb-0" aria-label="Sitemap files">
-                  {(result?.files ?? []).map((f) => (
-                    <li key={f}>
-                      <code>{f}</code>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            }
-          />
-        )
-      )}
+      <JobRunner
+        domainId={domain._id}
+        action="generate-sitemap"
+        label="Generate Sitemap"
+        result={(job) => {
+          const result = job.result as { files?: string[]; urlCount?: number } | null | undefined;
+          return (
+            <>
+              <div>
+                <strong>{result?.urlCount ?? 0}</strong> URLs written to:
+              </div>
+              <ul className="mb-0" aria-label="Sitemap files">
+                {(result?.files ?? []).map((f) => (
+                  <li key={f}>
+                    <code>{f}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          );
+        }}
+      />
     </ActionLayout>
   );
 }
@@ -175,76 +211,37 @@ function CopyFailures({ job }: { job: Job }) {
 }
 
 function CopyPage({ domain }: { domain: Domain }) {
-  const { job, loading, setStartedId } = useLatestJob(domain._id, 'copy-content-files');
-  const starter = useStarter(domain._id, 'copy-content-files', setStartedId);
-  const [target, setTarget] = useState<Domain | null>(null);
-  const [tried, setTried] = useState(false);
-  const running = job && (job.state === 'queued' || job.state === 'running');
-  const targetError = (tried && !target ? 'Choose a target domain' : undefined) ?? starter.fieldErrors.targetDomainId;
-  const handleStart = () => {
-    setTried(true);
-    if (target) starter.run({ targetDomainId: target._id });
-  };
   return (
     <ActionLayout
       title="Copy Content Files"
       domain={domain}
       intro="Copies the whole domain directory to the target domain's directory, on the same server or another, file by file. A file that fails is retried, then reported by name; the copy goes on with the rest."
     >
-      <PickerField<Domain>
-        label="Target domain"
-        value={target}
-        onChange={setTarget}
-        getLabel={domainLabel}
-        picker={DomainPicker}
-        placeholder="Select a domain"
-        error={targetError}
-        required
-      />
-      <div className="mb-3">
-        <StartButton label="Copy Content Files" pending={starter.pending} disabled={!!running} onClick={handleStart} />
-      </div>
-      {loading ? (
-        <LoadingSpinner />
-      ) : (
-        job && (
+      <JobRunner
+        domainId={domain._id}
+        action="copy-content-files"
+        label="Copy Content Files"
+        needsTarget
+        result={(job) => (
           <>
-            <JobCard
-              job={job}
-              result={
-                <>
-                  <div>
-                    Copied to{' '}
-                    <strong>{String((job.payload as { targetDomainName?: string }).targetDomainName ?? '')}</strong>
-                  </div>
-                  <div data-testid="copy-summary">{copySummary((job.result ?? {}) as Record<string, unknown>)}</div>
-                </>
-              }
-            />
-            <CopyFailures job={job} />
+            <div>
+              Copied to <strong>{String((job.payload as { targetDomainName?: string }).targetDomainName ?? '')}</strong>
+            </div>
+            <div data-testid="copy-summary">{copySummary((job.result ?? {}) as Record<string, unknown>)}</div>
           </>
-        )
-      )}
+        )}
+        after={(job) => <CopyFailures job={job} />}
+      />
     </ActionLayout>
   );
 }
 
 function ReplacementPage({ domain }: { domain: Domain }) {
-  const { job, loading, setStartedId } = useLatestJob(domain._id, 'replacement');
-  const starter = useStarter(domain._id, 'replacement', setStartedId);
-  const [target, setTarget] = useState<Domain | null>(null);
-  const [tried, setTried] = useState(false);
   const [flags, setFlags] = useState({
     createCloudFlareZone: true,
     copyCloudFlareFirewallRules: true,
     copyFiles: true,
   });
-  const running = job && (job.state === 'queued' || job.state === 'running');
-  const targetError = (tried && !target ? 'Choose a target domain' : undefined) ?? starter.fieldErrors.targetDomainId;
-  const handleStart = () => {
-    setTried(true);
-    if (target) starter.run({ targetDomainId: target._id, ...flags });
-  };
   const check = (key: keyof typeof flags, label: string) => (
     <Form.Check
       id={`replacement-${key}`}
@@ -260,25 +257,13 @@ function ReplacementPage({ domain }: { domain: Domain }) {
       domain={domain}
       intro="Moves everything from this domain to its replacement, step by step. A failed step stops the job and says why; Resume continues from that step, without redoing the steps already done."
     >
-      <PickerField<Domain>
-        label="Target domain"
-        value={target}
-        onChange={setTarget}
-        getLabel={domainLabel}
-        picker={DomainPicker}
-        placeholder="Select a domain"
-        error={targetError}
-        required
-      />
-      <Form.Group className="mb-3">
-        {check('createCloudFlareZone', "Create the target's zone in this domain's cloud (or link it if it exists)")}
-        {check('copyCloudFlareFirewallRules', "Copy this domain's WAF rule set to the target and push it")}
-        {check('copyFiles', 'Copy the files')}
-      </Form.Group>
-      <div className="mb-3">
-        <StartButton label="Start Replacement" pending={starter.pending} disabled={!!running} onClick={handleStart} />
-      </div>
-      {loading ? <LoadingSpinner /> : job && <JobCard job={job} />}
+      <JobRunner domainId={domain._id} action="replacement" label="Start Replacement" needsTarget body={flags}>
+        <Form.Group className="mb-3">
+          {check('createCloudFlareZone', "Create the target's zone in this domain's cloud (or link it if it exists)")}
+          {check('copyCloudFlareFirewallRules', "Copy this domain's WAF rule set to the target and push it")}
+          {check('copyFiles', 'Copy the files')}
+        </Form.Group>
+      </JobRunner>
     </ActionLayout>
   );
 }

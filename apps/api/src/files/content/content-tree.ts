@@ -1,76 +1,62 @@
 import { Transform } from 'node:stream';
 import { ConflictError } from '../../http/errors.ts';
-import type { ContentFs, WalkEntry } from '../../files/content/index.ts';
-import { PermanentJobError } from '../registry.ts';
-
-/** A domain's content directory on its server, through the content-file layer (decision 020). */
-export type DomainDir = { domainId: string; domainName: string; dir: string; fs: ContentFs };
+import type { ContentFs, WalkEntry } from './content-fs.ts';
 
 export type CopyProgress = { files: number; filesTotal: number; bytes: number; bytesTotal: number; current: string };
+export type SkippedLinks = { count: number; paths: string[]; note: string };
 export type CopySummary = {
   files: number;
   directories: number;
   bytes: number;
   failed: { path: string; error: string }[];
   /** Symbolic links left out (they may lead outside the directory), named up to SKIPPED_LINKS_LISTED. */
-  skippedLinks?: { count: number; paths: string[]; note: string };
+  skippedLinks?: SkippedLinks;
 };
 
 export const COPY_FILE_ATTEMPTS = 3;
 /** At most this many failures are listed by name; the counts say how many files made it. */
 export const COPY_MAX_LISTED_FAILURES = 1000;
+export const SKIPPED_LINKS_LISTED = 50;
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export const missingDir = (d: Pick<DomainDir, 'domainName' | 'dir'>) =>
-  new PermanentJobError(`The directory of ${d.domainName} does not exist on its server (${d.dir})`);
-
-export const SKIPPED_LINKS_LISTED = 50;
-
-/** What a job's result says about the links it left out (issue 26: a note, never a failure). */
-export function skippedLinksNote(paths: string[], count: number) {
+/**
+ * Counts the links a walk leaves out (pass `onLink` to `ContentFs.walk`) and words what a job's result says of
+ * them (issue 26: a note, never a failure).
+ */
+export function linkTally() {
+  const paths: string[] = [];
+  let count = 0;
   return {
-    count,
-    paths: paths.slice(0, SKIPPED_LINKS_LISTED),
-    note: `${count} symbolic link${count === 1 ? ' was' : 's were'} skipped: links are never followed (they may lead outside the directory)`,
+    onLink(p: string) {
+      if (++count <= SKIPPED_LINKS_LISTED) paths.push(p);
+    },
+    /** Undefined when no link was met. */
+    note(): SkippedLinks | undefined {
+      if (!count) return undefined;
+      return {
+        count,
+        paths: paths.slice(0, SKIPPED_LINKS_LISTED),
+        note: `${count} symbolic link${count === 1 ? ' was' : 's were'} skipped: links are never followed (they may lead outside the directory)`,
+      };
+    },
   };
 }
 
 /**
- * Every directory and regular file of a domain directory; symbolic links are left out (they may lead away),
- * each told to `onSkip`, so a job can say so in its result.
- */
-export async function* walkDomain(
-  d: DomainDir,
-  signal?: AbortSignal,
-  onSkip?: (path: string) => void,
-): AsyncGenerator<WalkEntry> {
-  if (!(await d.fs.rootExists())) throw missingDir(d);
-  for await (const e of d.fs.walk('')) {
-    signal?.throwIfAborted();
-    if (!e.symlink) yield e;
-    else onSkip?.(e.path);
-  }
-}
-
-/**
- * Copies a domain directory tree to another domain's directory, streaming each file from one SFTP session to
- * the other (memory stays flat whatever the sizes) and writing it atomically. A file that fails is retried,
- * then reported by name, and the copy goes on with the rest. Directories are created first; an existing target
- * file is replaced.
+ * Copies a directory tree to another content directory (the caller checks that the source exists), streaming each
+ * file from one SFTP session to the other (memory stays flat whatever the sizes) and writing it atomically. A file
+ * that fails is retried, then reported by name, and the copy goes on with the rest. Directories are created first;
+ * an existing target file is replaced; links are left out and counted.
  */
 export async function copyTree(
-  from: DomainDir,
-  to: DomainDir,
+  from: ContentFs,
+  to: ContentFs,
   opts: { signal: AbortSignal; onProgress: (p: CopyProgress) => Promise<void>; retryDelayMs?: number },
 ): Promise<CopySummary> {
   const entries: WalkEntry[] = [];
-  const links: string[] = [];
-  let linkCount = 0;
-  const onSkip = (p: string) => {
-    if (++linkCount <= SKIPPED_LINKS_LISTED) links.push(p);
-  };
-  for await (const e of walkDomain(from, opts.signal, onSkip)) entries.push(e);
+  const links = linkTally();
+  for await (const e of from.walk('', { signal: opts.signal, onLink: links.onLink })) entries.push(e);
   const files = entries.filter((e) => e.type === 'file');
   const dirs = entries.filter((e) => e.type === 'directory');
   const bytesTotal = files.reduce((n, f) => n + f.size, 0);
@@ -85,15 +71,15 @@ export async function copyTree(
       current,
     });
 
-  if (!(await to.fs.rootExists())) {
-    await to.fs.createRoot().catch((err: unknown) => {
+  if (!(await to.rootExists())) {
+    await to.createRoot().catch((err: unknown) => {
       // Created meanwhile (a retry, or another job): that is what we wanted.
       if (!(err instanceof ConflictError)) throw err;
     });
   }
   for (const d of dirs) {
     opts.signal.throwIfAborted();
-    await to.fs.mkdirp(d.path);
+    await to.mkdirp(d.path);
     summary.directories++;
   }
   for (const f of files) {
@@ -104,7 +90,7 @@ export async function copyTree(
     for (let attempt = 1; attempt <= COPY_FILE_ATTEMPTS; attempt++) {
       copied = 0;
       try {
-        const { stream } = await from.fs.readStream(f.path);
+        const { stream } = await from.readStream(f.path);
         const counter = new Transform({
           transform(chunk: Buffer, _enc, cb) {
             copied += chunk.length;
@@ -118,7 +104,7 @@ export async function copyTree(
         opts.signal.addEventListener('abort', onAbort, { once: true });
         stream.once('error', (err) => counter.destroy(err));
         try {
-          await to.fs.writeAtomic(f.path, stream.pipe(counter), { mkdirs: true });
+          await to.writeAtomic(f.path, stream.pipe(counter), { mkdirs: true });
         } finally {
           opts.signal.removeEventListener('abort', onAbort);
           stream.destroy();
@@ -140,6 +126,7 @@ export async function copyTree(
     }
   }
   await report('');
-  if (linkCount) summary.skippedLinks = skippedLinksNote(links, linkCount);
+  const skipped = links.note();
+  if (skipped) summary.skippedLinks = skipped;
   return summary;
 }

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { createTestApp, type TestApp } from './harness.ts';
+
+/** The value `get()` answers once the file's `beforeAll` has run, usable as a plain object meanwhile. */
+function late<T extends object>(get: () => T | undefined, what: string): T {
+  return new Proxy({} as T, {
+    get(_, key) {
+      const target = get();
+      if (!target) throw new Error(`${what} is not started yet (use it inside a test or hook)`);
+      const v = Reflect.get(target, key, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+/**
+ * The usual set-up of a test file: one app for the file, emptied before each test. `before` and `after` start and
+ * stop what the file needs beside the app (a simulator, before the app and closed after it); `each` resets it
+ * before each test.
+ */
+export function useTestApp(
+  /** A function when the values are known only once `before` ran (a simulator's address). */
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  o: {
+    opts?: Parameters<typeof createTestApp>[1];
+    before?: () => Promise<unknown>;
+    after?: () => Promise<unknown>;
+    each?: () => unknown;
+  } = {},
+): TestApp {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    await o.before?.();
+    t = await createTestApp(typeof env === 'function' ? env() : env, o.opts);
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await o.after?.();
+  });
+  beforeEach(async () => {
+    await t!.reset();
+    await o.each?.();
+  });
+  return late(() => t, 'The test app');
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Calls as a user holding every rule (signed in again before each test, after the reset), and the records most
+ * module tests start from: `create` (expects 201) and `domainOn` (a domain, on a new server with `server`'s fields).
+ * Call after useTestApp so that the reset runs first.
+ */
+export function useAdminCalls(t: TestApp, o: { domainPrefix?: string; username?: string } = {}) {
+  let h = '';
+  let seq = 0;
+  beforeEach(async () => {
+    h = await t.tokenFor(['cnv'], o.username ? { username: o.username } : {});
+  });
+  const call = (method: Method, url: string, payload?: object, auth = h) =>
+    t.inject({ method, url, headers: { authorization: auth }, payload });
+  const create = async (resource: string, payload: object) => {
+    const res = await call('POST', `/api/${resource}`, payload);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as { _id: string } & Record<string, unknown>;
+  };
+  const nextName = () => `${o.domainPrefix ?? 'site'}-${++seq}.example`;
+  const domainOn = async (server: object | null, name = nextName()) => {
+    const s = server ? await create('servers', { IPAddress: '127.0.0.1', domainsLimitQty: 10, ...server }) : null;
+    const d = await create('domains', { domainName: name, status: 'active', serverId: s?._id ?? null });
+    return { domainId: d._id, serverId: s?._id, server: s, name };
+  };
+  return { call, create, domainOn, nextName, token: () => h };
+}
+
+let uniqueSeq = 0;
+/** A name no other test of the file holds, nor what a simulator kept from an earlier test. */
+export const unique = (prefix: string) => `${prefix}-${++uniqueSeq}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** A Cloudflare simulator for the file and an app whose Cloudflare client speaks to it. */
+export function useCloudflareSimApp() {
+  let sim: CloudflareSim | undefined;
+  const t = useTestApp(() => ({ CLOUDFLARE_API_URL: sim!.url, CLOUDFLARE_TIMEOUT_SECONDS: '5' }), {
+    before: async () => {
+      sim = await startCloudflareSim();
+    },
+    after: async () => sim?.close(),
+  });
+  return { t, sim: late(() => sim, 'The Cloudflare simulator') };
+}
+
+/** A new account on the simulator and the console's cloud for it. */
+export async function cloudOnSim(
+  sim: CloudflareSim,
+  create: (resource: string, payload: object) => Promise<{ _id: string }>,
+) {
+  const email = `${unique('ops')}@example.com`;
+  const token = `${unique('secret')}-0123456789abcdef`;
+  const { accountId } = sim.addAccount({ email, token });
+  const cloud = await create('clouds', { email, token });
+  return { accountId, cloud, email, token };
+}
