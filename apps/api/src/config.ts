@@ -256,6 +256,36 @@ const ConfigSchema = z.object({
       }
       return r.data;
     }),
+  /**
+   * Whether the provider's MFA stands in for the console's two-factor (decision 042): off, a user whose role
+   * requires two-factor (or who turned it on) is always asked for the console's code after single sign-on.
+   */
+  OIDC_TRUST_PROVIDER_MFA: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => v === undefined || v === '' || v === '1' || v === 'true' || v === 'yes'),
+  /** `amr` values that mean the provider checked a second factor (RFC 8176). */
+  OIDC_MFA_AMR: z
+    .string()
+    .max(1000)
+    .default('mfa,otp,hwk')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  /** `acr` values this provider uses for a sign-in with a second factor (none by default). */
+  OIDC_MFA_ACR: z
+    .string()
+    .max(2000)
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
   /** Off: only the break-glass administrator may still sign in with a password. */
   PASSWORD_SIGN_IN: z
     .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])

@@ -208,6 +208,7 @@ export async function createContainer(
       audit,
       secrets,
       openSession,
+      twoFactor,
       settings: oidcSettingsOf(config),
       passwordSignIn: config.PASSWORD_SIGN_IN,
     }),

@@ -6,3 +6,4 @@ export * from './ispmanager/index.ts';
 export * from './namecheap/index.ts';
 export * from './yandex-webmaster/index.ts';
 export * from './site/index.ts';
+export * from './oidc/index.ts';

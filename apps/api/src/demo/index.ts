@@ -7,6 +7,7 @@ import { attachDemoParsing } from './seed-parsing.ts';
 import { seedDemoFleet } from './seed-fleet.ts';
 import { seedDemoImportPlans } from './seed-imports.ts';
 import { systemActor } from '../http/context.ts';
+import { DEMO_SSO_ACCOUNTS, DEMO_SSO_NAME, attachDemoSso, startDemoSso } from './sso.ts';
 
 /**
  * Demo mode in one place: its simulated providers, the configuration that points the console at them, and the
@@ -14,6 +15,7 @@ import { systemActor } from '../http/context.ts';
  */
 export async function startDemo(config: Config) {
   const providers = await startDemoProviders(config.DATA_DIR);
+  const sso = await startDemoSso(config);
   return {
     providers,
     // Demo mode talks to its own simulators; nothing leaves the machine.
@@ -26,6 +28,8 @@ export async function startDemo(config: Config) {
       // The health checks reach the demo's HTTPS sites (self-signed) through the demo proxy.
       HEALTH_SITE_PORT: providers.healthSite.port,
       HEALTH_ACCEPT_UNTRUSTED_CERTS: true,
+      // Single sign-on through a local OpenID provider; password sign-in stays on.
+      ...sso?.config,
     } satisfies Config,
     /** Seeds a new data directory, then points the seeded rows at this run's simulators (their ports change). */
     async prepare(c: Container, log: FastifyBaseLogger) {
@@ -33,6 +37,7 @@ export async function startDemo(config: Config) {
       await attachDemoSsh(c, providers);
       await attachDemoNamecheap(c, providers);
       await attachDemoPanels(c, providers);
+      if (sso) await attachDemoSso(c, sso.sim.issuer);
     },
     /** Once the job engine runs: what the demo queues at start (a first parse of the parsing example). */
     async afterJobs(c: Container, log: FastifyBaseLogger) {
@@ -43,8 +48,15 @@ export async function startDemo(config: Config) {
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +
       `Yandex Webmaster ${providers.yandexWebmaster.url}, SSH host 127.0.0.1:${providers.sshHost.port}, ` +
-      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n`,
-    close: () => providers.close(),
+      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n` +
+      (sso
+        ? `  Single sign-on: "Sign in with ${DEMO_SSO_NAME}" (${sso.sim.issuer}), accounts ` +
+          `${DEMO_SSO_ACCOUNTS.map((a) => `${a.preferred_username} / ${a.password}`).join(', ')}\n`
+        : ''),
+    close: async () => {
+      await providers.close();
+      await sso?.sim.close();
+    },
   };
 }
 export type Demo = Awaited<ReturnType<typeof startDemo>>;

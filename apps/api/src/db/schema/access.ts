@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './people.ts';
 
 /** A user's TOTP: the secret sealed by the secret box; enabledAt is null until the first code confirms it. */
@@ -39,6 +39,8 @@ export const loginChallenges = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     failures: integer('failures').notNull().default(0),
+    /** What the code step follows: 'password' or 'oidc' (the session's sign-in method says both). */
+    firstFactor: text('first_factor').notNull().default('password'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -87,6 +89,25 @@ export const userIdentities = pgTable(
   ],
 );
 
+/** An administrator's one-time invitation: the next single sign-on through it links the provider account to the user. */
+export const identityLinks = pgTable(
+  'identity_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('identity_links_token_hash_uq').on(t.tokenHash),
+    uniqueIndex('identity_links_user_uq').on(t.userId),
+  ],
+);
+
 /** A sign-in under way at the provider; after the callback, the one-time code the web app exchanges. */
 export const oidcLogins = pgTable(
   'oidc_logins',
@@ -98,6 +119,10 @@ export const oidcLogins = pgTable(
     nonce: text('nonce').notNull(),
     exchangeHash: text('exchange_hash'),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The link invitation this sign-in came through, if any. */
+    linkId: uuid('link_id').references(() => identityLinks.id, { onDelete: 'cascade' }),
+    /** Set on the one-time code when the provider asserted MFA (amr/acr), decision 042. */
+    providerMfa: boolean('provider_mfa').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -167,6 +167,8 @@ describe('personal API tokens', () => {
       ['DELETE', `/api/users/${me.id}`],
       ['POST', '/api/roles', { name: 'r', rules: [] }],
       ['POST', `/api/users/${me.id}/two-factor/reset`],
+      ['POST', `/api/users/${me.id}/identity-link`],
+      ['POST', `/api/users/${me.id}/identities`, { subject: 'someone' }],
       ['GET', '/api/sessions'],
       ['POST', `/api/clouds/${id}/reveal`, { field: 'apiKey' }],
     ];

@@ -1,12 +1,18 @@
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { oidcLogins, roles, userIdentities, userRoles } from '../../db/schema/index.ts';
+import { identityLinks, oidcLogins, roles, userIdentities, userRoles } from '../../db/schema/index.ts';
 
 export type OidcLoginRow = typeof oidcLogins.$inferSelect;
 
 export function createOidcRepository(db: Db) {
   return {
-    async insertLogin(values: { stateHash: string; codeVerifier: string; nonce: string; expiresAt: Date }) {
+    async insertLogin(values: {
+      stateHash: string;
+      codeVerifier: string;
+      nonce: string;
+      expiresAt: Date;
+      linkId?: string | null;
+    }) {
       await db.insert(oidcLogins).values(values);
     },
     /** Takes a sign-in under way by its state, once: a second callback with the same state finds nothing. */
@@ -18,26 +24,83 @@ export function createOidcRepository(db: Db) {
       return r;
     },
     /** The one-time code of a finished sign-in (a fresh row: the state's row is gone). */
-    async insertExchange(values: { exchangeHash: string; userId: string; expiresAt: Date }, ex: Executor = db) {
+    async insertExchange(
+      values: { exchangeHash: string; userId: string; expiresAt: Date; providerMfa: boolean },
+      ex: Executor = db,
+    ) {
       await ex.insert(oidcLogins).values({
         stateHash: `x:${values.exchangeHash}`,
         codeVerifier: '',
         nonce: '',
         exchangeHash: values.exchangeHash,
         userId: values.userId,
+        providerMfa: values.providerMfa,
         expiresAt: values.expiresAt,
       });
     },
     /** Spends a one-time code: it works once, and only before it expires. */
-    async takeExchange(exchangeHash: string): Promise<string | undefined> {
+    async takeExchange(exchangeHash: string): Promise<{ userId: string; providerMfa: boolean } | undefined> {
       const [r] = await db
         .delete(oidcLogins)
         .where(and(eq(oidcLogins.exchangeHash, exchangeHash), gt(oidcLogins.expiresAt, new Date())))
-        .returning({ userId: oidcLogins.userId });
-      return r?.userId ?? undefined;
+        .returning({ userId: oidcLogins.userId, providerMfa: oidcLogins.providerMfa });
+      return r?.userId ? { userId: r.userId, providerMfa: r.providerMfa } : undefined;
     },
     async purgeExpired() {
       await db.delete(oidcLogins).where(lt(oidcLogins.expiresAt, new Date()));
+      await db.delete(identityLinks).where(lt(identityLinks.expiresAt, new Date()));
+    },
+    /** A user's single pending link invitation is replaced by a new one. */
+    async replaceLink(
+      values: { userId: string; tokenHash: string; createdBy: string | null; expiresAt: Date },
+      ex: Executor,
+    ) {
+      await ex.delete(identityLinks).where(eq(identityLinks.userId, values.userId));
+      const [r] = await ex.insert(identityLinks).values(values).returning();
+      return r!;
+    },
+    async findLinkByToken(tokenHash: string) {
+      const [r] = await db
+        .select()
+        .from(identityLinks)
+        .where(and(eq(identityLinks.tokenHash, tokenHash), gt(identityLinks.expiresAt, new Date())));
+      return r;
+    },
+    async pendingLinkOf(userId: string) {
+      const [r] = await db
+        .select()
+        .from(identityLinks)
+        .where(and(eq(identityLinks.userId, userId), gt(identityLinks.expiresAt, new Date())));
+      return r;
+    },
+    /** Spends an invitation: it links one provider account, once. */
+    async takeLink(id: string, ex: Executor) {
+      const [r] = await ex
+        .delete(identityLinks)
+        .where(and(eq(identityLinks.id, id), gt(identityLinks.expiresAt, new Date())))
+        .returning();
+      return r;
+    },
+    async deleteLinkOf(userId: string, ex: Executor = db): Promise<boolean> {
+      const r = await ex
+        .delete(identityLinks)
+        .where(eq(identityLinks.userId, userId))
+        .returning({ id: identityLinks.id });
+      return r.length > 0;
+    },
+    async identitiesOf(userId: string) {
+      return db
+        .select()
+        .from(userIdentities)
+        .where(eq(userIdentities.userId, userId))
+        .orderBy(asc(userIdentities.createdAt));
+    },
+    async deleteIdentity(userId: string, id: string, ex: Executor = db) {
+      const [r] = await ex
+        .delete(userIdentities)
+        .where(and(eq(userIdentities.id, id), eq(userIdentities.userId, userId)))
+        .returning();
+      return r;
     },
     async findIdentity(issuer: string, subject: string, ex: Executor = db) {
       const [r] = await ex
@@ -46,8 +109,16 @@ export function createOidcRepository(db: Db) {
         .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)));
       return r;
     },
-    async insertIdentity(values: { userId: string; issuer: string; subject: string }, ex: Executor = db) {
-      await ex.insert(userIdentities).values({ ...values, lastLoginAt: new Date() });
+    /** Linked at a sign-in unless `lastLoginAt` says otherwise (an administrator's link by subject). */
+    async insertIdentity(
+      values: { userId: string; issuer: string; subject: string; lastLoginAt?: Date | null },
+      ex: Executor = db,
+    ) {
+      const [r] = await ex
+        .insert(userIdentities)
+        .values({ lastLoginAt: new Date(), ...values })
+        .returning();
+      return r!;
     },
     async touchIdentity(id: string, ex: Executor = db) {
       await ex.update(userIdentities).set({ lastLoginAt: new Date() }).where(eq(userIdentities.id, id));

@@ -1,6 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LoginResultSchema, OidcConfigSchema, OidcExchangeInputSchema, dataOf } from '@fleetdesk/contract';
+import {
+  IdParamsSchema,
+  IdentityLinkInputSchema,
+  IdentityLinkSchema,
+  IdentityParamsSchema,
+  LoginResultSchema,
+  OidcConfigSchema,
+  OidcExchangeInputSchema,
+  UserIdentitiesSchema,
+  UserIdentitySchema,
+  dataOf,
+} from '@fleetdesk/contract';
 import type { OidcService } from './oidc.service.ts';
 
 const meta = (req: { ip: string; id: unknown; headers: { 'user-agent'?: string } }) => ({
@@ -21,8 +32,14 @@ export const oidcRoutes =
       async () => ({ data: oidc.publicConfig() }),
     );
 
-    app.get('/auth/oidc/start', { config: { access: 'public' }, schema: { tags: ['auth'] } }, async (_req, reply) =>
-      reply.redirect(await oidc.start(), 302),
+    app.get(
+      '/auth/oidc/start',
+      {
+        config: { access: 'public' },
+        // `link`: an administrator's link invitation (the next sign-in links the account to its user).
+        schema: { tags: ['auth'], querystring: z.object({ link: z.string().max(200).optional() }).strip() },
+      },
+      async (req, reply) => reply.redirect(await oidc.start(req.query.link), 302),
     );
 
     app.get(
@@ -54,8 +71,69 @@ export const oidcRoutes =
       },
       async (req, reply) => {
         const { token, result } = await oidc.exchange(req.body.code, meta(req));
-        reply.header('authorization', `Bearer ${token}`);
+        // No token when the console's code step follows (a challenge is answered instead).
+        if (token) reply.header('authorization', `Bearer ${token}`);
         return { data: result };
+      },
+    );
+
+    // An administrator links a user's single sign-on: by an invitation, or by the provider's subject.
+    const ok = dataOf(z.object({ ok: z.boolean() }));
+    app.get(
+      '/api/users/:id/identities',
+      {
+        config: { access: 'cnv:users' },
+        schema: { tags: ['users'], params: IdParamsSchema, response: { 200: dataOf(UserIdentitiesSchema) } },
+      },
+      async (req) => ({ data: await oidc.identities(req.params.id) }),
+    );
+    app.post(
+      '/api/users/:id/identities',
+      {
+        config: { access: 'cnv:users' },
+        schema: {
+          tags: ['users'],
+          params: IdParamsSchema,
+          body: IdentityLinkInputSchema,
+          response: { 201: dataOf(UserIdentitySchema) },
+        },
+      },
+      async (req, reply) => {
+        reply.code(201);
+        return { data: await oidc.linkSubject(req.params.id, req.body.subject, req.actor) };
+      },
+    );
+    app.delete(
+      '/api/users/:id/identities/:identityId',
+      {
+        config: { access: 'cnv:users' },
+        schema: { tags: ['users'], params: IdentityParamsSchema, response: { 200: ok } },
+      },
+      async (req) => {
+        await oidc.unlink(req.params.id, req.params.identityId, req.actor);
+        return { data: { ok: true } };
+      },
+    );
+    app.post(
+      '/api/users/:id/identity-link',
+      {
+        config: { access: 'cnv:users' },
+        schema: { tags: ['users'], params: IdParamsSchema, response: { 201: dataOf(IdentityLinkSchema) } },
+      },
+      async (req, reply) => {
+        reply.code(201);
+        return { data: await oidc.createLink(req.params.id, req.actor) };
+      },
+    );
+    app.delete(
+      '/api/users/:id/identity-link',
+      {
+        config: { access: 'cnv:users' },
+        schema: { tags: ['users'], params: IdParamsSchema, response: { 200: ok } },
+      },
+      async (req) => {
+        await oidc.cancelLink(req.params.id, req.actor);
+        return { data: { ok: true } };
       },
     );
   };

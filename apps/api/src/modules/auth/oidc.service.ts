@@ -1,18 +1,25 @@
 import crypto from 'node:crypto';
 import * as oidc from 'openid-client';
-import type { LoginResult } from '@fleetdesk/contract';
+import {
+  IDENTITY_LINK_HOURS,
+  type IdentityLink,
+  type LoginResult,
+  type UserIdentities,
+  type UserIdentity,
+} from '@fleetdesk/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { UnauthorizedError, UpstreamError, ValidationError } from '../../http/errors.ts';
+import { ConflictError, NotFoundError, UnauthorizedError, UpstreamError, ValidationError } from '../../http/errors.ts';
 import type { Actor } from '../../http/context.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
-import { toSessionUser } from '../users/users.service.ts';
+import { assertHoldsAll, toSessionUser } from '../users/users.service.ts';
 import type { OidcRepository } from './oidc.repository.ts';
 import type { SessionMeta, SessionOpener } from './open-session.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
 
 /** How long a user has at the provider, and how long the web app has to exchange its one-time code. */
 const LOGIN_MS = 10 * 60_000;
@@ -30,6 +37,10 @@ export type OidcSettings = {
   groupsClaim: string;
   groupRoles: Record<string, string>;
   timeoutSeconds: number;
+  /** Whether an MFA the provider asserts stands in for the console's two-factor. */
+  trustProviderMfa: boolean;
+  mfaAmr: string[];
+  mfaAcr: string[];
 };
 
 export function oidcSettingsOf(c: Config): OidcSettings | undefined {
@@ -45,6 +56,9 @@ export function oidcSettingsOf(c: Config): OidcSettings | undefined {
     groupsClaim: c.OIDC_GROUPS_CLAIM,
     groupRoles: c.OIDC_GROUP_ROLES,
     timeoutSeconds: 15,
+    trustProviderMfa: c.OIDC_TRUST_PROVIDER_MFA,
+    mfaAmr: c.OIDC_MFA_AMR,
+    mfaAcr: c.OIDC_MFA_ACR,
   };
 }
 
@@ -73,6 +87,27 @@ function detailOf(err: unknown): string {
 const groupsOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).filter((g): g is string => typeof g === 'string');
 
+/** Whether the ID token says a second factor was checked: an `amr` value (RFC 8176) or an `acr` configured as MFA. */
+export function providerAssertedMfa(claims: Record<string, unknown>, s: Pick<OidcSettings, 'mfaAmr' | 'mfaAcr'>) {
+  const amr = Array.isArray(claims.amr) ? claims.amr.filter((v): v is string => typeof v === 'string') : [];
+  if (amr.some((v) => s.mfaAmr.includes(v))) return true;
+  return typeof claims.acr === 'string' && s.mfaAcr.includes(claims.acr);
+}
+
+const toIdentity = (r: {
+  id: string;
+  issuer: string;
+  subject: string;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+}): UserIdentity => ({
+  _id: r.id,
+  issuer: r.issuer,
+  subject: r.subject,
+  dateCreated: r.createdAt.toISOString(),
+  dateLastLogin: r.lastLoginAt?.toISOString() ?? null,
+});
+
 /** A username from the provider's claims, kept to the characters the console's usernames use. */
 function usernameFrom(claims: Record<string, unknown>, sub: string): string {
   const raw =
@@ -90,10 +125,11 @@ export function createOidcService(deps: {
   audit: AuditService;
   secrets: SecretBox;
   openSession: SessionOpener;
+  twoFactor: Pick<TwoFactorService, 'afterPassword'>;
   settings: OidcSettings | undefined;
   passwordSignIn: boolean;
 }) {
-  const { database, repo, users, audit, secrets, openSession, settings, passwordSignIn } = deps;
+  const { database, repo, users, audit, secrets, openSession, twoFactor, settings, passwordSignIn } = deps;
   let discovered: Promise<oidc.Configuration> | undefined;
   let lastPurge = 0;
   const callbackUrl = settings ? `${settings.redirectBase}/auth/oidc/callback` : '';
@@ -217,6 +253,49 @@ export function createOidcService(deps: {
     throw new OidcCallbackError('username_taken', `no free username near "${base}"`);
   }
 
+  /**
+   * A sign-in through an administrator's link invitation: binds (issuer, subject) to the invited user, once. An
+   * account already linked to someone else is refused and the invitation stays usable.
+   */
+  async function linkThroughInvitation(linkId: string, iss: string, sub: string, meta: SessionMeta) {
+    return database.db.transaction(async (tx) => {
+      const link = await repo.takeLink(linkId, tx);
+      if (!link) throw new OidcCallbackError('link_expired', 'the link invitation expired or was replaced');
+      const identity = await repo.findIdentity(iss, sub, tx);
+      if (identity && identity.userId !== link.userId) {
+        throw new OidcCallbackError('identity_taken', `subject ${sub.slice(0, 100)} is linked to another user`);
+      }
+      const user = await users.findById(link.userId, tx);
+      if (!user) throw new OidcCallbackError('inactive', 'user gone');
+      if (identity) await repo.touchIdentity(identity.id, tx);
+      else await repo.insertIdentity({ userId: user.id, issuer: iss, subject: sub }, tx);
+      await audit.record(
+        failureActor(meta, user.id, user.username),
+        {
+          action: 'update',
+          entity: 'users',
+          entityId: user.id,
+          details: { identityLinked: { issuer: iss, subject: sub.slice(0, 255) }, via: 'link invitation' },
+        },
+        tx,
+      );
+      return user;
+    });
+  }
+
+  /** Who may link or unlink a user's sign-in: cnv:users and every rule of that user (decision 017). */
+  async function guard(userId: string, actor: Actor, ex: Parameters<UsersRepository['rulesOf']>[1]) {
+    const user = await users.findById(userId, ex);
+    if (!user) throw new NotFoundError('User not found');
+    assertHoldsAll(
+      actor,
+      await users.rulesOf(userId, ex),
+      "change this user's sign-in",
+      'change it for a user holding it',
+    );
+    return user;
+  }
+
   return {
     /** What the sign-in page needs to know; nothing secret. */
     publicConfig() {
@@ -227,12 +306,22 @@ export function createOidcService(deps: {
       };
     },
 
-    /** Starts a sign-in: a state, a PKCE verifier and a nonce kept for the callback; the provider's address. */
-    async start(): Promise<string> {
+    /**
+     * Starts a sign-in: a state, a PKCE verifier and a nonce kept for the callback; the provider's address. With
+     * a link invitation's token, the sign-in links the provider account to the invited user.
+     */
+    async start(linkToken?: string): Promise<string> {
       const s = enabled();
       if (Date.now() - lastPurge > 600_000) {
         lastPurge = Date.now();
         await repo.purgeExpired();
+      }
+      let linkId: string | null = null;
+      if (linkToken !== undefined) {
+        const link = /^[0-9a-f]{64}$/i.test(linkToken) ? await repo.findLinkByToken(hashToken(linkToken)) : undefined;
+        // A browser followed this address: it goes to the web page that says why.
+        if (!link) return `${s.redirectBase}/login/sso?error=link_expired`;
+        linkId = link.id;
       }
       let cfg: oidc.Configuration;
       try {
@@ -248,6 +337,7 @@ export function createOidcService(deps: {
         codeVerifier: secrets.encrypt(verifier),
         nonce,
         expiresAt: new Date(Date.now() + LOGIN_MS),
+        linkId,
       });
       return oidc
         .buildAuthorizationUrl(cfg, {
@@ -292,7 +382,9 @@ export function createOidcService(deps: {
           const info = await oidc.fetchUserInfo(cfg, tokens.access_token, idClaims.sub);
           claims = { ...info, ...claims };
         }
-        const user = await linkedUser(idClaims.iss, idClaims.sub, claims, s, meta);
+        const user = login.linkId
+          ? await linkThroughInvitation(login.linkId, idClaims.iss, idClaims.sub, meta)
+          : await linkedUser(idClaims.iss, idClaims.sub, claims, s, meta);
         if (!user || user.status !== 'active') throw new OidcCallbackError('inactive', 'user inactive or gone');
         await syncRoles(user.id, claims, s, failureActor(meta, user.id, user.username));
         const code = newToken();
@@ -300,6 +392,7 @@ export function createOidcService(deps: {
           exchangeHash: hashToken(code),
           userId: user.id,
           expiresAt: new Date(Date.now() + EXCHANGE_MS),
+          providerMfa: providerAssertedMfa(idClaims, s),
         });
         return `${web}?code=${code}`;
       } catch (err) {
@@ -315,10 +408,10 @@ export function createOidcService(deps: {
     },
 
     /** The web app's one-time code for a session: the token travels in a response header, never in a URL. */
-    async exchange(code: string, meta: SessionMeta): Promise<{ token: string; result: LoginResult }> {
-      enabled();
-      const userId = await repo.takeExchange(hashToken(code));
-      const user = userId ? await users.findById(userId) : undefined;
+    async exchange(code: string, meta: SessionMeta): Promise<{ token?: string; result: LoginResult }> {
+      const s = enabled();
+      const taken = await repo.takeExchange(hashToken(code));
+      const user = taken ? await users.findById(taken.userId) : undefined;
       if (!user || user.status !== 'active') {
         await audit.record(failureActor(meta, user?.id ?? null, user?.username ?? null), {
           action: 'login_failed',
@@ -328,9 +421,105 @@ export function createOidcService(deps: {
         });
         throw new UnauthorizedError('This sign-in link has expired or was already used', 'oidc_code_invalid');
       }
-      // Second factors are the provider's business here (decision 042).
-      const { token, user: fresh } = await openSession(user, meta, { twoFactorSetup: false, method: 'oidc' });
+      // The provider's asserted MFA stands in for the console's second factor when trusted; otherwise the
+      // console asks for its own code (or its setup, when a role requires it), as after a password (decision 042).
+      if (!s.trustProviderMfa || !taken!.providerMfa) {
+        const outcome = await twoFactor.afterPassword(user, meta, 'oidc');
+        return { token: outcome.token, result: outcome.result };
+      }
+      const { token, user: fresh } = await openSession(user, meta, { twoFactorSetup: false, method: 'oidc with mfa' });
       return { token, result: { user: toSessionUser(fresh), twoFactorSetupRequired: false } };
+    },
+
+    /** The user page's card: linked provider accounts and the pending invitation (never its token). */
+    async identities(userId: string): Promise<UserIdentities> {
+      if (!(await users.findById(userId))) throw new NotFoundError('User not found');
+      const pending = settings ? await repo.pendingLinkOf(userId) : undefined;
+      return {
+        ssoEnabled: !!settings,
+        providerName: settings?.providerName ?? null,
+        identities: (await repo.identitiesOf(userId)).map(toIdentity),
+        pendingLink: pending
+          ? { dateCreated: pending.createdAt.toISOString(), dateExpires: pending.expiresAt.toISOString() }
+          : null,
+      };
+    },
+
+    /** A one-time link invitation for the user (replacing a pending one); its address is answered this once. */
+    async createLink(userId: string, actor: Actor): Promise<IdentityLink> {
+      const s = enabled();
+      const token = newToken();
+      const expiresAt = new Date(Date.now() + IDENTITY_LINK_HOURS * 3_600_000);
+      await database.db.transaction(async (tx) => {
+        const user = await guard(userId, actor, tx);
+        if (user.status !== 'active') throw new ConflictError('This user is deactivated', undefined, 'user_inactive');
+        await repo.replaceLink({ userId, tokenHash: hashToken(token), createdBy: actor.userId, expiresAt }, tx);
+        await audit.record(
+          actor,
+          { action: 'update', entity: 'users', entityId: userId, details: { identityLink: 'invitation created' } },
+          tx,
+        );
+      });
+      return { url: `${s.redirectBase}/auth/oidc/start?link=${token}`, dateExpires: expiresAt.toISOString() };
+    },
+
+    async cancelLink(userId: string, actor: Actor): Promise<void> {
+      await database.db.transaction(async (tx) => {
+        await guard(userId, actor, tx);
+        if (!(await repo.deleteLinkOf(userId, tx))) throw new NotFoundError('No link invitation is pending');
+        await audit.record(
+          actor,
+          { action: 'update', entity: 'users', entityId: userId, details: { identityLink: 'invitation cancelled' } },
+          tx,
+        );
+      });
+    },
+
+    /** Links by the subject the provider's admin console shows, at the configured provider; never a taken one. */
+    async linkSubject(userId: string, subject: string, actor: Actor): Promise<UserIdentity> {
+      const s = enabled();
+      return database.db.transaction(async (tx) => {
+        await guard(userId, actor, tx);
+        const taken = await repo.findIdentity(s.issuer, subject, tx);
+        if (taken) {
+          const message =
+            taken.userId === userId
+              ? 'This account is already linked to this user'
+              : 'This account is already linked to another user';
+          throw new ConflictError(message, { subject: message }, 'identity_taken');
+        }
+        const row = await repo.insertIdentity({ userId, issuer: s.issuer, subject, lastLoginAt: null }, tx);
+        await audit.record(
+          actor,
+          {
+            action: 'update',
+            entity: 'users',
+            entityId: userId,
+            details: { identityLinked: { issuer: s.issuer, subject }, via: 'subject' },
+          },
+          tx,
+        );
+        return toIdentity(row);
+      });
+    },
+
+    /** Unlinks a provider account: single sign-on with it no longer signs in as this user. */
+    async unlink(userId: string, identityId: string, actor: Actor): Promise<void> {
+      await database.db.transaction(async (tx) => {
+        await guard(userId, actor, tx);
+        const gone = await repo.deleteIdentity(userId, identityId, tx);
+        if (!gone) throw new NotFoundError('Linked account not found');
+        await audit.record(
+          actor,
+          {
+            action: 'update',
+            entity: 'users',
+            entityId: userId,
+            details: { identityUnlinked: { issuer: gone.issuer, subject: gone.subject } },
+          },
+          tx,
+        );
+      });
     },
   };
 }

@@ -1,100 +1,31 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
-import Provider from 'oidc-provider';
+import { Secret, TOTP } from 'otpauth';
+import { startOidcSim } from '@fleetdesk/simulators/oidc/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 
 /**
  * Single sign-on against a real OpenID provider (oidc-provider) on loopback: the browser's trip through the
- * provider is played with fetch and a cookie jar; the provider signs users in as `provider.account`.
+ * provider is played with fetch and a cookie jar; the provider signs users in as `state.autoLogin`.
  */
 const REDIRECT_BASE = 'http://127.0.0.1:39999';
 const CLIENT = { id: 'fleetdesk', secret: 'fleetdesk-test-client-secret-0123456789' };
 
-type Account = { preferred_username: string; email: string; name: string; groups: string[] };
-
-async function startProvider() {
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const key = (kid: string) => ({
-    ...(crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as object),
-    kid,
-    alg: 'RS256',
-    use: 'sig',
+const startProvider = () =>
+  startOidcSim({
+    client: { id: CLIENT.id, secret: CLIENT.secret, redirectUris: [`${REDIRECT_BASE}/auth/oidc/callback`] },
   });
-  const signing = key('k1');
-  // Another key under the same kid: the provider still signs with k1, but publishes this one when tampering.
-  const other = key('k1') as Record<string, unknown>;
-  const state = {
-    issuer,
-    accounts: new Map<string, Account>(),
-    account: '',
-    tamperJwks: false,
-  };
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT.id,
-        client_secret: CLIENT.secret,
-        redirect_uris: [`${REDIRECT_BASE}/auth/oidc/callback`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    jwks: { keys: [signing] },
-    claims: { openid: ['sub'], email: ['email'], profile: ['preferred_username', 'name'], groups: ['groups'] },
-    conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false } },
-    cookies: { keys: ['oidc-test-cookie-key'] },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id, ...state.accounts.get(id) }) }),
-    // A first-party client: consent is given without asking.
-    loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({
-        clientId: ctx.oidc.client!.clientId,
-        accountId: ctx.oidc.session!.accountId!,
-      });
-      grant.addOIDCScope('openid profile email groups');
-      grant.addOIDCClaims(['preferred_username', 'email', 'name', 'groups']);
-      await grant.save();
-      return grant;
-    },
-  });
-  provider.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/interaction/')) {
-      const to = await provider.interactionResult(
-        ctx.req,
-        ctx.res,
-        { login: { accountId: state.account } },
-        { mergeWithLastSubmission: false },
-      );
-      ctx.redirect(to);
-      return;
-    }
-    if (state.tamperJwks && ctx.path === '/jwks') {
-      const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = other;
-      ctx.type = 'application/jwk-set+json';
-      ctx.body = { keys: [pub] };
-      return;
-    }
-    await next();
-  });
-  server.on('request', provider.callback());
-  return { state, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 type Idp = Awaited<ReturnType<typeof startProvider>>;
 
 /** The browser: start at the console, follow the provider's redirects, come back to the console's callback. */
 async function browse(
   t: TestApp,
-  opts: { beforeCallback?: (callback: URL) => Promise<void> | void } = {},
+  opts: { beforeCallback?: (callback: URL) => Promise<void> | void; start?: string } = {},
 ): Promise<URL> {
-  const start = await t.inject({ method: 'GET', url: '/auth/oidc/start' });
+  const start = await t.inject({ method: 'GET', url: opts.start ?? '/auth/oidc/start' });
   expect(start.statusCode).toBe(302);
   let url = String(start.headers.location);
   const jar = new Map<string, string>();
@@ -146,7 +77,7 @@ async function lastFailure(t: TestApp) {
 }
 
 const envFor = (idp: Idp, extra: Record<string, string> = {}) => ({
-  OIDC_ISSUER: idp.state.issuer,
+  OIDC_ISSUER: idp.issuer,
   OIDC_CLIENT_ID: CLIENT.id,
   OIDC_CLIENT_SECRET: CLIENT.secret,
   OIDC_SCOPES: 'openid profile email groups',
@@ -168,6 +99,7 @@ describe('single sign-on (OIDC)', () => {
     await t.c.repos.roles.insert({ name: 'Viewers', rules: ['cnv:audit'] });
     await t.c.repos.roles.insert({ name: 'Handpicked', rules: ['cnv:brands'] });
     idp.state.accounts.set('sub-alice', {
+      sub: 'sub-alice',
       preferred_username: 'alice',
       email: 'alice@example.test',
       name: 'Alice Ops',
@@ -185,7 +117,7 @@ describe('single sign-on (OIDC)', () => {
   });
 
   it('creates the user at first sign-in, maps groups to roles, and gives a session only for the one-time code', async () => {
-    idp.state.account = 'sub-alice';
+    idp.state.autoLogin = 'sub-alice';
     const back = await browse(t);
     expect(back.searchParams.get('error')).toBeNull();
     expect(back.toString()).not.toMatch(/token/i);
@@ -200,7 +132,7 @@ describe('single sign-on (OIDC)', () => {
     const again = await exchange(t, back);
     expect(again.statusCode).toBe(401);
     const linked = await rows(t, sql`select issuer, subject from user_identities`);
-    expect(linked).toEqual([{ issuer: idp.state.issuer, subject: 'sub-alice' }]);
+    expect(linked).toEqual([{ issuer: idp.issuer, subject: 'sub-alice' }]);
     const logins = await rows<{ details: { method: string } }>(
       t,
       sql`select details from audit_log where action = 'login' order by at desc limit 1`,
@@ -215,7 +147,7 @@ describe('single sign-on (OIDC)', () => {
       sql`insert into user_roles (user_id, role_id) values (${alice!.id}, ${handpicked!.id})`,
     );
     idp.state.accounts.get('sub-alice')!.groups = ['ops'];
-    idp.state.account = 'sub-alice';
+    idp.state.autoLogin = 'sub-alice';
     const res = await exchange(t, await browse(t));
     expect(res.statusCode).toBe(200);
     expect(await rolesOf(t, 'alice')).toEqual(['Handpicked', 'Operators']);
@@ -225,18 +157,19 @@ describe('single sign-on (OIDC)', () => {
 
   it('links by subject, never by a matching username or email', async () => {
     idp.state.accounts.set('sub-other', {
+      sub: 'sub-other',
       preferred_username: 'alice',
       email: 'alice@example.test',
       name: 'Not Alice',
       groups: [],
     });
-    idp.state.account = 'sub-other';
+    idp.state.autoLogin = 'sub-other';
     const res = await exchange(t, await browse(t));
     expect(res.json().data.user.username).toBe('alice-2');
   });
 
   it('refuses a callback whose state is not one it issued', async () => {
-    idp.state.account = 'sub-alice';
+    idp.state.autoLogin = 'sub-alice';
     const back = await browse(t, {
       beforeCallback: (cb) => cb.searchParams.set('state', crypto.randomBytes(32).toString('base64url')),
     });
@@ -246,7 +179,7 @@ describe('single sign-on (OIDC)', () => {
   });
 
   it('refuses an ID token whose nonce is not the one of this sign-in', async () => {
-    idp.state.account = 'sub-alice';
+    idp.state.autoLogin = 'sub-alice';
     const back = await browse(t, {
       beforeCallback: async () => {
         await t.c.database.db.execute(sql`update oidc_logins set nonce = 'a-different-nonce-0123456789'`);
@@ -257,7 +190,7 @@ describe('single sign-on (OIDC)', () => {
   });
 
   it('refuses a callback replayed with a state already used', async () => {
-    idp.state.account = 'sub-alice';
+    idp.state.autoLogin = 'sub-alice';
     let replay = '';
     const back = await browse(t, { beforeCallback: (cb) => void (replay = cb.pathname + cb.search) });
     expect(back.searchParams.get('code')).toBeTruthy();
@@ -289,7 +222,7 @@ describe('single sign-on (OIDC)', () => {
     const fresh = await createTestApp(envFor(idp));
     try {
       idp.state.tamperJwks = true;
-      idp.state.account = 'sub-alice';
+      idp.state.autoLogin = 'sub-alice';
       const back = await browse(fresh);
       expect(back.searchParams.get('error')).toBe('invalid_response');
       expect(back.searchParams.get('code')).toBeNull();
@@ -303,7 +236,7 @@ describe('single sign-on (OIDC)', () => {
   it('creates no user when creating users is off, and signs in nobody unlinked', async () => {
     const closed = await createTestApp(envFor(idp, { OIDC_ALLOW_CREATE_USERS: 'false' }));
     try {
-      idp.state.account = 'sub-alice';
+      idp.state.autoLogin = 'sub-alice';
       const back = await browse(closed);
       expect(back.searchParams.get('error')).toBe('no_user');
       expect(back.searchParams.get('code')).toBeNull();
@@ -323,4 +256,293 @@ describe('single sign-on (OIDC)', () => {
       loadConfig({ ...envFor(idp), OIDC_ISSUER: 'http://idp.example.test', OIDC_GROUP_ROLES: '{' }, { dotenv: false }),
     ).toThrow(/OIDC_ISSUER: must be https[\s\S]*|OIDC_GROUP_ROLES/);
   });
+});
+
+/** The path of an administrator's link invitation for a user (the address is answered once). */
+async function invite(t: TestApp, admin: string, userId: string): Promise<string> {
+  const res = await t.inject({
+    method: 'POST',
+    url: `/api/users/${userId}/identity-link`,
+    headers: { authorization: admin },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const url = new URL(res.json().data.url);
+  expect(url.origin).toBe(REDIRECT_BASE);
+  expect(url.pathname).toBe('/auth/oidc/start');
+  return url.pathname + url.search;
+}
+
+describe('linking existing users to provider accounts (user creation off)', () => {
+  let idp: Idp;
+  let t: TestApp;
+  let admin: string;
+  const ids: Record<string, string> = {};
+  const auth = (h: string) => ({ authorization: h });
+
+  beforeAll(async () => {
+    idp = await startProvider();
+    t = await createTestApp(envFor(idp, { OIDC_ALLOW_CREATE_USERS: 'false' }));
+    admin = await t.tokenFor(['cnv'], { username: 'root-admin' });
+    const hash = await hashPassword('correct horse battery');
+    for (const username of ['carol', 'dave']) {
+      ids[username] = (await t.c.repos.users.insert({ username, name: username, email: '', passwordHash: hash })).id;
+    }
+    // The provider's usernames differ from the console's: only the link binds them.
+    for (const [sub, name] of [
+      ['sub-carol', 'c.smith'],
+      ['sub-dave', 'd.jones'],
+    ]) {
+      idp.state.accounts.set(sub!, {
+        sub: sub!,
+        preferred_username: name!,
+        email: `${name}@example.test`,
+        name: name!,
+        groups: [],
+      });
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  const identitiesOf = async (user: string) =>
+    (await t.inject({ method: 'GET', url: `/api/users/${ids[user]}/identities`, headers: auth(admin) })).json().data;
+
+  it('links through a one-time invitation: the next sign-in binds the provider account to the invited user', async () => {
+    const link = await invite(t, admin, ids.carol!);
+    const before = await identitiesOf('carol');
+    expect(before).toMatchObject({ ssoEnabled: true, providerName: 'Keycloak', identities: [] });
+    expect(before.pendingLink.dateExpires).toBeTruthy();
+    // The invitation's token is stored hashed.
+    const stored = await rows<{ token_hash: string }>(t, sql`select token_hash from identity_links`);
+    expect(stored[0]!.token_hash).not.toBe(new URL(link, REDIRECT_BASE).searchParams.get('link'));
+
+    idp.state.autoLogin = 'sub-carol';
+    const res = await exchange(t, await browse(t, { start: link }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.user.username).toBe('carol');
+    const after = await identitiesOf('carol');
+    expect(after.identities).toMatchObject([{ issuer: idp.issuer, subject: 'sub-carol' }]);
+    expect(after.pendingLink).toBeNull();
+    const audit = await rows<{ details: Record<string, unknown> }>(
+      t,
+      sql`select details from audit_log where entity_id = ${ids.carol} and action = 'update' order by at`,
+    );
+    expect(audit.map((a) => a.details)).toEqual([
+      { identityLink: 'invitation created' },
+      { identityLinked: { issuer: idp.issuer, subject: 'sub-carol' }, via: 'link invitation' },
+    ]);
+    // Used once: the same address now says so, and a plain sign-in finds the link.
+    const again = await t.inject({ method: 'GET', url: link });
+    expect(new URL(String(again.headers.location)).searchParams.get('error')).toBe('link_expired');
+    const plain = await exchange(t, await browse(t));
+    expect(plain.json().data.user.username).toBe('carol');
+  });
+
+  it('refuses an invitation taken by an account already linked to someone else, and keeps the invitation', async () => {
+    const link = await invite(t, admin, ids.dave!);
+    idp.state.autoLogin = 'sub-carol';
+    const back = await browse(t, { start: link });
+    expect(back.searchParams.get('error')).toBe('identity_taken');
+    expect(back.searchParams.get('code')).toBeNull();
+    const dave = await identitiesOf('dave');
+    expect(dave.identities).toEqual([]);
+    expect(dave.pendingLink).not.toBeNull();
+    // The right account can still use it.
+    idp.state.autoLogin = 'sub-dave';
+    const res = await exchange(t, await browse(t, { start: link }));
+    expect(res.json().data.user.username).toBe('dave');
+  });
+
+  it('links by subject with a 409 for an account linked elsewhere, and unlinks', async () => {
+    const taken = await t.inject({
+      method: 'POST',
+      url: `/api/users/${ids.dave}/identities`,
+      headers: auth(admin),
+      payload: { subject: 'sub-carol' },
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ message: 'This account is already linked to another user' });
+    expect(taken.json().fields.subject).toBeTruthy();
+    const blank = await t.inject({
+      method: 'POST',
+      url: `/api/users/${ids.dave}/identities`,
+      headers: auth(admin),
+      payload: { subject: ' ' },
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().fields.subject).toBe('Subject is required');
+
+    const dave = await identitiesOf('dave');
+    const gone = await t.inject({
+      method: 'DELETE',
+      url: `/api/users/${ids.dave}/identities/${dave.identities[0]._id}`,
+      headers: auth(admin),
+    });
+    expect(gone.statusCode).toBe(200);
+    idp.state.autoLogin = 'sub-dave';
+    expect((await browse(t)).searchParams.get('error')).toBe('no_user');
+
+    const linked = await t.inject({
+      method: 'POST',
+      url: `/api/users/${ids.dave}/identities`,
+      headers: auth(admin),
+      payload: { subject: 'sub-dave' },
+    });
+    expect(linked.statusCode).toBe(201);
+    expect(linked.json().data).toMatchObject({ issuer: idp.issuer, subject: 'sub-dave', dateLastLogin: null });
+    expect((await exchange(t, await browse(t))).json().data.user.username).toBe('dave');
+    const audit = await rows<{ details: Record<string, unknown> }>(
+      t,
+      sql`select details from audit_log where entity_id = ${ids.dave} and action = 'update' order by at desc limit 2`,
+    );
+    expect(audit.map((a) => a.details)).toEqual([
+      { identityLinked: { issuer: idp.issuer, subject: 'sub-dave' }, via: 'subject' },
+      { identityUnlinked: { issuer: idp.issuer, subject: 'sub-dave' } },
+    ]);
+  });
+
+  it("lets only holders of cnv:users who hold the user's rules link, never a token, and says when a link is unknown", async () => {
+    const role = await t.c.repos.roles.insert({ name: 'Brand keepers', rules: ['cnv:brands'] });
+    await t.c.repos.users.setRoles(ids.carol!, [role.id]);
+    const clerk = await t.tokenFor(['cnv:users']);
+    const denied = await t.inject({
+      method: 'POST',
+      url: `/api/users/${ids.carol}/identity-link`,
+      headers: auth(clerk),
+    });
+    expect(denied.statusCode).toBe(403);
+    const none = await t.inject({ method: 'POST', url: `/api/users/${ids.carol}/identity-link` });
+    expect(none.statusCode).toBe(401);
+    const token = await t.inject({
+      method: 'POST',
+      url: '/auth/tokens',
+      headers: auth(admin),
+      payload: { name: 'script', rules: ['cnv'], expiresInDays: 1 },
+    });
+    const bearer = `Bearer ${token.json().data.token}`;
+    const byToken = await t.inject({
+      method: 'POST',
+      url: `/api/users/${ids.carol}/identity-link`,
+      headers: auth(bearer),
+    });
+    expect(byToken.statusCode).toBe(403);
+    const read = await t.inject({ method: 'GET', url: `/api/users/${ids.carol}/identities`, headers: auth(bearer) });
+    expect(read.statusCode).toBe(200);
+    const bogus = await t.inject({ method: 'GET', url: `/auth/oidc/start?link=${'0'.repeat(64)}` });
+    expect(bogus.statusCode).toBe(302);
+    expect(String(bogus.headers.location)).toBe(`${REDIRECT_BASE}/login/sso?error=link_expired`);
+    const cancel = await t.inject({
+      method: 'DELETE',
+      url: `/api/users/${ids.carol}/identity-link`,
+      headers: auth(admin),
+    });
+    expect(cancel.statusCode).toBe(404);
+  });
+});
+
+describe("single sign-on and the console's two-factor", () => {
+  let idp: Idp;
+  const apps: TestApp[] = [];
+  const codeOf = (secret: string) =>
+    new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: Date.now() });
+
+  beforeAll(async () => {
+    idp = await startProvider();
+    idp.state.accounts.set('sub-gina', {
+      sub: 'sub-gina',
+      preferred_username: 'gina',
+      email: 'gina@example.test',
+      name: 'Gina Guard',
+      groups: ['guards'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    for (const a of apps) await a.close();
+    await idp?.close();
+  });
+
+  async function appWith(extra: Record<string, string>) {
+    const t = await createTestApp(envFor(idp, { OIDC_GROUP_ROLES: JSON.stringify({ guards: 'Guards' }), ...extra }));
+    apps.push(t);
+    await t.c.repos.roles.insert({ name: 'Guards', rules: ['cnv:brands'], requireTwoFactor: true });
+    return t;
+  }
+  const signIn = async (t: TestApp, amr?: string[]) => {
+    idp.state.accounts.get('sub-gina')!.amr = amr;
+    idp.state.autoLogin = 'sub-gina';
+    const res = await exchange(t, await browse(t));
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+  const lastLoginMethod = async (t: TestApp) =>
+    (
+      await rows<{ details: { method: string } }>(
+        t,
+        sql`select details from audit_log where action = 'login' order by at desc limit 1`,
+      )
+    )[0]?.details.method;
+
+  it('asks for the setup, then the code, when the provider asserts no MFA and a role requires two-factor', async () => {
+    const t = await appWith({});
+    const first = await signIn(t, ['pwd']);
+    expect(first.json().data.twoFactorSetupRequired).toBe(true);
+    const header = String(first.headers.authorization);
+    expect((await t.inject({ method: 'GET', url: '/api/brands', headers: { authorization: header } })).statusCode).toBe(
+      403,
+    );
+    const setup = await t.inject({ method: 'POST', url: '/auth/two-factor/setup', headers: { authorization: header } });
+    const { secret } = setup.json().data;
+    const enable = await t.inject({
+      method: 'POST',
+      url: '/auth/two-factor/enable',
+      headers: { authorization: header },
+      payload: { code: codeOf(secret) },
+    });
+    expect(enable.statusCode).toBe(200);
+
+    const second = await signIn(t);
+    expect(second.headers.authorization).toBeUndefined();
+    const { challenge, twoFactorRequired } = second.json().data;
+    expect(twoFactorRequired).toBe(true);
+    // The code of the setup was spent; the next step's code opens the session.
+    const step = await t.inject({
+      method: 'POST',
+      url: '/auth/login/two-factor',
+      payload: {
+        challenge,
+        code: new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+          timestamp: Date.now() + 30_000,
+        }),
+      },
+    });
+    expect(step.statusCode, step.body).toBe(200);
+    expect(await lastLoginMethod(t)).toBe('oidc and totp');
+  }, 60_000);
+
+  it("lets an MFA the provider asserts (amr otp, or an acr configured as MFA) stand in for the console's code", async () => {
+    const t = await appWith({ OIDC_MFA_ACR: 'urn:example:mfa' });
+    const res = await signIn(t, ['pwd', 'otp']);
+    expect(res.headers.authorization).toMatch(/^Bearer /);
+    expect(res.json().data.twoFactorSetupRequired).toBe(false);
+    expect(await lastLoginMethod(t)).toBe('oidc with mfa');
+    const me = await t.inject({
+      method: 'GET',
+      url: '/api/brands',
+      headers: { authorization: String(res.headers.authorization) },
+    });
+    expect(me.statusCode).toBe(200);
+
+    idp.state.accounts.get('sub-gina')!.acr = 'urn:example:mfa';
+    const byAcr = await signIn(t, ['pwd']);
+    idp.state.accounts.get('sub-gina')!.acr = undefined;
+    expect(byAcr.json().data.twoFactorSetupRequired).toBe(false);
+  }, 60_000);
+
+  it("asks for the console's two-factor anyway when the provider's MFA is not trusted", async () => {
+    const t = await appWith({ OIDC_TRUST_PROVIDER_MFA: 'false' });
+    const res = await signIn(t, ['pwd', 'otp']);
+    expect(res.json().data.twoFactorSetupRequired).toBe(true);
+  }, 60_000);
 });

@@ -91,7 +91,14 @@ export function createTwoFactorRepository(db: Db) {
     },
 
     async insertChallenge(
-      values: { tokenHash: string; userId: string; ip: string; userAgent?: string | null; expiresAt: Date },
+      values: {
+        tokenHash: string;
+        userId: string;
+        ip: string;
+        userAgent?: string | null;
+        expiresAt: Date;
+        firstFactor: string;
+      },
       ex: Executor = db,
     ) {
       await ex.insert(loginChallenges).values(values);

@@ -148,10 +148,15 @@ export function createTwoFactorService(deps: {
 
   return {
     /**
-     * After a correct password: a challenge for the code step when two-factor is on; otherwise a session, which
-     * may only set two-factor up when a role of the user requires it.
+     * After a correct password (or a single sign-on that must still meet the console's second factor): a
+     * challenge for the code step when two-factor is on; otherwise a session, which may only set two-factor up
+     * when a role of the user requires it.
      */
-    async afterPassword(user: UserRow, meta: SessionMeta): Promise<LoginOutcome> {
+    async afterPassword(
+      user: UserRow,
+      meta: SessionMeta,
+      firstFactor: 'password' | 'oidc' = 'password',
+    ): Promise<LoginOutcome> {
       const tf = await repo.get(user.id);
       if (tf?.enabledAt) {
         // Expired challenges are cleared now and then (at most every 10 minutes per process).
@@ -166,11 +171,12 @@ export function createTwoFactorService(deps: {
           ip: meta.ip,
           userAgent: meta.userAgent?.slice(0, 500),
           expiresAt: new Date(Date.now() + CHALLENGE_MS),
+          firstFactor,
         });
         return { result: { twoFactorRequired: true, challenge, expiresInSeconds: CHALLENGE_MS / 1000 } };
       }
       const setup = await repo.requiredByRole(user.id);
-      const { token, user: fresh } = await openSession(user, meta, { twoFactorSetup: setup, method: 'password' });
+      const { token, user: fresh } = await openSession(user, meta, { twoFactorSetup: setup, method: firstFactor });
       return { token, result: { user: toSessionUser(fresh), twoFactorSetupRequired: setup } };
     },
 
@@ -213,7 +219,7 @@ export function createTwoFactorService(deps: {
       await throttle.succeed(admission.keys);
       const { token, user: fresh } = await openSession(user, meta, {
         twoFactorSetup: false,
-        method: `password and ${method}`,
+        method: `${challenge.firstFactor} and ${method}`,
       });
       return { token, result: { user: toSessionUser(fresh), twoFactorSetupRequired: false } };
     },

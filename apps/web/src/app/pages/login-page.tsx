@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
@@ -20,7 +20,12 @@ export function LoginPage() {
   const token = useToken();
   const navigate = useNavigate();
   const dialogs = useDialogs();
-  const [challenge, setChallenge] = useState<string | null>(null);
+  // A single sign-on that still needs the console's code arrives with its challenge.
+  const location = useLocation();
+  const [challenge, setChallenge] = useState<string | null>(() => {
+    const state = location.state as { challenge?: unknown } | null;
+    return typeof state?.challenge === 'string' ? state.challenge : null;
+  });
   const [busy, setBusy] = useState(false);
   const [sso, setSso] = useState<OidcConfig | null>(null);
   // With password sign-in off, the form stays hidden until the break-glass administrator asks for it.

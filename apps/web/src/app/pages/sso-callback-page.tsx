@@ -12,6 +12,10 @@ const REASONS: Record<string, string> = {
   no_user: 'No console user is linked to your account at the provider. Ask an administrator.',
   inactive: 'Your user is deactivated. Ask an administrator.',
   provider_error: 'The provider did not sign you in. Please try again.',
+  link_expired: 'This link invitation has expired or was already used. Ask an administrator for a new one.',
+  identity_taken:
+    'This account at the provider is already linked to another user. Sign in at the provider with the account the invitation is for.',
+  username_taken: 'No free username was found for you. Ask an administrator to create your user and link it.',
 };
 const FAILED = 'Single sign-on failed. Please try again, or ask an administrator to look at the audit log.';
 
@@ -33,12 +37,10 @@ export function SsoCallbackPage() {
     spent.current = true;
     exchangeOidcCode(code).then(
       (outcome) =>
-        void navigate(
-          outcome.kind === 'signed-in' && outcome.twoFactorSetupRequired ? '/profile?tab=two-factor' : '/',
-          {
-            replace: true,
-          },
-        ),
+        // The console's own code is still asked when the provider asserted no MFA (decision 042).
+        void (outcome.kind === 'code'
+          ? navigate('/login', { replace: true, state: { challenge: outcome.challenge } })
+          : navigate(outcome.twoFactorSetupRequired ? '/profile?tab=two-factor' : '/', { replace: true })),
       (err: unknown) => setError(errorMessage(err)),
     );
   }, [params, navigate, error]);

@@ -30,7 +30,7 @@ export function RoleFormPage() {
           <CheckField<RoleFormValues>
             name="requireTwoFactor"
             label="Require two-factor sign-in"
-            help="Its users are asked to set up a code app at their next sign-in and can do nothing else until they have."
+            help="Its users are asked to set up a code app at their next sign-in and can do nothing else until they have. Single sign-on asks for the code too, unless the provider reports a second factor of its own and the console is set to trust it."
           />
           <CheckField<RoleFormValues> name="tokensWithoutExpiry" label="Allow API tokens without an expiry" />
         </>

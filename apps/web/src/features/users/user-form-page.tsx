@@ -11,6 +11,7 @@ import { SelectField, StaticField, TextField } from '../../components/form-field
 import { FormView } from '../../components/form-view.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import { RolesField } from './roles-field.tsx';
+import { UserIdentitiesField } from './user-identities.tsx';
 import { UserTwoFactorField } from './user-two-factor.tsx';
 import { userPaths, usersApi, type UserFormValues } from './users-api.ts';
 
@@ -62,6 +63,7 @@ export function UserFormPage() {
               <StaticField label="Created" value={formatLocalDateTime(item.dateCreated)} />
               <StaticField label="Last Login" value={formatLocalDateTime(item.dateLastLogin)} />
               <UserTwoFactorField userId={item._id} />
+              <UserIdentitiesField userId={item._id} />
             </>
           )}
         </>

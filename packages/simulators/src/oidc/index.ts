@@ -1,0 +1,2 @@
+export { startOidcSim } from './server.ts';
+export type { OidcSim, OidcSimAccount, OidcSimOptions } from './server.ts';
