@@ -57,7 +57,8 @@ export function HealthPanel() {
         </div>
         <div className="row g-3">
           <div className="col-lg-7">
-            <div className="table-responsive">
+            {/* A table from tablets up; on a phone each check is a line of its counts (no sideways scrolling). */}
+            <div className="d-none d-md-block">
               <table className="table table-sm small mb-0" aria-label="Checks by result">
                 <thead>
                   <tr>
@@ -118,6 +119,40 @@ export function HealthPanel() {
                 </tbody>
               </table>
             </div>
+            <ul className="list-unstyled d-md-none small mb-0" aria-label="Checks by result">
+              {s.checks.map((c) => {
+                const shown = COLUMNS.filter((st) => (c.counts[st] ?? 0) > 0);
+                return (
+                  <li key={c.check} className="border-bottom py-2">
+                    <div>{c.label}</div>
+                    <div className="d-flex flex-wrap align-items-center column-gap-3">
+                      {shown.length === 0 && (
+                        <span className="text-body-secondary">
+                          {(c.counts.na ?? 0) > 0 ? 'Not applicable to any domain' : 'Not checked yet'}
+                        </span>
+                      )}
+                      {shown.map((st) => (
+                        <Link key={st} className={LINK_TONES[st]} to={`/domains?check=${c.check}&checkState=${st}`}>
+                          {formatNumber(c.counts[st] ?? 0)} {HEALTH_STATE_LABELS[st].toLowerCase()}
+                        </Link>
+                      ))}
+                      {HEALTH_FIX_ALL[c.check as HealthCheckKey] && (c.counts.failing ?? 0) > 0 && (
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          className="py-0 ms-auto"
+                          disabled={fixAll.isPending}
+                          onClick={() => onFixAll(c.check as HealthCheckKey)}
+                          aria-label={`Fix all: ${c.label}`}
+                        >
+                          Fix all
+                        </Button>
+                      )}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
             {fixAll.error && <p className="text-danger small mt-2 mb-0">{errorMessage(fixAll.error)}</p>}
           </div>
           <div className="col-lg-5">
