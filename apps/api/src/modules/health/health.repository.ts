@@ -52,6 +52,10 @@ export function createHealthRepository(db: Db) {
         ]),
       );
       const changed = results.filter((res) => before.get(res.check)?.state !== res.state);
+      // A state change moves the kept counts (triggers, migration 0028) over two statements (new rows, then
+      // updated ones): one such writer at a time, so two of them never lock the count rows in opposite orders.
+      if (changed.length)
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('domain_health_counts', 0))`);
       if (results.length) {
         await tx
           .insert(domainHealthChecks)
