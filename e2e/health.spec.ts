@@ -1,4 +1,4 @@
-import { apiToken, expect, signIn, test } from './fixtures.ts';
+import { apiToken, dialog, expect, signIn, tableRows, test } from './fixtures.ts';
 
 /**
  * Fleet health in the browser: the demo's fleetdesk-demo.com had TLS 1.3 turned on through the console,
@@ -38,4 +38,49 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
   await expect(tls).toHaveAttribute('data-state', 'ok');
   await expect(tls.getByTestId('observed')).toHaveText('on');
   await expect(page.getByText(/TLS 1\.3 is now OK/)).toBeVisible();
+});
+
+/**
+ * "Fix all" for a check other than WAF: the demo's bluefin-demo.net (another account) had TLS 1.3 turned off at
+ * Cloudflare behind the console's back too. From the dashboard's panel, Fix all plans the fix over the failing
+ * domains, each to its own expected value; run, the check is OK again.
+ */
+test('Fix all TLS 1.3 from the dashboard: planned per domain, run, the check OK', async ({ page, request }) => {
+  const token = await apiToken(request);
+  const headers = { Authorization: token };
+  const found = await request.get('/api/domains?search=bluefin-demo.net', { headers });
+  const domain = ((await found.json()) as { data: { items: { _id: string; domainName: string }[] } }).data.items.find(
+    (d) => d.domainName === 'bluefin-demo.net',
+  );
+  expect(domain, 'the demo domain').toBeTruthy();
+  const checked = await request.post(`/api/domains/${domain!._id}/health/check`, { headers });
+  expect(checked.status(), await checked.text()).toBe(200);
+
+  await signIn(page);
+  await page.goto('/');
+  const row = page.getByTestId('health-check-cf_tls13');
+  // The count links to the list filtered to exactly those domains.
+  await expect(row.getByTestId('health-count-cf_tls13-failing')).toHaveAttribute(
+    'href',
+    '/domains?check=cf_tls13&checkState=failing',
+  );
+  await row.getByRole('button', { name: 'Fix all: Cloudflare: TLS 1.3' }).click();
+
+  await expect(page.getByRole('heading', { name: /^Fleet plan #\d+/ })).toBeVisible();
+  await expect(page.getByText('Planned', { exact: true })).toBeVisible({ timeout: 30_000 });
+  const planRow = tableRows(page.getByRole('region', { name: 'Domains of the plan' })).filter({
+    hasText: 'bluefin-demo.net',
+  });
+  await expect(planRow).toContainText('Will change');
+  await expect(planRow).toContainText('off');
+  await expect(planRow).toContainText('on');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await dialog(page).getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
+
+  const health = await request.get(`/api/domains/${domain!._id}/health`, { headers });
+  const tls = ((await health.json()) as { data: { checks: { check: string; state: string }[] } }).data.checks.find(
+    (c) => c.check === 'cf_tls13',
+  );
+  expect(tls?.state).toBe('ok');
 });

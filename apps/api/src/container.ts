@@ -86,6 +86,7 @@ import { createSearchService } from './modules/search/search.service.ts';
 import { createHealthRepository } from './modules/health/health.repository.ts';
 import { createHealthService, type HealthService } from './modules/health/health.service.ts';
 import { createHealthChecks } from './modules/health/health.checks.ts';
+import { createHealthFixes } from './modules/health/health.fix.ts';
 import { probeHttps } from './integrations/proxy/https-probe.ts';
 import { HEALTH_CYCLE_JOB, healthCheckJob, healthCycleJob } from './jobs/kinds/health.ts';
 
@@ -381,6 +382,8 @@ export async function createContainer(
     routing: cloudflareRouting,
     cloudFlare,
     domains: services.domains,
+    // "Fix all" of a health check reads and fixes through the health service (made further down).
+    health: () => health,
     idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
     labels: {
       server: async (id) => (await services.servers.get(id)).IPAddress,
@@ -472,6 +475,7 @@ export async function createContainer(
       webmaster: yandexWebmaster,
       acceptUntrustedCertificates: config.HEALTH_ACCEPT_UNTRUSTED_CERTS,
     }),
+    fixes: createHealthFixes({ domains: services.domains, cloudFlare, registrar, webmaster: yandexWebmaster }),
     idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
     background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
     options: {

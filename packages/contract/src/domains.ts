@@ -5,7 +5,7 @@ import { RefSchema } from './clouds.ts';
 import { isHttpUrl } from './domain-registrators.ts';
 import { FIREWALL_ACTIONS, PRIORITY_MAX } from './firewall-rules.ts';
 import { statusValue } from './users.ts';
-import { HEALTH_CHECK_KEYS, HEALTH_FILTER_VALUES, HEALTH_STATES } from './health.ts';
+import { CHECK_STATE_FILTER_VALUES, HEALTH_CHECK_KEYS, HEALTH_FILTER_VALUES, HEALTH_STATES } from './health.ts';
 
 export const DOMAIN_NAME_MAX = 253;
 export const DOMAIN_NAME_MESSAGE = 'Domain name must be a valid host name, such as example.com';
@@ -186,7 +186,7 @@ const refFilter = (name: string) => {
  * The domain list's filters beside the search (issue 17's "Selecting domains"), on the list, the export and
  * a fleet selection. Every filter is optional; an empty value is no filter.
  */
-export const DomainFilterSchema = z.object({
+const domainFilterShape = z.object({
   search: searchText(SEARCH_MAX),
   brandId: refFilter('brandId'),
   serverId: refFilter('serverId'),
@@ -223,10 +223,26 @@ export const DomainFilterSchema = z.object({
     absentIfEmpty,
     z.enum(HEALTH_CHECK_KEYS, { message: 'failingCheck must be a health check' }).optional(),
   ),
+  /** Domains by one check's result: `check` in `checkState` (any problem when no state is given). */
+  check: z.preprocess(absentIfEmpty, z.enum(HEALTH_CHECK_KEYS, { message: 'check must be a health check' }).optional()),
+  checkState: z.preprocess(
+    absentIfEmpty,
+    z
+      .enum(CHECK_STATE_FILTER_VALUES, { message: `checkState must be one of ${CHECK_STATE_FILTER_VALUES.join(', ')}` })
+      .optional(),
+  ),
 });
+/** A state without its check filters nothing the operator could mean: refused rather than ignored. */
+const checkNeeded = (f: { check?: string; checkState?: string }, ctx: z.RefinementCtx) => {
+  if (f.checkState && !f.check)
+    ctx.addIssue({ code: 'custom', path: ['check'], message: 'checkState needs check (the health check it is of)' });
+};
+export const DomainFilterSchema = domainFilterShape.superRefine(checkNeeded);
 export type DomainFilter = z.infer<typeof DomainFilterSchema>;
 
-export const DomainListQuerySchema = DomainFilterSchema.extend({ page: ListQuerySchema.shape.page });
+export const DomainListQuerySchema = domainFilterShape
+  .extend({ page: ListQuerySchema.shape.page })
+  .superRefine(checkNeeded);
 export type DomainListQuery = z.infer<typeof DomainListQuerySchema>;
 /**
  * The domains list's optional columns (the column chooser); the spec's columns are always shown. The export
@@ -244,28 +260,30 @@ export const DOMAIN_OPTIONAL_COLUMN_HEADERS: Record<DomainOptionalColumn, readon
   yandexAccount: ['Yandex Webmaster Account'],
 };
 
-export const DomainExportQuerySchema = DomainFilterSchema.extend({
-  columns: z
-    .string()
-    .max(200, { message: 'Columns must be at most 200 characters' })
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const names = v
-        .split(',')
-        .map((c) => c.trim())
-        .filter((c) => c && c !== 'none');
-      const unknown = names.filter((c) => !(DOMAIN_OPTIONAL_COLUMNS as readonly string[]).includes(c));
-      if (unknown.length) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Columns must be among ${DOMAIN_OPTIONAL_COLUMNS.join(', ')}`,
-        });
-        return z.NEVER;
-      }
-      return DOMAIN_OPTIONAL_COLUMNS.filter((c) => names.includes(c));
-    }),
-});
+export const DomainExportQuerySchema = domainFilterShape
+  .extend({
+    columns: z
+      .string()
+      .max(200, { message: 'Columns must be at most 200 characters' })
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        const names = v
+          .split(',')
+          .map((c) => c.trim())
+          .filter((c) => c && c !== 'none');
+        const unknown = names.filter((c) => !(DOMAIN_OPTIONAL_COLUMNS as readonly string[]).includes(c));
+        if (unknown.length) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `Columns must be among ${DOMAIN_OPTIONAL_COLUMNS.join(', ')}`,
+          });
+          return z.NEVER;
+        }
+        return DOMAIN_OPTIONAL_COLUMNS.filter((c) => names.includes(c));
+      }),
+  })
+  .superRefine(checkNeeded);
 
 const priority = () =>
   z.preprocess(

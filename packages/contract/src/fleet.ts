@@ -11,6 +11,7 @@ import {
 } from './cloud-flare.ts';
 import { DOMAIN_FIREWALL_RULES_MAX, DomainFilterSchema } from './domains.ts';
 import { PRIORITY_MAX } from './firewall-rules.ts';
+import { HEALTH_FIXABLE_CHECKS, healthCheckOf } from './health.ts';
 
 /** How many domains one fleet plan may hold. */
 export const FLEET_PLAN_MAX = 100_000;
@@ -38,6 +39,9 @@ export const FLEET_MESSAGES = {
   domainGone: 'The domain no longer exists',
   noRules: 'The domain has no WAF rules to push',
   noRecords: (type: string, name: string) => `No ${type} record named ${name}`,
+  healthNotFailing: (state: string) => `The check is ${state}, not failing: nothing to fix`,
+  healthNoExpected: 'The check has no expected value to set',
+  yandexRule: 'Fixing Yandex hosts needs the Yandex Webmaster area',
 } as const;
 
 const dnsType = z.preprocess(
@@ -79,6 +83,13 @@ export const FleetActionSchema = z.discriminatedUnion(
       rules: z.array(RedirectRuleSchema).max(100, { message: 'At most 100 redirect rules' }),
     }),
     z.object({ kind: z.literal('purge_cache') }),
+    /** "Fix all" of a health check: each domain back to the value its check expects (read when planning). */
+    z.object({
+      kind: z.literal('health_fix'),
+      check: z.enum(HEALTH_FIXABLE_CHECKS, {
+        message: `check must be one of ${HEALTH_FIXABLE_CHECKS.join(', ')}`,
+      }),
+    }),
     z.object({ kind: z.literal('create_zone') }),
     z.object({ kind: z.literal('set_server'), serverId: IdSchema.nullable() }),
     z.object({ kind: z.literal('set_brand'), brandId: IdSchema.nullable() }),
@@ -102,6 +113,7 @@ export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
   dns_delete: 'Delete DNS records',
   redirects: 'Set redirect rules',
   purge_cache: 'Purge the cache',
+  health_fix: 'Fix a health check',
   create_zone: 'Create the Cloudflare zone',
   set_server: 'Set the server',
   set_brand: 'Set the brand',
@@ -125,6 +137,10 @@ export function describeFleetAction(a: FleetAction): string {
       return `Delete ${a.type} ${a.name}`;
     case 'redirects':
       return `Redirect rules → ${a.rules.length} rule(s)`;
+    case 'health_fix': {
+      const c = healthCheckOf(a.check);
+      return `Fix ${c ? `${c.plane}: ${c.label}` : a.check} → each domain's expected value`;
+    }
     default:
       return FLEET_ACTION_LABELS[a.kind];
   }

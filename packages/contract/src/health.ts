@@ -56,10 +56,24 @@ export type HealthFix = NonNullable<(typeof HEALTH_CHECKS)[number]['fix']>;
 export const HEALTH_CHECK_KEYS = HEALTH_CHECKS.map((c) => c.key) as [HealthCheckKey, ...HealthCheckKey[]];
 export const healthCheckOf = (key: string) => HEALTH_CHECKS.find((c) => c.key === key);
 
-/** The fleet action of "Fix all" for a failing check, where one exists (a fleet plan over the failing domains). */
-export const HEALTH_FIX_ALL: Partial<Record<HealthCheckKey, { kind: 'waf_push' }>> = {
-  cf_waf: { kind: 'waf_push' },
-};
+/** The checks the console can fix: each one's single-domain Fix, and "Fix all" over the domains failing it. */
+export const HEALTH_FIXABLE_CHECKS = ['registrar_ns', 'cf_ssl', 'cf_tls13', 'cf_waf', 'yandex_host'] as const;
+export type HealthFixableCheck = (typeof HEALTH_FIXABLE_CHECKS)[number];
+export const isHealthFixable = (key: string): key is HealthFixableCheck =>
+  (HEALTH_FIXABLE_CHECKS as readonly string[]).includes(key);
+
+/**
+ * The fleet action of "Fix all" for a failing check: a fleet plan over the failing domains whose value is each
+ * domain's own expected value, read when the plan is made (decision 045).
+ */
+export const HEALTH_FIX_ALL: Partial<Record<HealthCheckKey, { kind: 'health_fix'; check: HealthFixableCheck }>> =
+  Object.fromEntries(HEALTH_FIXABLE_CHECKS.map((check) => [check, { kind: 'health_fix' as const, check }] as const));
+
+/** Fix on the Health tab: which check to set back (the API reads its expected value itself). */
+export const HealthFixInputSchema = z.object({
+  check: z.enum(HEALTH_FIXABLE_CHECKS, { message: `check must be one of ${HEALTH_FIXABLE_CHECKS.join(', ')}` }),
+});
+export type HealthFixInput = z.infer<typeof HealthFixInputSchema>;
 
 export const DomainHealthCheckSchema = z.object({
   check: z.enum(HEALTH_CHECK_KEYS),
@@ -115,3 +129,8 @@ export type HealthSummary = z.infer<typeof HealthSummarySchema>;
 /** The list's health filters (in the URL like the other filters). */
 export const HEALTH_FILTER_VALUES = ['ok', 'warning', 'failing', 'unknown', 'problems', 'unchecked'] as const;
 export type HealthFilter = (typeof HEALTH_FILTER_VALUES)[number];
+/** One check's states the list filters by ("problems": failing, warning or unknown). */
+export const CHECK_STATE_FILTER_VALUES = [...HEALTH_STATES, 'problems'] as const;
+export type CheckStateFilter = (typeof CHECK_STATE_FILTER_VALUES)[number];
+/** The list's value for one check's state, as domains.health_checks holds it ("cf_ssl:failing"). */
+export const healthMark = (check: string, state: string) => `${check}:${state}`;

@@ -7,8 +7,8 @@ import { DEMO_DIRECTADMIN, DEMO_HEALTH_SITES, type DemoProviders } from './provi
 
 /**
  * Demo domains in each health state (issue 28): a healthy site, one answering 500, one whose certificate ends in
- * days, one with an empty content directory; and a zone whose TLS 1.3 was set through the console, then
- * changed at Cloudflare behind its back (failing, with Fix). The periodic job checks them at start.
+ * days, one with an empty content directory; and two zones whose TLS 1.3 was set through the console, then
+ * changed at Cloudflare behind its back (failing, with Fix and Fix all). The periodic job checks them at start.
  */
 export async function seedDemoHealth(
   c: Container,
@@ -40,9 +40,10 @@ export async function seedDemoHealth(
   );
   fs.mkdirSync(path.join(www, domainDirName('health-empty.example')), { recursive: true });
 
-  // TLS 1.3 (the demo's fleet plan sets every zone's SSL mode, so SSL would not stay drifted).
-  const drifted = o.zoneLinked[0];
-  if (drifted) {
+  // TLS 1.3 (the demo's fleet plan sets every zone's SSL mode, so SSL would not stay drifted): on two zones of two
+  // accounts, so the Health tab's Fix and "Fix all" (a fleet plan of each domain's own expected value) both show.
+  for (const drifted of [o.zoneLinked[0], o.zoneLinked[2]]) {
+    if (!drifted) continue;
     await c.services.cloudFlare.setTls13(drifted.id, 'on', actor);
     const zone = providers.cloudflare.state.zones.get(drifted.zoneId);
     // Changed at Cloudflare's dashboard, not through the console.

@@ -63,11 +63,17 @@ export const domains = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'`),
+    /** Every stored check as "check:state" (healthMark), for the list's per-check filter; written on a change. */
+    healthChecks: text('health_checks')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
   },
   (t) => [
     uniqueIndex('domains_domain_name_uq').on(t.domainName),
     index('domains_health_state_idx').on(t.healthState, t.domainNo),
     index('domains_health_failing_idx').using('gin', t.healthFailing),
+    index('domains_health_checks_idx').using('gin', t.healthChecks),
     // Paging walks this index alone (ids by number, then the page's rows), so deep pages stay cheap.
     uniqueIndex('domains_domain_no_uq').on(t.domainNo),
     index('domains_domain_name_trgm_idx').using('gin', sql`${t.domainName} gin_trgm_ops`),

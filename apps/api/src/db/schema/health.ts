@@ -68,6 +68,20 @@ export const domainHealthEvents = pgTable(
   ],
 );
 
+/**
+ * How many domains are in each state of each check, kept by triggers on `domain_health_checks` (migration 0028)
+ * in the transaction that writes a result: the dashboard reads these instead of grouping every check row.
+ */
+export const domainHealthCounts = pgTable(
+  'domain_health_counts',
+  {
+    checkKey: text('check_key').notNull(),
+    state: text('state').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.checkKey, t.state] })],
+);
+
 /** What the periodic job last said about its cycle (one row). */
 export const healthCycle = pgTable('health_cycle', {
   id: integer('id').primaryKey(),

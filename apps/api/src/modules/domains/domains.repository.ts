@@ -20,6 +20,7 @@ import {
   FILTER_NONE,
   PAGE_SIZE,
   hasNonAscii,
+  healthMark,
   type Domain,
   type DomainFilter,
   type DomainFirewallRule,
@@ -203,6 +204,8 @@ export const domainFilterKey = (f: Partial<DomainFilter>) =>
     f.expiresBefore || null,
     f.health ?? null,
     f.failingCheck ?? null,
+    f.check ?? null,
+    f.check ? (f.checkState ?? 'problems') : null,
   ]);
 
 /** The WHERE of the search and every filter of the list (undefined when nothing filters). */
@@ -219,7 +222,21 @@ export function domainFilterWhere(f: Partial<DomainFilter>): SQL | undefined {
     healthWhere(f.health),
     // Served by the GIN index on the failing checks.
     f.failingCheck ? sql`${domains.healthFailing} @> array[${f.failingCheck}]::text[]` : undefined,
+    checkWhere(f.check, f.checkState),
   );
+}
+
+/** One check in one state (any problem by default): served by the GIN index on the domain's "check:state" marks. */
+function checkWhere(check: DomainFilter['check'], state: DomainFilter['checkState']): SQL | undefined {
+  if (!check) return undefined;
+  const states = !state || state === 'problems' ? ['failing', 'warning', 'unknown'] : [state];
+  const marks = states.map((s) => healthMark(check, s));
+  return marks.length === 1
+    ? sql`${domains.healthChecks} @> array[${marks[0]}]::text[]`
+    : sql`${domains.healthChecks} && array[${sql.join(
+        marks.map((m) => sql`${m}`),
+        sql`, `,
+      )}]::text[]`;
 }
 
 /** The health filter: by the worst result (health_state is indexed with the domain number). */

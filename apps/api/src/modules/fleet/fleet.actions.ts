@@ -15,6 +15,7 @@ import type { Actor } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
+import type { HealthService } from '../health/health.service.ts';
 
 /**
  * Each fleet action, for one domain: what planning reads (through the same services, so the same throttled,
@@ -37,6 +38,8 @@ export type FleetDeps = {
     | 'createZone'
   >;
   domains: Pick<DomainsService, 'get' | 'update' | 'getFirewallRules' | 'saveFirewallRules'>;
+  /** A health check read and fixed per domain ("Fix all"); wired after the health service exists. */
+  health?: () => Pick<HealthService, 'readCheck' | 'recheck' | 'applyFix'>;
 };
 
 export type PlanResult = {
@@ -132,6 +135,10 @@ export const refusalOf = (err: unknown): string | null => (err instanceof AppErr
 
 export function createFleetActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
+  const health = () => {
+    if (!deps.health) throw new Error('Health checks are not wired to the fleet actions');
+    return deps.health();
+  };
 
   const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
     String((await cf.getSetting(d._id, key, actor)).result.value);
@@ -161,6 +168,17 @@ export function createFleetActions(deps: FleetDeps) {
         return field.now === field.want
           ? same(field.nowText, field.now)
           : change(field.nowText, field.wantText, field.now);
+      if (a.kind === 'health_fix') {
+        // The value is this domain's own: what its check expects now (the zone's name servers, the SSL mode last
+        // set through the console, the saved WAF rules, a verified host). `seen` is what the check observed.
+        const r = await health().readCheck(d._id, a.check);
+        if (r.state === 'na' || r.state === 'unknown')
+          return refused(r.reason ?? FLEET_MESSAGES.healthNotFailing(r.state));
+        if (r.state !== 'failing') return same(r.observed, r.observed);
+        if ((a.check === 'cf_ssl' || a.check === 'cf_tls13') && !r.expected)
+          return refused(FLEET_MESSAGES.healthNoExpected, r.observed);
+        return change(r.observed ?? 'none', r.expected ?? 'ok', r.observed);
+      }
       if (a.kind === 'create_zone') {
         if (!d.cloudId) return refused(FLEET_MESSAGES.noCloud);
         if (d.cloudZoneId) return { ...same(d.cloudZoneId), reason: FLEET_MESSAGES.hasZone(d.cloudZoneId) };
@@ -266,6 +284,16 @@ export function createFleetActions(deps: FleetDeps) {
         if (field.now !== seen) return changed(seen, field.now);
         const key = a.kind === 'set_server' ? 'serverId' : a.kind === 'set_brand' ? 'brandId' : 'status';
         await domains.update(d._id, { [key]: field.want }, actor);
+        return { status: 'done' };
+      }
+      if (a.kind === 'health_fix') {
+        // Read again (and stored): already ok is "same", no longer failing or changed since the plan is skipped.
+        const r = await health().recheck(d._id, a.check);
+        if (r.state === 'ok') return already;
+        if (r.state !== 'failing')
+          return { status: 'skipped', reason: r.reason ?? FLEET_MESSAGES.healthNotFailing(r.state) };
+        if (r.observed !== seen) return changed(seen, r.observed);
+        await health().applyFix(d._id, r, actor);
         return { status: 'done' };
       }
       const name = d.domainName;

@@ -25,6 +25,7 @@ import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
 import { CSV_BOM, csvLine } from '../domains/csv.ts';
 import type { JobsRepository } from '../jobs/jobs.repository.ts';
+import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type TargetLabels } from './fleet.actions.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
 
@@ -272,6 +273,7 @@ export function createFleetService(
 
     async create(input: FleetPlanInput, actor: Actor): Promise<FleetPlan> {
       const action = input.action;
+      if (action.kind === 'health_fix') assertMayFix(action.check, actor);
       // A target that does not exist is the operator's mistake, answered before anything is read.
       try {
         await labelsFor(action);

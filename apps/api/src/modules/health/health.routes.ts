@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import {
   DomainHealthSchema,
   HealthCheckSelectionInputSchema,
+  HealthFixInputSchema,
   HealthJobStartedSchema,
   HealthSummarySchema,
   IdParamsSchema,
   dataOf,
   type HealthCheckSelectionInput,
+  type HealthFixInput,
 } from '@fleetdesk/contract';
 import type { JobEngine } from '../../jobs/engine.ts';
 import { HEALTH_CHECK_JOB } from '../../jobs/kinds/health.ts';
@@ -30,6 +32,12 @@ export const fleetHealthRoutes = (service: HealthService, engine: () => JobEngin
     '/api/domains/:id/health/check',
     { config, schema: { tags, params: IdParamsSchema, response: { 200: one } } },
     async (req) => ({ data: await service.checkNow(idOf(req), req.actor) }),
+  );
+  // Fix: the check's single-domain action with the value the check expects (audited), then the check again.
+  app.post(
+    '/api/domains/:id/health/fix',
+    { config, schema: { tags, params: IdParamsSchema, body: HealthFixInputSchema, response: { 200: one } } },
+    async (req) => ({ data: await service.fix(idOf(req), (req.body as HealthFixInput).check, req.actor) }),
   );
   app.post(
     '/api/health/check',

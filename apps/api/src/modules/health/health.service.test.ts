@@ -46,6 +46,12 @@ function setUp(due: {
     database,
     repo,
     checks,
+    // The cycle never fixes anything.
+    fixes: {
+      apply: async () => {
+        throw new Error('the cycle does not fix');
+      },
+    },
     idsForFilter: async () => [],
     background: (fn) => fn(),
     options,

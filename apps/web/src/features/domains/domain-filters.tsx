@@ -5,7 +5,15 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { HEALTH_CHECKS, type Brand, type Cloud, type DomainRegistrator, type Server } from '@fleetdesk/contract';
+import {
+  CHECK_STATE_FILTER_VALUES,
+  HEALTH_CHECKS,
+  HEALTH_STATE_LABELS,
+  type Brand,
+  type Cloud,
+  type DomainRegistrator,
+  type Server,
+} from '@fleetdesk/contract';
 import { PickerField } from '../../components/picker-field.tsx';
 import type { PickerProps } from '../../components/picker.tsx';
 import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.tsx';
@@ -29,6 +37,8 @@ export const DOMAIN_FILTER_KEYS = [
   'expiresBefore',
   'health',
   'failingCheck',
+  'check',
+  'checkState',
 ] as const;
 export type DomainFilterKey = (typeof DOMAIN_FILTER_KEYS)[number];
 export type DomainFilterValues = Partial<Record<DomainFilterKey, string>>;
@@ -55,6 +65,20 @@ export function useDomainFilters() {
       }),
     [setSearchParams],
   );
+  /** Several filters at once (one URL change: two setters in a row would lose the first). */
+  const setFilters = useCallback(
+    (patch: DomainFilterValues) =>
+      setSearchParams((prev) => {
+        const params = new URLSearchParams(prev);
+        params.delete('page');
+        for (const [k, v] of Object.entries(patch)) {
+          if (v) params.set(k, v);
+          else params.delete(k);
+        }
+        return params;
+      }),
+    [setSearchParams],
+  );
   const clear = useCallback(
     () =>
       setSearchParams((prev) => {
@@ -65,7 +89,7 @@ export function useDomainFilters() {
       }),
     [setSearchParams],
   );
-  return { values, setFilter, clear, count: Object.keys(values).length };
+  return { values, setFilter, setFilters, clear, count: Object.keys(values).length };
 }
 
 /** The picked item of a filter, read back by id (the URL holds only the id). */
@@ -115,7 +139,7 @@ function RefFilter<T extends Entity>(props: {
 }
 
 /** The filter bar beside the search: brand, server, cloud, registrator, status, zone, expiry. */
-export function DomainFilterBar({ values, setFilter, clear, count }: ReturnType<typeof useDomainFilters>) {
+export function DomainFilterBar({ values, setFilter, setFilters, clear, count }: ReturnType<typeof useDomainFilters>) {
   // Open on wide screens or when a filter is set; on a phone the bar folds away behind its button.
   const [open, setOpen] = useState(
     () => count > 0 || typeof window === 'undefined' || window.matchMedia?.('(min-width: 768px)').matches !== false,
@@ -233,6 +257,43 @@ export function DomainFilterBar({ values, setFilter, clear, count }: ReturnType<
               {HEALTH_CHECKS.map((c) => (
                 <option key={c.key} value={c.key}>
                   {c.plane}: {c.label}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        </Col>
+        <Col>
+          <Form.Group controlId="filter-check">
+            <Form.Label>Check</Form.Label>
+            <Form.Select
+              value={values.check ?? ''}
+              // A result without its check means nothing (the API refuses it): clearing the check clears both.
+              onChange={(e) => {
+                const v = e.currentTarget.value;
+                setFilters({ check: v, checkState: v ? values.checkState : '' });
+              }}
+            >
+              <option value="">Any</option>
+              {HEALTH_CHECKS.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.plane}: {c.label}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        </Col>
+        <Col>
+          <Form.Group controlId="filter-check-state">
+            <Form.Label>Check result</Form.Label>
+            <Form.Select
+              value={values.checkState ?? ''}
+              disabled={!values.check}
+              onChange={(e) => setFilter('checkState', e.currentTarget.value)}
+            >
+              <option value="">Any problem</option>
+              {CHECK_STATE_FILTER_VALUES.filter((st) => st !== 'problems').map((st) => (
+                <option key={st} value={st}>
+                  {HEALTH_STATE_LABELS[st]}
                 </option>
               ))}
             </Form.Select>

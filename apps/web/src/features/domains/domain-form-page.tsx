@@ -329,11 +329,7 @@ function DomainFields({ item }: { item?: Domain }) {
       </Tab>
 
       <Tab tabClassName="px-2" eventKey="health" title="Health" mountOnEnter>
-        {item ? (
-          <DomainHealthTab domainId={item._id} hasZone={Boolean(item.cloudZoneId)} />
-        ) : (
-          <p className="text-body-secondary">Save the domain first.</p>
-        )}
+        {item ? <DomainHealthTab domainId={item._id} /> : <p className="text-body-secondary">Save the domain first.</p>}
       </Tab>
     </QueryTabs>
   );

@@ -1,7 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
-import { FLEET_IDS_MAX, ZONE_EXPORT_MAX, type Domain } from '@fleetdesk/contract';
+import {
+  FLEET_IDS_MAX,
+  HEALTH_FIX_ALL,
+  ZONE_EXPORT_MAX,
+  healthCheckOf,
+  type Domain,
+  type HealthCheckKey,
+} from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
 import { useListUrlState } from '../../components/use-list-url-state.ts';
 import { FLEET_NEW_PATH, type FleetNewState, type FleetSelectionSent } from '../fleet/fleet-api.ts';
@@ -14,7 +21,8 @@ import { DOMAIN_EXPORT_URL, domainPaths, domainsApi } from './domains-api.ts';
 import { ExpiryDate } from '../../components/date-time.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { HealthBadge } from '../health/health-badge.tsx';
-import { useCheckSelection } from '../health/health-api.ts';
+import { useCheckSelection, useFixAll } from '../health/health-api.ts';
+import { fleetPlanPath } from '../fleet/fleet-api.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { ColumnChooser, useColumnChoice, type OptionalColumn } from '../../components/column-chooser.tsx';
 import { serverLabel } from '../../components/pickers/server-picker.tsx';
@@ -119,6 +127,7 @@ export function DomainListPage() {
   const navigate = useNavigate();
   const dialogs = useDialogs();
   const checkSelection = useCheckSelection();
+  const fixAll = useFixAll();
   const toasts = useToasts();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState<{ count: number } | null>(null);
@@ -172,6 +181,21 @@ export function DomainListPage() {
         ),
     });
 
+  // Filtered to a fixable check's failing domains: "Fix all" plans its fix over exactly the domains listed.
+  const values = filters.values;
+  const failing = (values.failingCheck ??
+    (values.check && values.checkState === 'failing' ? values.check : undefined)) as HealthCheckKey | undefined;
+  const fixable = failing && HEALTH_FIX_ALL[failing] ? failing : undefined;
+  const fixAllListed = () =>
+    fixable &&
+    fixAll.mutate(
+      { check: fixable, filter: { ...values, ...(search ? { search } : {}) } },
+      {
+        onSuccess: (plan) => void navigate(fleetPlanPath(plan._id)),
+        onError: (error) => void dialogs.apiError(error),
+      },
+    );
+
   const exportZones = async () => {
     const selection: FleetSelectionSent = allMatching
       ? { filter: { ...filters.values, ...(search ? { search } : {}) } }
@@ -211,6 +235,16 @@ export function DomainListPage() {
           >
             Check health{count > 0 ? ` (${count})` : ''}
           </Button>
+          {fixable && (
+            <Button
+              variant="outline-danger"
+              onClick={fixAllListed}
+              disabled={fixAll.isPending}
+              title="Plan this check's fix over every domain listed: each back to its expected value"
+            >
+              Fix all: {healthCheckOf(fixable)?.label}
+            </Button>
+          )}
           <Button variant="outline-primary" onClick={planChange} disabled={count === 0 || tooMany}>
             Plan a fleet change{count > 0 ? ` (${count})` : ''}
           </Button>

@@ -28,7 +28,8 @@ import { ServerPicker, serverLabel } from '../../components/pickers/server-picke
 import { errorMessage } from '../../lib/api-error.ts';
 import { fleetPlanPath, useCreateFleetPlan, type FleetNewState } from './fleet-api.ts';
 
-const KINDS = Object.keys(FLEET_ACTION_LABELS) as FleetActionKind[];
+// "Fix a health check" is planned from the health views (Fix all), where the check is known.
+const KINDS = (Object.keys(FLEET_ACTION_LABELS) as FleetActionKind[]).filter((k) => k !== 'health_fix');
 
 type Redirect = { ruleExpression: string; targetUrlValue: string; statusCode: number; preserveQueryString: boolean };
 type Values = {

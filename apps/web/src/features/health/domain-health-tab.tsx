@@ -20,10 +20,10 @@ const FIX_LABELS: Record<string, string> = {
 };
 
 /** The domain's Health tab: every check in words, observed beside expected, since when, Fix where one exists. */
-export function DomainHealthTab({ domainId, hasZone }: { domainId: string; hasZone: boolean }) {
+export function DomainHealthTab({ domainId }: { domainId: string }) {
   const health = useDomainHealth(domainId);
   const checkNow = useCheckNow(domainId);
-  const fix = useFix(domainId, hasZone);
+  const fix = useFix(domainId);
   const fixAll = useFixAll();
   const toasts = useToasts();
   const navigate = useNavigate();
@@ -37,11 +37,8 @@ export function DomainHealthTab({ domainId, hasZone }: { domainId: string; hasZo
         );
       },
     });
-  const onFixAll = (check: HealthCheckKey) => {
-    const action = HEALTH_FIX_ALL[check];
-    if (!action) return;
-    fixAll.mutate({ check, action }, { onSuccess: (plan) => void navigate(fleetPlanPath(plan._id)) });
-  };
+  const onFixAll = (check: HealthCheckKey) =>
+    fixAll.mutate({ check }, { onSuccess: (plan) => void navigate(fleetPlanPath(plan._id)) });
 
   if (health.isPending) return <LoadingSpinner />;
   if (health.isError) return <Alert variant="danger">{errorMessage(health.error)}</Alert>;

@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DomainHealth, DomainHealthCheck, FleetPlan, HealthSummary } from '@fleetdesk/contract';
+import {
+  HEALTH_FIX_ALL,
+  type DomainHealth,
+  type DomainHealthCheck,
+  type FleetPlan,
+  type HealthCheckKey,
+  type HealthSummary,
+} from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 
@@ -40,46 +47,32 @@ export function useCheckNow(domainId: string) {
 }
 
 /**
- * The existing single-domain action that repairs a check (audited as it always is), then every check again so
- * the tab shows what the fix achieved.
+ * Fix: the API reads the check again and, while it is failing, runs the existing single-domain action that
+ * repairs it with the value the check expects (audited as it always is), then the check again. A "Fix all"
+ * fleet plan's steps run the same path.
  */
-export async function runFix(domainId: string, c: DomainHealthCheck, hasZone: boolean) {
-  const base = `/api/domains/${enc(domainId)}`;
-  switch (c.fix) {
-    case 'registrar_ns':
-      await api.post(`${base}/registrar/name-servers`);
-      break;
-    case 'ssl':
-      await api.put(`${base}/cloud-flare/settings/ssl`, { value: c.expected });
-      break;
-    case 'tls13':
-      await api.put(`${base}/cloud-flare/settings/tls_1_3`, { value: c.expected });
-      break;
-    case 'waf_push':
-      await api.post(`${base}/cloud-flare/update-firewall-rules`);
-      break;
-    case 'yandex_verify':
-      await api.post(`${base}/yandex-webmaster/${hasZone ? 'verify-dns' : 'verify-file'}`);
-      break;
-    default:
-      throw new Error('This check has no fix in the console');
-  }
-  return api.post<DomainHealth>(`${base}/health/check`);
-}
-
-export function useFix(domainId: string, hasZone: boolean) {
+export function useFix(domainId: string) {
   const qc = useQueryClient();
   return useMutation<DomainHealth, ApiError, DomainHealthCheck>({
-    mutationFn: (c) => runFix(domainId, c, hasZone),
+    mutationFn: (c) => api.post<DomainHealth>(`/api/domains/${enc(domainId)}/health/fix`, { check: c.check }),
     onSuccess: (data) => refresh(qc, domainId, data),
   });
 }
 
-/** "Fix all": a fleet plan of the fix over every domain failing the check (planned, then run from its page). */
+/**
+ * "Fix all": a fleet plan of the check's fix over the domains failing it (all of them, or those of the list's
+ * filter), each domain to its own expected value; planned, then run from its page.
+ */
 export function useFixAll() {
-  return useMutation<FleetPlan, ApiError, { check: string; action: { kind: 'waf_push' } }>({
-    mutationFn: ({ check, action }) =>
-      api.post<FleetPlan>('/api/fleet/plans', { selection: { filter: { failingCheck: check } }, action }),
+  return useMutation<FleetPlan, ApiError, { check: HealthCheckKey; filter?: Record<string, string> }>({
+    mutationFn: ({ check, filter }) => {
+      const action = HEALTH_FIX_ALL[check];
+      if (!action) throw new Error('This check has no fix in the console');
+      return api.post<FleetPlan>('/api/fleet/plans', {
+        selection: { filter: { ...filter, failingCheck: check } },
+        action,
+      });
+    },
   });
 }
 

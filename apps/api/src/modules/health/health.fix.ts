@@ -1,0 +1,68 @@
+import {
+  FLEET_MESSAGES,
+  SSL_MODES,
+  TLS_1_3_VALUES,
+  hasAnyRule,
+  type Domain,
+  type SslMode,
+  type Tls13Mode,
+} from '@fleetdesk/contract';
+import type { Actor } from '../../http/context.ts';
+import { ForbiddenError, ValidationError } from '../../http/errors.ts';
+import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
+import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
+import type { YandexWebmasterService } from '../yandex-webmaster/yandex-webmaster.service.ts';
+import type { CheckResult } from './health.checks.ts';
+
+export type FixDeps = {
+  domains: { get(id: string): Promise<Domain> };
+  cloudFlare: Pick<CloudFlareService, 'setSsl' | 'setTls13' | 'updateFirewallRules'>;
+  registrar: Pick<RegistrarService, 'setNameServers'>;
+  webmaster: Pick<YandexWebmasterService, 'verifyThroughDns' | 'verifyThroughFile'>;
+};
+
+/** Re-verifying a Yandex host is the Yandex Webmaster area's action: a domains-only user may not start it. */
+export function assertMayFix(check: string, actor: Actor) {
+  if (check === 'yandex_host' && !hasAnyRule(actor.rules, 'cnv:yandex-webmaster'))
+    throw new ForbiddenError(FLEET_MESSAGES.yandexRule);
+}
+
+/**
+ * Each fixable check's repair: the existing single-domain action (audited as it always is), given the value the
+ * check expects, the same one whether Fix on the Health tab or a step of a "Fix all" fleet plan calls it.
+ */
+export function createHealthFixes(deps: FixDeps) {
+  const oneOf = <T extends string>(values: readonly T[], v: string | null): T => {
+    if (v === null || !(values as readonly string[]).includes(v))
+      throw new ValidationError(FLEET_MESSAGES.healthNoExpected, undefined, 'health_no_expected');
+    return v as T;
+  };
+  return {
+    async apply(domainId: string, r: CheckResult, actor: Actor): Promise<void> {
+      switch (r.check) {
+        case 'registrar_ns':
+          await deps.registrar.setNameServers(domainId, actor);
+          return;
+        case 'cf_ssl':
+          await deps.cloudFlare.setSsl(domainId, oneOf<SslMode>(SSL_MODES, r.expected), actor);
+          return;
+        case 'cf_tls13':
+          await deps.cloudFlare.setTls13(domainId, oneOf<Tls13Mode>(TLS_1_3_VALUES, r.expected), actor);
+          return;
+        case 'cf_waf':
+          await deps.cloudFlare.updateFirewallRules(domainId, actor);
+          return;
+        case 'yandex_host': {
+          // Through the zone's TXT record where the domain has a zone, else the verification file.
+          const d = await deps.domains.get(domainId);
+          if (d.cloudId && d.cloudZoneId) await deps.webmaster.verifyThroughDns(domainId, actor);
+          else await deps.webmaster.verifyThroughFile(domainId, actor);
+          return;
+        }
+        default:
+          throw new ValidationError('This check has no fix in the console', { check: r.check }, 'health_no_fix');
+      }
+    },
+  };
+}
+export type HealthFixes = ReturnType<typeof createHealthFixes>;
