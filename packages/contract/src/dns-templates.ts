@@ -122,9 +122,7 @@ const RecordInputSchema = z
       (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
       z.enum(DNS_RECORD_TYPES, {
         error: (iss) =>
-          iss.input === undefined || iss.input === ''
-            ? DNS_TEMPLATE_MESSAGES.type
-            : DNS_TEMPLATE_MESSAGES.typeUnknown,
+          iss.input === undefined || iss.input === '' ? DNS_TEMPLATE_MESSAGES.type : DNS_TEMPLATE_MESSAGES.typeUnknown,
       }),
     ),
     name: trimmedText(DNS_TEMPLATE_MESSAGES.name, 255, 'Name'),

@@ -129,7 +129,11 @@ export const LaunchProfileInputSchema = z
   .superRefine((p, ctx) => {
     // Registering needs someone to register with and someone to register to.
     if (p.register && !p.domainRegistratorId)
-      ctx.addIssue({ code: 'custom', path: ['domainRegistratorId'], message: LAUNCH_PROFILE_MESSAGES.registrarToRegister });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['domainRegistratorId'],
+        message: LAUNCH_PROFILE_MESSAGES.registrarToRegister,
+      });
     if (p.register && !p.domainRegistratorContactId)
       ctx.addIssue({
         code: 'custom',

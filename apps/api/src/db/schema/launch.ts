@@ -54,10 +54,9 @@ export const launchProfiles = pgTable(
       onDelete: 'restrict',
     }),
     register: boolean('register').notNull().default(false),
-    domainRegistratorContactId: uuid('domain_registrator_contact_id').references(
-      () => domainRegistratorContacts.id,
-      { onDelete: 'restrict' },
-    ),
+    domainRegistratorContactId: uuid('domain_registrator_contact_id').references(() => domainRegistratorContacts.id, {
+      onDelete: 'restrict',
+    }),
     contentKind: text('content_kind', { enum: ['none', 'copy', 'parse'] })
       .notNull()
       .default('none'),
