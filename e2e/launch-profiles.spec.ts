@@ -47,7 +47,8 @@ test('creates a DNS template and a launch profile through the screens; the templ
   await expect(page.getByRole('heading', { name: 'DNS Templates' })).toBeVisible();
   await page.getByRole('link', { name: 'Create DNS Template' }).click();
   await expect(page.getByRole('heading', { name: 'Create DNS Template' })).toBeVisible();
-  await page.getByLabel('Name', { exact: true }).fill(templateName);
+  // The rows' inputs are named "Record 1 name" and so on; the template's own is "Name".
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(templateName);
   await page.getByRole('button', { name: 'Add record' }).click();
   await page.getByLabel('Record 2 type').selectOption('CNAME');
   await page.getByLabel('Record 2 name').fill('www');
@@ -86,7 +87,7 @@ test('creates a DNS template and a launch profile through the screens; the templ
   await expect(page.getByRole('heading', { name: 'Launch Profiles' })).toBeVisible();
   await page.getByRole('link', { name: 'Create Launch Profile' }).click();
   await expect(page.getByRole('heading', { name: 'Create Launch Profile' })).toBeVisible();
-  await page.getByLabel('Name', { exact: true }).fill(profileName);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(profileName);
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByTestId('field-serverId')).toContainText('Server is required');
   await pickIn(page, 'serverId', 'Select a server', `${tag}@fleetdesk.local`);
@@ -126,10 +127,11 @@ test('creates a DNS template and a launch profile through the screens; the templ
   await page.goto(templateUrl);
   await page.getByRole('link', { name: 'Delete DNS Template' }).click();
   await dialog(page).getByRole('button', { name: 'Confirm' }).click();
-  await expect(dialog(page)).toContainText(
+  const refused = page.getByRole('dialog', { name: 'Error' });
+  await expect(refused).toContainText(
     `This DNS template cannot be deleted: it is used by 1 launch profile (${profileName})`,
   );
-  await dialog(page).getByRole('button', { name: 'OK' }).click();
+  await refused.getByRole('button', { name: 'OK' }).click();
 
   await apiDelete(request, token, 'launch-profiles', profileId);
   await apiDelete(request, token, 'dns-templates', templateId);

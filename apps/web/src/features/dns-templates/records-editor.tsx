@@ -80,7 +80,7 @@ function RecordRow({ index, onRemove, canRemove }: { index: number; onRemove: ()
         />
         <RowFieldError name={`${row}.name`} />
       </Form.Group>
-      <Form.Group className="col-12 col-md-4" controlId={`record-${index}-content`}>
+      <Form.Group className="col-12 col-md" controlId={`record-${index}-content`}>
         <Form.Label className="small d-md-none">Content</Form.Label>
         <Form.Control
           aria-label={`Record ${n} content`}
@@ -104,7 +104,7 @@ function RecordRow({ index, onRemove, canRemove }: { index: number; onRemove: ()
         </Form.Select>
         <RowFieldError name={`${row}.ttl`} />
       </Form.Group>
-      <div className="col-4 col-md-1">
+      <div className="col-4 col-md-auto fd-record-option">
         {needsPriority ? (
           <Form.Group controlId={`record-${index}-priority`}>
             <Form.Label className="small d-md-none">Priority</Form.Label>
@@ -131,7 +131,7 @@ function RecordRow({ index, onRemove, canRemove }: { index: number; onRemove: ()
           </div>
         )}
       </div>
-      <div className="col-4 col-md-1 text-end">
+      <div className="col-4 col-md-auto text-end">
         <Button
           variant="outline-danger"
           size="sm"
@@ -153,7 +153,7 @@ export function RecordsEditor() {
   const { fields, append, remove } = useFieldArray({ control, name: 'records' });
   const listError = useFieldError<DnsTemplateFormValues>('records');
   return (
-    <fieldset className="mb-3">
+    <fieldset className="mb-3 fd-records-editor">
       <legend className="form-label fs-6 mb-1">
         Records
         <span className="text-danger ms-1" aria-hidden="true">
@@ -167,9 +167,13 @@ export function RecordsEditor() {
       <div className="row g-2 small fw-semibold text-body-secondary d-none d-md-flex mb-1" aria-hidden="true">
         <div className="col-md-2">Type</div>
         <div className="col-md-2">Name</div>
-        <div className="col-md-4">Content</div>
+        <div className="col-md">Content</div>
         <div className="col-md-2">TTL</div>
-        <div className="col-md-1">Proxy / Priority</div>
+        <div className="col-md-auto fd-record-option text-nowrap">Proxy · Priority</div>
+        {/* As wide as a row's Remove button, so that the columns line up. */}
+        <div className="col-md-auto">
+          <span className="btn btn-sm invisible">Remove</span>
+        </div>
       </div>
       {fields.map((f, index) => (
         <RecordRow key={f.id} index={index} onRemove={() => remove(index)} canRemove={fields.length > 1} />

@@ -46,7 +46,7 @@ const SSL_OPTIONS = SSL_MODES.map((m) => ({ value: m, label: SSL_MODE_LABELS[m] 
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <fieldset className="mb-2">
+    <fieldset className="mb-2 fd-form-section">
       <legend className="h6 text-body-secondary border-bottom pb-1 mb-3">{title}</legend>
       {children}
     </fieldset>
@@ -166,7 +166,6 @@ function ProfileFields({ item }: { item?: LaunchProfile }) {
         <ProfileRefField
           name="yandexWebmasterAccountId"
           label="Yandex Webmaster Account"
-          placeholder="None: the site is not added to Yandex Webmaster"
           useItem={refApis.yandexAccounts.useItem}
           getLabel={yandexWebmasterAccountLabel}
           picker={YandexWebmasterAccountPicker}
