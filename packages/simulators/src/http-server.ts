@@ -76,6 +76,7 @@ export function createFailureQueue<F extends { count?: number }>() {
     /** Drops the waits still running (their calls never answer; the server is closing). */
     close() {
       for (const t of timers) clearTimeout(t);
+      timers.clear();
     },
   };
 }
