@@ -42,3 +42,41 @@ export function writeStateFile(file: string | undefined, value: unknown, replace
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(value, replacer));
   fs.renameSync(`${file}.tmp`, file);
 }
+
+/**
+ * The failures a test asks a simulator for, each taking the next `count` calls (default 1), and the waits of the
+ * "slow" ones, cut short when the simulator closes.
+ */
+export function createFailureQueue<F extends { count?: number }>() {
+  const queue: { failure: F; remaining: number }[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    push(failure: F) {
+      queue.push({ failure, remaining: failure.count ?? 1 });
+    },
+    /** The failure the call in hand takes, if any. */
+    next(): F | undefined {
+      const head = queue[0];
+      if (!head) return undefined;
+      head.remaining -= 1;
+      if (head.remaining <= 0) queue.shift();
+      return head.failure;
+    },
+    clear() {
+      queue.length = 0;
+    },
+    wait: (ms: number) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          resolve();
+        }, ms);
+        timers.add(t);
+      }),
+    /** Drops the waits still running (their calls never answer; the server is closing). */
+    close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
 import { realPostgresUrl } from '../test/real-postgres.ts';
 import type { Database } from '../db/client.ts';
-import { createFaultDatabase, faultProcesses } from '../test/fault-processes.ts';
-import { createContainer, type Container } from '../container.ts';
+import { createFaultDatabase, faultProcesses, startWatcher } from '../test/fault-processes.ts';
+import type { Container } from '../container.ts';
 import { faultJobKinds } from './fault-kinds.ts';
 
 /**
@@ -41,20 +40,13 @@ describe.skipIf(!BASE_URL)('durable jobs under faults, with real processes (Post
       `CREATE TABLE fault_runs (job_id uuid NOT NULL, pid integer NOT NULL, started_at timestamptz NOT NULL, finished_at timestamptz NOT NULL);
        CREATE TABLE fault_steps (job_id uuid NOT NULL, step integer NOT NULL, pid integer NOT NULL, PRIMARY KEY (job_id, step));`,
     );
-    // This process only queues and watches: no workers here.
-    const config = {
-      ...loadConfig(
-        { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir, APP_SECRET_KEY: APP_KEY },
-        { dotenv: false },
-      ),
-      JOB_WORKERS: false,
-    };
-    c = await createContainer(config, {
+    c = await startWatcher({
       database,
+      dbUrl,
+      dataDir,
+      appKey: APP_KEY,
       extraJobs: faultJobKinds(() => database),
-      jobOptions: { workers: false, maintenanceIntervalSeconds: 1, expireGraceSeconds: 1 },
     });
-    await c.startJobs({ periodic: false });
   }, 120_000);
 
   afterAll(async () => {

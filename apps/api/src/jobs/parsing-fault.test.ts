@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedSite, startSiteServer, type SiteServer } from '@fleetdesk/simulators/site/index.ts';
 import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
 import type { ParsingProgress } from '@fleetdesk/contract';
-import { loadConfig } from '../config.ts';
 import { realPostgresUrl } from '../test/real-postgres.ts';
 import type { Database } from '../db/client.ts';
-import { createFaultDatabase, faultProcesses } from '../test/fault-processes.ts';
-import { createContainer, type Container } from '../container.ts';
+import { createFaultDatabase, faultProcesses, startWatcher } from '../test/fault-processes.ts';
+import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
 import { generateKeyPair } from '../files/ssh/index.ts';
 import { PARSING_MARKER } from './kinds/parsing.ts';
@@ -68,26 +67,14 @@ describe.skipIf(!BASE_URL)('parsing killed mid-way, with real processes (Postgre
       startSiteServer({ routes: generatedSite(20, 3), delayMs: 30 }),
     ]);
     fs.mkdirSync(path.join(host.rootDir, 'www'));
-    // This process only queues and watches: no workers here. The timeout must match the workers' (pg-boss
-    // takes the job's expiry from the process that sends it).
-    const config = {
-      ...loadConfig(
-        {
-          ...process.env,
-          DATABASE_URL: dbUrl,
-          DATA_DIR: dataDir,
-          APP_SECRET_KEY: APP_KEY,
-          PARSER_JOB_TIMEOUT_MINUTES: TIMEOUT_MINUTES,
-        },
-        { dotenv: false },
-      ),
-      JOB_WORKERS: false,
-    };
-    c = await createContainer(config, {
+    // The timeout must match the workers'.
+    c = await startWatcher({
       database,
-      jobOptions: { workers: false, maintenanceIntervalSeconds: 1, expireGraceSeconds: 1 },
+      dbUrl,
+      dataDir,
+      appKey: APP_KEY,
+      env: { PARSER_JOB_TIMEOUT_MINUTES: TIMEOUT_MINUTES },
     });
-    await c.startJobs({ periodic: false });
   }, 120_000);
 
   afterAll(async () => {

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../config.ts';
+import { createContainer, type Container } from '../container.ts';
 import { openPostgres, type Database } from '../db/client.ts';
 
 /** The fault tests' shared set-up (jobs/fault.test.ts, jobs/parsing-fault.test.ts): real processes on PostgreSQL. */
@@ -88,4 +90,28 @@ export function faultProcesses(o: {
       for (const ch of children) ch.kill('SIGKILL');
     },
   };
+}
+
+/**
+ * This process's container on the test's database: it only queues and watches (no workers), and pg-boss checks
+ * expiries every second. `env` must carry what the workers also get when it changes a job's expiry (pg-boss takes
+ * a job's expiry from the process that sends it).
+ */
+export async function startWatcher(o: {
+  database: Database;
+  dbUrl: string;
+  dataDir: string;
+  appKey: string;
+  env?: Record<string, string>;
+  extraJobs?: NonNullable<Parameters<typeof createContainer>[1]>['extraJobs'];
+}): Promise<Container> {
+  const env = { ...process.env, DATABASE_URL: o.dbUrl, DATA_DIR: o.dataDir, APP_SECRET_KEY: o.appKey, ...o.env };
+  const config = { ...loadConfig(env, { dotenv: false }), JOB_WORKERS: false };
+  const c = await createContainer(config, {
+    database: o.database,
+    ...(o.extraJobs ? { extraJobs: o.extraJobs } : {}),
+    jobOptions: { workers: false, maintenanceIntervalSeconds: 1, expireGraceSeconds: 1 },
+  });
+  await c.startJobs({ periodic: false });
+  return c;
 }

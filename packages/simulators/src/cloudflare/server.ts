@@ -23,7 +23,7 @@ import {
   dnsBatchLimitOf,
 } from './sim-state.ts';
 import { readBody } from '../http-body.ts';
-import { listenOnLoopback } from '../http-server.ts';
+import { createFailureQueue, listenOnLoopback } from '../http-server.ts';
 
 export interface CloudflareSimOptions {
   port?: number;
@@ -184,11 +184,10 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
   const state = createState();
   const usage = new Map<string, { requests: number; rateLimited: number }>();
   if (opts.stateFile) loadState(state, opts.stateFile);
-  const queue: { failure: CloudflareFailure; remaining: number }[] = [];
+  const failures = createFailureQueue<CloudflareFailure>();
   const batchLimitOf = (zone: SimZone) => opts.dnsBatchLimit ?? dnsBatchLimitOf(zone.plan);
   const hooks = new Set<(entry: RequestLogEntry) => void>();
   const windows = new Map<string, number[]>();
-  const timers = new Set<NodeJS.Timeout>();
 
   const zoneFor = (ctx: Ctx): SimZone => {
     const id = ctx.params.zone ?? '';
@@ -515,15 +514,6 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
     windows.set(key, list);
   };
 
-  const delay = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve();
-      }, ms);
-      timers.add(t);
-    });
-
   const send = (
     res: ServerResponse,
     status: number,
@@ -556,13 +546,10 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
         () => new CfError(413, [{ code: 6004, message: 'Request body too large' }]),
       );
 
-      const head = queue[0];
-      if (head) {
-        head.remaining -= 1;
-        if (head.remaining <= 0) queue.shift();
-        const f = head.failure;
+      const f = failures.next();
+      if (f) {
         if (f.kind === 'slow') {
-          await delay(f.delayMs ?? 2000);
+          await failures.wait(f.delayMs ?? 2000);
         } else if (f.kind === '5xx') {
           const s = f.status ?? 500;
           status = s;
@@ -678,15 +665,14 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       if (status === 'active' && !zone.activatedOn) zone.activatedOn = zone.modifiedOn;
     },
     fail(next) {
-      queue.push({ failure: next, remaining: Math.max(1, next.count ?? 1) });
+      failures.push(next);
     },
     clearFailures() {
-      queue.length = 0;
+      failures.clear();
     },
     purgeLog: state.purgeLog,
     async close() {
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      failures.close();
       await close();
     },
   };

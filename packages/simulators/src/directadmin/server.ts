@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readBody } from '../http-body.ts';
-import { listenOnLoopback, readStateFile, writeStateFile } from '../http-server.ts';
+import { createFailureQueue, listenOnLoopback, readStateFile, writeStateFile } from '../http-server.ts';
 
 /**
  * A wire-level DirectAdmin simulator: the legacy `CMD_API_*` commands a client needs for one user's domains
@@ -120,9 +120,8 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
   const bruteForceLimit = opts.bruteForceLimit ?? 10;
   const failuresByIp = new Map<string, number>();
   let failedLogins = 0;
-  const queue: { failure: DirectAdminFailure; remaining: number }[] = [];
+  const failures = createFailureQueue<DirectAdminFailure>();
   const requests: DirectAdminRequestLog[] = [];
-  const timers = new Set<NodeJS.Timeout>();
 
   const addUser = (u: DirectAdminSimUser) => {
     const state: UserState = {
@@ -148,14 +147,6 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     const out: Record<string, DirectAdminSimDomain[]> = {};
     for (const u of users.values()) out[u.username] = [...u.domains.values()];
     writeStateFile(opts.stateFile, out);
-  };
-
-  const nextFailure = (): DirectAdminFailure | undefined => {
-    const head = queue[0];
-    if (!head) return undefined;
-    head.remaining -= 1;
-    if (head.remaining <= 0) queue.shift();
-    return head.failure;
   };
 
   /** The user the call acts for, or null for bad credentials. */
@@ -184,16 +175,8 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const command = url.pathname.replace(/^\/+/, '');
     const ip = req.socket.remoteAddress ?? '?';
-    const failure = nextFailure();
-    if (failure?.kind === 'slow') {
-      await new Promise<void>((r) => {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          r();
-        }, failure.delayMs ?? 2000);
-        timers.add(t);
-      });
-    }
+    const failure = failures.next();
+    if (failure?.kind === 'slow') await failures.wait(failure.delayMs ?? 2000);
     if (failure?.kind === '5xx') {
       res.writeHead(500, { 'content-type': 'text/html' }).end('<html><body>Internal Server Error</body></html>');
       return;
@@ -378,17 +361,17 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     failedLogins: () => failedLogins,
     requests,
     fail(next) {
-      queue.push({ failure: next, remaining: next.count ?? 1 });
+      failures.push(next);
     },
     clearFailures() {
-      queue.length = 0;
+      failures.clear();
     },
     resetBruteForce() {
       failuresByIp.clear();
       failedLogins = 0;
     },
     async close() {
-      for (const t of timers) clearTimeout(t);
+      failures.close();
       await close();
     },
   };

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import { generateSelfSignedCert } from '../proxy/self-signed-cert.ts';
 import { readBody } from '../http-body.ts';
-import { listenOnLoopback, readStateFile, writeStateFile } from '../http-server.ts';
+import { createFailureQueue, listenOnLoopback, readStateFile, writeStateFile } from '../http-server.ts';
 
 /**
  * A wire-level ISPmanager 6 simulator: one endpoint `/ispmgr`, functions chosen with `func`, answers in the
@@ -91,9 +91,8 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
   const rawForms = new Map<string, string>();
   const sessions = new Map<string, { username: string; lastUsed: number }>();
   const ttlMs = (opts.sessionTtlSeconds ?? 3600) * 1000;
-  const queue: { failure: IspManagerFailure; remaining: number }[] = [];
+  const failures = createFailureQueue<IspManagerFailure>();
   const requests: IspManagerRequestLog[] = [];
-  const timers = new Set<NodeJS.Timeout>();
 
   const addSite = (site: Partial<IspManagerSimSite> & { name: string; owner: string }) => {
     const name = site.name.toLowerCase();
@@ -119,14 +118,6 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
   const save = () => {
     if (!opts.stateFile) return;
     writeStateFile(opts.stateFile, { sites: [...sites.values()], rawForms: [...rawForms] });
-  };
-
-  const nextFailure = (): IspManagerFailure | undefined => {
-    const head = queue[0];
-    if (!head) return undefined;
-    head.remaining -= 1;
-    if (head.remaining <= 0) queue.shift();
-    return head.failure;
   };
 
   const row = (x: IspManagerSimSite) => ({
@@ -226,16 +217,8 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const failure = nextFailure();
-    if (failure?.kind === 'slow') {
-      await new Promise<void>((r) => {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          r();
-        }, failure.delayMs ?? 2000);
-        timers.add(t);
-      });
-    }
+    const failure = failures.next();
+    if (failure?.kind === 'slow') await failures.wait(failure.delayMs ?? 2000);
     if (failure?.kind === '5xx') {
       res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
       return;
@@ -320,16 +303,16 @@ export async function startIspManagerSim(opts: IspManagerSimOptions = {}): Promi
     },
     requests,
     fail(next) {
-      queue.push({ failure: next, remaining: next.count ?? 1 });
+      failures.push(next);
     },
     clearFailures() {
-      queue.length = 0;
+      failures.clear();
     },
     expireSessions() {
       sessions.clear();
     },
     async close() {
-      for (const t of timers) clearTimeout(t);
+      failures.close();
       await close();
     },
   };

@@ -215,6 +215,47 @@ describe('content files over SFTP', () => {
     expect((err as AppError).status).toBe(413);
   });
 
+  it('walks once for every caller: links left out and told, an abort and a time bound stop it', async () => {
+    await files.createRoot();
+    await makeSite();
+    const links: string[] = [];
+    const walked: string[] = [];
+    for await (const e of files.walk('', { onLink: (p) => links.push(p) })) walked.push(`${e.type}:${e.path}`);
+    expect(walked).toEqual([
+      'directory:css',
+      'file:index.html',
+      'directory:nested',
+      'file:css/site.css',
+      'directory:nested/deeper',
+    ]);
+    expect(links.sort()).toEqual([
+      'dangling',
+      'link-file',
+      'link-inside',
+      'link-out',
+      'link-up',
+      'nested/deeper/link-back',
+    ]);
+
+    const aborted = new AbortController();
+    aborted.abort(new Error('stopped'));
+    const stopped = await failure(
+      (async () => {
+        for await (const _ of files.walk('', { signal: aborted.signal })) void _;
+      })(),
+    );
+    expect((stopped as Error).message).toBe('stopped');
+
+    // A deadline already passed: the first entry ends the walk as the server's timeout.
+    const late = openContentFs({ ssh: pool, target: target(), root: '/www/example.test', maxWalkMs: -1 });
+    const timedOut = await failure(
+      (async () => {
+        for await (const _ of late.walk('')) void _;
+      })(),
+    );
+    expect((timedOut as AppError).status).toBe(504);
+  });
+
   it('renames within a directory, refuses taken names, creates folders and removes trees', async () => {
     await files.createRoot();
     await makeSite();

@@ -32,7 +32,7 @@ import {
   type DomainFormValues,
   type DomainTab,
 } from './domains-api.ts';
-import { RefField } from './ref-field.tsx';
+import { RefField, refPicker } from './ref-field.tsx';
 import { RegistratorInfo } from './registrator-info.tsx';
 import {
   YandexWebmasterAccountPicker,
@@ -68,6 +68,25 @@ const TAB_FIELDS: Record<DomainTab, readonly (keyof DomainFormValues)[]> = {
 
 type ServerRef = Pick<Server, '_id' | 'IPAddress' | 'email'> & Partial<Pick<Server, 'domainsQty' | 'domainsLimitQty'>>;
 type NamedRef = { _id: string; name: string };
+
+const REFS = {
+  server: refPicker<ServerRef>('serverId', 'Server', serverLabel, ServerPicker),
+  brand: refPicker<NamedRef>('brandId', 'Brand', brandLabel, BrandPicker),
+  region: refPicker<NamedRef>('parserProxyRegionId', 'Parser Proxy Region', regionLabel, RegionPicker),
+  cloud: refPicker<Pick<Cloud, '_id' | 'email'>>('cloudId', 'Cloud', cloudLabel, CloudPicker),
+  registrator: refPicker<NamedRef>(
+    'domainRegistratorId',
+    'Domain Registrator',
+    domainRegistratorLabel,
+    DomainRegistratorPicker,
+  ),
+  webmaster: refPicker<NamedRef>(
+    'yandexWebmasterAccountId',
+    'Yandex Webmaster Account',
+    yandexWebmasterAccountLabel,
+    YandexWebmasterAccountPicker,
+  ),
+};
 
 function TabTitle({ tab, title }: { tab: DomainTab; title: string }) {
   const { errors } = useFormState<DomainFormValues>();
@@ -199,22 +218,11 @@ function DomainFields({ item }: { item?: Domain }) {
           }
         />
         <SelectField<DomainFormValues> name="status" label="Status" required options={STATUS_OPTIONS} />
-        <RefField<ServerRef>
-          name="serverId"
-          label="Server"
-          value={server}
-          onValueChange={setServer}
-          getLabel={serverLabel}
-          picker={ServerPicker}
-          warning={serverWarning}
-        />
-        <RefField<NamedRef>
-          name="brandId"
-          label="Brand"
+        <RefField {...REFS.server} value={server} onValueChange={setServer} warning={serverWarning} />
+        <RefField
+          {...REFS.brand}
           value={brand}
           onValueChange={setBrand}
-          getLabel={brandLabel}
-          picker={BrandPicker}
           inUse={{ cloudId, domainId: item?._id }}
           warning={conflict ? IN_USE_BRAND_WARNING : undefined}
         />
@@ -227,14 +235,7 @@ function DomainFields({ item }: { item?: Domain }) {
           maxLength={2000}
           placeholder="https://"
         />
-        <RefField<NamedRef>
-          name="parserProxyRegionId"
-          label="Parser Proxy Region"
-          value={region}
-          onValueChange={setRegion}
-          getLabel={regionLabel}
-          picker={RegionPicker}
-        />
+        <RefField {...REFS.region} value={region} onValueChange={setRegion} />
         <TextField<DomainFormValues>
           name="redirectDomainName"
           label="Redirect Domain"
@@ -249,13 +250,10 @@ function DomainFields({ item }: { item?: Domain }) {
       </Tab>
 
       <Tab tabClassName="px-2" eventKey="cloud" title={<TabTitle tab="cloud" title="Cloud" />}>
-        <RefField<Pick<Cloud, '_id' | 'email'>>
-          name="cloudId"
-          label="Cloud"
+        <RefField
+          {...REFS.cloud}
           value={cloud}
           onValueChange={setCloud}
-          getLabel={cloudLabel}
-          picker={CloudPicker}
           inUse={{ brandId, domainId: item?._id }}
           warning={conflict ? IN_USE_CLOUD_WARNING : undefined}
         />
@@ -292,14 +290,7 @@ function DomainFields({ item }: { item?: Domain }) {
         eventKey="domain-registrator"
         title={<TabTitle tab="domain-registrator" title="Domain Registrator" />}
       >
-        <RefField<NamedRef>
-          name="domainRegistratorId"
-          label="Domain Registrator"
-          value={registrator}
-          onValueChange={setRegistrator}
-          getLabel={domainRegistratorLabel}
-          picker={DomainRegistratorPicker}
-        />
+        <RefField {...REFS.registrator} value={registrator} onValueChange={setRegistrator} />
         <DateField name="domainRegistratorExpirationDate" label="Expiration Date" />
         <RegistratorInfo item={item} />
       </Tab>
@@ -309,13 +300,10 @@ function DomainFields({ item }: { item?: Domain }) {
         eventKey="yandex-webmaster"
         title={<TabTitle tab="yandex-webmaster" title="Yandex Webmaster" />}
       >
-        <RefField<NamedRef>
-          name="yandexWebmasterAccountId"
-          label="Yandex Webmaster Account"
+        <RefField
+          {...REFS.webmaster}
           value={webmasterAccount}
           onValueChange={setWebmasterAccount}
-          getLabel={yandexWebmasterAccountLabel}
-          picker={YandexWebmasterAccountPicker}
           inUse={{ brandId, domainId: item?._id }}
         />
         {item?.yandexWebmasterAccountId && (

@@ -34,6 +34,14 @@ function inUseParams(u: RefFieldProps<Entity>['inUse']): QueryParams | undefined
   return undefined;
 }
 
+/** What names a picker of the form: its field, label, item label and picker (spread into RefField). */
+export const refPicker = <T extends Entity>(
+  name: RefName,
+  label: string,
+  getLabel: (item: T) => string,
+  picker: ComponentType<PickerProps<T>>,
+) => ({ name, label, getLabel, picker });
+
 /** A picker bound to the domain form: the form holds the id, the page holds the item for its label. */
 export function RefField<T extends Entity>({
   name,
