@@ -5,14 +5,21 @@
  *   npm run bench:domains -- --million    1,000,000 domains
  *   npm run bench:domains -- --requests 300 --concurrency 8
  *   npm run bench:domains -- --keep       keep the scratch database (PostgreSQL) for a look with EXPLAIN
+ *   npm run bench:domains -- --burst      only the burst: 100 connections of mixed reads and writes for 30 s
+ *   npm run bench:domains -- --burst --connections 30 --seconds 5 --domains 10000   (a small one)
  *
  * On PostgreSQL it creates a scratch database on that server and drops it at the end. It seeds with bulk
  * SQL (generate_series), starts the app (buildApp + listen on 127.0.0.1, a random port), signs in, and then
  * measures page 1, page 4,000, a three-letter substring search, each filter of the list, the dashboard, the global
  * search and the full CSV export. Latency (p50, p99)
  * comes from sequential requests; throughput from the same number of requests at the given concurrency.
+ * The burst (issue 32): autocannon, all connections opened at once, each request one of page 1, a deep page, a
+ * one- and a three-letter search, two filters, or (one in five) a domain edit (PATCH status). It prints p50, p99,
+ * max, how many answers took over 1 s and 2 s, and when the slowest was sent; rate limits are set out of reach,
+ * as for one busy operator's tools (their table is still written).
  * It prints figures and never asserts a time.
  */
+import autocannon from 'autocannon';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { openPglite, openPostgres } from '../apps/api/src/db/client.ts';
+import { openPglite, openPostgres, type Database } from '../apps/api/src/db/client.ts';
 import { createContainer } from '../apps/api/src/container.ts';
 import { buildApp } from '../apps/api/src/app.ts';
 import { hashPassword } from '../apps/api/src/lib/passwords.ts';
@@ -38,6 +45,9 @@ const CONCURRENCY = arg('concurrency', 8);
 const EXPORT_RUNS = arg('export-runs', 3);
 const WARMUP = 20;
 const KEEP = args.includes('--keep');
+const BURST = args.includes('--burst');
+const BURST_CONNECTIONS = arg('connections', 100);
+const BURST_SECONDS = arg('seconds', 30);
 /** Three-letter substrings of the seeded names (hex from md5), rotated so no single plan is cached. */
 const SEARCHES = ['abc', 'e4f', '7d2', 'c0f', '9ab', 'f31'];
 
@@ -171,9 +181,73 @@ async function measureExport(url: string, headers: Record<string, string>) {
   return runs;
 }
 
+/** Many connections at once, mixed reads and writes, open for `seconds`: the latency of every answer. */
+async function burst(base: string, headers: Record<string, string>, database: Database) {
+  const ids = (
+    (await database.db.execute(sql`select id, status from domains order by domain_no limit 2000`)) as unknown as {
+      rows: { id: string; status: 'active' | 'inactive' }[];
+    }
+  ).rows;
+  const reads = ['?page=1', '?page=37', '?search=a', '?search=e4f', '?status=inactive', '?hasZone=true'];
+  let n = 0;
+  const write = (k: number) => {
+    const d = ids[k % ids.length]!;
+    d.status = d.status === 'active' ? 'inactive' : 'active';
+    return {
+      method: 'PATCH' as const,
+      path: `/api/domains/${d.id}`,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: d.status }),
+    };
+  };
+  const started = performance.now();
+  let over1 = 0;
+  let over2 = 0;
+  let slowest = { ms: 0, sentAt: 0 };
+  const instance = autocannon({
+    url: base,
+    connections: BURST_CONNECTIONS,
+    duration: BURST_SECONDS,
+    headers,
+    // See bench/lists.bench.ts: our API closes a keep-alive socket after 1,000 requests.
+    reconnectRate: 500,
+    requests: [
+      {
+        setupRequest: (req: { path: string }) => {
+          const k = n++;
+          return k % 5 === 4 ? { ...req, ...write(k) } : { ...req, path: `/api/domains${reads[k % reads.length]}` };
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+    if (ms > 1000) over1++;
+    if (ms > 2000) over2++;
+    if (ms > slowest.ms) slowest = { ms, sentAt: performance.now() - started - ms };
+  });
+  const result = await instance;
+  const codes = Object.entries((result as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+    .map(([code, v]) => `${code}: ${v.count}`)
+    .join(', ');
+  log(
+    `Burst: ${BURST_CONNECTIONS} connections for ${BURST_SECONDS} s, 1 in 5 a domain edit, the rest six list reads ` +
+      `(load ${os.loadavg()[0]!.toFixed(1)} at the end)`,
+  );
+  log(`  ${result.requests.total} answers (${codes}; connection errors ${result.errors}, timeouts ${result.timeouts})`);
+  log(
+    `  p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
+      `over 1 s: ${over1}, over 2 s: ${over2}; the slowest was sent ${(slowest.sentAt / 1000).toFixed(1)} s in`,
+  );
+}
+
 async function main() {
   const config = loadConfig(
-    { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-data-')) },
+    {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-data-')),
+      ...(BURST ? { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ADDRESS_PER_MINUTE: '1000000' } : {}),
+    },
     { dotenv: false },
   );
   const started = performance.now();
@@ -191,6 +265,11 @@ async function main() {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const headers = { authorization: await signIn(base, c) };
+    if (BURST) {
+      await burst(base, headers, database);
+      await app.close();
+      return;
+    }
 
     const lastPage = Math.ceil(TOTAL / 20);
     const deep = Math.min(4000, lastPage);

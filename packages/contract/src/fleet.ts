@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FLEET_IDS_MAX } from './constants.ts';
 import { IdSchema, ListQuerySchema } from './common.ts';
 import {
   DNS_RECORD_TYPES,
@@ -14,8 +15,6 @@ import { PRIORITY_MAX } from './firewall-rules.ts';
 
 /** How many domains one fleet plan may hold. */
 export const FLEET_PLAN_MAX = 100_000;
-/** How many ids the browser may send; larger selections are sent as the filter (the "select all N matching"). */
-export const FLEET_IDS_MAX = 5_000;
 /** Stands for each domain's name in redirect templates and DNS changes. */
 export const FLEET_DOMAIN_PLACEHOLDER = '{domain}';
 
