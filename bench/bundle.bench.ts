@@ -113,10 +113,7 @@ try {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--disable-background-networking'] });
   const token = await signIn();
   const visits: [string, Fetched[]][] = [
-    [
-      '/login',
-      await visit(browser, '/login', null, (p) => p.getByRole('button', { name: 'Login' }).waitFor()),
-    ],
+    ['/login', await visit(browser, '/login', null, (p) => p.getByRole('button', { name: 'Login' }).waitFor())],
     [
       '/domains',
       await visit(browser, '/domains', token, (p) => p.getByRole('heading', { name: 'Domains' }).first().waitFor()),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { EXPIRING_WITHIN_DAYS } from './constants.ts';
 import { IdSchema, NUL_MESSAGE, hasNoNul } from './common.ts';
 
 /** How many rows the dashboard's short lists carry. */

@@ -52,4 +52,3 @@ export const HealthSummarySchema = z.object({
     .nullable(),
 });
 export type HealthSummary = z.infer<typeof HealthSummarySchema>;
-

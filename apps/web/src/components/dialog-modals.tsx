@@ -30,7 +30,8 @@ export function DialogModal({ request, show, onClose, onExited }: ModalProps) {
       />
     );
   }
-  if (request.kind === 'prompt') return <PromptModal request={request} show={show} onClose={onClose} onExited={onExited} />;
+  if (request.kind === 'prompt')
+    return <PromptModal request={request} show={show} onClose={onClose} onExited={onExited} />;
   return <MessageModal request={request} show={show} onClose={onClose} onExited={onExited} />;
 }
 
