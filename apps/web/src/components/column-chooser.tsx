@@ -60,6 +60,8 @@ export function useColumnChoice<T>(list: string, options: readonly OptionalColum
   return { shown, chosen: shown.map((o) => o.key), setChosen };
 }
 
+const MENU_MIN_WIDTH_PX = 256;
+
 /**
  * A "Columns" menu of checkboxes, one per optional column. Bootstrap's dropdown classes without react-bootstrap's
  * Dropdown, whose positioning library was the largest part of a first visit to /domains after React (decision
@@ -75,6 +77,8 @@ export function ColumnChooser<T>({
   onChange: (next: string[]) => void;
 }) {
   const [open, setOpen] = useState(false);
+  // Aligned to the button's end, unless that would run off the left edge (a narrow screen wraps it to the left).
+  const [alignEnd, setAlignEnd] = useState(true);
   const box = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -107,16 +111,20 @@ export function ColumnChooser<T>({
         className={`btn btn-outline-secondary dropdown-toggle${open ? ' show' : ''}`}
         aria-expanded={open}
         aria-controls="column-chooser-menu"
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          const right = button.current?.getBoundingClientRect().right ?? Infinity;
+          setAlignEnd(right >= MENU_MIN_WIDTH_PX);
+          setOpen((o) => !o);
+        }}
       >
         Columns{chosen.length ? ` (+${chosen.length})` : ''}
       </button>
       {open && (
         <div
           id="column-chooser-menu"
-          className="dropdown-menu dropdown-menu-end show"
+          className={`dropdown-menu ${alignEnd ? 'dropdown-menu-end' : 'dropdown-menu-start'} show`}
           data-bs-popper="static"
-          style={{ minWidth: '16rem' }}
+          style={{ minWidth: MENU_MIN_WIDTH_PX }}
         >
           <h6 className="dropdown-header">Also show</h6>
           {options.map((o) => (
