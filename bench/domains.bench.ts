@@ -5,23 +5,30 @@
  *   npm run bench:domains -- --million    1,000,000 domains
  *   npm run bench:domains -- --requests 300 --concurrency 8
  *   npm run bench:domains -- --keep       keep the scratch database (PostgreSQL) for a look with EXPLAIN
+ *   npm run bench:domains -- --burst      only the burst: 100 connections of mixed reads and writes for 30 s
+ *   npm run bench:domains -- --burst --connections 30 --seconds 5 --domains 10000   (a small one)
  *
  * On PostgreSQL it creates a scratch database on that server and drops it at the end. It seeds with bulk
  * SQL (generate_series), starts the app (buildApp + listen on 127.0.0.1, a random port), signs in, and then
  * measures page 1, page 4,000, a three-letter substring search, each filter of the list, the dashboard, the global
  * search and the full CSV export. Latency (p50, p99)
  * comes from sequential requests; throughput from the same number of requests at the given concurrency.
+ * The burst (issue 32): all connections at once, each a loop of requests, each request one of page 1, a deep page,
+ * a one- and a three-letter search, two filters, or (one in five) a domain edit (PATCH status). It prints p50,
+ * p99, max, how many answers took over 1 s and 2 s, when the slowest was sent, and each kind's figures; rate
+ * limits are set out of reach, as for one busy operator's tools (their table is still written).
  * It prints figures and never asserts a time.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { openPglite, openPostgres } from '../apps/api/src/db/client.ts';
+import { openPglite, openPostgres, type Database } from '../apps/api/src/db/client.ts';
 import { createContainer } from '../apps/api/src/container.ts';
 import { buildApp } from '../apps/api/src/app.ts';
 import { hashPassword } from '../apps/api/src/lib/passwords.ts';
@@ -38,6 +45,9 @@ const CONCURRENCY = arg('concurrency', 8);
 const EXPORT_RUNS = arg('export-runs', 3);
 const WARMUP = 20;
 const KEEP = args.includes('--keep');
+const BURST = args.includes('--burst');
+const BURST_CONNECTIONS = arg('connections', 100);
+const BURST_SECONDS = arg('seconds', 30);
 /** Three-letter substrings of the seeded names (hex from md5), rotated so no single plan is cached. */
 const SEARCHES = ['abc', 'e4f', '7d2', 'c0f', '9ab', 'f31'];
 
@@ -171,9 +181,77 @@ async function measureExport(url: string, headers: Record<string, string>) {
   return runs;
 }
 
+/**
+ * Many connections at once, mixed reads and writes, open for `seconds`: the latency of every answer, by kind.
+ * Each connection is a loop sending its next request when the last one is answered (as autocannon does), over
+ * its own keep-alive socket, from a worker thread (bench/burst-client.mjs): a client on the API's own thread
+ * would wait whenever PGlite runs a statement there, and count that wait as the API's.
+ */
+async function burst(base: string, headers: Record<string, string>, database: Database) {
+  const ids = (
+    (await database.db.execute(sql`select id, status from domains order by domain_no limit 2000`)) as unknown as {
+      rows: { id: string; status: 'active' | 'inactive' }[];
+    }
+  ).rows;
+  const reads = ['?page=1', '?page=37', '?search=a', '?search=e4f', '?status=inactive', '?hasZone=true'];
+  // How long the API's event loop was kept from running; PGlite runs each statement on it.
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const worker = new Worker(new URL('./burst-client.mjs', import.meta.url), {
+    workerData: { base, headers, ids, seconds: BURST_SECONDS, connections: BURST_CONNECTIONS, reads },
+  });
+  const result = await new Promise<{
+    times: Record<string, number[]>;
+    statuses: Record<string, number>;
+    errors: number;
+    slowest: { ms: number; sentAt: number; kind: string };
+  }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  lag.disable();
+  const { times, statuses, errors, slowest } = result;
+  const all = Object.values(times)
+    .flat()
+    .sort((a, b) => a - b);
+  const over = (ms: number) => all.filter((t) => t > ms).length;
+  log(
+    `Burst: ${BURST_CONNECTIONS} connections for ${BURST_SECONDS} s, 1 in 5 a domain edit, the rest six list reads ` +
+      `(load ${os.loadavg()[0]!.toFixed(1)} at the end)`,
+  );
+  log(
+    `  ${all.length} answers (${Object.entries(statuses)
+      .map(([c, k]) => `${c}: ${k}`)
+      .join(', ')}; errors ${errors}), ${fmt(all.length / BURST_SECONDS)} a second`,
+  );
+  log(
+    `  p50 ${fmt(percentile(all, 50))} ms, p99 ${fmt(percentile(all, 99))} ms, max ${fmt(all.at(-1) ?? 0)} ms; ` +
+      `over 1 s: ${over(1000)}, over 2 s: ${over(2000)}; the slowest (${slowest.kind}) was sent ` +
+      `${(slowest.sentAt / 1000).toFixed(1)} s in`,
+  );
+  log(
+    `  the API's event loop delay: p50 ${fmt(lag.percentile(50) / 1e6)} ms, p99 ${fmt(lag.percentile(99) / 1e6)} ms, ` +
+      `max ${fmt(lag.max / 1e6)} ms`,
+  );
+  for (const [kind, ts] of Object.entries(times)) {
+    const sorted = ts.sort((a, b) => a - b);
+    if (!sorted.length) continue;
+    log(
+      `    ${kind.padEnd(22)} ${String(sorted.length).padStart(6)} answers, p50 ${fmt(percentile(sorted, 50))} ms, ` +
+        `p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1)!)} ms`,
+    );
+  }
+}
+
 async function main() {
   const config = loadConfig(
-    { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-data-')) },
+    {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-data-')),
+      ...(BURST ? { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ADDRESS_PER_MINUTE: '1000000' } : {}),
+    },
     { dotenv: false },
   );
   const started = performance.now();
@@ -191,6 +269,11 @@ async function main() {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const headers = { authorization: await signIn(base, c) };
+    if (BURST) {
+      await burst(base, headers, database);
+      await app.close();
+      return;
+    }
 
     const lastPage = Math.ceil(TOTAL / 20);
     const deep = Math.min(4000, lastPage);

@@ -7,6 +7,7 @@
  *   npm run bench:lists -- --only search   (cases whose name contains the text)
  *   npm run bench:lists -- --keep          (keep the scratch database for EXPLAIN)
  *   npm run bench:lists -- --cpu-prof DIR  (our API runs under --cpu-prof; its profile is summarised at the end)
+ *   npm run bench:lists -- --writes 20     (a steady stream of 20 writes a second during every measured run)
  *
  * It creates a scratch database on the server of DATABASE_URL (BENCH_DB_PREFIX, default fd_bench_), seeds
  * 100,000 domains (bench/seed.ts), copies them for the baseline (bench_domains and bench_brands with the same
@@ -14,6 +15,12 @@
  * after the other, `runs` times. It prints each case's median req/s and p99 for both, the ratio, and checks
  * that both answered the same itemsCount. A third server, ours with no domains page kept in memory
  * (LIST_PAGE_CACHE_SIZE=0), runs each case once more after them ("no-cache"): what the queries alone give.
+ * With `--writes N`, a writer runs during every measured run (ours, theirs and no-cache alike): N writes a
+ * second, open loop (at most 64 in flight), two of three a domain edit through our API (PATCH status, the same
+ * change copied to the baseline's rows so both keep answering the same counts), one of three a health result
+ * stored by the health job's repository from this process. After each domain edit a list read through our API
+ * (search by the name, filtered by the new status) must show the domain: read-after-write visibility. Each case
+ * then prints the writes done of those asked, their p99, and how many reads after a write saw it.
  * It never asserts a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -49,6 +56,8 @@ const CONNECTIONS = num('connections', 32);
 const ONLY = str('only');
 const KEEP = args.includes('--keep');
 const CPU_PROF = str('cpu-prof');
+const WRITES = num('writes', 0);
+const MAX_WRITES_IN_FLIGHT = 64;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
@@ -110,6 +119,71 @@ const hitsText = (hits: number[]) => {
   return lo === hi ? lo : `${lo}-${hi}`;
 };
 
+type WriteTarget = { id: string; name: string; status: 'active' | 'inactive' };
+type WriteReport = { asked: number; done: number; failed: number; p99: number; seen: number; checked: number };
+type Writer = {
+  domainEdit(t: WriteTarget, status: WriteTarget['status']): Promise<boolean>;
+  healthResult(t: WriteTarget): Promise<void>;
+  visible(t: WriteTarget): Promise<boolean>;
+};
+
+/**
+ * N writes a second until stopped, open loop: a slow write does not delay the next one (up to
+ * MAX_WRITES_IN_FLIGHT; a write due while that many are in flight is asked and not done).
+ */
+function startWrites(perSecond: number, targets: WriteTarget[], w: Writer) {
+  const report: WriteReport = { asked: 0, done: 0, failed: 0, p99: 0, seen: 0, checked: 0 };
+  const times: number[] = [];
+  const running = new Set<Promise<void>>();
+  let n = 0;
+  const one = async (k: number) => {
+    const t = targets[k % targets.length]!;
+    const started = performance.now();
+    try {
+      if (k % 3 === 2) {
+        await w.healthResult(t);
+      } else {
+        const next = t.status === 'active' ? 'inactive' : 'active';
+        if (!(await w.domainEdit(t, next))) throw new Error('edit refused');
+        t.status = next;
+      }
+      times.push(performance.now() - started);
+      report.done++;
+      if (k % 3 !== 2) {
+        report.checked++;
+        if (await w.visible(t)) report.seen++;
+      }
+    } catch {
+      report.failed++;
+    }
+  };
+  // Asked on a schedule, not per timer tick: a tick that fires late (a busy process) sends what fell due meanwhile.
+  const started = performance.now();
+  const due = () => Math.floor(((performance.now() - started) / 1000) * perSecond);
+  const tick = () => {
+    while (report.asked < due()) {
+      report.asked++;
+      if (running.size >= MAX_WRITES_IN_FLIGHT) continue;
+      const p = one(n++).finally(() => running.delete(p));
+      running.add(p);
+    }
+  };
+  const timer = setInterval(tick, 1000 / perSecond);
+  return async (): Promise<WriteReport> => {
+    clearInterval(timer);
+    // What fell due since the last tick is still sent: every write of the run's schedule is asked.
+    tick();
+    await Promise.all(running);
+    const sorted = times.sort((a, b) => a - b);
+    report.p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]! : 0;
+    return report;
+  };
+}
+
+const writesText = (r: WriteReport) =>
+  `${r.done}/${r.asked} done${r.failed ? ` (${r.failed} failed)` : ''}, p99 ${r.p99.toFixed(0)} ms, ` +
+  `read-after-write ${r.seen}/${r.checked}`;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
@@ -136,7 +210,12 @@ async function main() {
         .join(' ')}`,
     );
     log(
-      `autocannon: ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${DURATION} s, ${RUNS} runs per case, ours and theirs interleaved, then no-cache once\n`,
+      `autocannon: ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${DURATION} s, ${RUNS} runs per case, ours and theirs interleaved, then no-cache once`,
+    );
+    log(
+      WRITES
+        ? `writes: ${WRITES} a second during every measured run (2/3 domain edits through our API, 1/3 health results)\n`
+        : 'no writes (idle lists; --writes N adds a stream)\n',
     );
     await database.migrate();
     const t0 = performance.now();
@@ -196,6 +275,57 @@ async function main() {
     if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
     const headers = { authorization: res.headers.get('authorization')! };
 
+    const targets: WriteTarget[] = WRITES
+      ? (
+          (await database.db.execute(
+            sql`select id, domain_name as name, status from domains order by domain_no limit 2000`,
+          )) as unknown as { rows: WriteTarget[] }
+        ).rows
+      : [];
+    const writer: Writer = {
+      async domainEdit(t, status) {
+        const r = await fetch(`${oursBase}/api/domains/${t.id}`, {
+          method: 'PATCH',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ status }),
+        });
+        await r.arrayBuffer();
+        if (!r.ok) return false;
+        // The baseline reads its own copy: the same change, so both still count the same rows.
+        await database.db.execute(sql`update bench_domains set status = ${status} where id = ${t.id}`);
+        return true;
+      },
+      async healthResult(t) {
+        const state = Math.random() < 0.5 ? 'ok' : 'failing';
+        await database.db.transaction((tx) =>
+          c.repos.health.store(
+            t.id,
+            [{ check: 'registrar_expiry', state, observed: null, expected: null, reason: null }],
+            new Date(),
+            'cheap',
+            tx,
+          ),
+        );
+      },
+      async visible(t) {
+        const r = await fetch(`${oursBase}/api/domains?search=${encodeURIComponent(t.name)}&status=${t.status}`, {
+          headers,
+        });
+        const body = (await r.json()) as { data?: { items?: { _id: string }[] } };
+        return Boolean(body.data?.items?.some((d) => d._id === t.id));
+      },
+    };
+    const during = async <T>(fn: () => Promise<T>, into?: WriteReport[]): Promise<T> => {
+      if (!WRITES) return fn();
+      const stop = startWrites(WRITES, targets, writer);
+      try {
+        return await fn();
+      } finally {
+        const r = await stop();
+        into?.push(r);
+      }
+    };
+
     const search = (terms: string[]) => terms.map((s) => `?search=${encodeURIComponent(s)}`);
     const domainCase = (name: string, qs: string[]): Case => ({
       name,
@@ -243,10 +373,13 @@ async function main() {
     for (const k of cases) {
       const o: { rps: number; p99: number; errors: number }[] = [];
       const t: typeof o = [];
+      const wOurs: WriteReport[] = [];
+      const wTheirs: WriteReport[] = [];
+      const wCold: WriteReport[] = [];
       for (let run = 0; run < RUNS; run++) {
-        for (const [who, base, p, h, into] of [
-          ['ours', oursBase, k.ours, headers, o],
-          ['theirs', theirsBase, k.theirs, {}, t],
+        for (const [who, base, p, h, into, writes] of [
+          ['ours', oursBase, k.ours, headers, o, wOurs],
+          ['theirs', theirsBase, k.theirs, {}, t, wTheirs],
         ] as const) {
           if (WARMUP > 0)
             await load(
@@ -255,11 +388,15 @@ async function main() {
               h,
               WARMUP,
             );
-          const r = await load(
-            base,
-            k.paths.map((x) => p + x),
-            h,
-            DURATION,
+          const r = await during(
+            () =>
+              load(
+                base,
+                k.paths.map((x) => p + x),
+                h,
+                DURATION,
+              ),
+            writes,
           );
           if (r.errors) log(`  !! ${who} ${k.name}: ${r.errors} errors or non-2xx answers (${r.what})`);
           into.push(r);
@@ -268,7 +405,7 @@ async function main() {
       // The same sign-in token works on both of ours: they share the database, sessions included.
       const coldPaths = k.paths.map((x) => k.ours + x);
       if (WARMUP > 0) await load(coldBase, coldPaths, headers, WARMUP);
-      const c = await load(coldBase, coldPaths, headers, DURATION);
+      const c = await during(() => load(coldBase, coldPaths, headers, DURATION), wCold);
       if (c.errors) log(`  !! no-cache ${k.name}: ${c.errors} errors or non-2xx answers (${c.what})`);
       const or = median(o.map((x) => x.rps));
       const tr = median(t.map((x) => x.rps));
@@ -286,6 +423,13 @@ async function main() {
           `${(c.rps / tr).toFixed(1)}x`,
         ]),
       );
+      if (WRITES) {
+        // The run with the fewest writes done stands for the case: the one where writes suffered most.
+        const worst = (rs: WriteReport[]) => rs.reduce((a, b) => (b.done / b.asked < a.done / a.asked ? b : a));
+        log(`    writes during ours: ${writesText(worst(wOurs))}`);
+        log(`    writes during hand-written: ${writesText(worst(wTheirs))}`);
+        log(`    writes during no-cache: ${writesText(worst(wCold))}`);
+      }
     }
     log(
       `\nload average at the end: ${os

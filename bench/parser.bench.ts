@@ -1,5 +1,5 @@
 /**
- * The parser against wget, on the same local site, in the same run.
+ * The parser against wget and wget2, on the same local site, in the same run.
  *
  *   npm run bench:parser                       300 pages, 20 ms per answer, concurrency 8
  *   npm run bench:parser -- --pages 100 --delay 20 --concurrency 8 --out bench/results/parser.txt
@@ -7,9 +7,10 @@
  * A site of N pages on 127.0.0.1: each page links to 10 others and references 2 CSS, 2 JS and 5 PNG files of its
  * own; the server waits `delay` ms before every answer. Ours: the parser (the job's own code: fetcher, crawler,
  * rewriter) through the HTTP test proxy, writing every file over SFTP into the SSH test host with the content-file
- * layer, as the parsing job does. Then, when wget is installed, `wget --mirror --page-requisites --convert-links
- * --no-parent -e robots=off` into a temp directory. It checks both saved the same set of files and prints files per
- * second, bytes, and the ratio. It prints figures and never asserts a time.
+ * layer, as the parsing job does. Then, each when installed, `wget --mirror --page-requisites --convert-links
+ * --no-parent -e robots=off` into a temp directory, and the same with wget2 at our concurrency
+ * (`--max-threads`). It checks each saved the same set of files as ours and prints files per second, bytes, and
+ * the ratio. It prints figures and never asserts a time.
  */
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -99,7 +100,7 @@ const fetcher = createFetcher({
   userAgent: DEFAULT_USER_AGENT,
   rejectUnauthorized: true,
 });
-let start = performance.now();
+const start = performance.now();
 const writer = await files.openWriter();
 const result = await mirrorSite({
   startUrl: new URL(`${site.url}/`),
@@ -124,16 +125,20 @@ say(
     `${mib(oursBytes)} in ${oursSeconds.toFixed(2)} s = ${oursRate.toFixed(1)} files/s; errors ${result.errors}`,
 );
 
-// wget, on the same site.
-const hasWget = spawnSync('wget', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasWget) {
-  say('wget: not installed; no comparison');
-} else {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-wget-'));
-  start = performance.now();
+/**
+ * A mirroring client on the same site, direct to a local temp directory: wget (one file at a time) and wget2
+ * (parallel, at our concurrency), each when installed.
+ */
+async function mirrorWith(name: 'wget' | 'wget2', extra: string[]) {
+  if (spawnSync(name, ['--version'], { stdio: 'ignore' }).status !== 0) {
+    say(`${name}: not installed; no comparison`);
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `fd-bench-${name}-`));
+  const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(
-      'wget',
+      name,
       [
         '--mirror',
         '--page-requisites',
@@ -141,6 +146,7 @@ if (!hasWget) {
         '--no-parent',
         '-e',
         'robots=off',
+        ...extra,
         '-q',
         '-P',
         dir,
@@ -150,25 +156,31 @@ if (!hasWget) {
     );
     child.on('exit', resolve);
   });
-  const wgetSeconds = (performance.now() - start) / 1000;
-  const wgetTree = tree(path.join(dir, `127.0.0.1:${site.port}`));
-  const wgetBytes = [...wgetTree.values()].reduce((a, b) => a + b, 0);
-  const wgetRate = wgetTree.size / wgetSeconds;
+  const seconds = (performance.now() - started) / 1000;
+  // One directory per host (wget names it host:port); whichever name the client chose.
+  const hostDirs = fs.readdirSync(dir);
+  const theirs = hostDirs.length === 1 ? tree(path.join(dir, hostDirs[0]!)) : new Map<string, number>();
+  const bytes = [...theirs.values()].reduce((a, b) => a + b, 0);
+  const rate = theirs.size / seconds;
+  const how = extra.length ? `${extra.join(' ')}, ` : '';
   say(
-    `wget  (direct, no proxy, to a local disk; exit ${code}): ${wgetTree.size} files, ${mib(wgetBytes)} in ` +
-      `${wgetSeconds.toFixed(2)} s = ${wgetRate.toFixed(1)} files/s`,
+    `${name.padEnd(5)} (direct, no proxy, ${how}to a local disk; exit ${code}): ${theirs.size} files, ` +
+      `${mib(bytes)} in ${seconds.toFixed(2)} s = ${rate.toFixed(1)} files/s`,
   );
-  const onlyOurs = [...oursTree.keys()].filter((f) => !wgetTree.has(f));
-  const onlyWget = [...wgetTree.keys()].filter((f) => !oursTree.has(f));
-  const same = !onlyOurs.length && !onlyWget.length;
+  const onlyOurs = [...oursTree.keys()].filter((f) => !theirs.has(f));
+  const onlyTheirs = [...theirs.keys()].filter((f) => !oursTree.has(f));
+  const same = !onlyOurs.length && !onlyTheirs.length;
   say(
     same
       ? `file sets: the same ${oursTree.size} paths`
-      : `file sets DIFFER: only ours ${onlyOurs.length} (${onlyOurs.slice(0, 5).join(', ')}), only wget ${onlyWget.length} (${onlyWget.slice(0, 5).join(', ')})`,
+      : `file sets DIFFER: only ours ${onlyOurs.length} (${onlyOurs.slice(0, 5).join(', ')}), only ${name} ${onlyTheirs.length} (${onlyTheirs.slice(0, 5).join(', ')})`,
   );
-  say(`ratio: ${(oursRate / wgetRate).toFixed(2)}× wget's files per second${same ? '' : ' (file sets differ)'}`);
+  say(`ratio: ${(oursRate / rate).toFixed(2)}× ${name}'s files per second${same ? '' : ' (file sets differ)'}`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
+await mirrorWith('wget', []);
+// wget2 fetches in parallel: the same number of connections as ours. No HTTP/2 on this plain-HTTP site anyway.
+await mirrorWith('wget2', [`--max-threads=${CONCURRENCY}`, '--no-robots']);
 
 ssh.closeAll();
 say(`(the test proxy tunnelled ${proxy.requests} keep-alive connections for ours)`);

@@ -26,3 +26,12 @@ export const SECRET_FIELDS = [
 ] as const;
 
 export const REDACTED = '[redacted]';
+
+/** How many ids the browser may send; larger selections are sent as the filter (the "select all N matching"). */
+export const FLEET_IDS_MAX = 5_000;
+
+/** A zip of zone files: the domains list's selection (ticked ids, or its filter), at most this many. */
+export const ZONE_EXPORT_MAX = 5_000;
+
+/** Domains whose registration ends within this many days count as expiring soon (dashboard, list marks). */
+export const EXPIRING_WITHIN_DAYS = 30;

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, NUL_MESSAGE, hasNoNul } from './common.ts';
 
-/** Domains whose registration ends within this many days count as expiring soon (dashboard, list marks). */
-export const EXPIRING_WITHIN_DAYS = 30;
 /** How many rows the dashboard's short lists carry. */
 export const DASHBOARD_LIST_SIZE = 8;
 

@@ -5,7 +5,7 @@ import { RefSchema } from './clouds.ts';
 import { isHttpUrl } from './domain-registrators.ts';
 import { FIREWALL_ACTIONS, PRIORITY_MAX } from './firewall-rules.ts';
 import { statusValue } from './users.ts';
-import { CHECK_STATE_FILTER_VALUES, HEALTH_CHECK_KEYS, HEALTH_FILTER_VALUES, HEALTH_STATES } from './health.ts';
+import { CHECK_STATE_FILTER_VALUES, HEALTH_CHECK_KEYS, HEALTH_FILTER_VALUES, HEALTH_STATES } from './health-checks.ts';
 
 export const DOMAIN_NAME_MAX = 253;
 export const DOMAIN_NAME_MESSAGE = 'Domain name must be a valid host name, such as example.com';

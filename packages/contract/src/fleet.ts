@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FLEET_IDS_MAX } from './constants.ts';
 import { IdSchema, ListQuerySchema } from './common.ts';
 import {
   DNS_RECORD_TYPES,
@@ -11,13 +12,11 @@ import {
 } from './cloud-flare.ts';
 import { DOMAIN_FIREWALL_RULES_MAX, DomainFilterSchema } from './domains.ts';
 import { PRIORITY_MAX } from './firewall-rules.ts';
-import { HEALTH_FIXABLE_CHECKS, healthCheckOf } from './health.ts';
+import { HEALTH_FIXABLE_CHECKS, healthCheckOf } from './health-checks.ts';
 import { DNS_TEMPLATE_RECORDS_MAX, DnsTemplateRecordSchema } from './dns-templates.ts';
 
 /** How many domains one fleet plan may hold. */
 export const FLEET_PLAN_MAX = 100_000;
-/** How many ids the browser may send; larger selections are sent as the filter (the "select all N matching"). */
-export const FLEET_IDS_MAX = 5_000;
 /** Stands for each domain's name in redirect templates and DNS changes. */
 export const FLEET_DOMAIN_PLACEHOLDER = '{domain}';
 

@@ -31,6 +31,7 @@ export * from './dashboard.ts';
 export * from './fleet.ts';
 export * from './zone-file.ts';
 export * from './imports.ts';
+export * from './health-checks.ts';
 export * from './health.ts';
 export * from './health-actions.ts';
 export * from './two-factor.ts';

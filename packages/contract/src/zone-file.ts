@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZONE_EXPORT_MAX } from './constants.ts';
 import { DnsChangesInputSchema } from './cloud-flare.ts';
 import { FleetSelectionSchema } from './fleet.ts';
 
@@ -89,8 +90,6 @@ export const ZoneFileApplyInputSchema = z.object({
 });
 export type ZoneFileApplyInput = z.input<typeof ZoneFileApplyInputSchema>;
 
-/** A zip of zone files: the domains list's selection (ticked ids, or its filter), at most this many. */
-export const ZONE_EXPORT_MAX = 5_000;
 export const ZONE_EXPORT_TEXT = {
   tooMany: `Export at most ${ZONE_EXPORT_MAX} domains' zone files at once`,
   none: 'Select at least one domain with a Cloudflare zone',

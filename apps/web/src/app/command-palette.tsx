@@ -9,21 +9,6 @@ import { api } from '../lib/api-client.ts';
 import { errorMessage } from '../lib/api-error.ts';
 import { paletteItems, parseQuery, type PaletteItem } from './command-palette-model.ts';
 
-/** Ctrl+K / ⌘K anywhere opens the palette (while signed in). */
-export function useCommandPaletteShortcut(enabled: boolean, open: () => void) {
-  useEffect(() => {
-    if (!enabled) return;
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
-        event.preventDefault();
-        open();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [enabled, open]);
-}
-
 /** Typing waits this long before the search goes out. */
 const SEARCH_DELAY_MS = 200;
 

@@ -1,8 +1,5 @@
 import { Link } from 'react-router';
 import Button from 'react-bootstrap/Button';
-import Container from 'react-bootstrap/Container';
-import Nav from 'react-bootstrap/Nav';
-import Navbar from 'react-bootstrap/Navbar';
 import { useMe } from './auth-queries.ts';
 
 export interface HeaderProps {
@@ -16,8 +13,10 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
 export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
   const me = useMe(token);
   return (
-    <Navbar bg="dark" data-bs-theme="dark" expand className="py-2">
-      <Container fluid>
+    // Bootstrap's navbar classes without react-bootstrap's Navbar, which brings its offcanvas and collapse code to
+    // every first visit (decision 048); this header never collapses.
+    <nav className="navbar navbar-expand bg-dark py-2" data-bs-theme="dark">
+      <div className="container-fluid">
         {token && (
           <Button
             variant="outline-light"
@@ -34,9 +33,9 @@ export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
             </svg>
           </Button>
         )}
-        <Navbar.Brand as={Link} to="/">
+        <Link className="navbar-brand" to="/">
           Fleetdesk
-        </Navbar.Brand>
+        </Link>
         {token && onSearchClick && (
           <Button
             variant="outline-light"
@@ -53,29 +52,28 @@ export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
             <kbd className="d-none d-md-inline">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
           </Button>
         )}
-        <Nav className="ms-auto align-items-center">
+        <div className="navbar-nav ms-auto align-items-center">
           {token && me.data && (
-            <Nav.Link
-              as={Link}
+            <Link
               to="/profile"
-              className="me-2 d-none d-sm-block"
+              className="nav-link me-2 d-none d-sm-block"
               data-testid="current-user"
               title="Your profile"
             >
               {me.data.user.name || me.data.user.username}
-            </Nav.Link>
+            </Link>
           )}
           {token ? (
-            <Nav.Link as={Link} to="/logout">
+            <Link className="nav-link" to="/logout">
               Logout
-            </Nav.Link>
+            </Link>
           ) : (
-            <Nav.Link as={Link} to="/login">
+            <Link className="nav-link" to="/login">
               Login
-            </Nav.Link>
+            </Link>
           )}
-        </Nav>
-      </Container>
-    </Navbar>
+        </div>
+      </div>
+    </nav>
   );
 }

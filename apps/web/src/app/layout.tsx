@@ -1,12 +1,15 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import Container from 'react-bootstrap/Container';
 import { useToken } from '../lib/token.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
-import { CommandPalette, useCommandPaletteShortcut } from './command-palette.tsx';
+import { useCommandPaletteShortcut } from './command-palette-shortcut.ts';
 import { DemoBanner } from './demo-banner.tsx';
 import { Header } from './header.tsx';
-import { SideMenu } from './side-menu.tsx';
+
+// The side menu and the palette (Offcanvas, Modal) load when first opened: no first visit needs them (decision 048).
+const SideMenu = lazy(() => import('./side-menu.tsx').then((m) => ({ default: m.SideMenu })));
+const CommandPalette = lazy(() => import('./command-palette.tsx').then((m) => ({ default: m.CommandPalette })));
 
 export function Layout() {
   const token = useToken();
@@ -14,16 +17,32 @@ export function Layout() {
   // The menu is open for the location it was opened on: any navigation closes it.
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
   const menuOpen = menuOpenAt === location.key;
+  const [menuWanted, setMenuWanted] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false);
-  const openPalette = useCallback(() => setPaletteOpen(true), []);
+  const [paletteWanted, setPaletteWanted] = useState(false);
+  const openPalette = useCallback(() => {
+    setPaletteWanted(true);
+    setPaletteOpen(true);
+  }, []);
   useCommandPaletteShortcut(Boolean(token), openPalette);
 
   return (
     <>
-      <Header token={token} onMenuClick={() => setMenuOpenAt(location.key)} onSearchClick={openPalette} />
+      <Header
+        token={token}
+        onMenuClick={() => {
+          setMenuWanted(true);
+          setMenuOpenAt(location.key);
+        }}
+        onSearchClick={openPalette}
+      />
       <DemoBanner />
-      {token && <SideMenu show={menuOpen} onHide={() => setMenuOpenAt(null)} />}
-      {token && <CommandPalette show={paletteOpen} onHide={() => setPaletteOpen(false)} />}
+      <Suspense fallback={null}>
+        {token && menuWanted && <SideMenu show={menuOpen} onHide={() => setMenuOpenAt(null)} />}
+      </Suspense>
+      <Suspense fallback={null}>
+        {token && paletteWanted && <CommandPalette show={paletteOpen} onHide={() => setPaletteOpen(false)} />}
+      </Suspense>
       <Container as="main" fluid="lg" className="fd-main">
         <Breadcrumbs />
         <Outlet />

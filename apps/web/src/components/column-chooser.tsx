@@ -1,5 +1,4 @@
-import { useCallback, useState } from 'react';
-import Dropdown from 'react-bootstrap/Dropdown';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { useQuery } from '@tanstack/react-query';
 import { fetchMe } from '../lib/auth.ts';
@@ -61,7 +60,13 @@ export function useColumnChoice<T>(list: string, options: readonly OptionalColum
   return { shown, chosen: shown.map((o) => o.key), setChosen };
 }
 
-/** A "Columns" menu of checkboxes, one per optional column. */
+const MENU_MIN_WIDTH_PX = 256;
+
+/**
+ * A "Columns" menu of checkboxes, one per optional column. Bootstrap's dropdown classes without react-bootstrap's
+ * Dropdown, whose positioning library was the largest part of a first visit to /domains after React (decision
+ * 048): the menu opens below the button, aligned to its end, and closes on Escape or a click outside.
+ */
 export function ColumnChooser<T>({
   options,
   chosen,
@@ -71,29 +76,70 @@ export function ColumnChooser<T>({
   chosen: readonly string[];
   onChange: (next: string[]) => void;
 }) {
+  const [open, setOpen] = useState(false);
+  // Aligned to the button's end, unless that would run off the left edge (a narrow screen wraps it to the left).
+  const [alignEnd, setAlignEnd] = useState(true);
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (event: MouseEvent) => {
+      if (!box.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
   const toggle = (key: string) => {
     const on = chosen.includes(key);
     onChange(options.map((o) => o.key).filter((k) => (k === key ? !on : chosen.includes(k))));
   };
   return (
-    <Dropdown autoClose="outside" align="end" className="fd-column-chooser">
-      <Dropdown.Toggle variant="outline-secondary" id="column-chooser">
+    <div ref={box} className="dropdown fd-column-chooser">
+      <button
+        ref={button}
+        type="button"
+        id="column-chooser"
+        className={`btn btn-outline-secondary dropdown-toggle${open ? ' show' : ''}`}
+        aria-expanded={open}
+        aria-controls="column-chooser-menu"
+        onClick={() => {
+          const right = button.current?.getBoundingClientRect().right ?? Infinity;
+          setAlignEnd(right >= MENU_MIN_WIDTH_PX);
+          setOpen((o) => !o);
+        }}
+      >
         Columns{chosen.length ? ` (+${chosen.length})` : ''}
-      </Dropdown.Toggle>
-      <Dropdown.Menu style={{ minWidth: '16rem' }}>
-        <Dropdown.Header>Also show</Dropdown.Header>
-        {options.map((o) => (
-          <div key={o.key} className="px-3 py-1 text-nowrap">
-            <Form.Check
-              type="checkbox"
-              id={`column-${o.key}`}
-              label={o.label}
-              checked={chosen.includes(o.key)}
-              onChange={() => toggle(o.key)}
-            />
-          </div>
-        ))}
-      </Dropdown.Menu>
-    </Dropdown>
+      </button>
+      {open && (
+        <div
+          id="column-chooser-menu"
+          className={`dropdown-menu ${alignEnd ? 'dropdown-menu-end' : 'dropdown-menu-start'} show`}
+          data-bs-popper="static"
+          style={{ minWidth: MENU_MIN_WIDTH_PX }}
+        >
+          <h6 className="dropdown-header">Also show</h6>
+          {options.map((o) => (
+            <div key={o.key} className="px-3 py-1 text-nowrap">
+              <Form.Check
+                type="checkbox"
+                id={`column-${o.key}`}
+                label={o.label}
+                checked={chosen.includes(o.key)}
+                onChange={() => toggle(o.key)}
+              />
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
   );
 }

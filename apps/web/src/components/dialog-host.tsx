@@ -1,9 +1,9 @@
-import { createContext, useCallback, useContext, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import Modal from 'react-bootstrap/Modal';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../lib/api-error.ts';
-import { ConfirmModal } from './confirm-modal.tsx';
+
+// The dialogs themselves (react-bootstrap's Modal) load with the first one opened: a first visit never needs
+// them (decision 048).
+const DialogModal = lazy(() => import('./dialog-modals.tsx').then((m) => ({ default: m.DialogModal })));
 
 export type DialogKind = 'success' | 'error' | 'info' | 'confirm' | 'prompt';
 
@@ -36,20 +36,12 @@ export interface Dialogs {
   apiError(error: unknown): Promise<void>;
 }
 
-interface DialogRequest extends PromptOptions {
+export interface DialogRequest extends PromptOptions {
   id: number;
   kind: DialogKind;
   message: ReactNode;
   resolve: (value: boolean | string | null) => void;
 }
-
-const TITLES: Record<DialogKind, string> = {
-  success: 'Success',
-  error: 'Error',
-  info: 'Info',
-  confirm: 'Confirm',
-  prompt: 'Input',
-};
 
 const DialogContext = createContext<Dialogs | null>(null);
 
@@ -104,92 +96,12 @@ export function DialogProvider({ children }: { children: ReactNode }) {
   return (
     <DialogContext.Provider value={dialogs}>
       {children}
-      {current?.kind === 'confirm' ? (
-        <ConfirmModal
-          key={current.id}
-          show={show}
-          title={current.title ?? TITLES.confirm}
-          message={current.message}
-          confirmLabel={current.confirmLabel}
-          cancelLabel={current.cancelLabel}
-          confirmVariant={current.confirmVariant}
-          onConfirm={() => handleClose(true)}
-          onCancel={() => handleClose(false)}
-          onExited={handleExited}
-        />
-      ) : current?.kind === 'prompt' ? (
-        <PromptModal key={current.id} request={current} show={show} onClose={handleClose} onExited={handleExited} />
-      ) : current ? (
-        <MessageModal key={current.id} request={current} show={show} onClose={handleClose} onExited={handleExited} />
-      ) : null}
+      {current && (
+        <Suspense fallback={null}>
+          <DialogModal key={current.id} request={current} show={show} onClose={handleClose} onExited={handleExited} />
+        </Suspense>
+      )}
     </DialogContext.Provider>
-  );
-}
-
-interface ModalProps {
-  request: DialogRequest;
-  show: boolean;
-  onClose: (value: boolean | string | null) => void;
-  onExited: () => void;
-}
-
-const TITLE_CLASS: Partial<Record<DialogKind, string>> = { success: 'text-success', error: 'text-danger' };
-
-function MessageModal({ request, show, onClose, onExited }: ModalProps) {
-  return (
-    <Modal show={show} onHide={() => onClose(true)} onExited={onExited} centered aria-labelledby="dialog-title">
-      <Modal.Header closeButton>
-        <Modal.Title as="h2" id="dialog-title" className={`h4 ${TITLE_CLASS[request.kind] ?? ''}`}>
-          {request.title ?? TITLES[request.kind]}
-        </Modal.Title>
-      </Modal.Header>
-      <Modal.Body className="text-break">{request.message}</Modal.Body>
-      <Modal.Footer>
-        <Button variant="primary" onClick={() => onClose(true)} autoFocus>
-          OK
-        </Button>
-      </Modal.Footer>
-    </Modal>
-  );
-}
-
-function PromptModal({ request, show, onClose, onExited }: ModalProps) {
-  const [value, setValue] = useState(request.defaultValue ?? '');
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    onClose(value);
-  };
-  return (
-    <Modal show={show} onHide={() => onClose(null)} onExited={onExited} centered aria-labelledby="prompt-title">
-      <Form onSubmit={handleSubmit}>
-        <Modal.Header closeButton>
-          <Modal.Title as="h2" className="h4" id="prompt-title">
-            {request.title ?? TITLES.prompt}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {request.label !== undefined && <p>{request.message}</p>}
-          <Form.Group controlId="prompt-input">
-            <Form.Label>{request.label ?? request.message}</Form.Label>
-            <Form.Control
-              type={request.inputType ?? 'text'}
-              value={value}
-              placeholder={request.placeholder}
-              onChange={(event) => setValue(event.target.value)}
-              autoFocus
-            />
-          </Form.Group>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={() => onClose(null)}>
-            {request.cancelLabel ?? 'Cancel'}
-          </Button>
-          <Button variant={request.confirmVariant ?? 'primary'} type="submit">
-            {request.confirmLabel ?? 'OK'}
-          </Button>
-        </Modal.Footer>
-      </Form>
-    </Modal>
   );
 }
 

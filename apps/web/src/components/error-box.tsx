@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import Alert from 'react-bootstrap/Alert';
 
 export interface ErrorBoxProps {
   message?: ReactNode;
@@ -7,20 +6,23 @@ export interface ErrorBoxProps {
   onRefresh?: () => void;
 }
 
-/** A load failure with a Refresh link. */
+/**
+ * A load failure with a Refresh link. Bootstrap's alert classes rather than react-bootstrap's Alert, whose fade
+ * transition every list would otherwise load on a first visit (decision 048).
+ */
 export function ErrorBox({ message = 'Failed to load data', detail, onRefresh }: ErrorBoxProps) {
   return (
-    <Alert variant="danger" className="my-3">
+    <div role="alert" className="fade alert alert-danger show my-3">
       <span>{message}</span>
       {onRefresh && (
         <>
           {' '}
-          <Alert.Link as="button" type="button" className="btn btn-link p-0 align-baseline" onClick={onRefresh}>
+          <button type="button" className="alert-link btn btn-link p-0 align-baseline" onClick={onRefresh}>
             Refresh
-          </Alert.Link>
+          </button>
         </>
       )}
       {detail && <div className="small mt-1">{detail}</div>}
-    </Alert>
+    </div>
   );
 }

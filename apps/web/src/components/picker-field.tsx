@@ -2,10 +2,8 @@ import { useId, useState, type ComponentType } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
-import { useController, useFormContext, type FieldValues, type Path } from 'react-hook-form';
 import type { QueryParams } from '../lib/api-client.ts';
 import type { Entity } from '../lib/resource.ts';
-import { useFieldError } from './form-fields.tsx';
 import type { PickerProps } from './picker.tsx';
 
 export interface PickerFieldProps<T extends Entity> {
@@ -22,7 +20,10 @@ export interface PickerFieldProps<T extends Entity> {
   required?: boolean;
 }
 
-/** Shows the picked item's label with Select and Clear buttons. */
+/**
+ * Shows the picked item's label with Select and Clear buttons. Free of the form library (lists' filters use
+ * it); PickerFormField in picker-form-field.tsx binds it to a form.
+ */
 export function PickerField<T extends Entity>({
   label,
   value,
@@ -70,32 +71,4 @@ export function PickerField<T extends Entity>({
       <PickerComponent show={open} onHide={() => setOpen(false)} onPick={handlePick} extraParams={pickerParams} />
     </Form.Group>
   );
-}
-
-export interface PickerFormFieldProps<T extends Entity, TValues extends FieldValues> extends Omit<
-  PickerFieldProps<T>,
-  'value' | 'onChange' | 'error'
-> {
-  /** The form field that holds the picked id (e.g. regionId). */
-  name: Path<TValues>;
-  /** The item the form starts with (e.g. the loaded proxy's region), for its label. */
-  initial?: T | null;
-}
-
-/** A PickerField bound to a form: the form holds the id, the field shows the label. */
-export function PickerFormField<T extends Entity, TValues extends FieldValues>({
-  name,
-  initial = null,
-  ...props
-}: PickerFormFieldProps<T, TValues>) {
-  const { control } = useFormContext<TValues>();
-  const { field } = useController({ name, control });
-  const error = useFieldError<TValues>(name);
-  const [picked, setPicked] = useState<T | null>(initial);
-  const value = picked && field.value === picked._id ? picked : null;
-  const handleChange = (item: T | null) => {
-    setPicked(item);
-    field.onChange(item ? item._id : null);
-  };
-  return <PickerField {...props} value={value} onChange={handleChange} error={error} />;
 }

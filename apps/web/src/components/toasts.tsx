@@ -1,9 +1,9 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import Toast from 'react-bootstrap/Toast';
-import ToastContainer from 'react-bootstrap/ToastContainer';
-import { TOAST_DELAY_MS } from '@fleetdesk/contract';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
-interface ToastItem {
+// react-bootstrap's Toast loads with the first toast: a first visit never shows one (decision 048).
+const ToastList = lazy(() => import('./toast-list.tsx').then((m) => ({ default: m.ToastList })));
+
+export interface ToastItem {
   id: number;
   title: string;
   message: ReactNode;
@@ -36,25 +36,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={toasts}>
       {children}
-      <ToastContainer position="bottom-center" containerPosition="fixed" className="p-3" style={{ zIndex: 1090 }}>
-        {items.map((item) => (
-          <Toast
-            key={item.id}
-            show={item.show}
-            onClose={() => handleClose(item.id)}
-            onExited={() => handleExited(item.id)}
-            delay={TOAST_DELAY_MS}
-            autohide
-            role="status"
-            aria-live="polite"
-          >
-            <Toast.Header>
-              <strong className="me-auto text-success">{item.title}</strong>
-            </Toast.Header>
-            <Toast.Body>{item.message}</Toast.Body>
-          </Toast>
-        ))}
-      </ToastContainer>
+      {items.length > 0 && (
+        <Suspense fallback={null}>
+          <ToastList items={items} onClose={handleClose} onExited={handleExited} />
+        </Suspense>
+      )}
     </ToastContext.Provider>
   );
 }

@@ -115,3 +115,18 @@ export const domainCounts = pgTable('domain_counts', {
   id: integer('id').primaryKey(),
   n: bigint('n', { mode: 'number' }).notNull(),
 });
+
+/**
+ * The number of domains per filter value (dim: brand, server, cloud, registrator, status, zone; val: an id or
+ * 'none', a status, 'true'/'false' for a zone), kept exact by statement-level triggers on domains (migration
+ * 0032), so a list filtered by one of them knows its count without counting, however often domains change.
+ */
+export const domainFilterCounts = pgTable(
+  'domain_filter_counts',
+  {
+    dim: text('dim').notNull(),
+    val: text('val').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'domain_filter_counts_pkey', columns: [t.dim, t.val] })],
+);

@@ -135,6 +135,86 @@ describe('domain list plans and counts', () => {
     expect(await brands()).toBe(7);
   });
 
+  it('keeps the counts per filter value exact through inserts, updates, deletes, a rollback and truncate', async () => {
+    // Migration 0032's counters against a count of the rows themselves, for every filter value at once.
+    const truth = sql`select v.dim, v.val, count(*)::int as n from domains r,
+      domain_filter_values(r.brand_id, r.server_id, r.cloud_id, r.domain_registrator_id, r.status, r.cloud_zone_id) v
+      group by 1, 2`;
+    const same = async (when: string) => {
+      const want = await rows<{ dim: string; val: string; n: number }>(truth);
+      const got = await rows<{ dim: string; val: string; n: number }>(
+        sql`select dim, val, n::int as n from domain_filter_counts where n <> 0`,
+      );
+      const key = (r: { dim: string; val: string; n: number }) => `${r.dim}=${r.val}:${r.n}`;
+      expect(got.map(key).sort(), when).toEqual(want.map(key).sort());
+      // Each dimension adds up to every domain.
+      const [total] = await rows<{ n: number }>(sql`select count(*)::int as n from domains`);
+      const sums = await rows<{ dim: string; n: number }>(
+        sql`select dim, sum(n)::int as n from domain_filter_counts group by dim`,
+      );
+      for (const d of sums) expect(d.n, `${when}: ${d.dim}`).toBe(total!.n);
+    };
+    const [brand] = await rows<{ id: string }>(sql`select id from brands order by brand_no offset 1 limit 1`);
+    const lists: [string, ReturnType<typeof sql>][] = [
+      [`brandId=${brand!.id}`, sql`brand_id = ${brand!.id}`],
+      ['brandId=none', sql`brand_id is null`],
+      ['status=inactive', sql`status = 'inactive'`],
+      ['hasZone=false', sql`cloud_zone_id is null`],
+      ['cloudId=none', sql`cloud_id is null`],
+    ];
+    const listsAgree = async () => {
+      for (const [qs, extra] of lists) await check(qs, null, extra);
+    };
+    await same('as seeded');
+    await listsAgree();
+    // Through the API: a new domain, then an edit of two counted values.
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/domains',
+      headers: { authorization: h },
+      payload: { domainName: 'counted-new.example', status: 'inactive', brandId: brand!.id },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await same('after a create');
+    await listsAgree();
+    const id = (created.json().data as { _id: string })._id;
+    const edited = await t.inject({
+      method: 'PATCH',
+      url: `/api/domains/${id}`,
+      headers: { authorization: h },
+      payload: { status: 'active', brandId: null },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    await same('after an edit');
+    await listsAgree();
+    // Straight in the database: many rows in one statement, a change that touches no counted value, deletes.
+    await t.c.database.exec(`update domains set status = 'inactive', cloud_zone_id = null where domain_no % 11 = 0`);
+    await same('after a bulk update');
+    await t.c.database.exec(`update domains set redirect_domain_name = 'x.example' where domain_no % 13 = 0`);
+    await same('after an update of no counted value');
+    await t.c.database.exec(`delete from domains where domain_no % 17 = 0`);
+    await same('after a delete');
+    await listsAgree();
+    await t.c.database.exec(`begin; update domains set brand_id = null; delete from domains; rollback;`);
+    await same('after a rollback');
+    await listsAgree();
+    // A truncate empties the counters (inside a transaction rolled back, so the rows stay for the next tests).
+    let inside = -1;
+    const rolledBack = await t.c.database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`truncate domains cascade`);
+        const r = await tx.execute(sql`select count(*)::int as n from domain_filter_counts`);
+        inside = Number((r as unknown as { rows: { n: number }[] }).rows[0]!.n);
+        tx.rollback();
+      })
+      .then(
+        () => false,
+        () => true,
+      );
+    expect({ rolledBack, inside }).toEqual({ rolledBack: true, inside: 0 });
+    await same('after a rolled-back truncate');
+  });
+
   it('moves a version on every write to each table a kept count or page reads (its triggers exist)', async () => {
     expect([...versionedTables]).toEqual(expect.arrayContaining(['domains', 'brands', 'servers', 'regions']));
     const found = await rows<{ tbl: string }>(

@@ -35,6 +35,7 @@ import {
   brands,
   clouds,
   domainCounts,
+  domainFilterCounts,
   domainFirewallRules,
   domainRegistrators,
   domains,
@@ -239,6 +240,26 @@ function checkWhere(check: DomainFilter['check'], state: DomainFilter['checkStat
       )}]::text[]`;
 }
 
+/**
+ * The one filter value a list asks for, when it asks for exactly one of those the triggers count (brand,
+ * server, cloud, registrator, status, has a zone; migration 0032) and nothing else: its count is one row.
+ */
+export function countedFilter(f: Partial<DomainFilter>): { dim: string; val: string } | undefined {
+  if (f.search?.trim() || f.expiresBefore || f.health || f.failingCheck || f.check) return undefined;
+  const set: { dim: string; val: string }[] = [];
+  for (const [dim, v] of [
+    ['brand', f.brandId],
+    ['server', f.serverId],
+    ['cloud', f.cloudId],
+    ['registrator', f.domainRegistratorId],
+  ] as const) {
+    if (v) set.push({ dim, val: v === FILTER_NONE ? 'none' : v });
+  }
+  if (f.status) set.push({ dim: 'status', val: f.status });
+  if (f.hasZone !== undefined) set.push({ dim: 'zone', val: String(f.hasZone) });
+  return set.length === 1 ? set[0] : undefined;
+}
+
 /** The health filter: by the worst result (health_state is indexed with the domain number). */
 function healthWhere(h: DomainFilter['health']): SQL | undefined {
   if (!h) return undefined;
@@ -416,13 +437,25 @@ export function createDomainsRepository(db: Db) {
         .offset(offset);
       // One row even for an empty page: the versions, read in the same statement as the numbers, are what lets
       // a kept count or a kept page (empty ones too: a search with no hits reads the whole index) be reused.
-      const res = await ex.execute<{ pv: string; dv: string; no: number | null }>(
-        sql`select vv.pv, vv.dv, n.no from (select ${pageVersion} as pv, ${versionSql([domains])} as dv) vv
+      // A filter on one value the triggers count carries its exact count in the same statement: no count to take
+      // or keep, so writes to other domains cost it nothing (migration 0032).
+      const counted = countedFilter(q);
+      const fc = counted
+        ? sql`(select coalesce(max(${domainFilterCounts.n}), 0)::bigint from ${domainFilterCounts}
+            where ${domainFilterCounts.dim} = ${counted.dim} and ${domainFilterCounts.val} = ${counted.val})`
+        : sql`null::bigint`;
+      type Found = { pv: string; dv: string; fc: string | number | null; no: number | null };
+      const res = await ex.execute<Found>(
+        sql`select vv.pv, vv.dv, vv.fc, n.no from (select ${pageVersion} as pv, ${versionSql([domains])} as dv, ${fc} as fc) vv
           left join lateral (${numbers}) n on true order by n.no`,
       );
-      const found = (res as unknown as { rows: { pv: string; dv: string; no: number | null }[] }).rows;
+      const found = (res as unknown as { rows: Found[] }).rows;
       const nos = found.flatMap((r) => (r.no === null ? [] : [Number(r.no)]));
-      const [rows, count] = await Promise.all([rowsOf(ex, nos), countWithVersion(db, ex, source, found[0]?.dv)]);
+      const filterCount = counted && found[0]?.fc != null ? Number(found[0].fc) : undefined;
+      const [rows, count] = await Promise.all([
+        rowsOf(ex, nos),
+        filterCount ?? countWithVersion(db, ex, source, found[0]?.dv),
+      ]);
       const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: count };
       keep(key, found[0]?.pv, result);
       return result;

@@ -3,9 +3,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { LoginInputSchema, type LoginInput, type OidcConfig } from '@fleetdesk/contract';
+import type { OidcConfig } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
@@ -37,26 +35,39 @@ export function LoginPage() {
     return () => ctrl.abort();
   }, []);
   const passwordForm = !sso || sso.passwordSignIn || showPassword;
-  const form = useForm<LoginInput>({
-    resolver: zodResolver(LoginInputSchema),
-    defaultValues: { username: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  // Two fields checked by the browser (required) and by the server's schema: the login page stays free of zod
+  // and the form library, the largest part of a first visit after React (decision 048).
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
+  const [isSubmitting, setSubmitting] = useState(false);
 
-  const handleValid = async (input: LoginInput) => {
+  const handlePassword = async () => {
+    setErrors({});
+    setSubmitting(true);
     let outcome: LoginOutcome;
     try {
-      outcome = await login(input);
+      outcome = await login({ username, password });
     } catch (error) {
-      // Bad credentials answer 401 here: the server's message, not a redirect.
-      void dialogs.error(errorMessage(error));
+      setSubmitting(false);
+      // A field the server's schema refused (a blank username, a NUL) shows under its field; bad credentials
+      // answer 401 here: the server's message, not a redirect.
+      const fields = error instanceof ApiError ? error.fields : undefined;
+      if (fields?.username || fields?.password) setErrors({ username: fields.username, password: fields.password });
+      else void dialogs.error(errorMessage(error));
       return;
     }
     if (outcome.kind === 'code') {
+      setSubmitting(false);
       setChallenge(outcome.challenge);
       return;
     }
-    await navigate(afterSignIn(outcome), { replace: true });
+    // Still submitting while navigating: the signed-in redirect below must not race the two-factor set-up.
+    try {
+      await navigate(afterSignIn(outcome), { replace: true });
+    } finally {
+      setSubmitting(false);
+    }
   };
 
   const handleCode = async (code: string) => {
@@ -88,7 +99,7 @@ export function LoginPage() {
             onSubmit={(code) => void handleCode(code)}
             onBack={() => {
               setChallenge(null);
-              form.setValue('password', '');
+              setPassword('');
             }}
           />
         ) : (
@@ -105,17 +116,24 @@ export function LoginPage() {
             )}
             {passwordForm && (
               // No noValidate: the browser's own required check comes first.
-              <Form onSubmit={(event) => void form.handleSubmit(handleValid)(event)}>
+              <Form
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  if (!isSubmitting) void handlePassword();
+                }}
+              >
                 <Form.Group className="mb-3" controlId="login-username">
                   <Form.Label>Username</Form.Label>
                   <Form.Control
                     autoComplete="username"
                     required
                     autoFocus
+                    maxLength={200}
                     isInvalid={Boolean(errors.username)}
-                    {...form.register('username')}
+                    value={username}
+                    onChange={(event) => setUsername(event.target.value)}
                   />
-                  <Form.Control.Feedback type="invalid">{errors.username?.message}</Form.Control.Feedback>
+                  <Form.Control.Feedback type="invalid">{errors.username}</Form.Control.Feedback>
                 </Form.Group>
                 <Form.Group className="mb-4" controlId="login-password">
                   <Form.Label>Password</Form.Label>
@@ -123,10 +141,12 @@ export function LoginPage() {
                     type="password"
                     autoComplete="current-password"
                     required
+                    maxLength={1024}
                     isInvalid={Boolean(errors.password)}
-                    {...form.register('password')}
+                    value={password}
+                    onChange={(event) => setPassword(event.target.value)}
                   />
-                  <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
+                  <Form.Control.Feedback type="invalid">{errors.password}</Form.Control.Feedback>
                 </Form.Group>
                 <SubmitButton pending={isSubmitting} className="w-100">
                   Login

@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { CloudInputSchema, type Cloud, type CloudInput, type Ref } from '@fleetdesk/contract';
 import { StaticField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
-import { PickerFormField } from '../../components/picker-field.tsx';
+import { PickerFormField } from '../../components/picker-form-field.tsx';
 import { RegionPicker, regionLabel } from '../../components/pickers/region-picker.tsx';
 import { SecretField, secretFormValue } from '../../components/secret-field.tsx';
 import { cloudPaths, cloudsApi, type CloudFormValues } from './clouds-api.ts';

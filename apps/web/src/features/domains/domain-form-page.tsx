@@ -3,7 +3,14 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import Form from 'react-bootstrap/Form';
 import Tab from 'react-bootstrap/Tab';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
-import { STATUSES, type Cloud, type Domain, type DomainInput, type Server } from '@fleetdesk/contract';
+import {
+  DomainInputSchema,
+  STATUSES,
+  type Cloud,
+  type Domain,
+  type DomainInput,
+  type Server,
+} from '@fleetdesk/contract';
 import { CheckField, SelectField, StaticField, TextField, useFieldError } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
 import { QueryTabs } from '../../components/query-tabs.tsx';
@@ -23,7 +30,6 @@ import { DomainMenus } from './domain-menus.tsx';
 import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
 import {
   DOMAIN_TABS,
-  DomainFormSchema,
   NEW_DOMAIN,
   domainPaths,
   domainsApi,
@@ -38,7 +44,8 @@ import {
   YandexWebmasterAccountPicker,
   yandexWebmasterAccountLabel,
 } from '../../components/pickers/yandex-webmaster-account-picker.tsx';
-import { DomainWebmasterTab, accountsApi as webmasterAccountsApi } from '../yandex-webmaster/index.ts';
+import { DomainWebmasterTab } from '../yandex-webmaster/domain-webmaster-tab.tsx';
+import { accountsApi as webmasterAccountsApi } from '../yandex-webmaster/yandex-webmaster-api.ts';
 
 const STATUS_OPTIONS = STATUSES.map((status) => ({ value: status, label: status }));
 
@@ -330,7 +337,7 @@ export function DomainFormPage() {
     <FormView<Domain, DomainFormValues, DomainInput>
       entity="Domain"
       resource={domainsApi}
-      schema={DomainFormSchema as never}
+      schema={DomainInputSchema as never}
       id={id}
       defaultValues={NEW_DOMAIN}
       toValues={toFormValues}

@@ -12,7 +12,7 @@ import {
 import { ListView } from '../../components/list-view.tsx';
 import { useListUrlState } from '../../components/use-list-url-state.ts';
 import { FLEET_NEW_PATH, type FleetNewState, type FleetSelectionSent } from '../fleet/fleet-api.ts';
-import { zoneExportPath } from '../imports/zone-export-page.tsx';
+import { zoneExportPath } from '../imports/zone-export-path.ts';
 import { api } from '../../lib/api-client.ts';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DomainFilterBar, filterParams, useDomainFilters } from './domain-filters.tsx';
@@ -26,7 +26,7 @@ import { fleetPlanPath } from '../fleet/fleet-api.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { ColumnChooser, useColumnChoice, type OptionalColumn } from '../../components/column-chooser.tsx';
 import { serverLabel } from '../../components/pickers/server-picker.tsx';
-import { accountsApi as webmasterAccountsApi } from '../yandex-webmaster/index.ts';
+import { accountsApi as webmasterAccountsApi } from '../yandex-webmaster/yandex-webmaster-api.ts';
 
 /** A 'YYYY-MM-DD' date in the operator's locale, read as a calendar day (no time zone shift). */
 export function formatDay(value: string | null | undefined): string {

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  DomainInputSchema,
-  type Cloud,
-  type Domain,
-  type DomainFirewallRuleDetail,
-  type DomainFirewallRulesInput,
-  type DomainInput,
-  type ListResult,
+import type {
+  Cloud,
+  Domain,
+  DomainFirewallRuleDetail,
+  DomainFirewallRulesInput,
+  DomainInput,
+  ListResult,
 } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
@@ -64,8 +63,6 @@ export type DomainFormValues = {
   domainRegistratorExpirationDate: string;
   yandexWebmasterAccountId: string | null;
 };
-
-export const DomainFormSchema = DomainInputSchema;
 
 export const NEW_DOMAIN: DomainFormValues = {
   domainName: '',

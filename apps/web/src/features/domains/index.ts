@@ -1,25 +1,38 @@
 import { createElement } from 'react';
 import type { RouteObject } from 'react-router';
-import { crudRoutes } from '../../lib/crud-routes.ts';
-import { DomainDeletePage } from './domain-delete-page.tsx';
-import { DomainFirewallRulesPage } from './domain-firewall-rules-page.tsx';
-import { DomainFormPage } from './domain-form-page.tsx';
 import { DomainListPage } from './domain-list-page.tsx';
-import { DomainParsingPage } from './domain-parsing-page.tsx';
-import { DomainRegisterPage } from './domain-register-page.tsx';
 
 /**
  * /domains, create, edit (tabs in ?tab=), delete, Setup WAF, and the action routes that later issues build
  * (each says which until then). A later issue's own route for the same path is more specific or listed first
- * in the router, and replaces the note.
+ * in the router, and replaces the note. The list comes with the area (the first visit's page); every other
+ * screen loads when opened, so /domains does without the form library, zod and the other areas' tabs
+ * (decision 048).
  */
 export const domainRoutes: RouteObject[] = [
-  ...crudRoutes('domains', {
-    list: createElement(DomainListPage),
-    form: createElement(DomainFormPage),
-    delete: createElement(DomainDeletePage),
-  }),
-  { path: 'domains/:id/firewall-rules', element: createElement(DomainFirewallRulesPage) },
-  { path: 'domains/:id/register', element: createElement(DomainRegisterPage) },
-  { path: 'domains/:id/parsing', element: createElement(DomainParsingPage) },
+  { path: 'domains', element: createElement(DomainListPage) },
+  {
+    path: 'domains/create',
+    lazy: async () => ({ Component: (await import('./domain-form-page.tsx')).DomainFormPage }),
+  },
+  {
+    path: 'domains/:id',
+    lazy: async () => ({ Component: (await import('./domain-form-page.tsx')).DomainFormPage }),
+  },
+  {
+    path: 'domains/:id/delete',
+    lazy: async () => ({ Component: (await import('./domain-delete-page.tsx')).DomainDeletePage }),
+  },
+  {
+    path: 'domains/:id/firewall-rules',
+    lazy: async () => ({ Component: (await import('./domain-firewall-rules-page.tsx')).DomainFirewallRulesPage }),
+  },
+  {
+    path: 'domains/:id/register',
+    lazy: async () => ({ Component: (await import('./domain-register-page.tsx')).DomainRegisterPage }),
+  },
+  {
+    path: 'domains/:id/parsing',
+    lazy: async () => ({ Component: (await import('./domain-parsing-page.tsx')).DomainParsingPage }),
+  },
 ];

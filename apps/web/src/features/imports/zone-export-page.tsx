@@ -11,8 +11,6 @@ import { apiFetch } from '../../lib/api-client.ts';
 import { toApiError } from '../../lib/api-error.ts';
 import { useJob } from '../jobs/jobs-api.ts';
 
-export const zoneExportPath = (jobId: string) => `/imports/zone-export/${encodeURIComponent(jobId)}`;
-
 type Result = { fileName?: string; zones?: number; failedCount?: number; failed?: { domain: string; error: string }[] };
 
 async function downloadZip(jobId: string) {

@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
-import { zoneExportPath } from '../imports/zone-export-page.tsx';
+import { zoneExportPath } from '../imports/zone-export-path.ts';
 import Form from 'react-bootstrap/Form';
 import { JOB_KINDS, JOB_KIND_LABELS, JOB_STATES, stateLabel, type Job } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';

@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { PROXY_TYPES, type Proxy, type Ref } from '@fleetdesk/contract';
 import { CheckField, SelectField, StaticField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
-import { PickerFormField } from '../../components/picker-field.tsx';
+import { PickerFormField } from '../../components/picker-form-field.tsx';
 import { RegionPicker, regionLabel } from '../../components/pickers/region-picker.tsx';
 import { SecretField, secretFormValue } from '../../components/secret-field.tsx';
 import { ProxyCheckPanel } from './proxy-check-panel.tsx';
