@@ -30,6 +30,7 @@ const MENU = [
   'Yandex Webmaster',
   'Audit Log',
   'Jobs',
+  'Alerts',
   'Profile',
   'Logout',
 ];

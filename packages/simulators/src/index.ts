@@ -6,3 +6,5 @@ export * from './ispmanager/index.ts';
 export * from './namecheap/index.ts';
 export * from './yandex-webmaster/index.ts';
 export * from './site/index.ts';
+export * from './telegram/index.ts';
+export * from './smtp/index.ts';

@@ -6,6 +6,7 @@ import { seedDemo } from './seed.ts';
 import { attachDemoParsing } from './seed-parsing.ts';
 import { seedDemoFleet } from './seed-fleet.ts';
 import { seedDemoImportPlans } from './seed-imports.ts';
+import { attachDemoAlerts } from './seed-alerts.ts';
 import { systemActor } from '../http/context.ts';
 
 /**
@@ -26,6 +27,10 @@ export async function startDemo(config: Config) {
       // The health checks reach the demo's HTTPS sites (self-signed) through the demo proxy.
       HEALTH_SITE_PORT: providers.healthSite.port,
       HEALTH_ACCEPT_UNTRUSTED_CERTS: true,
+      // Alerts read problems every 15 s and group for 5 s, so the demo's inbox fills while one watches.
+      ALERTS_EVALUATE_MINUTES: 0.25,
+      ALERTS_GROUP_SECONDS: 5,
+      ALERTS_CONSOLE_URL: config.ALERTS_CONSOLE_URL ?? `http://127.0.0.1:${config.PORT}`,
     } satisfies Config,
     /** Seeds a new data directory, then points the seeded rows at this run's simulators (their ports change). */
     async prepare(c: Container, log: FastifyBaseLogger) {
@@ -33,6 +38,7 @@ export async function startDemo(config: Config) {
       await attachDemoSsh(c, providers);
       await attachDemoNamecheap(c, providers);
       await attachDemoPanels(c, providers);
+      await attachDemoAlerts(c, providers);
     },
     /** Once the job engine runs: what the demo queues at start (a first parse of the parsing example). */
     async afterJobs(c: Container, log: FastifyBaseLogger) {
@@ -43,7 +49,8 @@ export async function startDemo(config: Config) {
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +
       `Yandex Webmaster ${providers.yandexWebmaster.url}, SSH host 127.0.0.1:${providers.sshHost.port}, ` +
-      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n`,
+      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}, ` +
+      `SMTP catcher 127.0.0.1:${providers.smtp.port} (the Alerts screen's Demo inbox), Telegram ${providers.telegram.url}\n`,
     close: () => providers.close(),
   };
 }
