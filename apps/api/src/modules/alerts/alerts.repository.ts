@@ -266,7 +266,7 @@ export function createAlertsRepository(db: Db) {
       const rows = await ex
         .select({
           a: alerts,
-          deliveries: sql<number>`(select count(*)::int from alert_notifications n where n.alert_id = ${alerts.id} and n.status = 'sent')`,
+          deliveries: sql<number>`(select count(*)::int from alert_notifications n where n.alert_id = "alerts"."id" and n.status = 'sent')`,
         })
         .from(alerts)
         .where(where)
