@@ -72,7 +72,9 @@ test('a channel, its test message, a rule, a site failing and resolved, both in 
   await expect(resolved.first()).toBeVisible({ timeout: 60_000 });
 
   await page.getByRole('tab', { name: 'Problems' }).click();
-  await expect(page.getByTestId('alert-row').filter({ hasText: 'Content directory failing on health-ok.example' }).first()).toContainText('resolved');
+  await expect(
+    page.getByTestId('alert-row').filter({ hasText: 'Content directory failing on health-ok.example' }).first(),
+  ).toContainText('resolved');
   await page.getByRole('tab', { name: 'Delivery log' }).click();
   await expect(page.getByTestId('delivery-row').filter({ hasText: channelName }).first()).toBeVisible();
 });

@@ -87,7 +87,10 @@ export const NotificationChannelInputSchema = z.object({
   name: requiredText(200, 'Name'),
   kind: z.enum(CHANNEL_KINDS, { message: `Kind must be one of: ${CHANNEL_KINDS.join(', ')}` }),
   enabled: z
-    .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ message: 'Must be true or false' }))
+    .preprocess(
+      (v) => (v === 'true' ? true : v === 'false' ? false : v),
+      z.boolean({ message: 'Must be true or false' }),
+    )
     .optional(),
   smtpHost: optionalText(253),
   smtpPort: portInput('Port').nullable().optional(),
@@ -209,7 +212,10 @@ export type AlertRule = z.infer<typeof AlertRuleSchema>;
 export const AlertRuleInputSchema = z.object({
   name: requiredText(200, 'Name'),
   enabled: z
-    .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ message: 'Must be true or false' }))
+    .preprocess(
+      (v) => (v === 'true' ? true : v === 'false' ? false : v),
+      z.boolean({ message: 'Must be true or false' }),
+    )
     .optional(),
   events: z
     .array(z.enum(ALERT_EVENTS, { message: `Each event must be one of: ${ALERT_EVENTS.join(', ')}` }))
@@ -220,10 +226,7 @@ export const AlertRuleInputSchema = z.object({
   scope: z.enum(ALERT_SCOPES, { message: 'Scope must be all, brand or filter' }).optional(),
   brandId: z.preprocess((v) => (v === '' ? null : v), IdSchema.nullable().optional()),
   /** The domains list's query (its URL parameters) for a saved filter. */
-  filter: z.preprocess(
-    (v) => (v === '' ? null : v),
-    DomainFilterSchema.partial().nullable().optional(),
-  ),
+  filter: z.preprocess((v) => (v === '' ? null : v), DomainFilterSchema.partial().nullable().optional()),
   channelIds: z.array(IdSchema).min(1, 'Choose at least one channel').max(20),
   minSeverity: z.enum(ALERT_SEVERITIES, { message: 'Minimum severity must be info, warning or critical' }).optional(),
   reminderMinutes: z.preprocess(

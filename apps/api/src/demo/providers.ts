@@ -29,7 +29,11 @@ export const DEMO_ISPMANAGER = { username: 'root', password: 'ispmanager-demo' }
 /** Tokens the demo's Yandex Webmaster simulator knows: the first is the seeded account's, the second is free to add. */
 export const DEMO_YANDEX_TOKENS = ['demo-yandex-token-1', 'demo-yandex-token-2'] as const;
 /** Hosts of the seeded Yandex account: the first verified, the second waiting for verification. */
-export const DEMO_TELEGRAM = { token: '7000000001:DEMO-bot-token', bot: 'fleetdesk_demo_bot', chatId: '-1001000000001' };
+export const DEMO_TELEGRAM = {
+  token: '7000000001:DEMO-bot-token',
+  bot: 'fleetdesk_demo_bot',
+  chatId: '-1001000000001',
+};
 
 export const DEMO_YANDEX_HOSTS = ['fleetdesk-demo.com', 'fleetdesk-demo.org'] as const;
 /**

@@ -72,6 +72,13 @@ export async function attachDemoAlerts(c: Container, p: DemoProviders) {
     p.smtp.mails
       .slice()
       .reverse()
-      .map((m) => ({ id: m.id, at: m.at.toISOString(), from: m.from, to: m.to.join(', '), subject: m.subject, text: m.text })),
+      .map((m) => ({
+        id: m.id,
+        at: m.at.toISOString(),
+        from: m.from,
+        to: m.to.join(', '),
+        subject: m.subject,
+        text: m.text,
+      })),
   );
 }

@@ -48,7 +48,8 @@ export async function startSmtpCatcher(o: SmtpCatcherOptions = {}): Promise<Smtp
     size: MAX_MESSAGE,
     logger: false,
     onAuth(auth, _session, cb) {
-      if (o.users && auth.username && o.users[auth.username] === auth.password) return cb(null, { user: auth.username });
+      if (o.users && auth.username && o.users[auth.username] === auth.password)
+        return cb(null, { user: auth.username });
       return cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onData(stream, session, cb) {
@@ -113,7 +114,10 @@ function parseMessage(raw: string): { subject: string; messageId: string | null;
       }
       return;
     }
-    parts.push({ type: (type.split(';')[0] ?? '').trim().toLowerCase(), body: decodeBody(b, h.get('content-transfer-encoding')) });
+    parts.push({
+      type: (type.split(';')[0] ?? '').trim().toLowerCase(),
+      body: decodeBody(b, h.get('content-transfer-encoding')),
+    });
   };
   walk(headers, body);
   return {
@@ -156,7 +160,9 @@ function decodeWords(v: string) {
       kind.toUpperCase() === 'B'
         ? Buffer.from(text, 'base64').toString('utf8')
         : Buffer.from(
-            text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
             'latin1',
           ).toString('utf8'),
     );

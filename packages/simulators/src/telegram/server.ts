@@ -76,7 +76,8 @@ export async function startTelegramSim(o: TelegramSimOptions = {}): Promise<Tele
     if (req.method !== 'POST') return fromQuery;
     const raw = await readBody(req, MAX_BODY);
     const type = String(req.headers['content-type'] ?? '');
-    if (type.includes('application/json')) return { ...fromQuery, ...(raw ? (JSON.parse(raw) as Record<string, unknown>) : {}) };
+    if (type.includes('application/json'))
+      return { ...fromQuery, ...(raw ? (JSON.parse(raw) as Record<string, unknown>) : {}) };
     return { ...fromQuery, ...Object.fromEntries(new URLSearchParams(raw)) };
   }
 

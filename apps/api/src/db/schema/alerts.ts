@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { brands } from './catalogues.ts';
 import { domains } from './domains.ts';
 
@@ -38,14 +49,24 @@ export const alertRules = pgTable(
     ruleNo: integer('rule_no').generatedAlwaysAsIdentity().notNull(),
     name: text('name').notNull(),
     enabled: boolean('enabled').notNull().default(true),
-    events: text('events').array().notNull().default(sql`'{}'::text[]`),
+    events: text('events')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     expiryDays: integer('expiry_days').notNull().default(30),
     healthMinutes: integer('health_minutes').notNull().default(15),
-    scope: text('scope', { enum: ['all', 'brand', 'filter'] }).notNull().default('all'),
+    scope: text('scope', { enum: ['all', 'brand', 'filter'] })
+      .notNull()
+      .default('all'),
     brandId: uuid('brand_id').references(() => brands.id, { onDelete: 'restrict' }),
     filter: jsonb('filter').$type<Record<string, unknown>>(),
-    channelIds: uuid('channel_ids').array().notNull().default(sql`'{}'::uuid[]`),
-    minSeverity: text('min_severity', { enum: ['info', 'warning', 'critical'] }).notNull().default('warning'),
+    channelIds: uuid('channel_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    minSeverity: text('min_severity', { enum: ['info', 'warning', 'critical'] })
+      .notNull()
+      .default('warning'),
     reminderMinutes: integer('reminder_minutes'),
     quietStart: text('quiet_start'),
     quietEnd: text('quiet_end'),
@@ -81,7 +102,9 @@ export const alerts = pgTable(
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('alerts_open_key_uq').on(t.key).where(sql`${t.state} = 'open'`),
+    uniqueIndex('alerts_open_key_uq')
+      .on(t.key)
+      .where(sql`${t.state} = 'open'`),
     index('alerts_state_idx').on(t.state, t.openedAt),
     index('alerts_opened_idx').on(t.openedAt),
   ],
@@ -96,7 +119,9 @@ export const alertDeliveries = pgTable(
     channelId: uuid('channel_id')
       .notNull()
       .references(() => notificationChannels.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['queued', 'sending', 'sent', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
     event: text('event').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
@@ -126,7 +151,9 @@ export const alertNotifications = pgTable(
       .notNull()
       .references(() => notificationChannels.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['open', 'reminder', 'resolved'] }).notNull(),
-    status: text('status', { enum: ['pending', 'queued', 'sent', 'failed', 'skipped'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'queued', 'sent', 'failed', 'skipped'] })
+      .notNull()
+      .default('pending'),
     dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
     deliveryId: uuid('delivery_id').references(() => alertDeliveries.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

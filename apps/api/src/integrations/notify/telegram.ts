@@ -42,9 +42,14 @@ export function createTelegramClient(o: { timeoutMs?: number } = {}) {
     try {
       answer = JSON.parse(text) as BotAnswer;
     } catch {
-      throw new ChannelSendError(PROVIDER, `HTTP ${res.status} with a body that is not JSON: ${excerpt(text, 120)}`, res.status >= 500, {
-        upstreamStatus: res.status,
-      });
+      throw new ChannelSendError(
+        PROVIDER,
+        `HTTP ${res.status} with a body that is not JSON: ${excerpt(text, 120)}`,
+        res.status >= 500,
+        {
+          upstreamStatus: res.status,
+        },
+      );
     }
     if (res.ok && answer.ok) return { answer, raw: excerpt(text) };
     const what = `${answer.error_code ?? res.status} ${answer.description ?? 'error'}`;
@@ -56,7 +61,9 @@ export function createTelegramClient(o: { timeoutMs?: number } = {}) {
       });
     }
     if (res.status === 401 || res.status === 404)
-      throw new ChannelSendError(PROVIDER, `the bot token was refused (${what})`, false, { upstreamStatus: res.status });
+      throw new ChannelSendError(PROVIDER, `the bot token was refused (${what})`, false, {
+        upstreamStatus: res.status,
+      });
     throw new ChannelSendError(PROVIDER, what, res.status >= 500, { upstreamStatus: res.status });
   }
 

@@ -50,7 +50,10 @@ export function createAlertRulesRepository(db: Db) {
       const where = q.search
         ? sql`${alertRules.name} ilike ${`%${q.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}`
         : sql`true`;
-      const [{ n } = { n: 0 }] = await ex.select({ n: sql<number>`count(*)::int` }).from(alertRules).where(where);
+      const [{ n } = { n: 0 }] = await ex
+        .select({ n: sql<number>`count(*)::int` })
+        .from(alertRules)
+        .where(where);
       const rows = await ex
         .select()
         .from(alertRules)

@@ -15,7 +15,10 @@ export function createAlertRulesService(deps: {
   brands: BrandsService;
 }) {
   const { repo } = deps;
-  deps.usage.register('brands', async (brandId, ex) => ({ what: 'alert rules', ...(await repo.usageOfBrand(brandId, ex)) }));
+  deps.usage.register('brands', async (brandId, ex) => ({
+    what: 'alert rules',
+    ...(await repo.usageOfBrand(brandId, ex)),
+  }));
 
   const toWrite = (i: Partial<AlertRuleInput>): RuleWrite => {
     const w: RuleWrite = {};

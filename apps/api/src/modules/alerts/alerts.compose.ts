@@ -1,9 +1,4 @@
-import {
-  ALERT_EVENT_LABELS,
-  ALERT_SEVERITY_LABELS,
-  type AlertEvent,
-  type WebhookPayload,
-} from '@fleetdesk/contract';
+import { ALERT_EVENT_LABELS, ALERT_SEVERITY_LABELS, type AlertEvent, type WebhookPayload } from '@fleetdesk/contract';
 import { escapeHtml } from '../notification-channels/notification-channels.service.ts';
 import type { AlertRow, NotificationRow } from './alerts.repository.ts';
 
@@ -72,7 +67,8 @@ function line(i: Item, now: Date): string {
     const took = humanDuration((i.a.resolvedAt ?? now).getTime() - i.a.since.getTime());
     return `RESOLVED: ${i.a.title}, resolved after ${took}`;
   }
-  if (i.n.kind === 'reminder') return `STILL ${sev}: ${i.a.title}, for ${humanDuration(now.getTime() - i.a.since.getTime())}`;
+  if (i.n.kind === 'reminder')
+    return `STILL ${sev}: ${i.a.title}, for ${humanDuration(now.getTime() - i.a.since.getTime())}`;
   return `${sev}: ${i.a.title}`;
 }
 

@@ -1,5 +1,11 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { PAGE_SIZE, type Alert, type AlertListQuery, type DeliveryLogEntry, type ListResult } from '@fleetdesk/contract';
+import {
+  PAGE_SIZE,
+  type Alert,
+  type AlertListQuery,
+  type DeliveryLogEntry,
+  type ListResult,
+} from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import {
   alertCursor,
@@ -15,7 +21,17 @@ export type NotificationRow = typeof alertNotifications.$inferSelect;
 export type DeliveryRow = typeof alertDeliveries.$inferSelect;
 export type ProblemWrite = Pick<
   typeof alerts.$inferInsert,
-  'key' | 'event' | 'severity' | 'title' | 'detail' | 'subjectKind' | 'subjectId' | 'subjectName' | 'domainId' | 'since' | 'daysLeft'
+  | 'key'
+  | 'event'
+  | 'severity'
+  | 'title'
+  | 'detail'
+  | 'subjectKind'
+  | 'subjectId'
+  | 'subjectName'
+  | 'domainId'
+  | 'since'
+  | 'daysLeft'
 >;
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
@@ -117,11 +133,21 @@ export function createAlertsRepository(db: Db) {
       );
     },
     async notify(
-      rows: { alertId: string; ruleId: string; channelId: string; kind: 'open' | 'reminder' | 'resolved'; dueAt: Date }[],
+      rows: {
+        alertId: string;
+        ruleId: string;
+        channelId: string;
+        kind: 'open' | 'reminder' | 'resolved';
+        dueAt: Date;
+      }[],
       ex: Executor = db,
     ) {
       if (!rows.length) return 0;
-      const r = await ex.insert(alertNotifications).values(rows).onConflictDoNothing().returning({ id: alertNotifications.id });
+      const r = await ex
+        .insert(alertNotifications)
+        .values(rows)
+        .onConflictDoNothing()
+        .returning({ id: alertNotifications.id });
       return r.length;
     },
     /** Resolved problems whose opening went (or is going) out and whose resolution is not yet owed. */
@@ -193,7 +219,13 @@ export function createAlertsRepository(db: Db) {
       ex
         .select({ id: alertDeliveries.id })
         .from(alertDeliveries)
-        .where(and(eq(alertDeliveries.status, 'queued'), sql`${alertDeliveries.jobId} is null`, lte(alertDeliveries.createdAt, before)))
+        .where(
+          and(
+            eq(alertDeliveries.status, 'queued'),
+            sql`${alertDeliveries.jobId} is null`,
+            lte(alertDeliveries.createdAt, before),
+          ),
+        )
         .limit(100),
     /** Before the provider is called: the attempt is on record, so a crash after it is seen as "maybe sent". */
     markSending: (id: string, ex: Executor = db) =>
@@ -230,7 +262,10 @@ export function createAlertsRepository(db: Db) {
       const where = q.alertId
         ? sql`${alertDeliveryLog.deliveryId} in (select delivery_id from alert_notifications where alert_id = ${q.alertId} and delivery_id is not null)`
         : sql`true`;
-      const [{ n } = { n: 0 }] = await ex.select({ n: sql<number>`count(*)::int` }).from(alertDeliveryLog).where(where);
+      const [{ n } = { n: 0 }] = await ex
+        .select({ n: sql<number>`count(*)::int` })
+        .from(alertDeliveryLog)
+        .where(where);
       const rows = await ex
         .select()
         .from(alertDeliveryLog)
@@ -262,7 +297,10 @@ export function createAlertsRepository(db: Db) {
           : q.state === 'recent'
             ? and(sql`${alerts.state} <> 'open'`, gte(alerts.openedAt, week))
             : sql`${alerts.state} = 'open' or ${alerts.openedAt} >= ${week}`;
-      const [{ n } = { n: 0 }] = await ex.select({ n: sql<number>`count(*)::int` }).from(alerts).where(where);
+      const [{ n } = { n: 0 }] = await ex
+        .select({ n: sql<number>`count(*)::int` })
+        .from(alerts)
+        .where(where);
       const rows = await ex
         .select({
           a: alerts,

@@ -99,7 +99,10 @@ export function createAlertsService(deps: {
      */
     async evaluate(now = new Date()) {
       const rules = await deps.rules.enabled();
-      const expiryDays = Math.max(30, ...rules.filter((r) => r.events.includes('domain_expiring')).map((r) => r.expiryDays));
+      const expiryDays = Math.max(
+        30,
+        ...rules.filter((r) => r.events.includes('domain_expiring')).map((r) => r.expiryDays),
+      );
       // 1. Sources → problems.
       const { problems: current, partial } = await deps.sources.current({ now, expiryDays });
       const openBefore = await repo.openKeys([...STATE_FAMILIES]);
@@ -125,7 +128,11 @@ export function createAlertsService(deps: {
         const { finishedAt: _f, ...p } = j;
         await repo.event(p);
       }
-      await repo.setJobsCursor(new Date(Math.max(cursor.getTime(), ...jobs.map((j) => j.finishedAt.getTime()), jobs.length ? 0 : now.getTime())));
+      await repo.setJobsCursor(
+        new Date(
+          Math.max(cursor.getTime(), ...jobs.map((j) => j.finishedAt.getTime()), jobs.length ? 0 : now.getTime()),
+        ),
+      );
 
       // 2. Who is owed an opening or a reminder.
       const candidates = await repo.matchable(new Date(now.getTime() - DAY));
@@ -133,7 +140,8 @@ export function createAlertsService(deps: {
       const toldOf = new Map(told.map((t) => [`${t.alert_id}|${t.rule_id}|${t.channel_id}`, t]));
       const filterIds = new Map<string, Set<string>>();
       for (const r of rules) {
-        if (r.scope === 'filter' && r.filter) filterIds.set(r.id, new Set(await deps.idsForFilter(r.filter as Partial<DomainFilter>)));
+        if (r.scope === 'filter' && r.filter)
+          filterIds.set(r.id, new Set(await deps.idsForFilter(r.filter as Partial<DomainFilter>)));
       }
       const groupDue = new Date(now.getTime() + deps.groupSeconds * 1000);
       const rows: Parameters<AlertsRepository['notify']>[0] = [];
@@ -143,7 +151,13 @@ export function createAlertsService(deps: {
           for (const channelId of rule.channelIds) {
             const t = toldOf.get(`${a.id}|${rule.id}|${channelId}`);
             if (!t) {
-              rows.push({ alertId: a.id, ruleId: rule.id, channelId, kind: 'open', dueAt: releaseTime(rule, groupDue) });
+              rows.push({
+                alertId: a.id,
+                ruleId: rule.id,
+                channelId,
+                kind: 'open',
+                dueAt: releaseTime(rule, groupDue),
+              });
             } else if (
               a.state === 'open' &&
               rule.reminderMinutes &&
@@ -255,7 +269,13 @@ export function createAlertsService(deps: {
         if (!(err instanceof ChannelSendError)) throw err;
         if (!err.temporary || attempt > deps.deliveryRetries) return finish('failed', err.message);
         await repo.setAnswer(deliveryId, err.message);
-        await repo.log({ ...logBase, channelName: c.name, channelKind: c.kind, outcome: 'retrying', answer: err.message });
+        await repo.log({
+          ...logBase,
+          channelName: c.name,
+          channelKind: c.kind,
+          outcome: 'retrying',
+          answer: err.message,
+        });
         throw err;
       }
     },

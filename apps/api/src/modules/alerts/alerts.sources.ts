@@ -76,7 +76,13 @@ export function createAlertSources(db: Db) {
           since: s.at ? toDate(s.at) : o.now,
         });
       }
-      const proxies = rowsOf<{ id: string; ip: string | null; port: number | null; error: string | null; at: Date | string | null }>(
+      const proxies = rowsOf<{
+        id: string;
+        ip: string | null;
+        port: number | null;
+        error: string | null;
+        at: Date | string | null;
+      }>(
         await db.execute(sql`select id, ip_address as ip, http_port as port, check_error as error, checked_at as at
           from proxies where check_status = 'error' limit ${EVALUATE_LIMIT}`),
       );
@@ -112,7 +118,10 @@ export function createAlertSources(db: Db) {
             key: `expiry:${d.id}`,
             event: 'domain_expiring',
             severity: days <= 7 ? 'critical' : 'warning',
-            title: days < 0 ? `${d.name} expired on ${d.date}` : `${d.name} expires in ${days} day${days === 1 ? '' : 's'} (${d.date})`,
+            title:
+              days < 0
+                ? `${d.name} expired on ${d.date}`
+                : `${d.name} expires in ${days} day${days === 1 ? '' : 's'} (${d.date})`,
             detail: null,
             subjectKind: 'domain',
             subjectId: d.id,

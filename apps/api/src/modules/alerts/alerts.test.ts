@@ -125,7 +125,9 @@ const setCheck = (domainId: string, state: string, since: Date) =>
 
 const deliveries = async () =>
   rowsOf<{ id: string; status: string; subject: string; text: string; attempts: number }>(
-    await t.c.database.db.execute(sql`select id, status, subject, text, attempts from alert_deliveries order by created_at`),
+    await t.c.database.db.execute(
+      sql`select id, status, subject, text, attempts from alert_deliveries order by created_at`,
+    ),
   );
 /** Waits until every delivery has ended (sent or failed). */
 const settled = async (timeoutMs = 30_000) => {
@@ -238,10 +240,18 @@ describe('alert rules', () => {
       quietEnd: '07:00',
     });
     expect(noTz.json().fields).toEqual({ timeZone: 'Quiet hours need a time zone' });
-    const brand = await call('POST', '/api/alert-rules', { name: 'r', events: ['drift'], channelIds: [mail._id], scope: 'brand' });
+    const brand = await call('POST', '/api/alert-rules', {
+      name: 'r',
+      events: ['drift'],
+      channelIds: [mail._id],
+      scope: 'brand',
+    });
     expect(brand.json().fields).toEqual({ brandId: 'Choose a brand for this scope' });
     const ok = await rule([mail._id], { quietStart: '22:00', quietEnd: '07:00', timeZone: 'Europe/Berlin' });
-    expect(ok).toMatchObject({ timeZone: 'Europe/Berlin', channels: [{ _id: mail._id, name: 'Ops mail', kind: 'email' }] });
+    expect(ok).toMatchObject({
+      timeZone: 'Europe/Berlin',
+      channels: [{ _id: mail._id, name: 'Ops mail', kind: 'email' }],
+    });
   });
 });
 
@@ -271,7 +281,9 @@ describe('delivery', () => {
       `[Fleetdesk] RESOLVED: Site over HTTPS failing on ${d.name}, resolved after 2 h 14 min`,
     );
     const alerts = (await call('GET', '/api/alerts')).json().data;
-    expect(alerts.items).toMatchObject([{ state: 'resolved', event: 'health_failing', deliveries: 2, subjectId: d.id }]);
+    expect(alerts.items).toMatchObject([
+      { state: 'resolved', event: 'health_failing', deliveries: 2, subjectId: d.id },
+    ]);
   });
 
   it('waits the rule’s minutes of failing, and reminds after the interval at most', async () => {

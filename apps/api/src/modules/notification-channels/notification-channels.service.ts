@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  ChannelTestResult,
-  ListQuery,
-  NotificationChannel,
-  NotificationChannelInput,
-} from '@fleetdesk/contract';
+import type { ChannelTestResult, ListQuery, NotificationChannel, NotificationChannelInput } from '@fleetdesk/contract';
 import type { Database, Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
@@ -57,7 +52,10 @@ export function createNotificationChannelsService(deps: {
     return { what: 'alert rules', count: names.length, examples: names.slice(0, 3) };
   });
 
-  const toWrite = (input: Partial<NotificationChannelInput>, current: NotificationChannel | undefined): ChannelWrite => {
+  const toWrite = (
+    input: Partial<NotificationChannelInput>,
+    current: NotificationChannel | undefined,
+  ): ChannelWrite => {
     const w: ChannelWrite = {};
     for (const k of [
       'name',
@@ -99,7 +97,11 @@ export function createNotificationChannelsService(deps: {
   };
 
   /** The kind's required fields, on the channel as it will be after the write. */
-  const validate = async (input: Partial<NotificationChannelInput>, current: NotificationChannel | undefined, tx: Tx) => {
+  const validate = async (
+    input: Partial<NotificationChannelInput>,
+    current: NotificationChannel | undefined,
+    tx: Tx,
+  ) => {
     const row = current ? await repo.findRow(current._id, tx) : undefined;
     const v = <K extends keyof NotificationChannelInput>(k: K, now: unknown) =>
       input[k] !== undefined ? input[k] : now;
@@ -169,7 +171,8 @@ export function createNotificationChannelsService(deps: {
       return deps.webhook.post({ url: c.webhookUrl, secret }, JSON.stringify(m.payload), m.deliveryId, signal);
     }
     const token = open(c.telegramBotTokenEnc);
-    if (!token || !c.telegramChatId) throw new ChannelSendError('Telegram', 'the channel has no bot token or chat id', false);
+    if (!token || !c.telegramChatId)
+      throw new ChannelSendError('Telegram', 'the channel has no bot token or chat id', false);
     return deps.telegram.sendMessage({ base: c.telegramApiBase, token, chatId: c.telegramChatId }, m.text, signal);
   }
 
@@ -231,7 +234,13 @@ export function createNotificationChannelsService(deps: {
           tx,
         );
       });
-      await deps.logDelivery({ deliveryId: null, channel: c, event: 'Test message', outcome: ok ? 'test' : 'failed', answer });
+      await deps.logDelivery({
+        deliveryId: null,
+        channel: c,
+        event: 'Test message',
+        outcome: ok ? 'test' : 'failed',
+        answer,
+      });
       return { ok, answer, at: at.toISOString() };
     },
   };

@@ -28,7 +28,10 @@ const SCOPE_OPTIONS = [
 
 function ChannelChoice() {
   const list = channelsApi.useList({ page: 1 });
-  const options = (list.data?.items ?? []).map((c) => ({ value: c._id, label: `${c.name} (${CHANNEL_KIND_LABELS[c.kind]})` }));
+  const options = (list.data?.items ?? []).map((c) => ({
+    value: c._id,
+    label: `${c.name} (${CHANNEL_KIND_LABELS[c.kind]})`,
+  }));
   return (
     <CheckListField<RuleFormValues>
       name="channelIds"
@@ -156,7 +159,12 @@ export function RuleFormPage() {
                 <TextField<RuleFormValues> name="quietEnd" label="Until" placeholder="07:00" maxLength={5} />
               </div>
               <div className="col-sm-4">
-                <TextField<RuleFormValues> name="timeZone" label="Time zone" placeholder="Europe/Berlin" maxLength={64} />
+                <TextField<RuleFormValues>
+                  name="timeZone"
+                  label="Time zone"
+                  placeholder="Europe/Berlin"
+                  maxLength={64}
+                />
               </div>
             </div>
             <div className="form-text">Messages are held during quiet hours and sent when they end, never dropped.</div>

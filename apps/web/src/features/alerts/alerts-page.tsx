@@ -162,7 +162,9 @@ function DeliveryLog() {
               <td className="text-break">{l.event}</td>
               <td>
                 <StatusBadge
-                  status={l.outcome === 'sent' || l.outcome === 'test' ? 'ok' : l.outcome === 'failed' ? 'failed' : 'queued'}
+                  status={
+                    l.outcome === 'sent' || l.outcome === 'test' ? 'ok' : l.outcome === 'failed' ? 'failed' : 'queued'
+                  }
                   label={l.outcome}
                 />
               </td>
@@ -210,7 +212,13 @@ export function AlertsPage() {
           Channels
         </LinkButton>
       </PageHeader>
-      <QueryTabs defaultActiveKey="problems" resetParams={['page', 'state']} mountOnEnter id="alerts-tabs" className="mb-3">
+      <QueryTabs
+        defaultActiveKey="problems"
+        resetParams={['page', 'state']}
+        mountOnEnter
+        id="alerts-tabs"
+        className="mb-3"
+      >
         <Tab eventKey="problems" title="Problems">
           <Problems />
         </Tab>

@@ -59,12 +59,39 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
   if (kind === 'email')
     return (
       <>
-        <TextField<ChannelFormValues> name="smtpHost" label="SMTP host" maxLength={253} placeholder="smtp.example.com" />
-        <TextField<ChannelFormValues> name="smtpPort" label="Port" type="number" min={1} max={65535} placeholder="587" />
-        <SelectField<ChannelFormValues> name="smtpSecurity" label="Security" options={SECURITY_OPTIONS} emptyOption="" />
+        <TextField<ChannelFormValues>
+          name="smtpHost"
+          label="SMTP host"
+          maxLength={253}
+          placeholder="smtp.example.com"
+        />
+        <TextField<ChannelFormValues>
+          name="smtpPort"
+          label="Port"
+          type="number"
+          min={1}
+          max={65535}
+          placeholder="587"
+        />
+        <SelectField<ChannelFormValues>
+          name="smtpSecurity"
+          label="Security"
+          options={SECURITY_OPTIONS}
+          emptyOption=""
+        />
         <TextField<ChannelFormValues> name="smtpUser" label="User" maxLength={200} autoComplete="off" />
-        <SecretField<ChannelFormValues> name="smtpPassword" label="Password" maxLength={4096} reveal={reveal('smtpPassword')} />
-        <TextField<ChannelFormValues> name="emailFrom" label="From" maxLength={320} placeholder="fleetdesk@example.com" />
+        <SecretField<ChannelFormValues>
+          name="smtpPassword"
+          label="Password"
+          maxLength={4096}
+          reveal={reveal('smtpPassword')}
+        />
+        <TextField<ChannelFormValues>
+          name="emailFrom"
+          label="From"
+          maxLength={320}
+          placeholder="fleetdesk@example.com"
+        />
         <TextField<ChannelFormValues>
           name="emailTo"
           label="To"
@@ -77,7 +104,12 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
   if (kind === 'webhook')
     return (
       <>
-        <TextField<ChannelFormValues> name="webhookUrl" label="URL" maxLength={2000} placeholder="https://example.com/hooks/fleetdesk" />
+        <TextField<ChannelFormValues>
+          name="webhookUrl"
+          label="URL"
+          maxLength={2000}
+          placeholder="https://example.com/hooks/fleetdesk"
+        />
         {item ? (
           <WebhookSecret channelId={item._id} />
         ) : (
@@ -94,7 +126,12 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
           maxLength={200}
           reveal={reveal('telegramBotToken')}
         />
-        <TextField<ChannelFormValues> name="telegramChatId" label="Chat id" maxLength={70} placeholder="-1001234567890" />
+        <TextField<ChannelFormValues>
+          name="telegramChatId"
+          label="Chat id"
+          maxLength={70}
+          placeholder="-1001234567890"
+        />
         <TextField<ChannelFormValues>
           name="telegramApiBase"
           label="Bot API address"

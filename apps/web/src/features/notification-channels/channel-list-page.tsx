@@ -7,7 +7,11 @@ import { channelPaths, channelsApi } from './notification-channels-api.ts';
 
 /** Where a channel sends, without its secrets. */
 export const channelTarget = (c: NotificationChannel) =>
-  c.kind === 'email' ? (c.emailTo ?? '') : c.kind === 'webhook' ? (c.webhookUrl ?? '') : `chat ${c.telegramChatId ?? ''}`;
+  c.kind === 'email'
+    ? (c.emailTo ?? '')
+    : c.kind === 'webhook'
+      ? (c.webhookUrl ?? '')
+      : `chat ${c.telegramChatId ?? ''}`;
 
 const columns: Column<NotificationChannel>[] = [
   { header: '№', render: (c) => c.channelNo, width: '5rem' },
