@@ -25,12 +25,13 @@ test('a channel, its test message, a rule, a site failing and resolved, both in 
   expect(domain, 'the demo domain').toBeTruthy();
 
   await signIn(page);
+  await page.getByRole('button', { name: 'Open menu' }).click();
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Alerts' }).click();
   await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();
   await page.getByRole('link', { name: 'Channels' }).click();
   await page.getByRole('link', { name: 'Create Channel' }).click();
   const channelName = uniqueName('E2E mail');
-  await page.getByLabel('Name', { exact: true }).fill(channelName);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(channelName);
   await page.getByLabel('Kind', { exact: true }).selectOption('email');
   await page.getByLabel('SMTP host', { exact: true }).fill('127.0.0.1');
   await page.getByLabel('Port', { exact: true }).fill(String(catcherPort));
@@ -44,7 +45,7 @@ test('a channel, its test message, a rule, a site failing and resolved, both in 
 
   await page.goto('/alert-rules/create');
   const ruleName = uniqueName('E2E rule');
-  await page.getByLabel('Name', { exact: true }).fill(ruleName);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(ruleName);
   await page.getByLabel('Minutes failing').fill('0');
   await page.getByLabel(new RegExp(`^${channelName}`)).check();
   await page.getByRole('button', { name: 'Create' }).click();
@@ -72,6 +73,8 @@ test('a channel, its test message, a rule, a site failing and resolved, both in 
   await expect(resolved.first()).toBeVisible({ timeout: 60_000 });
 
   await page.getByRole('tab', { name: 'Problems' }).click();
+  // Open problems come first (the demo has many); the resolved one is among the recent ones.
+  await page.getByLabel('Which problems').selectOption('recent');
   await expect(
     page.getByTestId('alert-row').filter({ hasText: 'Content directory failing on health-ok.example' }).first(),
   ).toContainText('resolved');
