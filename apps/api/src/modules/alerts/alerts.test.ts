@@ -219,6 +219,17 @@ describe('notification channels', () => {
   });
 });
 
+describe('the webhook payload', () => {
+  it('is documented in the OpenAPI document', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const schema = doc.components.schemas.AlertWebhookPayload;
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['deliveryId', 'type', 'sentAt', 'rule', 'summary', 'alerts', 'total']),
+    );
+    expect(schema.description).toContain('Fleetdesk-Signature');
+  });
+});
+
 describe('alert rules', () => {
   it('validates the time zone, quiet hours, scope and channels', async () => {
     const mail = await emailChannel();
