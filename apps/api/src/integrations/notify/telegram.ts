@@ -51,7 +51,7 @@ export function createTelegramClient(o: { timeoutMs?: number } = {}) {
         },
       );
     }
-    if (res.ok && answer.ok) return { answer, raw: excerpt(text) };
+    if (res.ok && answer.ok) return { answer };
     const what = `${answer.error_code ?? res.status} ${answer.description ?? 'error'}`;
     if (res.status === 429) {
       const retryAfter = Math.max(1, Number(answer.parameters?.retry_after) || 1);
@@ -79,8 +79,9 @@ export function createTelegramClient(o: { timeoutMs?: number } = {}) {
         await spacing.acquire(`bot:${c.token}`, 34, signal);
         await spacing.acquire(`chat:${c.token}:${c.chatId}`, 1000, signal);
         try {
-          const { raw } = await call(c.base, c.token, 'sendMessage', body, signal);
-          return raw;
+          const { answer } = await call(c.base, c.token, 'sendMessage', body, signal);
+          // Telegram's answer in short: the message id it gave (the whole answer repeats the text).
+          return `ok: message_id ${answer.result?.message_id ?? '?'} in chat ${c.chatId}`;
         } catch (err) {
           const wait = err instanceof ChannelSendError ? err.retryAfterSeconds : undefined;
           if (wait === undefined || wait > MAX_INLINE_WAIT_S || tries >= 1) throw err;

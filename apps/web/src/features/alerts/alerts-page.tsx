@@ -75,7 +75,7 @@ function Problems() {
         <p className="text-body-secondary">No problems: everything the console watches is fine.</p>
       ) : (
         <>
-          <Table responsive hover size="sm" className="align-middle">
+          <Table responsive hover size="sm" className="align-middle" style={{ minWidth: '48rem' }}>
             <thead>
               <tr>
                 <th>№</th>
@@ -139,7 +139,7 @@ function DeliveryLog() {
   if (!q.data.items.length) return <p className="text-body-secondary">Nothing sent yet.</p>;
   return (
     <>
-      <Table responsive size="sm" className="align-middle">
+      <Table responsive size="sm" className="align-middle" style={{ minWidth: '44rem' }}>
         <thead>
           <tr>
             <th>When</th>
@@ -159,7 +159,7 @@ function DeliveryLog() {
                 {l.channelName}
                 <div className="small text-body-secondary">{CHANNEL_KIND_LABELS[l.channelKind]}</div>
               </td>
-              <td className="text-break">{l.event}</td>
+              <td style={{ minWidth: '14rem' }}>{l.event}</td>
               <td>
                 <StatusBadge
                   status={
@@ -168,7 +168,9 @@ function DeliveryLog() {
                   label={l.outcome}
                 />
               </td>
-              <td className="small text-break">{l.answer ?? '—'}</td>
+              <td className="small" style={{ minWidth: '14rem', overflowWrap: 'anywhere' }}>
+                {l.answer ?? '—'}
+              </td>
             </tr>
           ))}
         </tbody>
