@@ -32,6 +32,7 @@ const MENU = [
   'Yandex Webmaster',
   'Audit Log',
   'Jobs',
+  'Alerts',
   'Profile',
   'Logout',
 ];

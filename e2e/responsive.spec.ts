@@ -67,6 +67,8 @@ async function demoIds(page: Page): Promise<DemoIds> {
     'domain-registrators-contacts',
     'dns-templates',
     'launch-profiles',
+    'notification-channels',
+    'alert-rules',
   ]) {
     const id = await firstOf(`/api/${r}`);
     if (id) byResource.set(r, id);

@@ -9,6 +9,8 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import fastifyCompress from '@fastify/compress';
 import zlib from 'node:zlib';
+import { z } from 'zod';
+import { WebhookPayloadSchema } from '@fleetdesk/contract';
 import type { Container } from './container.ts';
 import { installAuthGuard, type RegisteredRoute } from './http/auth-guard.ts';
 import { installErrorHandler, loggableError } from './http/error-handler.ts';
@@ -49,6 +51,9 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { notificationChannelsRoutes } from './modules/notification-channels/notification-channels.routes.ts';
+import { alertRulesRoutes } from './modules/alert-rules/alert-rules.routes.ts';
+import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -148,6 +153,10 @@ export async function buildApp(
     openapi: {
       info: { title: 'Fleetdesk API', version: '0.1.0' },
       components: {
+        // What a webhook channel receives (issue 29): not a route of ours, so documented as a schema.
+        schemas: {
+          AlertWebhookPayload: z.toJSONSchema(WebhookPayloadSchema, { io: 'output' }) as Record<string, unknown>,
+        },
         securitySchemes: {
           token: {
             type: 'http',
@@ -209,6 +218,9 @@ export async function buildApp(
   await app.register(fleetRoutes(c.services.fleet));
   await app.register(importsRoutes(c.services.imports));
   await app.register(fleetHealthRoutes(c.services.health, () => c.jobEngine));
+  await app.register(notificationChannelsRoutes(c.services.notificationChannels));
+  await app.register(alertRulesRoutes(c.services.alertRules));
+  await app.register(alertsRoutes(c.services.alerts));
 
   if (serveWeb) {
     await app.register(fastifyStatic, {

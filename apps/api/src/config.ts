@@ -185,6 +185,17 @@ const ConfigSchema = z.object({
   HEALTH_SITE_PORT: z.coerce.number().int().min(1).max(65_535).default(443),
   /** Take a certificate the system does not trust as trusted (the demo's self-signed sites only). */
   HEALTH_ACCEPT_UNTRUSTED_CERTS: boolish,
+  // Alerts (issue 29, decision 046): how often problems are read and messages dispatched; the grouping window.
+  ALERTS_EVALUATE_MINUTES: z.coerce.number().min(0).max(60).default(1),
+  /** Problems that open within this many seconds of each other go out as one message per rule and channel. */
+  ALERTS_GROUP_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** The first retry of a failed delivery waits this long, doubling after each failure (6 retries). */
+  ALERTS_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** The console's address, for links in messages (none: messages name the page without a link). */
+  ALERTS_CONSOLE_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   // The parser (decision 028): fetches at once per job, per-request timeout, retries, and its size limits.
   PARSER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   PARSER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),

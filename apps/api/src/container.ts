@@ -1,5 +1,5 @@
 import { setListPageCacheSize } from './http/list-query.ts';
-import type { DomainFilter } from '@fleetdesk/contract';
+import { FLEET_PLAN_MAX, type DomainFilter } from '@fleetdesk/contract';
 import type { Config } from './config.ts';
 import { openDatabase, secureDataDir, type Database } from './db/client.ts';
 import { loadAppKey, createSecretBox } from './lib/secret-box.ts';
@@ -93,6 +93,23 @@ import { createHealthChecks } from './modules/health/health.checks.ts';
 import { createHealthFixes } from './modules/health/health.fix.ts';
 import { probeHttps } from './integrations/proxy/https-probe.ts';
 import { HEALTH_CYCLE_JOB, healthCheckJob, healthCycleJob } from './jobs/kinds/health.ts';
+import { createNotificationChannelsRepository } from './modules/notification-channels/notification-channels.repository.ts';
+import { createNotificationChannelsService } from './modules/notification-channels/notification-channels.service.ts';
+import { createAlertRulesRepository } from './modules/alert-rules/alert-rules.repository.ts';
+import { createAlertRulesService } from './modules/alert-rules/alert-rules.service.ts';
+import { createAlertsRepository } from './modules/alerts/alerts.repository.ts';
+import { createAlertsService, type AlertsService } from './modules/alerts/alerts.service.ts';
+import { createAlertSources } from './modules/alerts/alerts.sources.ts';
+import { createSmtpClient } from './integrations/notify/smtp.ts';
+import { createWebhookClient } from './integrations/notify/webhook.ts';
+import { createTelegramClient } from './integrations/notify/telegram.ts';
+import {
+  ALERTS_DELIVER_JOB,
+  ALERTS_EVALUATE_JOB,
+  DELIVERY_RETRY,
+  alertsDeliverJob,
+  alertsEvaluateJob,
+} from './jobs/kinds/alerts.ts';
 
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
@@ -135,6 +152,9 @@ export async function createContainer(
     launchProfiles: createLaunchProfilesRepository(db),
     imports: createImportsRepository(db),
     health: createHealthRepository(db),
+    notificationChannels: createNotificationChannelsRepository(db),
+    alertRules: createAlertRulesRepository(db),
+    alerts: createAlertsRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
 
@@ -363,6 +383,8 @@ export async function createContainer(
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     healthCycleJob(() => health),
     healthCheckJob(() => health),
+    alertsEvaluateJob(() => alerts),
+    alertsDeliverJob(() => alerts, { ...DELIVERY_RETRY, delaySeconds: config.ALERTS_RETRY_SECONDS }),
     ...(opts.extraJobs ?? []),
   ]);
   const jobEngine = createJobEngine({
@@ -500,6 +522,43 @@ export async function createContainer(
     },
   });
 
+  // Alerts (issue 29, decision 046): channels hold credentials like every other; problems come from the tables
+  // the periodic checks write; each message goes out as a durable job.
+  const notificationChannels = createNotificationChannelsService({
+    database,
+    audit,
+    usage,
+    secrets,
+    repo: repos.notificationChannels,
+    smtp: createSmtpClient(),
+    webhook: createWebhookClient(),
+    telegram: createTelegramClient(),
+    logDelivery: (e) =>
+      repos.alerts.log({
+        deliveryId: e.deliveryId,
+        channelId: e.channel.id,
+        channelName: e.channel.name,
+        channelKind: e.channel.kind,
+        event: e.event,
+        outcome: e.outcome,
+        answer: e.answer,
+      }),
+  });
+  const alertRules = createAlertRulesService({ database, audit, usage, repo: repos.alertRules, brands });
+  const alerts: AlertsService = createAlertsService({
+    database,
+    repo: repos.alerts,
+    rules: repos.alertRules,
+    channels: notificationChannels,
+    sources: createAlertSources(db),
+    idsForFilter: (filter) => repos.domains.listIds(filter as DomainFilter, FLEET_PLAN_MAX),
+    enqueueDelivery: async (deliveryId) =>
+      (await jobEngine.enqueue(ALERTS_DELIVER_JOB, { deliveryId }, { createdBy: 'alerts' })).id,
+    groupSeconds: config.ALERTS_GROUP_SECONDS,
+    consoleUrl: config.ALERTS_CONSOLE_URL,
+    deliveryRetries: DELIVERY_RETRY.limit,
+  });
+
   const parsing = createParsingService({ jobs, domains: services.domains, contentFiles, proxies: services.proxies });
 
   return {
@@ -513,6 +572,7 @@ export async function createContainer(
         jobEngine.schedule('servers.health-check', config.SERVER_HEALTH_CHECK_MINUTES);
         jobEngine.schedule('proxies.health-check', config.PROXY_CHECK_MINUTES);
         jobEngine.schedule(HEALTH_CYCLE_JOB, config.HEALTH_CYCLE_MINUTES);
+        jobEngine.schedule(ALERTS_EVALUATE_JOB, config.ALERTS_EVALUATE_MINUTES);
       }
     },
     secrets,
@@ -535,6 +595,9 @@ export async function createContainer(
       zoneFile,
       zoneExports,
       health,
+      notificationChannels,
+      alertRules,
+      alerts,
       dashboard: createDashboardService({ repo: repos.dashboard }),
       search: createSearchService({ repo: repos.search }),
     },

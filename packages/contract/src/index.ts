@@ -38,3 +38,4 @@ export * from './two-factor.ts';
 export * from './sessions.ts';
 export * from './api-tokens.ts';
 export * from './audit-labels.ts';
+export * from './alerts.ts';

@@ -21,6 +21,8 @@ export const JOB_KINDS = [
   'zone-files.export',
   'health.cycle',
   'health.check',
+  'alerts.evaluate',
+  'alerts.deliver',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -38,6 +40,8 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'zone-files.export': 'Zone files export',
   'health.cycle': 'Fleet health checks',
   'health.check': 'Health check now',
+  'alerts.evaluate': 'Alerts: read problems',
+  'alerts.deliver': 'Alert delivery',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */

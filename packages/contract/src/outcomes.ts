@@ -170,6 +170,12 @@ export function jobSentence(j: JobFacts): string {
         : `${plural(n('full') + n('cheap'), 'domain')} checked`;
     case 'health.check':
       return `${plural(n('checked'), 'domain')} checked${n('gone') ? `, ${n('gone').toLocaleString('en-US')} gone meanwhile` : ''}`;
+    case 'alerts.evaluate':
+      return `${plural(n('opened'), 'problem')} opened, ${n('resolved').toLocaleString('en-US')} resolved, ${plural(n('deliveries'), 'message')} queued`;
+    case 'alerts.deliver':
+      return r.status === 'sent'
+        ? `Delivered: ${typeof r.answer === 'string' ? r.answer : 'accepted'}`
+        : `Not delivered: ${typeof r.answer === 'string' ? r.answer : String(r.status ?? 'skipped')}`;
     default:
       return 'Done';
   }

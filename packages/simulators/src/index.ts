@@ -7,3 +7,5 @@ export * from './namecheap/index.ts';
 export * from './yandex-webmaster/index.ts';
 export * from './site/index.ts';
 export * from './oidc/index.ts';
+export * from './telegram/index.ts';
+export * from './smtp/index.ts';

@@ -6,6 +6,7 @@ import { seedDemo } from './seed.ts';
 import { attachDemoParsing } from './seed-parsing.ts';
 import { seedDemoFleet } from './seed-fleet.ts';
 import { seedDemoImportPlans } from './seed-imports.ts';
+import { attachDemoAlerts } from './seed-alerts.ts';
 import { systemActor } from '../http/context.ts';
 import { DEMO_SSO_ACCOUNTS, DEMO_SSO_NAME, attachDemoSso, startDemoSso } from './sso.ts';
 
@@ -30,6 +31,10 @@ export async function startDemo(config: Config) {
       HEALTH_ACCEPT_UNTRUSTED_CERTS: true,
       // Single sign-on through a local OpenID provider; password sign-in stays on.
       ...sso?.config,
+      // Alerts read problems every 15 s and group for 5 s, so the demo's inbox fills while one watches.
+      ALERTS_EVALUATE_MINUTES: 0.25,
+      ALERTS_GROUP_SECONDS: 5,
+      ALERTS_CONSOLE_URL: config.ALERTS_CONSOLE_URL ?? `http://127.0.0.1:${config.PORT}`,
     } satisfies Config,
     /** Seeds a new data directory, then points the seeded rows at this run's simulators (their ports change). */
     async prepare(c: Container, log: FastifyBaseLogger) {
@@ -38,6 +43,7 @@ export async function startDemo(config: Config) {
       await attachDemoNamecheap(c, providers);
       await attachDemoPanels(c, providers);
       if (sso) await attachDemoSso(c, sso.sim.issuer);
+      await attachDemoAlerts(c, providers);
     },
     /** Once the job engine runs: what the demo queues at start (a first parse of the parsing example). */
     async afterJobs(c: Container, log: FastifyBaseLogger) {
@@ -48,7 +54,8 @@ export async function startDemo(config: Config) {
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +
       `Yandex Webmaster ${providers.yandexWebmaster.url}, SSH host 127.0.0.1:${providers.sshHost.port}, ` +
-      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}\n` +
+      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}, ` +
+      `SMTP catcher 127.0.0.1:${providers.smtp.port} (the Alerts screen's Demo inbox), Telegram ${providers.telegram.url}\n` +
       (sso
         ? `  Single sign-on: "Sign in with ${DEMO_SSO_NAME}" (${sso.sim.issuer}), accounts ` +
           `${DEMO_SSO_ACCOUNTS.map((a) => `${a.preferred_username} / ${a.password}`).join(', ')}\n`

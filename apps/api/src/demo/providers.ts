@@ -14,6 +14,8 @@ import {
   startSiteServer,
   demoSiteRoutes,
   generateSelfSignedCert,
+  startSmtpCatcher,
+  startTelegramSim,
 } from '@fleetdesk/simulators';
 import { toAsciiDomain } from '@fleetdesk/contract';
 import type { Container } from '../container.ts';
@@ -27,6 +29,12 @@ export const DEMO_ISPMANAGER = { username: 'root', password: 'ispmanager-demo' }
 /** Tokens the demo's Yandex Webmaster simulator knows: the first is the seeded account's, the second is free to add. */
 export const DEMO_YANDEX_TOKENS = ['demo-yandex-token-1', 'demo-yandex-token-2'] as const;
 /** Hosts of the seeded Yandex account: the first verified, the second waiting for verification. */
+export const DEMO_TELEGRAM = {
+  token: '7000000001:DEMO-bot-token',
+  bot: 'fleetdesk_demo_bot',
+  chatId: '-1001000000001',
+};
+
 export const DEMO_YANDEX_HOSTS = ['fleetdesk-demo.com', 'fleetdesk-demo.org'] as const;
 /**
  * The demo's sites over HTTPS for the health checks (one HTTPS server plays them all, with a certificate per
@@ -110,7 +118,13 @@ export async function startDemoProviders(dataDir: string) {
   const site = await startSiteServer({ routes: demoSiteRoutes() });
   yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[0]}`, { verified: true });
   yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[1]}`);
+  // Alerts (issue 29): a local SMTP catcher (the demo inbox, in memory) and the Bot API simulator.
+  const smtp = await startSmtpCatcher({ keep: 200 });
+  const telegram = await startTelegramSim();
+  telegram.addBot(DEMO_TELEGRAM.token, DEMO_TELEGRAM.bot, [DEMO_TELEGRAM.chatId]);
   return {
+    smtp,
+    telegram,
     sshHost,
     cloudflare,
     proxy,
@@ -132,6 +146,8 @@ export async function startDemoProviders(dataDir: string) {
         yandexWebmaster.close(),
         site.close(),
         healthSite.close(),
+        smtp.close(),
+        telegram.close(),
       ]);
     },
   };

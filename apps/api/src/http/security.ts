@@ -167,6 +167,8 @@ export function isExpensiveRoute(method: string, url: string): boolean {
   if (method === 'POST' && /^\/api\/proxies\/:id\/check$/.test(url)) return true;
   // Health "Check now": a dozen provider calls for one domain, or a job over a selection.
   if (method === 'POST' && /^\/api\/(domains\/:id\/)?health\/check$/.test(url)) return true;
+  // A channel's test message: an outbound SMTP, HTTP or Bot API call.
+  if (method === 'POST' && /^\/api\/notification-channels\/:id\/test$/.test(url)) return true;
   if (method === 'GET' && /\/export$/.test(url)) return true;
   return false;
 }

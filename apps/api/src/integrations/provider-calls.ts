@@ -6,7 +6,8 @@ import { Counter, Histogram, Registry } from 'prom-client';
  * and logged once at info with the provider, the operation, the status and the time. Never a URL's query,
  * a header or a body: credentials travel there (Namecheap's ApiKey in the query, tokens in headers).
  */
-export type ProviderName = 'cloudflare' | 'namecheap' | 'directadmin' | 'ispmanager' | 'yandex-webmaster' | 'proxy';
+export type ProviderName =
+  'cloudflare' | 'namecheap' | 'directadmin' | 'ispmanager' | 'yandex-webmaster' | 'proxy' | 'telegram' | 'webhook';
 type Logger = { info(obj: object, msg?: string): void };
 type Fetch = typeof undiciFetch;
 
@@ -45,9 +46,11 @@ export function operationOf(provider: ProviderName, method: string, rawUrl: stri
   } catch {
     return method;
   }
+  // A webhook's path may itself be its credential (as chat services' hook URLs are); Telegram's holds the token.
+  if (provider === 'webhook') return `${method} ${u.host}`;
   const path = u.pathname
     .split('/')
-    .map((s) => (ID_SEGMENT.test(s) ? ':id' : s))
+    .map((s) => (ID_SEGMENT.test(s) ? ':id' : provider === 'telegram' && s.startsWith('bot') ? 'bot:token' : s))
     .join('/')
     .slice(0, 200);
   const param = provider === 'namecheap' ? 'Command' : provider === 'ispmanager' ? 'func' : null;

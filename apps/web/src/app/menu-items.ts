@@ -23,6 +23,7 @@ export const SECTIONS: readonly MenuItem[] = [
   { label: 'Yandex Webmaster', to: '/yandex-webmaster' },
   { label: 'Audit Log', to: '/audit-log' },
   { label: 'Jobs', to: '/jobs' },
+  { label: 'Alerts', to: '/alerts' },
 ];
 
 export const MENU_ITEMS: readonly MenuItem[] = [

@@ -20,6 +20,8 @@ const EXTRA_SECTIONS: Record<string, { label: string; parent?: Crumb }> = {
     label: 'Contacts',
     parent: { label: 'Domain Registrators', to: '/domain-registrators' },
   },
+  'notification-channels': { label: 'Notification Channels', parent: { label: 'Alerts', to: '/alerts' } },
+  'alert-rules': { label: 'Alert Rules', parent: { label: 'Alerts', to: '/alerts' } },
 };
 
 /** Segment labels: the action menus' own labels first, then the other sub-routes. */

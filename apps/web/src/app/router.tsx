@@ -63,6 +63,12 @@ export const featureAreas: FeatureArea[] = [
     paths: ['domains/:id/*'],
     load: () => import('../features/content-files/index.ts').then((m) => m.contentFilesRoutes),
   },
+  { paths: ['alerts/*'], load: () => import('../features/alerts/index.ts').then((m) => m.alertsRoutes) },
+  {
+    paths: ['notification-channels/*'],
+    load: () => import('../features/notification-channels/index.ts').then((m) => m.notificationChannelRoutes),
+  },
+  { paths: ['alert-rules/*'], load: () => import('../features/alert-rules/index.ts').then((m) => m.alertRuleRoutes) },
   { paths: ['domains/*'], load: () => import('../features/domains/index.ts').then((m) => m.domainRoutes) },
 ];
 

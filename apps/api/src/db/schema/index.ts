@@ -15,3 +15,4 @@ export * from './health.ts';
 export * from './app-key-check.ts';
 export * from './access.ts';
 export * from './launch.ts';
+export * from './alerts.ts';

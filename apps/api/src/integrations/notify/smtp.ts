@@ -1,0 +1,76 @@
+import nodemailer from 'nodemailer';
+import type { SmtpSecurity } from '@fleetdesk/contract';
+import { ChannelSendError } from './errors.ts';
+
+const PROVIDER = 'SMTP';
+
+export type SmtpSettings = {
+  host: string;
+  port: number;
+  security: SmtpSecurity;
+  user: string | null;
+  password: string | null;
+  from: string;
+  to: string;
+};
+
+/** Email over SMTP with nodemailer: one connection per message, every wait bounded. */
+export function createSmtpClient(o: { timeoutMs?: number } = {}) {
+  const timeoutMs = o.timeoutMs ?? 15_000;
+  return {
+    /** Sends a text and an HTML part; answers with the server's final response line. */
+    async send(
+      c: SmtpSettings,
+      m: { subject: string; text: string; html: string; messageId: string },
+    ): Promise<string> {
+      const transport = nodemailer.createTransport({
+        host: c.host,
+        port: c.port,
+        secure: c.security === 'tls',
+        requireTLS: c.security === 'starttls',
+        ignoreTLS: c.security === 'none',
+        auth: c.user ? { user: c.user, pass: c.password ?? '' } : undefined,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      });
+      try {
+        const info = await transport.sendMail({
+          from: c.from,
+          to: c.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          // The same Message-ID on every retry of one delivery, so a mailbox can drop a repeat.
+          messageId: m.messageId,
+        });
+        return String(info.response ?? 'accepted').slice(0, 300);
+      } catch (err) {
+        throw smtpError(c, err);
+      } finally {
+        transport.close();
+      }
+    },
+  };
+}
+export type SmtpClient = ReturnType<typeof createSmtpClient>;
+
+function smtpError(c: SmtpSettings, err: unknown): ChannelSendError {
+  const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
+  const where = `${c.host}:${c.port}`;
+  if (e.responseCode) {
+    const line = (e.response ?? e.message ?? '').replace(/\s+/g, ' ').slice(0, 300);
+    // 4xx is a temporary refusal by SMTP's own rule; 5xx (a refused login or recipient) is final.
+    return new ChannelSendError(PROVIDER, `${where} refused: ${line}`, e.responseCode < 500, {
+      upstreamStatus: e.responseCode,
+    });
+  }
+  if (e.code === 'EAUTH') return new ChannelSendError(PROVIDER, `${where} refused the login`, false);
+  if (e.code === 'ETIMEDOUT')
+    return new ChannelSendError(PROVIDER, `${where} did not answer in time`, true, { timeout: true });
+  if (e.code === 'ESOCKET' || e.code === 'ECONNECTION' || e.code === 'EDNS')
+    return new ChannelSendError(PROVIDER, `cannot reach ${where} (${(e.message ?? '').slice(0, 200)})`, true);
+  return new ChannelSendError(PROVIDER, `${where}: ${(e.message ?? 'failed').slice(0, 200)}`, true);
+}

@@ -1,0 +1,97 @@
+import { TELEGRAM_API_BASE } from '@fleetdesk/contract';
+import { providerFetch } from '../provider-calls.ts';
+import { ChannelSendError, excerpt, isTimeout, readBounded } from './errors.ts';
+import { createSpacing, sleep } from './rate-limit.ts';
+
+const PROVIDER = 'Telegram';
+/** A 429 asking for at most this long is waited out in place; a longer one goes back to the job's retry. */
+const MAX_INLINE_WAIT_S = 30;
+
+type BotAnswer = {
+  ok: boolean;
+  result?: { message_id?: number; username?: string };
+  description?: string;
+  error_code?: number;
+  parameters?: { retry_after?: number };
+};
+
+/** The Bot API client: `sendMessage` within Telegram's limits (1 a second per chat, 30 a second per bot). */
+export function createTelegramClient(o: { timeoutMs?: number } = {}) {
+  const fetch = providerFetch('telegram');
+  const spacing = createSpacing();
+  const timeoutMs = o.timeoutMs ?? 10_000;
+
+  async function call(base: string | null, token: string, method: string, body: unknown, signal?: AbortSignal) {
+    const url = `${(base ?? TELEGRAM_API_BASE).replace(/\/+$/, '')}/bot${encodeURIComponent(token).replace(/%3A/gi, ':')}/${method}`;
+    let res;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      if (isTimeout(err) && !signal?.aborted)
+        throw new ChannelSendError(PROVIDER, `no answer within ${timeoutMs / 1000} s`, true, { timeout: true });
+      if (signal?.aborted) throw err;
+      throw new ChannelSendError(PROVIDER, `cannot reach the Bot API (${(err as Error).message})`, true);
+    }
+    const text = await readBounded(res.body as ReadableStream<Uint8Array> | null);
+    let answer: BotAnswer;
+    try {
+      answer = JSON.parse(text) as BotAnswer;
+    } catch {
+      throw new ChannelSendError(
+        PROVIDER,
+        `HTTP ${res.status} with a body that is not JSON: ${excerpt(text, 120)}`,
+        res.status >= 500,
+        {
+          upstreamStatus: res.status,
+        },
+      );
+    }
+    if (res.ok && answer.ok) return { answer };
+    const what = `${answer.error_code ?? res.status} ${answer.description ?? 'error'}`;
+    if (res.status === 429) {
+      const retryAfter = Math.max(1, Number(answer.parameters?.retry_after) || 1);
+      throw new ChannelSendError(PROVIDER, `${what} (retry after ${retryAfter} s)`, true, {
+        upstreamStatus: 429,
+        retryAfterSeconds: retryAfter,
+      });
+    }
+    if (res.status === 401 || res.status === 404)
+      throw new ChannelSendError(PROVIDER, `the bot token was refused (${what})`, false, {
+        upstreamStatus: res.status,
+      });
+    throw new ChannelSendError(PROVIDER, what, res.status >= 500, { upstreamStatus: res.status });
+  }
+
+  return {
+    /** Sends one message; waits out a short 429 once. Answers with Telegram's answer, shortened. */
+    async sendMessage(
+      c: { base: string | null; token: string; chatId: string },
+      text: string,
+      signal?: AbortSignal,
+    ): Promise<string> {
+      const body = { chat_id: c.chatId, text: text.slice(0, 4096), disable_web_page_preview: true };
+      for (let tries = 0; ; tries++) {
+        await spacing.acquire(`bot:${c.token}`, 34, signal);
+        await spacing.acquire(`chat:${c.token}:${c.chatId}`, 1000, signal);
+        try {
+          const { answer } = await call(c.base, c.token, 'sendMessage', body, signal);
+          // Telegram's answer in short: the message id it gave (the whole answer repeats the text).
+          return `ok: message_id ${answer.result?.message_id ?? '?'} in chat ${c.chatId}`;
+        } catch (err) {
+          const wait = err instanceof ChannelSendError ? err.retryAfterSeconds : undefined;
+          if (wait === undefined || wait > MAX_INLINE_WAIT_S || tries >= 1) throw err;
+          await sleep(wait * 1000, signal);
+        }
+      }
+    },
+    async getMe(c: { base: string | null; token: string }, signal?: AbortSignal) {
+      return (await call(c.base, c.token, 'getMe', {}, signal)).answer.result;
+    },
+  };
+}
+export type TelegramClient = ReturnType<typeof createTelegramClient>;

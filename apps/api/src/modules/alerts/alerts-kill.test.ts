@@ -1,0 +1,170 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_DELIVERY_HEADER } from '@fleetdesk/contract';
+import { loadConfig } from '../../config.ts';
+import { createContainer, type Container } from '../../container.ts';
+import { openPostgres, type Database } from '../../db/client.ts';
+import { systemActor } from '../../http/context.ts';
+import { realPostgresUrl } from '../../test/real-postgres.ts';
+
+/**
+ * A worker killed with SIGKILL while its webhook call is in flight (the receiver has the message, the worker
+ * never records the answer): another worker takes the job over and sends the same message again, with the same
+ * delivery id and body, so the receiver can drop the repeat; the delivery ends sent, once (decision 046).
+ * PostgreSQL only, like jobs/fault.test.ts.
+ */
+const BASE_URL = realPostgresUrl('modules/alerts/alerts-kill.test.ts', 'the kill -9 delivery test needs');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../../../../..');
+const WORKER = path.resolve(HERE, '../../jobs/fault-worker.ts');
+const APP_KEY = crypto.randomBytes(32).toString('hex');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (PostgreSQL)', () => {
+  let admin: Database;
+  let database: Database;
+  let c: Container;
+  let dbName: string;
+  let dbUrl: string;
+  let receiver: http.Server;
+  const received: { id: string; body: string }[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-alerts-kill-'));
+  const children = new Set<ChildProcess>();
+
+  const spawnWorker = async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, 'worker'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        DATA_DIR: path.join(dataDir, `w${children.size}`),
+        APP_SECRET_KEY: APP_KEY,
+        LOG_LEVEL: 'silent',
+        JOB_HEARTBEAT_SECONDS: '1',
+        JOB_TAKEOVER_SECONDS: '3',
+        ALERTS_RETRY_SECONDS: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    let err = '';
+    child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`worker did not start within 60 s: ${err}`)), 60_000);
+      child.stdout!.on('data', (d) => {
+        if (String(d).includes('ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`worker exited with ${code}: ${err}`));
+      });
+    });
+    return child;
+  };
+
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (ch: Buffer) => chunks.push(ch));
+      req.on('end', () => {
+        received.push({
+          id: String(req.headers[WEBHOOK_DELIVERY_HEADER.toLowerCase()]),
+          body: Buffer.concat(chunks).toString(),
+        });
+        // The first answer comes too late: the worker that sent it is killed meanwhile.
+        setTimeout(() => res.end('ok'), received.length === 1 ? 4000 : 0);
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    admin = await openPostgres(BASE_URL!, { max: 1 });
+    dbName = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
+    await admin.exec(`CREATE DATABASE ${dbName}`);
+    const u = new URL(BASE_URL!);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+    database = await openPostgres(dbUrl, { max: 5 });
+    await database.migrate();
+    const config = {
+      ...loadConfig(
+        { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir, APP_SECRET_KEY: APP_KEY, ALERTS_GROUP_SECONDS: '0' },
+        { dotenv: false },
+      ),
+      JOB_WORKERS: false,
+    };
+    // This process only queues and watches.
+    c = await createContainer(config, {
+      database,
+      jobOptions: { workers: false, maintenanceIntervalSeconds: 1, expireGraceSeconds: 1 },
+    });
+    await c.startJobs({ periodic: false });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const ch of children) ch.kill('SIGKILL');
+    await c?.close().catch(() => undefined);
+    await new Promise((r) => receiver?.close(r));
+    if (admin) {
+      await admin.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+      await admin.close();
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is sent again with the same id after a kill -9 between the send and the record, and ends sent once', async () => {
+    const actor = systemActor('test');
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const channel = await c.services.notificationChannels.create(
+      { name: 'Hook', kind: 'webhook', webhookUrl: url },
+      actor,
+    );
+    await c.services.alertRules.create(
+      { name: 'All', events: ['health_failing'], healthMinutes: 0, channelIds: [channel._id] },
+      actor,
+    );
+    const db = c.database.db;
+    const [d] = (
+      (await db.execute(
+        sql`insert into domains (domain_name, domain_name_unicode) values ('kill.example', 'kill.example') returning id`,
+      )) as unknown as { rows: { id: string }[] }
+    ).rows;
+    await db.execute(sql`insert into domain_health_checks (domain_id, check_key, state, since, last_run)
+      values (${d!.id}, 'site_https', 'failing', now() - interval '1 hour', now())`);
+    await c.services.alerts.evaluate();
+
+    const a = await spawnWorker();
+    for (let i = 0; i < 400 && !received.length; i++) await sleep(50);
+    expect(received).toHaveLength(1);
+    const exited = new Promise((r) => a.once('exit', r));
+    a.kill('SIGKILL');
+    await exited;
+
+    await spawnWorker();
+    const status = async () =>
+      (
+        (await db.execute(sql`select status, attempts from alert_deliveries`)) as unknown as {
+          rows: { status: string; attempts: number }[];
+        }
+      ).rows;
+    for (let i = 0; i < 600 && (await status())[0]?.status !== 'sent'; i++) await sleep(100);
+    expect(await status()).toEqual([{ status: 'sent', attempts: 2 }]);
+    expect(received).toHaveLength(2);
+    expect(received[1]!.id).toBe(received[0]!.id);
+    expect(received[1]!.body).toBe(received[0]!.body);
+    const log = (
+      (await db.execute(sql`select outcome from alert_delivery_log`)) as unknown as { rows: { outcome: string }[] }
+    ).rows;
+    expect(log.map((l) => l.outcome)).toEqual(['sent']);
+  }, 120_000);
+});

@@ -1,0 +1,2 @@
+export { startSmtpCatcher } from './catcher.ts';
+export type { CaughtMail, SmtpCatcher, SmtpCatcherOptions } from './catcher.ts';
