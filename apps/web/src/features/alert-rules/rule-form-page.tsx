@@ -12,7 +12,7 @@ import {
 } from '@fleetdesk/contract';
 import { CheckField, SelectField, StaticField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
-import { PickerFormField } from '../../components/picker-field.tsx';
+import { PickerFormField } from '../../components/picker-form-field.tsx';
 import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.tsx';
 import { channelsApi } from '../notification-channels/notification-channels-api.ts';
 import { CheckListField } from './check-list-field.tsx';
