@@ -1,17 +1,16 @@
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import type { Dashboard } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/api-error.ts';
-import { formatNumber } from '../../lib/format.ts';
 import { DateTime, ExpiryDate } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { historyPath } from '../../components/form-view.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { RefreshButton } from '../../components/refresh-button.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { Figure, ListPanel } from '../../components/panel.tsx';
 import { SECTIONS } from '../menu-items.ts';
 import { HealthPanel } from '../../features/health/health-panel.tsx';
 
@@ -35,39 +34,6 @@ export const dashboardLinks = (d: Pick<Dashboard, 'today' | 'expiringWithinDays'
   jobs: '/jobs?state=active',
   audit: '/audit-log?signIns=exclude',
 });
-
-function Figure({
-  label,
-  value,
-  to,
-  tone,
-  testId,
-}: {
-  label: string;
-  value: number;
-  to: string;
-  tone?: 'danger' | 'warning' | 'success' | 'secondary';
-  testId: string;
-}) {
-  return (
-    <Link to={to} className="fd-figure" data-testid={testId} aria-label={`${label}: ${formatNumber(value)}`}>
-      <span className={`fd-figure-value${tone && value > 0 ? ` text-${tone}` : ''}`}>{formatNumber(value)}</span>
-      <span className="fd-figure-label">{label}</span>
-    </Link>
-  );
-}
-
-function Panel({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
-  return (
-    <section className="fd-panel" aria-label={title}>
-      <div className="fd-panel-header">
-        <h2 className="h6 mb-0">{title}</h2>
-        {action}
-      </div>
-      <div className="fd-panel-body">{children}</div>
-    </section>
-  );
-}
 
 export function StartingPage() {
   const query = useQuery({
@@ -159,92 +125,70 @@ export function StartingPage() {
 
             <div className="fd-panels">
               {d.domains && (
-                <Panel
+                <ListPanel
                   title={`Expiring in the next ${d.expiringWithinDays} days`}
-                  action={
-                    <Link to={links.expiring} aria-label="All expiring domains">
-                      All
-                    </Link>
-                  }
-                >
-                  {d.domains.expiring.length === 0 ? (
-                    <p className="text-body-secondary mb-0">
-                      No domain expires in the next {d.expiringWithinDays} days.
-                    </p>
-                  ) : (
-                    <ul className="fd-rows" data-testid="expiring-list">
-                      {d.domains.expiring.map((x) => (
-                        <li key={x._id}>
-                          <Link to={`/domains/${x._id}`} className="text-truncate">
-                            {x.domainName}
-                          </Link>
-                          <ExpiryDate value={x.expirationDate} today={d.today} />
-                        </li>
-                      ))}
-                    </ul>
+                  all={links.expiring}
+                  allLabel="All expiring domains"
+                  items={d.domains.expiring}
+                  empty={`No domain expires in the next ${d.expiringWithinDays} days.`}
+                  testId="expiring-list"
+                  row={(x) => (
+                    <>
+                      <Link to={`/domains/${x._id}`} className="text-truncate">
+                        {x.domainName}
+                      </Link>
+                      <ExpiryDate value={x.expirationDate} today={d.today} />
+                    </>
                   )}
-                </Panel>
+                />
               )}
-              <Panel
+              <ListPanel
                 title="Running jobs"
-                action={
-                  <Link to={links.jobs} aria-label="All running jobs">
-                    All
-                  </Link>
-                }
-              >
-                {d.runningJobs.items.length === 0 ? (
-                  <p className="text-body-secondary mb-0">No job is running.</p>
-                ) : (
-                  <ul className="fd-rows" data-testid="jobs-list">
-                    {d.runningJobs.items.map((j) => (
-                      <li key={j._id} className="flex-wrap">
-                        <Link to={`/jobs/${j._id}`} className="text-truncate">
-                          {j.kindLabel}
-                          {j.domainName ? ` · ${j.domainName}` : ''}
-                        </Link>
-                        <StatusBadge status={j.state} />
-                        {j.percent !== null && (
-                          <ProgressBar
-                            now={j.percent}
-                            label={`${j.percent}%`}
-                            className="w-100"
-                            style={{ height: 6 }}
-                            visuallyHidden
-                          />
-                        )}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </Panel>
-              {d.latestChanges && (
-                <Panel
-                  title="Latest changes"
-                  action={
-                    <Link to={links.audit} aria-label="All changes in the audit log">
-                      All
+                all={links.jobs}
+                allLabel="All running jobs"
+                items={d.runningJobs.items}
+                empty="No job is running."
+                testId="jobs-list"
+                rowClassName="flex-wrap"
+                row={(j) => (
+                  <>
+                    <Link to={`/jobs/${j._id}`} className="text-truncate">
+                      {j.kindLabel}
+                      {j.domainName ? ` · ${j.domainName}` : ''}
                     </Link>
-                  }
-                >
-                  {d.latestChanges.length === 0 ? (
-                    <p className="text-body-secondary mb-0">Nothing has changed yet.</p>
-                  ) : (
-                    <ul className="fd-rows" data-testid="changes-list">
-                      {d.latestChanges.map((c) => (
-                        <li key={c._id}>
-                          <Link
-                            to={c.entityId ? historyPath(c.entity, c.entityId) : `/audit-log?entity=${c.entity}`}
-                            className="text-truncate text-body"
-                          >
-                            {c.sentence}
-                          </Link>
-                          <DateTime value={c.at} className="text-body-secondary small" />
-                        </li>
-                      ))}
-                    </ul>
+                    <StatusBadge status={j.state} />
+                    {j.percent !== null && (
+                      <ProgressBar
+                        now={j.percent}
+                        label={`${j.percent}%`}
+                        className="w-100"
+                        style={{ height: 6 }}
+                        visuallyHidden
+                      />
+                    )}
+                  </>
+                )}
+              />
+              {d.latestChanges && (
+                <ListPanel
+                  title="Latest changes"
+                  all={links.audit}
+                  allLabel="All changes in the audit log"
+                  items={d.latestChanges}
+                  empty="Nothing has changed yet."
+                  testId="changes-list"
+                  row={(c) => (
+                    <>
+                      <Link
+                        to={c.entityId ? historyPath(c.entity, c.entityId) : `/audit-log?entity=${c.entity}`}
+                        className="text-truncate text-body"
+                      >
+                        {c.sentence}
+                      </Link>
+                      <DateTime value={c.at} className="text-body-secondary small" />
+                    </>
                   )}
-                </Panel>
+                />
               )}
             </div>
             {d.domains && <HealthPanel />}
