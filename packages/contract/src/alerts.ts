@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, NUL_MESSAGE, hasNoNul, optionalText, requiredText, secretInput, secretOutput } from './common.ts';
-import { DomainFilterSchema } from './domains.ts';
+import { DomainFilterPartialSchema } from './domains.ts';
 import { portInput } from './proxies.ts';
 
 // ---- Notification channels (issue 29) ----
@@ -226,7 +226,7 @@ export const AlertRuleInputSchema = z.object({
   scope: z.enum(ALERT_SCOPES, { message: 'Scope must be all, brand or filter' }).optional(),
   brandId: z.preprocess((v) => (v === '' ? null : v), IdSchema.nullable().optional()),
   /** The domains list's query (its URL parameters) for a saved filter. */
-  filter: z.preprocess((v) => (v === '' ? null : v), DomainFilterSchema.partial().nullable().optional()),
+  filter: z.preprocess((v) => (v === '' ? null : v), DomainFilterPartialSchema.nullable().optional()),
   channelIds: z.array(IdSchema).min(1, 'Choose at least one channel').max(20),
   minSeverity: z.enum(ALERT_SEVERITIES, { message: 'Minimum severity must be info, warning or critical' }).optional(),
   reminderMinutes: z.preprocess(

@@ -239,6 +239,8 @@ const checkNeeded = (f: { check?: string; checkState?: string }, ctx: z.Refineme
 };
 export const DomainFilterSchema = domainFilterShape.superRefine(checkNeeded);
 export type DomainFilter = z.infer<typeof DomainFilterSchema>;
+/** The same filters, each one absent rather than defaulted (a saved filter keeps only what was chosen). */
+export const DomainFilterPartialSchema = domainFilterShape.partial().superRefine(checkNeeded);
 
 export const DomainListQuerySchema = domainFilterShape
   .extend({ page: ListQuerySchema.shape.page })
