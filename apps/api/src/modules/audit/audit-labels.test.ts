@@ -22,19 +22,31 @@ function sources(dir: string): string[] {
 function auditedActions() {
   const actions = new Map<string, string>();
   const entities = new Set<string>();
-  for (const file of sources(SRC)) {
-    const text = fs.readFileSync(file, 'utf8');
+  const files = sources(SRC).map((file) => ({ rel: path.relative(SRC, file), text: fs.readFileSync(file, 'utf8') }));
+  // Helpers that take the action as a parameter (`changeRow(id, actor, 'set_cloud_zone', …)`, `audited(actor,
+  // ctx, 'set_ssl', …)` with a `cloudflare_${action}` prefix), wherever they are declared: the Cloudflare
+  // service's files call the `audited` of cloud-flare.context.ts.
+  const helpers = files.flatMap(({ rel, text }) => {
+    const prefix = /action: `([a-z0-9]+)_\$\{action\}`/.exec(text)?.[1];
+    return [...text.matchAll(/const (\w+) = async (?:<[^>]*>)?\(([^)]*?)\baction: string/g)].map((h) => ({
+      rel,
+      name: h[1]!,
+      before: h[2]!.split(',').length - 1,
+      prefix,
+    }));
+  });
+  for (const { rel, text } of files) {
     if (!/audit\.record\(|audited\(/.test(text)) continue;
-    const rel = path.relative(SRC, file);
     for (const m of text.matchAll(/action: '([a-z0-9_]+)',\s*entity[,:]/g)) actions.set(m[1]!, rel);
     for (const m of text.matchAll(/entity: '([a-z_-]+)'/g)) entities.add(m[1]!);
-    // Helpers that take the action as a parameter (`changeRow(id, actor, 'set_cloud_zone', …)`, `audited(actor,
-    // ctx, 'set_ssl', …)` with a `cloudflare_${action}` prefix): the string their callers pass.
-    const prefix = /action: `([a-z0-9]+)_\$\{action\}`/.exec(text)?.[1];
-    for (const h of text.matchAll(/const (\w+) = async (?:<[^>]*>)?\(([^)]*?)\baction: string/g)) {
-      const before = h[2]!.split(',').length - 1;
-      const call = new RegExp(`\\b${h[1]}\\(${'\\s*[^,()]+,'.repeat(before)}\\s*'([a-z0-9_]+)'`, 'g');
-      for (const m of text.matchAll(call)) actions.set(prefix ? `${prefix}_${m[1]}` : m[1]!, rel);
+    // A call reaches the helper of its own file, else the one of a file it imports.
+    const own = new Set(helpers.filter((h) => h.rel === rel).map((h) => h.name));
+    const reached = helpers.filter((h) =>
+      h.rel === rel ? true : !own.has(h.name) && text.includes(`/${path.basename(h.rel, '.ts')}.ts'`),
+    );
+    for (const h of reached) {
+      const call = new RegExp(`\\b${h.name}\\(${'\\s*[^,()]+,'.repeat(h.before)}\\s*'([a-z0-9_]+)'`, 'g');
+      for (const m of text.matchAll(call)) actions.set(h.prefix ? `${h.prefix}_${m[1]}` : m[1]!, rel);
     }
   }
   return { actions, entities };
