@@ -47,6 +47,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { launchesRoutes } from './modules/launches/launches.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -204,6 +205,7 @@ export async function buildApp(
   await app.register(searchRoutes(c.services.search));
   await app.register(fleetRoutes(c.services.fleet));
   await app.register(importsRoutes(c.services.imports));
+  await app.register(launchesRoutes(c.services.launches, c.services.launchBatches));
   await app.register(fleetHealthRoutes(c.services.health, () => c.jobEngine));
 
   if (serveWeb) {

@@ -77,6 +77,10 @@ import { createFleetService, type FleetService } from './modules/fleet/fleet.ser
 import { fleetPlanJob, fleetRunJob } from './jobs/kinds/fleet.ts';
 import { importPlanJob, importRunJob } from './jobs/kinds/imports.ts';
 import { createImportsRepository } from './modules/imports/imports.repository.ts';
+import { launchBatchPlanJob, launchBatchRunJob, launchRunJob } from './jobs/kinds/launches.ts';
+import { createLaunchBatchesService, type LaunchBatchesService } from './modules/launches/launch-batches.service.ts';
+import { createLaunchesRepository } from './modules/launches/launches.repository.ts';
+import { createLaunchesService, type LaunchesService } from './modules/launches/launches.service.ts';
 import { createImportsService, type ImportsService } from './modules/imports/imports.service.ts';
 import { createContentFilesService } from './modules/content-files/content-files.service.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
@@ -127,6 +131,7 @@ export async function createContainer(
     search: createSearchRepository(db),
     fleet: createFleetRepository(db),
     imports: createImportsRepository(db),
+    launches: createLaunchesRepository(db),
     health: createHealthRepository(db),
   };
   repos.servers.setDomainsQtySql(domainsQtySql);
@@ -349,6 +354,9 @@ export async function createContainer(
     fleetRunJob(() => fleet),
     importPlanJob(() => imports),
     importRunJob(() => imports),
+    launchRunJob(() => launches),
+    launchBatchPlanJob(() => launchBatches),
+    launchBatchRunJob(() => launchBatches),
     zoneExports.job,
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     healthCycleJob(() => health),
@@ -488,6 +496,42 @@ export async function createContainer(
 
   const parsing = createParsingService({ jobs, domains: services.domains, contentFiles, proxies: services.proxies });
 
+  // Launches (issue 27, decision 044): the stages chain the services above; nothing calls a provider itself.
+  const launches: LaunchesService = createLaunchesService({
+    repo: repos.launches,
+    jobsRepo: repos.jobs,
+    engine: () => jobEngine,
+    audit,
+    stageDeps: {
+      domains: services.domains,
+      servers: services.servers,
+      cloudFlare,
+      registrar,
+      directAdmin,
+      ispManager,
+      webmaster: yandexWebmaster,
+      files: domainJobDeps,
+      contentFiles,
+      parsing,
+      jobState: (id) => repos.jobs.find(id),
+      cloudEmail: async (id) => (await clouds.get(id)).email,
+    },
+    wait: {
+      firstDelayMs: config.LAUNCH_WAIT_FIRST_SECONDS * 1000,
+      maxDelayMs: config.LAUNCH_WAIT_MAX_SECONDS * 1000,
+      limitMs: config.LAUNCH_WAIT_LIMIT_MINUTES * 60_000,
+    },
+    background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
+  });
+  const launchBatches: LaunchBatchesService = createLaunchBatchesService({
+    repo: repos.launches,
+    launches,
+    engine: () => jobEngine,
+    audit,
+    concurrency: config.LAUNCH_BATCH_CONCURRENCY,
+    pollMs: 1000,
+  });
+
   return {
     config,
     database,
@@ -518,6 +562,8 @@ export async function createContainer(
       parsing,
       fleet,
       imports,
+      launches,
+      launchBatches,
       zoneFile,
       zoneExports,
       health,

@@ -35,3 +35,4 @@ export * from './two-factor.ts';
 export * from './sessions.ts';
 export * from './api-tokens.ts';
 export * from './audit-labels.ts';
+export * from './launches.ts';

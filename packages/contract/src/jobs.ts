@@ -21,6 +21,9 @@ export const JOB_KINDS = [
   'zone-files.export',
   'health.cycle',
   'health.check',
+  'launches.run',
+  'launches.batch-plan',
+  'launches.batch-run',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -38,6 +41,9 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'zone-files.export': 'Zone files export',
   'health.cycle': 'Fleet health checks',
   'health.check': 'Health check now',
+  'launches.run': 'Launch',
+  'launches.batch-plan': 'Launch batch plan',
+  'launches.batch-run': 'Launch batch run',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */

@@ -54,6 +54,11 @@ export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
           </Button>
         )}
         <Nav className="ms-auto align-items-center">
+          {token && (
+            <Nav.Link as={Link} to="/launches/new" className="me-2 text-nowrap" title="Launch a site in one go">
+              Launch a site
+            </Nav.Link>
+          )}
           {token && me.data && (
             <Nav.Link
               as={Link}

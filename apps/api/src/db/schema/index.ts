@@ -14,3 +14,4 @@ export * from './imports.ts';
 export * from './health.ts';
 export * from './app-key-check.ts';
 export * from './access.ts';
+export * from './launches.ts';

@@ -1,0 +1,320 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Card from 'react-bootstrap/Card';
+import CloseButton from 'react-bootstrap/CloseButton';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import {
+  SSL_MODES,
+  SSL_MODE_LABELS,
+  type Brand,
+  type Cloud,
+  type Domain,
+  type DomainRegistrator,
+  type DomainRegistratorContact,
+  type FirewallRule,
+  type LaunchDnsRecord,
+  type LaunchSettings,
+  type Region,
+  type Server,
+  type SslMode,
+  type YandexWebmasterAccount,
+} from '@fleetdesk/contract';
+import { PickerField } from '../../components/picker-field.tsx';
+import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.tsx';
+import { CloudPicker, cloudLabel } from '../../components/pickers/cloud-picker.tsx';
+import { DomainPicker, domainLabel } from '../../components/pickers/domain-picker.tsx';
+import {
+  DomainRegistratorContactPicker,
+  domainRegistratorContactLabel,
+} from '../../components/pickers/domain-registrator-contact-picker.tsx';
+import {
+  DomainRegistratorPicker,
+  domainRegistratorLabel,
+} from '../../components/pickers/domain-registrator-picker.tsx';
+import { FirewallRulePicker, firewallRuleLabel } from '../../components/pickers/firewall-rule-picker.tsx';
+import { RegionPicker, regionLabel } from '../../components/pickers/region-picker.tsx';
+import { ServerPicker, serverLabel } from '../../components/pickers/server-picker.tsx';
+import {
+  YandexWebmasterAccountPicker,
+  yandexWebmasterAccountLabel,
+} from '../../components/pickers/yandex-webmaster-account-picker.tsx';
+
+const DEFAULT_RECORDS = 'A @ {serverIp}\nCNAME www {domain}';
+const PROXIED_TYPES = new Set(['A', 'AAAA', 'CNAME']);
+
+/** "TYPE NAME CONTENT" per line; the content may hold spaces (TXT). */
+export function parseRecords(text: string): LaunchDnsRecord[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 200)
+    .map((line) => {
+      const [type = '', name = '', ...rest] = line.split(/\s+/);
+      const t = type.toUpperCase() as LaunchDnsRecord['type'];
+      return { type: t, name, content: rest.join(' '), proxied: PROXIED_TYPES.has(t), ttl: 1 };
+    });
+}
+
+type ContentType = 'none' | 'copy' | 'parse';
+
+/** The settings a launch (or a batch of them) takes, with its fields; `settings` is what the API reads. */
+export function useLaunchSettings() {
+  const [server, setServer] = useState<Server | null>(null);
+  const [brand, setBrand] = useState<Brand | null>(null);
+  const [cloud, setCloud] = useState<Cloud | null>(null);
+  const [registrator, setRegistrator] = useState<DomainRegistrator | null>(null);
+  const [register, setRegister] = useState(true);
+  const [contact, setContact] = useState<DomainRegistratorContact | null>(null);
+  const [confirmCostly, setConfirmCostly] = useState(false);
+  const [contentType, setContentType] = useState<ContentType>('none');
+  const [copyFrom, setCopyFrom] = useState<Domain | null>(null);
+  const [parseUrl, setParseUrl] = useState('');
+  const [region, setRegion] = useState<Region | null>(null);
+  const [records, setRecords] = useState(DEFAULT_RECORDS);
+  const [rules, setRules] = useState<FirewallRule[]>([]);
+  const [sslMode, setSslMode] = useState<SslMode | ''>('strict');
+  const [tls13, setTls13] = useState(true);
+  const [webmaster, setWebmaster] = useState<YandexWebmasterAccount | null>(null);
+  const [verification, setVerification] = useState<'DNS' | 'HTML_FILE'>('DNS');
+
+  const settings = useMemo(
+    () => ({
+      serverId: server?._id ?? null,
+      brandId: brand?._id ?? null,
+      cloudId: cloud?._id ?? null,
+      registration: registrator
+        ? { domainRegistratorId: registrator._id, register, contactId: contact?._id ?? null, years: 1 }
+        : null,
+      content: (contentType === 'copy' && copyFrom
+        ? { type: 'copy', fromDomainId: copyFrom._id }
+        : contentType === 'parse' && parseUrl.trim()
+          ? { type: 'parse', url: parseUrl.trim(), regionId: region?._id ?? null }
+          : { type: 'none' }) as LaunchSettings['content'],
+      dnsRecords: parseRecords(records),
+      firewallRules: rules.map((r) => ({ ruleId: r._id, priority: r.defaultPriority })),
+      sslMode: sslMode || null,
+      tls13,
+      yandexWebmasterAccountId: webmaster?._id ?? null,
+      verification,
+    }),
+    [
+      server,
+      brand,
+      cloud,
+      registrator,
+      register,
+      contact,
+      contentType,
+      copyFrom,
+      parseUrl,
+      region,
+      records,
+      rules,
+      sslMode,
+      tls13,
+      webmaster,
+      verification,
+    ],
+  );
+
+  /** The fields; `fields` are the API's per-field messages. */
+  const view = (fields: Record<string, string>): ReactNode => (
+    <>
+      <Card body className="mb-3">
+        <PickerField<Server>
+          label="Server"
+          value={server}
+          onChange={setServer}
+          getLabel={serverLabel}
+          picker={ServerPicker}
+          error={fields.serverId}
+        />
+        <PickerField<Brand>
+          label="Brand"
+          value={brand}
+          onChange={setBrand}
+          getLabel={brandLabel}
+          picker={BrandPicker}
+          error={fields.brandId}
+        />
+        <PickerField<Cloud>
+          label="Cloud"
+          value={cloud}
+          onChange={setCloud}
+          getLabel={cloudLabel}
+          picker={CloudPicker}
+          error={fields.cloudId}
+        />
+      </Card>
+      <Card body className="mb-3">
+        <PickerField<DomainRegistrator>
+          label="Domain registrator"
+          value={registrator}
+          onChange={setRegistrator}
+          getLabel={domainRegistratorLabel}
+          picker={DomainRegistratorPicker}
+          error={fields['registration.domainRegistratorId']}
+        />
+        {registrator && (
+          <>
+            <Form.Check
+              id="launch-register"
+              className="mb-2"
+              label="Register the name (it is not registered yet)"
+              checked={register}
+              onChange={(e) => setRegister(e.currentTarget.checked)}
+            />
+            {register && (
+              <>
+                <PickerField<DomainRegistratorContact>
+                  label="Contact"
+                  value={contact}
+                  onChange={setContact}
+                  getLabel={domainRegistratorContactLabel}
+                  picker={DomainRegistratorContactPicker}
+                  error={fields['registration.contactId']}
+                  required
+                />
+                <Form.Check
+                  id="launch-confirm-costly"
+                  label="Confirm the registration now (it costs money)"
+                  checked={confirmCostly}
+                  onChange={(e) => setConfirmCostly(e.currentTarget.checked)}
+                />
+              </>
+            )}
+          </>
+        )}
+      </Card>
+      <Card body className="mb-3">
+        <Form.Group className="mb-3" controlId="launch-content">
+          <Form.Label>Content</Form.Label>
+          <Form.Select value={contentType} onChange={(e) => setContentType(e.currentTarget.value as ContentType)}>
+            <option value="none">Nothing</option>
+            <option value="copy">Copy from a domain (its name replaced by the new one)</option>
+            <option value="parse">Parse a URL</option>
+          </Form.Select>
+        </Form.Group>
+        {contentType === 'copy' && (
+          <PickerField<Domain>
+            label="Copy from"
+            value={copyFrom}
+            onChange={setCopyFrom}
+            getLabel={domainLabel}
+            picker={DomainPicker}
+            error={fields['content.fromDomainId']}
+            required
+          />
+        )}
+        {contentType === 'parse' && (
+          <>
+            <Form.Group className="mb-3" controlId="launch-parse-url">
+              <Form.Label>URL to parse</Form.Label>
+              <Form.Control
+                value={parseUrl}
+                onChange={(e) => setParseUrl(e.currentTarget.value)}
+                placeholder="https://example.org/"
+                isInvalid={!!fields['content.url']}
+              />
+              <Form.Control.Feedback type="invalid">{fields['content.url']}</Form.Control.Feedback>
+            </Form.Group>
+            <PickerField<Region>
+              label="Through the proxies of"
+              value={region}
+              onChange={setRegion}
+              getLabel={regionLabel}
+              picker={RegionPicker}
+              placeholder="Directly"
+            />
+          </>
+        )}
+      </Card>
+      <Card body className="mb-3">
+        <Form.Group className="mb-3" controlId="launch-dns">
+          <Form.Label>DNS records</Form.Label>
+          <Form.Control
+            as="textarea"
+            rows={3}
+            value={records}
+            onChange={(e) => setRecords(e.currentTarget.value)}
+            className="font-monospace"
+            isInvalid={Object.keys(fields).some((k) => k.startsWith('dnsRecords'))}
+          />
+          <Form.Text>
+            One per line: type, name, content. {'{domain}'} and {'{serverIp}'} stand for the domain and its
+            server&apos;s address.
+          </Form.Text>
+        </Form.Group>
+        <Form.Label>Firewall rule templates</Form.Label>
+        <div className="d-flex flex-wrap gap-2 mb-2">
+          {rules.map((r) => (
+            <Badge key={r._id} bg="secondary" className="d-flex align-items-center gap-1">
+              {r.name}
+              <CloseButton
+                variant="white"
+                aria-label={`Remove ${r.name}`}
+                onClick={() => setRules(rules.filter((x) => x._id !== r._id))}
+              />
+            </Badge>
+          ))}
+        </div>
+        <PickerField<FirewallRule>
+          label="Add a template"
+          value={null}
+          onChange={(r) => r && !rules.some((x) => x._id === r._id) && setRules([...rules, r])}
+          getLabel={firewallRuleLabel}
+          picker={FirewallRulePicker}
+        />
+        <Row className="g-2">
+          <Col sm={6}>
+            <Form.Group controlId="launch-ssl">
+              <Form.Label>SSL mode</Form.Label>
+              <Form.Select value={sslMode} onChange={(e) => setSslMode(e.currentTarget.value as SslMode | '')}>
+                <option value="">Leave as it is</option>
+                {SSL_MODES.map((m) => (
+                  <option key={m} value={m}>
+                    {SSL_MODE_LABELS[m]}
+                  </option>
+                ))}
+              </Form.Select>
+            </Form.Group>
+          </Col>
+          <Col sm={6} className="d-flex align-items-end">
+            <Form.Check
+              id="launch-tls13"
+              label="TLS 1.3 on"
+              checked={tls13}
+              onChange={(e) => setTls13(e.currentTarget.checked)}
+            />
+          </Col>
+        </Row>
+      </Card>
+      <Card body className="mb-3">
+        <PickerField<YandexWebmasterAccount>
+          label="Yandex Webmaster account"
+          value={webmaster}
+          onChange={setWebmaster}
+          getLabel={yandexWebmasterAccountLabel}
+          picker={YandexWebmasterAccountPicker}
+          error={fields.yandexWebmasterAccountId}
+        />
+        {webmaster && (
+          <Form.Group controlId="launch-verification">
+            <Form.Label>Verify through</Form.Label>
+            <Form.Select
+              value={verification}
+              onChange={(e) => setVerification(e.currentTarget.value as 'DNS' | 'HTML_FILE')}
+            >
+              <option value="DNS">A TXT record in the zone</option>
+              <option value="HTML_FILE">A file in the site</option>
+            </Form.Select>
+          </Form.Group>
+        )}
+      </Card>
+    </>
+  );
+  return { settings, confirmCostly, view };
+}
