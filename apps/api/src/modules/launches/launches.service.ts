@@ -317,13 +317,14 @@ export function createLaunchesService(deps: {
                     `Still waiting for ${waitingFor} after ${Math.round(deps.wait.limitMs / 60_000)} min; Retry waits again`,
                   );
                 const pause = Math.min(delay, left);
+                // The launch says waiting before its stage does, so whoever sees the stage wait sees the launch wait.
+                await repo.transition(id, ['running'], { state: 'waiting' });
                 await save({
                   state: 'waiting',
                   waitingFor,
                   since: cur.since ?? new Date(since).toISOString(),
                   nextCheckAt: new Date(Date.now() + pause).toISOString(),
                 });
-                await repo.transition(id, ['running'], { state: 'waiting' });
                 await sleep(pause, ctx.signal);
                 delay = Math.min(delay * 2, deps.wait.maxDelayMs);
               }
