@@ -26,6 +26,8 @@ const MENU = [
   'Brands',
   'Regions',
   'Firewall Rules',
+  'DNS Templates',
+  'Launch Profiles',
   'Domain Registrators',
   'Yandex Webmaster',
   'Audit Log',

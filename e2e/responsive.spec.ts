@@ -65,6 +65,8 @@ async function demoIds(page: Page): Promise<DemoIds> {
     'firewall-rules',
     'domain-registrators',
     'domain-registrators-contacts',
+    'dns-templates',
+    'launch-profiles',
   ]) {
     const id = await firstOf(`/api/${r}`);
     if (id) byResource.set(r, id);

@@ -28,6 +28,8 @@ import { serversRoutes } from './modules/servers/servers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { firewallRulesRoutes } from './modules/firewall-rules/firewall-rules.routes.ts';
+import { dnsTemplatesRoutes } from './modules/dns-templates/dns-templates.routes.ts';
+import { launchProfilesRoutes } from './modules/launch-profiles/launch-profiles.routes.ts';
 import { domainRegistratorsRoutes } from './modules/domain-registrators/domain-registrators.routes.ts';
 import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-contacts/domain-registrators-contacts.routes.ts';
 import { healthRoutes } from './http/health.ts';
@@ -191,6 +193,8 @@ export async function buildApp(
   await app.register(firewallRulesRoutes(c.services.firewallRules));
   await app.register(domainRegistratorsRoutes(c.services.domainRegistrators));
   await app.register(domainRegistratorsContactsRoutes(c.services.domainRegistratorsContacts));
+  await app.register(dnsTemplatesRoutes(c.services.dnsTemplates));
+  await app.register(launchProfilesRoutes(c.services.launchProfiles));
   await app.register(domainsRoutes(c.services.domains));
   await app.register(cloudFlareRoutes(c.services.cloudFlare));
   await app.register(zoneFileRoutes(c.services.zoneFile, c.services.zoneExports));

@@ -73,6 +73,10 @@ import {
   type WebmasterDnsPort,
 } from './modules/yandex-webmaster/yandex-webmaster.service.ts';
 import { createFleetRepository } from './modules/fleet/fleet.repository.ts';
+import { createDnsTemplatesRepository } from './modules/dns-templates/dns-templates.repository.ts';
+import { createDnsTemplatesService } from './modules/dns-templates/dns-templates.service.ts';
+import { createLaunchProfilesRepository } from './modules/launch-profiles/launch-profiles.repository.ts';
+import { createLaunchProfilesService } from './modules/launch-profiles/launch-profiles.service.ts';
 import { createFleetService, type FleetService } from './modules/fleet/fleet.service.ts';
 import { fleetPlanJob, fleetRunJob } from './jobs/kinds/fleet.ts';
 import { importPlanJob, importRunJob } from './jobs/kinds/imports.ts';
@@ -130,6 +134,8 @@ export async function createContainer(
     dashboard: createDashboardRepository(db),
     search: createSearchRepository(db),
     fleet: createFleetRepository(db),
+    dnsTemplates: createDnsTemplatesRepository(db),
+    launchProfiles: createLaunchProfilesRepository(db),
     imports: createImportsRepository(db),
     launches: createLaunchesRepository(db),
     health: createHealthRepository(db),
@@ -240,6 +246,8 @@ export async function createContainer(
       usage,
       repo: repos.domainRegistratorsContacts,
     }),
+    dnsTemplates: createDnsTemplatesService({ database, audit, usage, repo: repos.dnsTemplates }),
+    launchProfiles: createLaunchProfilesService({ database, audit, usage, repo: repos.launchProfiles }),
     brands,
     regions,
     clouds,
@@ -393,6 +401,7 @@ export async function createContainer(
       server: async (id) => (await services.servers.get(id)).IPAddress,
       brand: async (id) => (await brands.get(id)).name,
     },
+    dnsTemplate: (id) => services.dnsTemplates.findById(id),
     options: {
       accountConcurrency: config.FLEET_ACCOUNT_CONCURRENCY,
       // A background call waits for its slot up to three budget windows (other workers of the account may take

@@ -87,6 +87,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, { noun: string; plural: string 
   'domain-registrators': { noun: 'domain registrator', plural: 'Domain Registrators' },
   'domain-registrators-contacts': { noun: 'registrator contact', plural: 'Domain Registrator Contacts' },
   'yandex-webmaster': { noun: 'Yandex Webmaster account', plural: 'Yandex Webmaster' },
+  'dns-templates': { noun: 'DNS template', plural: 'DNS Templates' },
+  'launch-profiles': { noun: 'launch profile', plural: 'Launch Profiles' },
   fleet_plans: { noun: 'fleet plan', plural: 'Fleet plans' },
   jobs: { noun: 'job', plural: 'Jobs' },
   sessions: { noun: 'session', plural: 'Sign-ins' },

@@ -11,6 +11,7 @@ import {
 } from './cloud-flare.ts';
 import { DOMAIN_FIREWALL_RULES_MAX, DomainFilterSchema } from './domains.ts';
 import { PRIORITY_MAX } from './firewall-rules.ts';
+import { DNS_TEMPLATE_RECORDS_MAX, DnsTemplateRecordSchema } from './dns-templates.ts';
 
 /** How many domains one fleet plan may hold. */
 export const FLEET_PLAN_MAX = 100_000;
@@ -38,6 +39,8 @@ export const FLEET_MESSAGES = {
   domainGone: 'The domain no longer exists',
   noRules: 'The domain has no WAF rules to push',
   noRecords: (type: string, name: string) => `No ${type} record named ${name}`,
+  templateNotFound: 'The DNS template does not exist',
+  noServerIp: 'The domain has no server, and the template uses {serverIp}',
 } as const;
 
 const dnsType = z.preprocess(
@@ -75,6 +78,17 @@ export const FleetActionSchema = z.discriminatedUnion(
     }),
     z.object({ kind: z.literal('dns_delete'), type: dnsType, name: dnsName }),
     z.object({
+      kind: z.literal('dns_template'),
+      dnsTemplateId: IdSchema,
+      /** The template as it was when the plan was made (set by the API, whatever was sent): the run does what the plan showed. */
+      template: z
+        .object({
+          name: z.string().max(200),
+          records: z.array(DnsTemplateRecordSchema).max(DNS_TEMPLATE_RECORDS_MAX),
+        })
+        .optional(),
+    }),
+    z.object({
       kind: z.literal('redirects'),
       rules: z.array(RedirectRuleSchema).max(100, { message: 'At most 100 redirect rules' }),
     }),
@@ -100,6 +114,7 @@ export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
   dns_add: 'Add a DNS record',
   dns_set: 'Set DNS record content',
   dns_delete: 'Delete DNS records',
+  dns_template: 'Apply a DNS template',
   redirects: 'Set redirect rules',
   purge_cache: 'Purge the cache',
   create_zone: 'Create the Cloudflare zone',
@@ -123,6 +138,10 @@ export function describeFleetAction(a: FleetAction): string {
       return `${a.type} ${a.name} → ${a.content}`;
     case 'dns_delete':
       return `Delete ${a.type} ${a.name}`;
+    case 'dns_template':
+      return a.template
+        ? `DNS template ${a.template.name} (${a.template.records.length} record(s))`
+        : FLEET_ACTION_LABELS.dns_template;
     case 'redirects':
       return `Redirect rules → ${a.rules.length} rule(s)`;
     default:

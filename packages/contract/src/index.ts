@@ -18,6 +18,8 @@ export * from './domain-registrators-contacts.ts';
 export * from './domains.ts';
 export * from './cloud-flare.ts';
 export * from './dns-rules.ts';
+export * from './dns-templates.ts';
+export * from './launch-profiles.ts';
 export * from './direct-admin.ts';
 export * from './ispmanager.ts';
 export * from './jobs.ts';

@@ -11,6 +11,7 @@ import { seedDemoDomains } from './seed-domains.ts';
 import { seedDemoImports } from './seed-imports.ts';
 import { seedDemoSites } from './seed-sites.ts';
 import { seedDemoParsing } from './seed-parsing.ts';
+import { seedDemoLaunch } from './seed-launch.ts';
 import {
   DEMO_NAMECHEAP_USER,
   DEMO_PROXY_USER,
@@ -76,6 +77,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
 
   // Clouds, each backed by an account in the Cloudflare simulator; the second reaches it through the demo proxy.
   const zoneLinks: { name: string; zoneId: string; cloudId: string }[] = [];
+  const cloudIds: string[] = [];
   for (const [i, cloud] of DEMO_CLOUDS.entries()) {
     const seeded = seedCloudflareDemo(
       providers.cloudflare,
@@ -91,6 +93,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
       },
       actor,
     );
+    cloudIds.push(created._id);
     // The first two zones of each account get a domain linked to them; the third is left to link by hand.
     for (const z of seeded.zones.slice(0, 2)) zoneLinks.push({ name: z.name, zoneId: z.zoneId, cloudId: created._id });
   }
@@ -151,6 +154,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   await seedAccess(c, operator._id);
+  const ruleIds: string[] = [];
   for (const rule of [
     {
       name: 'Challenge bad bots',
@@ -166,7 +170,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     },
     { name: 'Allow office', action: 'skip', expression: '(ip.src in {203.0.113.0/24})', defaultPriority: 1 },
   ] as const) {
-    await c.services.firewallRules.create(rule, actor);
+    ruleIds.push((await c.services.firewallRules.create(rule, actor))._id);
   }
   // The registrator talks to the demo's Namecheap simulator (attachDemoNamecheap keeps its port current).
   const registrator = await c.services.domainRegistrators.create(
@@ -181,7 +185,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     },
     actor,
   );
-  await c.services.domainRegistratorsContacts.create(
+  const contact = await c.services.domainRegistratorsContacts.create(
     {
       name: 'Default registrant',
       firstName: 'Dana',
@@ -223,6 +227,15 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     zoneLinked.push({ id: d._id, zoneId: z.zoneId });
   }
   await seedDemoHealth(c, providers, actor, { serverId: live._id, regionId: regions[0]!._id, zoneLinked });
+  await seedDemoLaunch(c, actor, {
+    serverId: live._id,
+    cloudId: cloudIds[0]!,
+    brandId: brand?._id ?? null,
+    domainRegistratorId: registrator._id,
+    domainRegistratorContactId: contact._id,
+    firewallRuleIds: ruleIds,
+    yandexWebmasterAccountId: webmaster._id,
+  });
   log.info({ domains }, 'demo data seeded');
 }
 

@@ -45,6 +45,8 @@ const CREATE_LINKS: readonly { label: string; to: string }[] = [
   { label: 'Create Brand', to: '/brands/create' },
   { label: 'Create Region', to: '/regions/create' },
   { label: 'Create Firewall Rule', to: '/firewall-rules/create' },
+  { label: 'Create DNS Template', to: '/dns-templates/create' },
+  { label: 'Create Launch Profile', to: '/launch-profiles/create' },
   { label: 'Create Domain Registrator', to: '/domain-registrators/create' },
 ];
 

@@ -18,6 +18,8 @@ export const SECTIONS: readonly MenuItem[] = [
   { label: 'Brands', to: '/brands' },
   { label: 'Regions', to: '/regions' },
   { label: 'Firewall Rules', to: '/firewall-rules' },
+  { label: 'DNS Templates', to: '/dns-templates' },
+  { label: 'Launch Profiles', to: '/launch-profiles' },
   { label: 'Domain Registrators', to: '/domain-registrators' },
   { label: 'Yandex Webmaster', to: '/yandex-webmaster' },
   { label: 'Audit Log', to: '/audit-log' },

@@ -31,6 +31,14 @@ export const featureAreas: FeatureArea[] = [
     load: () => import('../features/firewall-rules/index.ts').then((m) => m.firewallRuleRoutes),
   },
   {
+    paths: ['dns-templates/*'],
+    load: () => import('../features/dns-templates/index.ts').then((m) => m.dnsTemplateRoutes),
+  },
+  {
+    paths: ['launch-profiles/*'],
+    load: () => import('../features/launch-profiles/index.ts').then((m) => m.launchProfileRoutes),
+  },
+  {
     paths: ['domain-registrators/*'],
     load: () => import('../features/domain-registrators/index.ts').then((m) => m.domainRegistratorRoutes),
   },

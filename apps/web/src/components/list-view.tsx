@@ -21,6 +21,8 @@ import { useForbiddenDialog } from './use-forbidden-dialog.ts';
 export interface InUseColumn<T> {
   /** Query params that request an in-use check; read from the URL (or `extraParams`) and sent to the API. */
   params: readonly string[];
+  /** Shown whatever the params (the API marks every item, e.g. DNS templates a launch profile uses). */
+  always?: boolean;
   isInUse: (item: T) => boolean | null | undefined;
 }
 
@@ -34,7 +36,7 @@ export interface ListViewProps<T extends Entity> {
   rowHref?: (item: T) => string;
   /** Extra query sent with every list call. */
   extraParams?: QueryParams;
-  /** An In Use column, shown only when one of its params has a value. */
+  /** An In Use column, shown only when one of its params has a value (or always, see InUseColumn). */
   inUse?: InUseColumn<T>;
   /** An Export button: GET url?search=…, saved as fileName; `params` are sent with it (e.g. the shown columns). */
   csvExport?: { url: string; fileName: string; params?: QueryParams };
@@ -87,7 +89,7 @@ export function ListView<T extends Entity>({
     const value = extraParams?.[name] ?? searchParams.get(name);
     if (value !== null && value !== undefined && value !== '') inUseParams[name] = value;
   }
-  const showInUse = Object.keys(inUseParams).length > 0;
+  const showInUse = Boolean(inUse?.always) || Object.keys(inUseParams).length > 0;
   const params: ListParams = { ...extraParams, ...inUseParams, page, search };
   const query = useList(params);
   useForbiddenDialog(query.error);

@@ -14,4 +14,5 @@ export * from './imports.ts';
 export * from './health.ts';
 export * from './app-key-check.ts';
 export * from './access.ts';
+export * from './launch.ts';
 export * from './launches.ts';

@@ -4,6 +4,7 @@ import {
   dnsRecordProblems,
   FLEET_MESSAGES,
   SSL_MODE_LABELS,
+  renderDnsTemplate,
   TLS_1_3_LABELS,
   type DnsRecord,
   type Domain,
@@ -15,6 +16,7 @@ import type { Actor } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
+import { dnsTemplateDiff, dnsTemplateDiffText, type TemplateDiff } from './dns-template-diff.ts';
 
 /**
  * Each fleet action, for one domain: what planning reads (through the same services, so the same throttled,
@@ -130,6 +132,8 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.
 /** A refusal the operator can read (a missing cloud, Cloudflare's answer); anything else is a bug and is thrown. */
 export const refusalOf = (err: unknown): string | null => (err instanceof AppError ? err.message : null);
 
+type TemplateAction = Extract<FleetAction, { kind: 'dns_template' }>;
+
 export function createFleetActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
 
@@ -137,6 +141,25 @@ export function createFleetActions(deps: FleetDeps) {
     String((await cf.getSetting(d._id, key, actor)).result.value);
 
   const dnsNow = async (d: Domain, actor: Actor) => (await cf.listDnsRecords(d._id, actor)).result;
+
+  /** The template rendered for the domain ({serverIp}: its server's address) and compared with its zone. */
+  const templateDiff = async (
+    a: TemplateAction,
+    d: Domain,
+    actor: Actor,
+  ): Promise<
+    { ok: false; refusal: string } | { ok: true; diff: TemplateDiff; text: { before: string; after: string } }
+  > => {
+    const t = a.template;
+    if (!t) return { ok: false, refusal: FLEET_MESSAGES.templateNotFound };
+    const ip = d.server?.IPAddress ?? null;
+    if (!ip && t.records.some((r) => `${r.name} ${r.content}`.includes('{serverIp}')))
+      return { ok: false, refusal: FLEET_MESSAGES.noServerIp };
+    const all = await dnsNow(d, actor);
+    const drafts = renderDnsTemplate(t.records, { domain: d.domainName, serverIp: ip ?? '' });
+    const diff = dnsTemplateDiff(drafts, d.domainName, all);
+    return { ok: true, diff, text: dnsTemplateDiffText(diff, all) };
+  };
 
   const domainField = (a: FleetAction, d: Domain, labels: TargetLabels) => {
     if (a.kind === 'set_server')
@@ -236,6 +259,14 @@ export function createFleetActions(deps: FleetDeps) {
           return sameJson(seen, rulesKey(want))
             ? same(rulesText(now), seen)
             : change(rulesText(now), rulesText(want), seen);
+        }
+        case 'dns_template': {
+          const r = await templateDiff(a, d, actor);
+          if (!r.ok) return refused(r.refusal);
+          const { diff, text } = r;
+          if (diff.refusal) return refused(diff.refusal, text.before);
+          if (!diff.posts.length && !diff.patches.length) return same(text.before, diff.seen);
+          return change(text.before, text.after, diff.seen);
         }
         case 'purge_cache':
           return change('cached', 'purged', null);
@@ -343,6 +374,18 @@ export function createFleetActions(deps: FleetDeps) {
           if (sameJson(now, rulesKey(want))) return already;
           if (!sameJson(now, seen)) return changed(`${(seen as string[]).length} rule(s)`, `${now.length} rule(s)`);
           await cf.setRedirectRules(d._id, { rules: want }, actor);
+          return { status: 'done' };
+        }
+        case 'dns_template': {
+          const r = await templateDiff(a, d, actor);
+          if (!r.ok) return { status: 'skipped', reason: r.refusal };
+          const { diff } = r;
+          if (!diff.refusal && !diff.posts.length && !diff.patches.length) return already;
+          if (!sameJson(diff.seen, seen))
+            return changed(`${(seen as string[] | null)?.length ?? 0} record(s)`, `${diff.seen.length} record(s)`);
+          if (diff.refusal) return { status: 'skipped', reason: diff.refusal };
+          // One batch: Cloudflare applies it all or nothing.
+          await cf.changeDnsRecords(d._id, { deletes: [], patches: diff.patches, posts: diff.posts } as never, actor);
           return { status: 'done' };
         }
         case 'purge_cache':

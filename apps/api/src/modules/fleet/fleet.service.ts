@@ -17,6 +17,7 @@ import {
   type FleetPlanState,
   type FleetPlanSummary,
   type ListResult,
+  type DnsTemplateRecord,
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
@@ -81,6 +82,8 @@ export function createFleetService(
     /** The domains a filter selects, up to `limit` (the list's own filter; set once the filters exist). */
     idsForFilter?: (filter: unknown, limit: number) => Promise<string[]>;
     labels: { server(id: string): Promise<string>; brand(id: string): Promise<string> };
+    /** A DNS template's name and records, to keep in the plan ("apply DNS template"). */
+    dnsTemplate?: (id: string) => Promise<{ name: string; records: DnsTemplateRecord[] } | undefined>;
     options: FleetOptions;
   },
 ) {
@@ -271,7 +274,16 @@ export function createFleetService(
     toPlan,
 
     async create(input: FleetPlanInput, actor: Actor): Promise<FleetPlan> {
-      const action = input.action;
+      let action = input.action;
+      if (action.kind === 'dns_template') {
+        // The plan keeps the template as it is now, so that its run does what it showed.
+        const t = await deps.dnsTemplate?.(action.dnsTemplateId);
+        if (!t)
+          throw new ValidationError(FLEET_MESSAGES.templateNotFound, {
+            'action.dnsTemplateId': FLEET_MESSAGES.templateNotFound,
+          });
+        action = { ...action, template: { name: t.name, records: t.records } };
+      }
       // A target that does not exist is the operator's mistake, answered before anything is read.
       try {
         await labelsFor(action);

@@ -16,6 +16,7 @@ import {
   SSL_MODES,
   SSL_MODE_LABELS,
   type Brand,
+  type DnsTemplate,
   type FirewallRule,
   type FleetAction,
   type FleetActionKind,
@@ -23,6 +24,7 @@ import {
 } from '@fleetdesk/contract';
 import { PickerField } from '../../components/picker-field.tsx';
 import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.tsx';
+import { DnsTemplatePicker, dnsTemplateLabel } from '../../components/pickers/dns-template-picker.tsx';
 import { FirewallRulePicker } from '../../components/pickers/firewall-rule-picker.tsx';
 import { ServerPicker, serverLabel } from '../../components/pickers/server-picker.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
@@ -44,6 +46,7 @@ type Values = {
   redirects: Redirect[];
   server: Server | null;
   brand: Brand | null;
+  template: DnsTemplate | null;
   status: string;
 };
 const START: Values = {
@@ -66,6 +69,7 @@ const START: Values = {
   ],
   server: null,
   brand: null,
+  template: null,
   status: 'active',
 };
 
@@ -104,6 +108,9 @@ function actionOf(v: Values): FleetAction {
       return { kind: 'set_brand', brandId: v.brand?._id ?? null };
     case 'set_status':
       return { kind: 'set_status', status: v.status as never };
+    case 'dns_template':
+      // The API keeps the template's records in the plan; only its id is sent.
+      return { kind: 'dns_template', dnsTemplateId: v.template?._id ?? '' };
     default:
       return { kind: v.kind } as FleetAction;
   }
@@ -391,6 +398,34 @@ export function FleetNewPage() {
               picker={BrandPicker}
               error={fields['action.brandId']}
             />
+          )}
+          {v.kind === 'dns_template' && (
+            <>
+              <PickerField<DnsTemplate>
+                label="DNS Template"
+                value={v.template}
+                onChange={(t) => set('template', t)}
+                getLabel={dnsTemplateLabel}
+                picker={DnsTemplatePicker}
+                error={fields['action.dnsTemplateId']}
+                required
+              />
+              {v.template && (
+                <ul className="small font-monospace mb-3" aria-label="The template's records">
+                  {v.template.records.map((r, i) => (
+                    <li key={i}>
+                      {r.type} {r.name} → {r.content}
+                      {r.proxied ? ' (proxied)' : ''}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <p className="small text-body-secondary">
+                Each domain gets the records with {'{domain}'} as its name and {'{serverIp}'} as its server's address: a
+                record already in place is left alone, an A, AAAA or CNAME of the same name is updated, others are
+                added.
+              </p>
+            </>
           )}
           {v.kind === 'set_status' && (
             <Field label="Status" id="fleet-status">
