@@ -531,6 +531,8 @@ export async function createContainer(
       limitMs: config.LAUNCH_WAIT_LIMIT_MINUTES * 60_000,
     },
     background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
+    profile: (id) => services.launchProfiles.get(id),
+    dnsTemplate: (id) => services.dnsTemplates.findById(id),
   });
   const launchBatches: LaunchBatchesService = createLaunchBatchesService({
     repo: repos.launches,

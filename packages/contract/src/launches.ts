@@ -99,6 +99,8 @@ export const LAUNCH_MESSAGES = {
   registrator: 'Choose the registrator',
   copyFrom: 'Choose the domain to copy the content from',
   parseUrl: 'The URL to parse must be an http or https URL',
+  profile: 'The launch profile does not exist',
+  dnsTemplate: 'The DNS template does not exist',
   notFound: 'Launch not found',
   notFailed: (label: string) => `${label} has not failed; only a failed stage can be retried`,
   running: 'The launch is running; wait for it to stop or cancel it first',
@@ -146,18 +148,23 @@ export const LaunchRegistrationSchema = z.object({
 
 /** What a launch does, in full: a profile fills the defaults, the operator may override any of them. */
 export const LaunchSettingsSchema = z.object({
+  /** A launch profile: every field left empty here takes the profile's value. */
+  profileId: optionalRef(),
   brandId: optionalRef(),
   serverId: optionalRef(),
   cloudId: optionalRef(),
   registration: LaunchRegistrationSchema.nullable().default(null),
   content: LaunchContentSchema.default({ type: 'none' }),
+  /** A DNS template; its records are taken when `dnsRecords` is empty. */
+  dnsTemplateId: optionalRef(),
   dnsRecords: z.array(LaunchDnsRecordSchema).max(200).default([]),
   firewallRules: z
     .array(z.object({ ruleId: IdSchema, priority: z.number().int().min(0).max(1_000_000) }))
     .max(DOMAIN_FIREWALL_RULES_MAX)
     .default([]),
   sslMode: z.enum(SSL_MODES).nullable().default(null),
-  tls13: z.boolean().default(true),
+  /** Left out: the profile's, else on. */
+  tls13: z.boolean().optional(),
   yandexWebmasterAccountId: optionalRef(),
   verification: z.enum(['DNS', 'HTML_FILE']).default('DNS'),
 });
@@ -165,6 +172,8 @@ export type LaunchSettings = z.infer<typeof LaunchSettingsSchema>;
 
 /** The settings as a launch answers them (already read, so plain types: answers are not parsed twice). */
 export const LaunchSettingsOutputSchema = z.object({
+  profileId: IdSchema.nullable().optional(),
+  dnsTemplateId: IdSchema.nullable().optional(),
   brandId: IdSchema.nullable().optional(),
   serverId: IdSchema.nullable().optional(),
   cloudId: IdSchema.nullable().optional(),
@@ -193,7 +202,7 @@ export const LaunchSettingsOutputSchema = z.object({
   ),
   firewallRules: z.array(z.object({ ruleId: IdSchema, priority: z.number().int() })),
   sslMode: z.enum(SSL_MODES).nullable(),
-  tls13: z.boolean(),
+  tls13: z.boolean().optional(),
   yandexWebmasterAccountId: IdSchema.nullable().optional(),
   verification: z.enum(['DNS', 'HTML_FILE']),
 });

@@ -12,10 +12,12 @@ import {
   type LaunchSettings,
   type LaunchStage,
   type LaunchStageKey,
+  type DnsTemplate,
+  type LaunchProfile,
   type ListResult,
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
-import { AppError, ConflictError, NotFoundError } from '../../http/errors.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/registry.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -106,8 +108,64 @@ export function createLaunchesService(deps: {
   wait: LaunchWaitOptions;
   /** Runs a stage as background work: its Cloudflare calls wait for the account's budget slot (decision 034). */
   background: <T>(fn: () => Promise<T>) => Promise<T>;
+  profile: (id: string) => Promise<LaunchProfile>;
+  dnsTemplate: (id: string) => Promise<DnsTemplate | undefined>;
 }) {
   const { repo, audit } = deps;
+
+  /**
+   * The launch's settings in full: every field left empty takes the profile's (when one is named), a DNS template
+   * gives the records when none are listed, TLS 1.3 left out is on. This is what the launch stores and runs.
+   */
+  async function resolve(s: LaunchSettings): Promise<LaunchSettings> {
+    let out: LaunchSettings = { ...s };
+    if (s.profileId) {
+      const p = await deps.profile(s.profileId).catch((err: unknown) => {
+        if (err instanceof NotFoundError)
+          throw new ValidationError(LAUNCH_MESSAGES.profile, { profileId: LAUNCH_MESSAGES.profile });
+        throw err;
+      });
+      const c = p.contentSource;
+      out = {
+        ...out,
+        brandId: s.brandId ?? p.brandId,
+        serverId: s.serverId ?? p.serverId,
+        cloudId: s.cloudId ?? p.cloudId,
+        registration:
+          s.registration ??
+          (p.domainRegistratorId
+            ? {
+                domainRegistratorId: p.domainRegistratorId,
+                register: p.register,
+                contactId: p.domainRegistratorContactId,
+                years: 1,
+              }
+            : null),
+        content:
+          s.content.type !== 'none'
+            ? s.content
+            : c.kind === 'copy'
+              ? { type: 'copy', fromDomainId: c.domainId }
+              : c.kind === 'parse'
+                ? { type: 'parse', url: c.url, regionId: c.regionId }
+                : { type: 'none' },
+        dnsTemplateId: s.dnsTemplateId ?? (s.dnsRecords.length ? null : p.dnsTemplateId),
+        // The profile keeps its templates in order: the first is pushed first.
+        firewallRules: s.firewallRules.length
+          ? s.firewallRules
+          : p.firewallRuleIds.map((ruleId, i) => ({ ruleId, priority: i + 1 })),
+        sslMode: s.sslMode ?? p.sslMode,
+        tls13: s.tls13 ?? p.tls13,
+        yandexWebmasterAccountId: s.yandexWebmasterAccountId ?? p.yandexWebmasterAccountId,
+      };
+    }
+    if (out.dnsTemplateId && !out.dnsRecords.length) {
+      const t = await deps.dnsTemplate(out.dnsTemplateId);
+      if (!t) throw new ValidationError(LAUNCH_MESSAGES.dnsTemplate, { dnsTemplateId: LAUNCH_MESSAGES.dnsTemplate });
+      out.dnsRecords = t.records.map((r) => ({ ...r }));
+    }
+    return { ...out, tls13: out.tls13 ?? true };
+  }
 
   const load = async (id: string) => {
     const r = await repo.find(id);
@@ -116,7 +174,7 @@ export function createLaunchesService(deps: {
   };
 
   async function plan(input: LaunchInputParsed, actor: Actor): Promise<LaunchPlan> {
-    const settings = LaunchSettingsSchema.parse(input);
+    const settings = await resolve(LaunchSettingsSchema.parse(input));
     const ctx: StagePlanContext = {
       launchId: '',
       domainName: input.domainName,
@@ -171,7 +229,7 @@ export function createLaunchesService(deps: {
           { domainName: `Launch #${active.launchNo} is not finished` },
           'launch_active',
         );
-      const settings = LaunchSettingsSchema.parse(input);
+      const settings = await resolve(LaunchSettingsSchema.parse(input));
       const row = await repo.insert({
         domainName: input.domainName,
         domainNameUnicode: unicodeOf(input.domainName),

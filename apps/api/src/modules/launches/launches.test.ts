@@ -224,6 +224,49 @@ describe('plan (dryRun)', () => {
     expect(ids).toHaveLength(0);
   });
 
+  it('takes every empty field from the profile, and the records from its DNS template', async () => {
+    const template = await create('dns-templates', {
+      name: unique('Template'),
+      records: [
+        { type: 'A', name: '@', content: '{serverIp}', ttl: 1, proxied: true },
+        { type: 'MX', name: '@', content: 'mail.{domain}', ttl: 1, proxied: false, priority: 10 },
+      ],
+    });
+    const profile = await create('launch-profiles', {
+      name: unique('Profile'),
+      brandId: null,
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      domainRegistratorId: fx.registratorId,
+      register: true,
+      domainRegistratorContactId: fx.contactId,
+      contentSource: { kind: 'copy', domainId: fx.sourceId },
+      dnsTemplateId: template._id,
+      firewallRuleIds: [fx.ruleId],
+      sslMode: 'full',
+      tls13: true,
+      yandexWebmasterAccountId: fx.yandexId,
+    });
+    const name = `${unique('profiled')}.com`;
+    const p = await planOf({ domainName: name, profileId: profile._id });
+    expect(p.blockers).toEqual([]);
+    const detail = (key: string) => p.steps.find((s) => s.key === key)!.detail;
+    expect(detail('dns')).toBe(`Add A ${name} → 127.0.0.1; MX ${name} → mail.${name}`);
+    expect(detail('ssl')).toBe('Set SSL mode full and TLS 1.3 on');
+    expect(detail('content')).toContain(fx.sourceName);
+    expect(p.steps.find((s) => s.key === 'register')!.outcome).toBe('confirm');
+    // A field given wins over the profile's.
+    const over = await planOf({ domainName: name, profileId: profile._id, sslMode: 'strict', tls13: false });
+    expect(over.steps.find((s) => s.key === 'ssl')!.detail).toBe('Set SSL mode strict');
+    const missing = await call('POST', '/api/launches', {
+      domainName: name,
+      profileId: crypto.randomUUID(),
+      dryRun: true,
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fields.profileId).toBe('The launch profile does not exist');
+  });
+
   it('blocks a name that is not available at the registrar', async () => {
     const name = `${unique('taken')}.com`;
     nc.state.takenElsewhere.add(name);

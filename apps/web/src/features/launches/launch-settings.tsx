@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import CloseButton from 'react-bootstrap/CloseButton';
@@ -10,6 +10,7 @@ import {
   SSL_MODE_LABELS,
   type Brand,
   type Cloud,
+  type DnsTemplate,
   type Domain,
   type DomainRegistrator,
   type DomainRegistratorContact,
@@ -22,6 +23,8 @@ import {
   type YandexWebmasterAccount,
 } from '@fleetdesk/contract';
 import { PickerField } from '../../components/picker-field.tsx';
+import { DnsTemplatePicker, dnsTemplateLabel } from '../../components/pickers/dns-template-picker.tsx';
+import { launchProfilesApi } from '../launch-profiles/launch-profiles-api.ts';
 import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.tsx';
 import { CloudPicker, cloudLabel } from '../../components/pickers/cloud-picker.tsx';
 import { DomainPicker, domainLabel } from '../../components/pickers/domain-picker.tsx';
@@ -41,7 +44,9 @@ import {
   yandexWebmasterAccountLabel,
 } from '../../components/pickers/yandex-webmaster-account-picker.tsx';
 
+/** Without a profile or template, what most sites need. */
 const DEFAULT_RECORDS = 'A @ {serverIp}\nCNAME www {domain}';
+const NO_PROFILE = 'none';
 const PROXIED_TYPES = new Set(['A', 'AAAA', 'CNAME']);
 
 /** "TYPE NAME CONTENT" per line; the content may hold spaces (TXT). */
@@ -62,6 +67,16 @@ type ContentType = 'none' | 'copy' | 'parse';
 
 /** The settings a launch (or a batch of them) takes, with its fields; `settings` is what the API reads. */
 export function useLaunchSettings() {
+  const profiles = launchProfilesApi.useList({ page: 1 });
+  const [profileId, setProfileId] = useState<string | null>(null);
+  const [template, setTemplate] = useState<DnsTemplate | null>(null);
+  const [tls, setTls] = useState<'' | 'on' | 'off'>('');
+  // The first profile is chosen at first, so a name and Launch is enough (the demo has one ready).
+  const firstProfile = profiles.data?.items[0]?._id ?? null;
+  useEffect(() => {
+    if (profileId === null && firstProfile) setProfileId(firstProfile);
+  }, [profileId, firstProfile]);
+  const withProfile = !!profileId && profileId !== NO_PROFILE;
   const [server, setServer] = useState<Server | null>(null);
   const [brand, setBrand] = useState<Brand | null>(null);
   const [cloud, setCloud] = useState<Cloud | null>(null);
@@ -73,15 +88,16 @@ export function useLaunchSettings() {
   const [copyFrom, setCopyFrom] = useState<Domain | null>(null);
   const [parseUrl, setParseUrl] = useState('');
   const [region, setRegion] = useState<Region | null>(null);
-  const [records, setRecords] = useState(DEFAULT_RECORDS);
+  const [records, setRecords] = useState('');
   const [rules, setRules] = useState<FirewallRule[]>([]);
-  const [sslMode, setSslMode] = useState<SslMode | ''>('strict');
-  const [tls13, setTls13] = useState(true);
+  const [sslMode, setSslMode] = useState<SslMode | ''>('');
   const [webmaster, setWebmaster] = useState<YandexWebmasterAccount | null>(null);
   const [verification, setVerification] = useState<'DNS' | 'HTML_FILE'>('DNS');
 
   const settings = useMemo(
     () => ({
+      profileId: withProfile ? profileId : null,
+      dnsTemplateId: template?._id ?? null,
       serverId: server?._id ?? null,
       brandId: brand?._id ?? null,
       cloudId: cloud?._id ?? null,
@@ -93,14 +109,17 @@ export function useLaunchSettings() {
         : contentType === 'parse' && parseUrl.trim()
           ? { type: 'parse', url: parseUrl.trim(), regionId: region?._id ?? null }
           : { type: 'none' }) as LaunchSettings['content'],
-      dnsRecords: parseRecords(records),
+      dnsRecords: parseRecords(records || (withProfile || template ? '' : DEFAULT_RECORDS)),
       firewallRules: rules.map((r) => ({ ruleId: r._id, priority: r.defaultPriority })),
       sslMode: sslMode || null,
-      tls13,
+      ...(tls ? { tls13: tls === 'on' } : {}),
       yandexWebmasterAccountId: webmaster?._id ?? null,
       verification,
     }),
     [
+      profileId,
+      withProfile,
+      template,
       server,
       brand,
       cloud,
@@ -114,7 +133,7 @@ export function useLaunchSettings() {
       records,
       rules,
       sslMode,
-      tls13,
+      tls,
       webmaster,
       verification,
     ],
@@ -123,6 +142,29 @@ export function useLaunchSettings() {
   /** The fields; `fields` are the API's per-field messages. */
   const view = (fields: Record<string, string>): ReactNode => (
     <>
+      <Card body className="mb-3">
+        <Form.Group controlId="launch-profile">
+          <Form.Label>Launch profile</Form.Label>
+          <Form.Select
+            value={profileId ?? NO_PROFILE}
+            onChange={(e) => setProfileId(e.currentTarget.value)}
+            isInvalid={!!fields.profileId}
+          >
+            <option value={NO_PROFILE}>None: every setting below</option>
+            {profiles.data?.items.map((p) => (
+              <option key={p._id} value={p._id}>
+                {p.name}
+              </option>
+            ))}
+          </Form.Select>
+          <Form.Control.Feedback type="invalid">{fields.profileId}</Form.Control.Feedback>
+          <Form.Text>
+            {withProfile
+              ? "A setting left empty below takes the profile's value; the plan shows what the launch will do."
+              : 'Without a profile, the launch does what is set below.'}
+          </Form.Text>
+        </Form.Group>
+      </Card>
       <Card body className="mb-3">
         <PickerField<Server>
           label="Server"
@@ -233,11 +275,21 @@ export function useLaunchSettings() {
         )}
       </Card>
       <Card body className="mb-3">
+        <PickerField<DnsTemplate>
+          label="DNS template"
+          value={template}
+          onChange={setTemplate}
+          getLabel={dnsTemplateLabel}
+          picker={DnsTemplatePicker}
+          placeholder={withProfile ? "The profile's" : 'None'}
+          error={fields.dnsTemplateId}
+        />
         <Form.Group className="mb-3" controlId="launch-dns">
           <Form.Label>DNS records</Form.Label>
           <Form.Control
             as="textarea"
             rows={3}
+            placeholder={withProfile || template ? "Empty: the template's records" : DEFAULT_RECORDS}
             value={records}
             onChange={(e) => setRecords(e.currentTarget.value)}
             className="font-monospace"
@@ -273,7 +325,7 @@ export function useLaunchSettings() {
             <Form.Group controlId="launch-ssl">
               <Form.Label>SSL mode</Form.Label>
               <Form.Select value={sslMode} onChange={(e) => setSslMode(e.currentTarget.value as SslMode | '')}>
-                <option value="">Leave as it is</option>
+                <option value="">{withProfile ? "The profile's" : 'Leave as it is'}</option>
                 {SSL_MODES.map((m) => (
                   <option key={m} value={m}>
                     {SSL_MODE_LABELS[m]}
@@ -282,13 +334,15 @@ export function useLaunchSettings() {
               </Form.Select>
             </Form.Group>
           </Col>
-          <Col sm={6} className="d-flex align-items-end">
-            <Form.Check
-              id="launch-tls13"
-              label="TLS 1.3 on"
-              checked={tls13}
-              onChange={(e) => setTls13(e.currentTarget.checked)}
-            />
+          <Col sm={6}>
+            <Form.Group controlId="launch-tls13">
+              <Form.Label>TLS 1.3</Form.Label>
+              <Form.Select value={tls} onChange={(e) => setTls(e.currentTarget.value as '' | 'on' | 'off')}>
+                <option value="">{withProfile ? "The profile's" : 'On'}</option>
+                <option value="on">On</option>
+                <option value="off">Leave as it is</option>
+              </Form.Select>
+            </Form.Group>
           </Col>
         </Row>
       </Card>

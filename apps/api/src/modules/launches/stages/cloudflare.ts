@@ -1,15 +1,18 @@
-import type { LaunchDnsRecord } from '@fleetdesk/contract';
+import { renderDnsTemplate, type LaunchDnsRecord } from '@fleetdesk/contract';
 import { ConflictError } from '../../../http/errors.ts';
 import { already, done, linkTo, skipped, type Stage, type StagePlanContext } from './types.ts';
 
-/** `{domain}` and `{serverIp}` in a record, and a relative name (`@`, `www`) made the full name Cloudflare lists. */
-export function renderRecord(r: LaunchDnsRecord, domain: string, serverIp: string | null): LaunchDnsRecord {
-  const fill = (v: string) => v.replaceAll('{domain}', domain).replaceAll('{serverIp}', serverIp ?? '{serverIp}');
-  const raw = fill(r.name).toLowerCase().replace(/\.$/, '');
-  const name =
-    raw === '@' || raw === '' ? domain : raw === domain || raw.endsWith(`.${domain}`) ? raw : `${raw}.${domain}`;
-  return { ...r, name, content: fill(r.content) };
+/** The launch's records for its domain: the DNS templates' one renderer (names made full, as Cloudflare lists them). */
+export function renderRecords(records: LaunchDnsRecord[], domain: string, serverIp: string | null): LaunchDnsRecord[] {
+  return renderDnsTemplate(records, { domain, serverIp: serverIp ?? '' }).map((d) => ({
+    ...d,
+    type: d.type as LaunchDnsRecord['type'],
+    proxied: d.proxied ?? false,
+    ttl: d.ttl ?? 1,
+  }));
 }
+const needsServerIp = (records: LaunchDnsRecord[]) =>
+  records.some((r) => `${r.name} ${r.content}`.includes('{serverIp}'));
 
 async function serverIpOf(ctx: Pick<StagePlanContext, 'deps' | 'input'>) {
   return ctx.input.serverId ? (await ctx.deps.servers.get(ctx.input.serverId)).IPAddress : null;
@@ -81,14 +84,18 @@ export const dnsStage: Stage = {
     if (!ctx.input.cloudId) return { outcome: 'skip', detail: 'No cloud account chosen' };
     if (!ctx.input.dnsRecords.length) return { outcome: 'skip', detail: 'No DNS records to add' };
     const ip = await serverIpOf(ctx);
-    const records = ctx.input.dnsRecords.map((r) => renderRecord(r, ctx.domainName, ip));
+    if (!ip && needsServerIp(ctx.input.dnsRecords))
+      return { outcome: 'blocked', detail: 'The records use {serverIp}, but no server is chosen' };
+    const records = renderRecords(ctx.input.dnsRecords, ctx.domainName, ip);
     return { outcome: 'run', detail: `Add ${records.map(shown).join('; ')}` };
   },
   async run(ctx) {
     if (!ctx.input.cloudId) return skipped('No cloud account chosen');
     if (!ctx.input.dnsRecords.length) return skipped('No DNS records to add');
     const ip = await serverIpOf(ctx);
-    const wanted = ctx.input.dnsRecords.map((r) => renderRecord(r, ctx.domainName, ip));
+    if (!ip && needsServerIp(ctx.input.dnsRecords))
+      throw new Error('The records use {serverIp}, but no server is chosen');
+    const wanted = renderRecords(ctx.input.dnsRecords, ctx.domainName, ip);
     const existing = (await ctx.deps.cloudFlare.listDnsRecords(ctx.domainId, ctx.actor)).result;
     const missing = wanted.filter((w) => !existing.some((e) => sameRecord(e, w)));
     const links = [linkTo.cloud(ctx.domainId)];

@@ -6,7 +6,7 @@ import type { Stage } from './types.ts';
 import { yandexRecrawlStage, yandexSitemapStage, yandexVerifyStage } from './yandex.ts';
 
 export { ensureDomain } from './registration.ts';
-export { renderRecord } from './cloudflare.ts';
+export { renderRecords } from './cloudflare.ts';
 export * from './types.ts';
 
 /** Every stage, in LAUNCH_STAGES' order (a test keeps the two the same). */
