@@ -284,7 +284,12 @@ export function createLaunchesService(deps: {
     async confirm(id: string, actor: Actor): Promise<Launch> {
       const r = await load(id);
       if (r.state !== 'needs_confirmation') throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
-      const stages = r.stages.map((s) => (s.state === 'needs_confirmation' ? { ...s, state: 'pending' as const } : s));
+      // The stop before the costly step was no attempt at it.
+      const stages = r.stages.map((s) =>
+        s.state === 'needs_confirmation'
+          ? { ...s, state: 'pending' as const, attempts: Math.max(0, s.attempts - 1) }
+          : s,
+      );
       const again = await repo.transition(id, ['needs_confirmation'], {
         state: 'queued',
         confirmed: true,
