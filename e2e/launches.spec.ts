@@ -35,7 +35,7 @@ test('launches a new domain with the demo profile and watches the timeline to th
     await expect(page.getByTestId(`stage-${key}`)).toContainText('Done');
   await expect(page.getByTestId('stage-yandex-verify')).toContainText(/Verified https:\/\//);
   await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-  await expect(page.getByRole('progressbar')).toHaveText('14 of 14');
+  await expect(page.getByTestId('launch-progress')).toHaveText('14 of 14');
 
   // What it made, from the timeline's links: the zone, the panel's site, the files, the Yandex host.
   await page.getByTestId('stage-zone').getByRole('link', { name: 'Cloudflare zone' }).click();

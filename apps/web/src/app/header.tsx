@@ -55,7 +55,12 @@ export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
         )}
         <Nav className="ms-auto align-items-center">
           {token && (
-            <Nav.Link as={Link} to="/launches/new" className="me-2 text-nowrap" title="Launch a site in one go">
+            <Nav.Link
+              as={Link}
+              to="/launches/new"
+              className="me-2 text-nowrap d-none d-md-block"
+              title="Launch a site in one go"
+            >
               Launch a site
             </Nav.Link>
           )}

@@ -17,7 +17,7 @@ import {
   type ListResult,
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import { AppError, ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/registry.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -192,9 +192,13 @@ export function createLaunchesService(deps: {
       try {
         p = await stage.plan(ctx);
       } catch (err) {
-        // A provider that cannot answer (or a reference that is gone) blocks its stage with its own message.
         if (!(err instanceof AppError)) throw err;
-        p = { outcome: 'blocked' as const, detail: err.message };
+        // A provider's budget used up for now is no reason to refuse: the stage checks again when it runs.
+        // Anything else (a provider that refuses, a reference that is gone) blocks the stage with its message.
+        p =
+          err instanceof RateLimitedError
+            ? { outcome: 'run' as const, detail: `Not checked now (${err.message}); the stage checks when it runs` }
+            : { outcome: 'blocked' as const, detail: err.message };
       }
       steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...p });
       if (p.outcome === 'blocked') blockers.push({ stage: stage.key, message: p.detail });

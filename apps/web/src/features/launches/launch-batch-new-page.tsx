@@ -19,7 +19,8 @@ export function LaunchBatchNewPage() {
   const [names, setNames] = useState('');
   const [csv, setCsv] = useState<{ name: string; text: string } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const { settings, confirmCostly, view } = useLaunchSettings();
+  const { settings, view } = useLaunchSettings();
+  const [confirmCostly, setConfirmCostly] = useState(false);
   const fields = create.error?.fields ?? {};
 
   const pick = (e: ChangeEvent<HTMLInputElement>) => {
@@ -70,6 +71,13 @@ export function LaunchBatchNewPage() {
           </Form.Group>
         </Card>
         {view(fields)}
+        <Form.Check
+          id="batch-confirm-costly"
+          className="mb-3"
+          label="Confirm the registrations now (they cost money); otherwise each launch stops before its registration and asks"
+          checked={confirmCostly}
+          onChange={(e) => setConfirmCostly(e.currentTarget.checked)}
+        />
         {create.error && !fields.names && !fields.csv && <Alert variant="danger">{errorMessage(create.error)}</Alert>}
         <div className="d-flex gap-2 mb-3">
           <Button type="submit" disabled={create.isPending || (!csv && !names.trim())}>

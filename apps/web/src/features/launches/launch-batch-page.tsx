@@ -164,7 +164,9 @@ export function LaunchBatchPage() {
         <Table responsive size="sm" className="align-middle">
           <thead>
             <tr>
-              <th style={{ width: '4rem' }}>№</th>
+              <th className="d-none d-sm-table-cell" style={{ width: '4rem' }}>
+                №
+              </th>
               <th>Name</th>
               <th style={{ width: '11rem' }}>Status</th>
               <th>Plan or outcome</th>
@@ -173,7 +175,7 @@ export function LaunchBatchPage() {
           <tbody>
             {rows.data?.items.map((r) => (
               <tr key={r.seq}>
-                <td>{r.seq}</td>
+                <td className="d-none d-sm-table-cell">{r.seq}</td>
                 <td className="text-break">
                   {r.launchId ? <Link to={launchPath(r.launchId)}>{r.domainNameUnicode}</Link> : r.domainNameUnicode}
                 </td>

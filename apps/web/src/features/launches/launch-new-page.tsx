@@ -27,7 +27,8 @@ export function LaunchNewPage() {
   const navigate = useNavigate();
   const create = useCreateLaunch();
   const [domainName, setDomainName] = useState('');
-  const { settings, confirmCostly, view } = useLaunchSettings();
+  const { settings, view } = useLaunchSettings();
+  const [confirmCostly, setConfirmCostly] = useState(false);
   const input = useMemo<LaunchInput>(
     () => ({ ...settings, domainName: domainName.trim(), confirmCostly }),
     [settings, domainName, confirmCostly],
@@ -71,6 +72,15 @@ export function LaunchNewPage() {
               </Form.Group>
             </Card>
             {view(fields)}
+            {plan.data?.steps.some((s) => s.outcome === 'confirm' || (s.key === 'register' && confirmCostly)) && (
+              <Form.Check
+                id="launch-confirm-costly"
+                className="mb-3"
+                label="Confirm the registration now (it costs money); otherwise the launch stops before it and asks"
+                checked={confirmCostly}
+                onChange={(e) => setConfirmCostly(e.currentTarget.checked)}
+              />
+            )}
             {create.error && <Alert variant="danger">{errorMessage(create.error)}</Alert>}
             <div className="d-flex gap-2 mb-3">
               <Button type="submit" disabled={create.isPending || !input.domainName || blocked}>

@@ -168,14 +168,18 @@ export function LaunchPage() {
           )}
         </div>
       </div>
-      <ProgressBar
-        now={pct}
-        label={`${l.progress.done} of ${l.progress.total}`}
-        variant={l.state === 'failed' ? 'danger' : l.state === 'completed' ? 'success' : undefined}
-        animated={active}
-        className="mb-2"
-        aria-label={`${l.progress.done} of ${l.progress.total} stages finished`}
-      />
+      <div className="d-flex align-items-center gap-2 mb-2">
+        <ProgressBar
+          now={pct}
+          variant={l.state === 'failed' ? 'danger' : l.state === 'completed' ? 'success' : undefined}
+          animated={active}
+          className="flex-grow-1"
+          aria-label="Stages finished"
+        />
+        <small className="text-nowrap" data-testid="launch-progress">
+          {l.progress.done} of {l.progress.total}
+        </small>
+      </div>
       <p className="small text-body-secondary mb-3">
         Started <DateTime value={l.startedAt ?? l.createdAt} /> by {l.createdBy ?? 'someone'}
         {l.finishedAt && (

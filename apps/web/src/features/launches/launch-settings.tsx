@@ -83,7 +83,6 @@ export function useLaunchSettings() {
   const [registrator, setRegistrator] = useState<DomainRegistrator | null>(null);
   const [register, setRegister] = useState(true);
   const [contact, setContact] = useState<DomainRegistratorContact | null>(null);
-  const [confirmCostly, setConfirmCostly] = useState(false);
   const [contentType, setContentType] = useState<ContentType>('none');
   const [copyFrom, setCopyFrom] = useState<Domain | null>(null);
   const [parseUrl, setParseUrl] = useState('');
@@ -219,12 +218,6 @@ export function useLaunchSettings() {
                   picker={DomainRegistratorContactPicker}
                   error={fields['registration.contactId']}
                   required
-                />
-                <Form.Check
-                  id="launch-confirm-costly"
-                  label="Confirm the registration now (it costs money)"
-                  checked={confirmCostly}
-                  onChange={(e) => setConfirmCostly(e.currentTarget.checked)}
                 />
               </>
             )}
@@ -370,5 +363,5 @@ export function useLaunchSettings() {
       </Card>
     </>
   );
-  return { settings, confirmCostly, view };
+  return { settings, view };
 }
