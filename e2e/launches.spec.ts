@@ -52,5 +52,7 @@ test('launches a new domain with the demo profile and watches the timeline to th
   await page.goBack();
   await page.getByTestId('stage-yandex-verify').getByRole('link', { name: 'Yandex Webmaster host' }).click();
   await expect(page.getByRole('tab', { name: 'Yandex Webmaster', selected: true })).toBeVisible();
-  await expect(page.getByTestId('verification-success')).toHaveText('The host is verified on Yandex Webmaster.');
+  const host = page.getByTestId('domain-webmaster-host');
+  await expect(host).toContainText(`https://${name}/`);
+  await expect(host.locator('.badge')).toHaveText('Verified');
 });
