@@ -54,6 +54,7 @@ import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { notificationChannelsRoutes } from './modules/notification-channels/notification-channels.routes.ts';
 import { alertRulesRoutes } from './modules/alert-rules/alert-rules.routes.ts';
 import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
+import { launchesRoutes } from './modules/launches/launches.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -217,6 +218,7 @@ export async function buildApp(
   await app.register(searchRoutes(c.services.search));
   await app.register(fleetRoutes(c.services.fleet));
   await app.register(importsRoutes(c.services.imports));
+  await app.register(launchesRoutes(c.services.launches, c.services.launchBatches));
   await app.register(fleetHealthRoutes(c.services.health, () => c.jobEngine));
   await app.register(notificationChannelsRoutes(c.services.notificationChannels));
   await app.register(alertRulesRoutes(c.services.alertRules));

@@ -133,6 +133,23 @@ const ConfigSchema = z.object({
   CLOUDFLARE_INTERACTIVE_RESERVE: z.coerce.number().min(0.01).max(0.9).default(0.1),
   /** Domains of one Cloudflare account a fleet job works on at once (the budget paces them). */
   FLEET_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /**
+   * A launch's waiting stages (zone active, Yandex verification): the first pause between checks, doubled up to
+   * the longest, and how long a stage waits in all before it fails (Retry waits again).
+   */
+  LAUNCH_WAIT_FIRST_SECONDS: z.coerce.number().positive().max(3600).default(15),
+  LAUNCH_WAIT_MAX_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(6 * 3600)
+    .default(600),
+  /** Launches of one batch (many names at once) running at the same time; the providers' budgets pace them. */
+  LAUNCH_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  LAUNCH_WAIT_LIMIT_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(7 * 60)
+    .default(6 * 60),
   /** Pages each list keeps in memory, each reused only while no table it reads has changed (decision 038); 0 turns it off. */
   LIST_PAGE_CACHE_SIZE: z.coerce.number().int().min(0).max(100_000).default(500),
   /** Run job workers inside the API process (on by default; `npm run worker` runs more elsewhere). */

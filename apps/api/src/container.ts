@@ -81,6 +81,10 @@ import { createFleetService, type FleetService } from './modules/fleet/fleet.ser
 import { fleetPlanJob, fleetRunJob } from './jobs/kinds/fleet.ts';
 import { importPlanJob, importRunJob } from './jobs/kinds/imports.ts';
 import { createImportsRepository } from './modules/imports/imports.repository.ts';
+import { launchBatchPlanJob, launchBatchRunJob, launchRunJob } from './jobs/kinds/launches.ts';
+import { createLaunchBatchesService, type LaunchBatchesService } from './modules/launches/launch-batches.service.ts';
+import { createLaunchesRepository } from './modules/launches/launches.repository.ts';
+import { createLaunchesService, type LaunchesService } from './modules/launches/launches.service.ts';
 import { createImportsService, type ImportsService } from './modules/imports/imports.service.ts';
 import { createContentFilesService } from './modules/content-files/content-files.service.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
@@ -151,6 +155,7 @@ export async function createContainer(
     dnsTemplates: createDnsTemplatesRepository(db),
     launchProfiles: createLaunchProfilesRepository(db),
     imports: createImportsRepository(db),
+    launches: createLaunchesRepository(db),
     health: createHealthRepository(db),
     notificationChannels: createNotificationChannelsRepository(db),
     alertRules: createAlertRulesRepository(db),
@@ -379,6 +384,9 @@ export async function createContainer(
     fleetRunJob(() => fleet),
     importPlanJob(() => imports),
     importRunJob(() => imports),
+    launchRunJob(() => launches),
+    launchBatchPlanJob(() => launchBatches),
+    launchBatchRunJob(() => launchBatches),
     zoneExports.job,
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     healthCycleJob(() => health),
@@ -561,6 +569,44 @@ export async function createContainer(
 
   const parsing = createParsingService({ jobs, domains: services.domains, contentFiles, proxies: services.proxies });
 
+  // Launches (issue 27, decision 044): the stages chain the services above; nothing calls a provider itself.
+  const launches: LaunchesService = createLaunchesService({
+    repo: repos.launches,
+    jobsRepo: repos.jobs,
+    engine: () => jobEngine,
+    audit,
+    stageDeps: {
+      domains: services.domains,
+      servers: services.servers,
+      cloudFlare,
+      registrar,
+      directAdmin,
+      ispManager,
+      webmaster: yandexWebmaster,
+      files: domainJobDeps,
+      contentFiles,
+      parsing,
+      jobState: (id) => repos.jobs.find(id),
+      cloudEmail: async (id) => (await clouds.get(id)).email,
+    },
+    wait: {
+      firstDelayMs: config.LAUNCH_WAIT_FIRST_SECONDS * 1000,
+      maxDelayMs: config.LAUNCH_WAIT_MAX_SECONDS * 1000,
+      limitMs: config.LAUNCH_WAIT_LIMIT_MINUTES * 60_000,
+    },
+    background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
+    profile: (id) => services.launchProfiles.get(id),
+    dnsTemplate: (id) => services.dnsTemplates.findById(id),
+  });
+  const launchBatches: LaunchBatchesService = createLaunchBatchesService({
+    repo: repos.launches,
+    launches,
+    engine: () => jobEngine,
+    audit,
+    concurrency: config.LAUNCH_BATCH_CONCURRENCY,
+    pollMs: 1000,
+  });
+
   return {
     config,
     database,
@@ -592,6 +638,8 @@ export async function createContainer(
       parsing,
       fleet,
       imports,
+      launches,
+      launchBatches,
       zoneFile,
       zoneExports,
       health,

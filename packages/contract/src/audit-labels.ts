@@ -62,6 +62,16 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   import_domain: 'imported',
   import_zone_file: 'imported a zone file into',
   export_zone_files: 'exported zone files in',
+  launch: 'launched',
+  confirm_launch: 'confirmed the costly step of',
+  retry_launch: 'ran again',
+  cancel_launch: 'cancelled',
+  create_launch_batch: 'planned',
+  run_launch_batch: 'ran',
+  pause_launch_batch: 'paused',
+  resume_launch_batch: 'resumed',
+  cancel_launch_batch: 'cancelled',
+  retry_launch_batch: 'retried the failed names of',
 };
 
 /** Each entity of the audit trail as a noun (singular), and what the audit screen's filter calls it. */
@@ -87,6 +97,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, { noun: string; plural: string 
   sessions: { noun: 'session', plural: 'Sign-ins' },
   api_tokens: { noun: 'API token', plural: 'API tokens' },
   import_plans: { noun: 'import', plural: 'Imports' },
+  launches: { noun: 'launch', plural: 'Launches' },
+  launch_batches: { noun: 'launch batch', plural: 'Launch batches' },
 };
 
 /** Sign-ins and sign-outs: the trail of who came and went, not of what changed. */

@@ -39,3 +39,4 @@ export * from './sessions.ts';
 export * from './api-tokens.ts';
 export * from './audit-labels.ts';
 export * from './alerts.ts';
+export * from './launches.ts';

@@ -23,6 +23,9 @@ export const JOB_KINDS = [
   'health.check',
   'alerts.evaluate',
   'alerts.deliver',
+  'launches.run',
+  'launches.batch-plan',
+  'launches.batch-run',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -42,6 +45,9 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'health.check': 'Health check now',
   'alerts.evaluate': 'Alerts: read problems',
   'alerts.deliver': 'Alert delivery',
+  'launches.run': 'Launch',
+  'launches.batch-plan': 'Launch batch plan',
+  'launches.batch-run': 'Launch batch run',
 };
 
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */

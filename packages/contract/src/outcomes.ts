@@ -176,6 +176,14 @@ export function jobSentence(j: JobFacts): string {
       return r.status === 'sent'
         ? `Delivered: ${typeof r.answer === 'string' ? r.answer : 'accepted'}`
         : `Not delivered: ${typeof r.answer === 'string' ? r.answer : String(r.status ?? 'skipped')}`;
+    case 'launches.run':
+      if (r.state === 'needs_confirmation') return 'Stopped before registering the name: confirm it on the launch';
+      if (r.state === 'cancelled') return 'The launch was cancelled';
+      return `${typeof r.domainName === 'string' ? r.domainName : 'The site'} is live: ${n('done')} stages done, ${n('already_done')} already done, ${n('skipped')} skipped`;
+    case 'launches.batch-plan':
+      return `${plural(n('planned'), 'name')} planned, ${n('blocked').toLocaleString('en-US')} blocked: see the batch`;
+    case 'launches.batch-run':
+      return r.state === 'paused' ? 'Paused: see the batch' : 'Stopped: see the batch';
     default:
       return 'Done';
   }

@@ -91,6 +91,27 @@ export async function startDemoProviders(dataDir: string) {
   });
   // Namecheap's accounts and domains persist too, so registrations and imports survive a restart.
   const namecheap = await startNamecheapSim({ stateFile: path.join(dataDir, 'demo-namecheap.json') });
+  // Cloudflare activates a zone once the registrar's name servers point at it. Here the registrar and the edge are
+  // two simulators, so this look every two seconds stands in for Cloudflare's own checks (a launch waits on it).
+  const activation = setInterval(() => {
+    for (const zone of cloudflare.state.zones.values()) {
+      if (zone.status !== 'pending') continue;
+      const wanted = cloudflare.state.accounts.get(zone.accountId)?.nameServers;
+      const registered = [...namecheap.state.accounts.values()].map((a) => a.domains.get(zone.name)).find(Boolean);
+      const ns = registered?.nameServers.map((n) => n.toLowerCase()).sort();
+      if (
+        wanted &&
+        ns &&
+        ns.join() ===
+          [...wanted]
+            .map((n) => n.toLowerCase())
+            .sort()
+            .join()
+      )
+        cloudflare.setZoneStatus(zone.id, 'active');
+    }
+  }, 2000);
+  activation.unref();
   // The hosting panels keep their sites in DATA_DIR; a missing file means they are new and get sample sites.
   const daState = path.join(dataDir, 'demo-directadmin.json');
   const ispState = path.join(dataDir, 'demo-ispmanager.json');
@@ -136,6 +157,7 @@ export async function startDemoProviders(dataDir: string) {
     site,
     healthSite,
     async close() {
+      clearInterval(activation);
       await Promise.allSettled([
         sshHost.close(),
         cloudflare.close(),

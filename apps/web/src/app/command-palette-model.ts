@@ -35,6 +35,7 @@ export const hitPath = (hit: Pick<SearchHit, 'area' | '_id'>) => `${AREA_PATHS[h
 
 /** Screens and create forms, always on offer. */
 const CREATE_LINKS: readonly { label: string; to: string }[] = [
+  { label: 'Launch a site', to: '/launches/new' },
   { label: 'Create Domain', to: '/domains/create' },
   { label: 'Create User', to: '/users/create' },
   { label: 'Create Role', to: '/roles/create' },

@@ -53,6 +53,15 @@ export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
           </Button>
         )}
         <div className="navbar-nav ms-auto align-items-center">
+          {token && (
+            <Link
+              to="/launches/new"
+              className="nav-link me-2 text-nowrap d-none d-md-block"
+              title="Launch a site in one go"
+            >
+              Launch a site
+            </Link>
+          )}
           {token && me.data && (
             <Link
               to="/profile"

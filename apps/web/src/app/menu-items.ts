@@ -11,6 +11,7 @@ export const SECTIONS: readonly MenuItem[] = [
   { label: 'Domains', to: '/domains' },
   { label: 'Fleet', to: '/fleet' },
   { label: 'Imports', to: '/imports' },
+  { label: 'Launches', to: '/launches' },
   { label: 'Clouds', to: '/clouds' },
   { label: 'Proxies', to: '/proxies' },
   { label: 'Servers', to: '/servers' },

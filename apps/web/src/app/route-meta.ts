@@ -124,6 +124,7 @@ export const ENTITY_NAMES: Record<string, (item: Record<string, unknown>) => str
   'domain-registrators-contacts': (c) => str(c.name),
   'yandex-webmaster/accounts': (a) => str(a.name),
   jobs: (j) => (j.jobNo ? `Job #${String(j.jobNo)}` : undefined),
+  launches: (l) => (l.launchNo ? `Launch #${String(l.launchNo)}` : undefined),
 };
 
 function str(v: unknown): string | undefined {

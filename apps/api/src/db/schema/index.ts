@@ -16,3 +16,4 @@ export * from './app-key-check.ts';
 export * from './access.ts';
 export * from './launch.ts';
 export * from './alerts.ts';
+export * from './launches.ts';

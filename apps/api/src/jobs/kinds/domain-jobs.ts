@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
-import { IdSchema } from '@fleetdesk/contract';
+import { IdSchema, type JobProgress } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError } from '../../http/errors.ts';
 import type { SshPool } from '../../files/ssh/index.ts';
@@ -60,39 +60,52 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
     retry: { limit: 2, delaySeconds: 10, backoff: true },
     timeoutSeconds: 60 * 60,
     async handler(ctx) {
-      const dir = await domainDirOf(deps, ctx.payload.domainId);
-      const urls: SitemapUrl[] = [];
-      let scanned = 0;
-      const links = linkTally();
-      await requireDir(dir);
-      for await (const e of dir.fs.walk('', { signal: ctx.signal, onLink: links.onLink })) {
-        scanned++;
-        if (e.type === 'file' && HTML.test(e.path))
-          urls.push({ loc: urlOf(dir.domainName, e.path), lastmod: new Date(e.mtime * 1000) });
-        if (scanned % 200 === 0)
-          await ctx.progress({ done: urls.length, total: null, unit: 'URLs', step: 'scan', message: 'Scanning files' });
-      }
-      if (!urls.length) throw new PermanentJobError(NO_HTML_FILES);
-      await ctx.progress(
-        { done: urls.length, total: urls.length, unit: 'URLs', step: 'write', message: 'Writing sitemaps' },
-        { force: true },
-      );
-      // Each file is written atomically (temp file, then rename), so crawlers never read half a sitemap.
-      const result = await writeSitemaps(urls, {
-        baseUrl: `https://${dir.domainName}`,
-        open: (name) => {
-          const out = new PassThrough();
-          return { out, done: dir.fs.writeAtomic(name, out, { mkdirs: false }) };
-        },
-      });
-      await ctx.progress(
-        { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
-        { force: true },
-      );
-      const skippedLinks = links.note();
-      return skippedLinks ? { ...result, skippedLinks } : result;
+      return generateSitemap(deps, ctx.payload.domainId, ctx.signal, (p, o) => ctx.progress(p, o));
     },
   });
+
+/**
+ * Walks the domain directory's HTML files and writes sitemap.xml (or an index): the job above, and a launch's
+ * sitemap stage.
+ */
+export async function generateSitemap(
+  deps: DomainJobDeps,
+  domainId: string,
+  signal: AbortSignal,
+  progress: (p: JobProgress, o?: { force?: boolean }) => Promise<void> = async () => undefined,
+) {
+  const dir = await domainDirOf(deps, domainId);
+  const urls: SitemapUrl[] = [];
+  let scanned = 0;
+  const links = linkTally();
+  await requireDir(dir);
+  for await (const e of dir.fs.walk('', { signal, onLink: links.onLink })) {
+    scanned++;
+    if (e.type === 'file' && HTML.test(e.path))
+      urls.push({ loc: urlOf(dir.domainName, e.path), lastmod: new Date(e.mtime * 1000) });
+    if (scanned % 200 === 0)
+      await progress({ done: urls.length, total: null, unit: 'URLs', step: 'scan', message: 'Scanning files' });
+  }
+  if (!urls.length) throw new PermanentJobError(NO_HTML_FILES);
+  await progress(
+    { done: urls.length, total: urls.length, unit: 'URLs', step: 'write', message: 'Writing sitemaps' },
+    { force: true },
+  );
+  // Each file is written atomically (temp file, then rename), so crawlers never read half a sitemap.
+  const result = await writeSitemaps(urls, {
+    baseUrl: `https://${dir.domainName}`,
+    open: (name) => {
+      const out = new PassThrough();
+      return { out, done: dir.fs.writeAtomic(name, out, { mkdirs: false }) };
+    },
+  });
+  await progress(
+    { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
+    { force: true },
+  );
+  const skippedLinks = links.note();
+  return skippedLinks ? { ...result, skippedLinks } : result;
+}
 
 /** Copy content files: the whole tree to the target domain's directory, file by file, streamed. */
 async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: string, toId: string) {

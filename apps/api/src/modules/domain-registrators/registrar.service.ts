@@ -281,6 +281,26 @@ export function createRegistrarService(deps: {
       };
     },
 
+    /** Whether the account holds the name, without writing anything (a launch's plan and stage). */
+    async inAccount(registratorId: string, domainName: string): Promise<{ inAccount: boolean; message: string }> {
+      const ascii = asciiOf(domainName);
+      try {
+        await nc.getInfo(await credsOf(registratorId), ascii);
+        return { inAccount: true, message: `Namecheap: ${unicodeOf(ascii)} is in the account` };
+      } catch (err) {
+        if (err instanceof UpstreamError && NAMECHEAP_DOMAIN_ERRORS.has(Number(err.upstreamCode)))
+          return { inAccount: false, message: err.message };
+        throw err;
+      }
+    },
+
+    /** Whether the name can be registered at this registrator now (a launch's plan). */
+    async availability(registratorId: string, domainName: string) {
+      const ascii = asciiOf(domainName);
+      const [r] = await nc.check(await credsOf(registratorId), [ascii]);
+      return { available: !!r?.available, description: r?.description ?? null };
+    },
+
     /** What Namecheap says of the domain now: its expiry and name servers (the health checks). */
     async domainState(domainId: string) {
       const { domain, creds } = await domainWithRegistrator(domainId);

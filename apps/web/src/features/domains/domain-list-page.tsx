@@ -10,6 +10,7 @@ import {
   type HealthCheckKey,
 } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
+import { LinkButton } from '../../components/link-button.tsx';
 import { useListUrlState } from '../../components/use-list-url-state.ts';
 import { FLEET_NEW_PATH, type FleetNewState, type FleetSelectionSent } from '../fleet/fleet-api.ts';
 import { zoneExportPath } from '../imports/zone-export-path.ts';
@@ -227,6 +228,9 @@ export function DomainListPage() {
       selection={{ isSelected, onToggle: toggle, onTogglePage: togglePage, label: (d) => d.domainNameUnicode }}
       actions={
         <>
+          <LinkButton to="/launches/new" variant="outline-primary">
+            Launch a site
+          </LinkButton>
           <Button
             variant="outline-secondary"
             onClick={checkHealth}

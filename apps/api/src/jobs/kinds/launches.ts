@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { IdSchema, LAUNCH_STAGES } from '@fleetdesk/contract';
+import {
+  LAUNCH_BATCH_PLAN_JOB,
+  LAUNCH_BATCH_RUN_JOB,
+  type LaunchBatchesService,
+} from '../../modules/launches/launch-batches.service.ts';
+import { LAUNCH_JOB, type LaunchesService } from '../../modules/launches/launches.service.ts';
+import { defineJob } from '../registry.ts';
+
+/** pg-boss keeps a job at most 24 hours; a run (or a batch's run) stays within it, with its grace. */
+const LONGEST_RUN_SECONDS = 22 * 60 * 60;
+
+/**
+ * A run of a launch (decision 044): one step per stage, so a crashed worker's run resumes from the stage it was
+ * in. A failed stage fails the run at once (no blind retries: a refusal needs a person, and Retry runs it again);
+ * waiting stages wait inside their step, so the run may last as long as their bound.
+ */
+export const launchRunJob = (launches: () => LaunchesService) =>
+  defineJob<{ launchId: string }>({
+    kind: LAUNCH_JOB,
+    area: 'cnv:domains',
+    payload: z.object({ launchId: IdSchema }),
+    steps: () => LAUNCH_STAGES.map((s) => ({ key: s.key, label: s.label })),
+    retry: { limit: 0, delaySeconds: 0, backoff: false },
+    // Two waiting stages (and a parse) may each take up to the wait limit (at most 7 hours each).
+    timeoutSeconds: LONGEST_RUN_SECONDS,
+    handler: (ctx) => launches().runJob(ctx),
+  });
+
+const BatchPayload = z.object({ batchId: IdSchema });
+
+/** Plans every name of a batch; a resumed job plans only the names without a plan yet. */
+export const launchBatchPlanJob = (batches: () => LaunchBatchesService) =>
+  defineJob<{ batchId: string }>({
+    kind: LAUNCH_BATCH_PLAN_JOB,
+    area: 'cnv:domains',
+    payload: BatchPayload,
+    retry: { limit: 2, delaySeconds: 10, backoff: true },
+    timeoutSeconds: 6 * 60 * 60,
+    handler: (ctx) => batches().planJob(ctx),
+  });
+
+/** Runs a batch: starts its names' launches a few at a time and follows them; Resume queues it again. */
+export const launchBatchRunJob = (batches: () => LaunchBatchesService) =>
+  defineJob<{ batchId: string }>({
+    kind: LAUNCH_BATCH_RUN_JOB,
+    area: 'cnv:domains',
+    payload: BatchPayload,
+    // A batch longer than one run's limit goes on in the retry, which follows the same rows.
+    retry: { limit: 3, delaySeconds: 10, backoff: true },
+    timeoutSeconds: LONGEST_RUN_SECONDS,
+    handler: (ctx) => batches().runJob(ctx),
+  });

@@ -1,0 +1,467 @@
+import {
+  LAUNCH_BATCH_MAX,
+  LAUNCH_CSV_COLUMNS,
+  LAUNCH_ROW_STATUSES,
+  LAUNCH_STAGES,
+  LaunchBatchRowInputSchema,
+  toAsciiDomain,
+  type LaunchBatch,
+  type LaunchBatchInput,
+  type LaunchBatchInputParsed,
+  type LaunchBatchRow,
+  type LaunchBatchRowsQuery,
+  type LaunchInputParsed,
+  type LaunchRowStatus,
+  type LaunchSettings,
+  type ListResult,
+  type RunTally,
+} from '@fleetdesk/contract';
+import type { Actor } from '../../http/context.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import type { JobEngine } from '../../jobs/engine.ts';
+import { PermanentJobError, type JobContext } from '../../jobs/registry.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { unicodeOf } from '../domains/domains.repository.ts';
+import type { LaunchBatchRow as BatchRow, LaunchBatchRowRow, LaunchesRepository } from './launches.repository.ts';
+import type { LaunchesService } from './launches.service.ts';
+
+export const LAUNCH_BATCH_PLAN_JOB = 'launches.batch-plan';
+export const LAUNCH_BATCH_RUN_JOB = 'launches.batch-run';
+
+type Overrides = Partial<Pick<LaunchSettings, 'serverId' | 'brandId' | 'cloudId' | 'sslMode'>> & {
+  copyFromDomainId?: string | null;
+};
+
+const MESSAGES = {
+  notFound: 'Launch batch not found',
+  tooMany: `A batch holds at most ${LAUNCH_BATCH_MAX} names`,
+  notRunnable: 'Only a planned or paused batch can be run',
+  notRunning: 'The batch is not running',
+  notPaused: 'The batch is not paused',
+  finished: 'The batch has already finished',
+  noFailed: 'No name of the batch has failed',
+  csvHeader: `The CSV's first line names its columns: ${LAUNCH_CSV_COLUMNS.join(', ')} (domainName is required)`,
+} as const;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** RFC 4180 lines: quoted fields (with doubled quotes, commas and line breaks inside), CRLF or LF. */
+export function parseCsv(text: string, maxRows: number): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const src = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!;
+    if (quoted) {
+      if (ch === '"' && src[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"' && field === '') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && src[i + 1] === '\n') i++;
+      row.push(field);
+      field = '';
+      if (row.some((f) => f.trim())) rows.push(row);
+      row = [];
+      if (rows.length > maxRows) break;
+    } else field += ch;
+  }
+  row.push(field);
+  if (row.some((f) => f.trim())) rows.push(row);
+  return rows;
+}
+
+/**
+ * A launch over many names (decision 044): planned first (each name's plan, blockers named), then run as one
+ * job that keeps a few launches going at a time. Each name is an ordinary launch, so its calls keep to the
+ * providers' own budgets (Cloudflare's per account as background work, Namecheap's per account, Yandex's quotas)
+ * exactly as a single launch does; pause, resume, cancel and retry-failed act on the batch's names.
+ */
+export function createLaunchBatchesService(deps: {
+  repo: LaunchesRepository;
+  launches: LaunchesService;
+  engine: () => JobEngine;
+  audit: AuditService;
+  /** Launches of one batch running at once. */
+  concurrency: number;
+  /** Pause between two looks at the running launches. */
+  pollMs: number;
+}) {
+  const { repo, audit } = deps;
+
+  const load = async (id: string) => {
+    const b = await repo.findBatch(id);
+    if (!b) throw new NotFoundError(MESSAGES.notFound);
+    return b;
+  };
+
+  const toBatch = (b: BatchRow, counts: Map<LaunchRowStatus, number> | undefined): LaunchBatch => {
+    const c = Object.fromEntries(LAUNCH_ROW_STATUSES.map((s) => [s, counts?.get(s) ?? 0])) as Record<
+      LaunchRowStatus,
+      number
+    >;
+    return {
+      _id: b.id,
+      batchNo: b.batchNo,
+      state: b.state,
+      settings: b.settings,
+      confirmCostly: b.confirmCostly,
+      error: b.error,
+      createdBy: b.createdBy,
+      createdAt: b.createdAt.toISOString(),
+      counts: c,
+      total: Object.values(c).reduce((a, n) => a + n, 0),
+    };
+  };
+  const shown = async (b: BatchRow) => toBatch(b, (await repo.rowCounts([b.id])).get(b.id));
+
+  /** The names of the input: pasted one per line, or CSV rows with their overrides resolved to ids. */
+  async function rowsOf(input: LaunchBatchInput): Promise<{ domainName: string; overrides: Overrides }[]> {
+    const out: { domainName: string; overrides: Overrides }[] = [];
+    const seen = new Set<string>();
+    const add = (line: number, domainName: string, overrides: Overrides, field: 'names' | 'csv') => {
+      const ascii = toAsciiDomain(domainName);
+      if (!ascii) {
+        const message = `Line ${line}: ${domainName || '(empty)'} is not a valid host name`;
+        throw new ValidationError(message, { [field]: message });
+      }
+      if (seen.has(ascii)) return;
+      seen.add(ascii);
+      if (out.length >= LAUNCH_BATCH_MAX) throw new ValidationError(MESSAGES.tooMany, { [field]: MESSAGES.tooMany });
+      out.push({ domainName: ascii, overrides });
+    };
+    if (input.csv?.trim()) {
+      const lines = parseCsv(input.csv, LAUNCH_BATCH_MAX + 1);
+      const header = (lines[0] ?? []).map((h) => h.trim());
+      const col = (name: string) => header.indexOf(name);
+      if (col('domainName') < 0 || header.some((h) => !(LAUNCH_CSV_COLUMNS as readonly string[]).includes(h)))
+        throw new ValidationError(MESSAGES.csvHeader, { csv: MESSAGES.csvHeader });
+      for (const [i, cells] of lines.slice(1).entries()) {
+        const line = i + 2;
+        const cell = (name: string) => (col(name) >= 0 ? (cells[col(name)] ?? '').trim() : '');
+        const refuse = (what: string) => {
+          const message = `Line ${line}: ${what}`;
+          return new ValidationError(message, { csv: message });
+        };
+        const o: Overrides = {};
+        const lookups: [string, (v: string) => Promise<string | null>, keyof Overrides][] = [
+          ['server', repo.serverIdByIp, 'serverId'],
+          ['brand', repo.brandIdByName, 'brandId'],
+          ['cloud', repo.cloudIdByEmail, 'cloudId'],
+          ['copyFrom', (v) => repo.domainIdByName(toAsciiDomain(v) ?? v), 'copyFromDomainId'],
+        ];
+        for (const [name, find, key] of lookups) {
+          const v = cell(name);
+          if (!v) continue;
+          const id = await find(v);
+          if (!id) throw refuse(`no ${name} ${v}`);
+          (o as Record<string, string>)[key] = id;
+        }
+        const ssl = cell('sslMode');
+        if (ssl) {
+          const parsed = LaunchBatchRowInputSchema.shape.sslMode.safeParse(ssl);
+          if (!parsed.success) throw refuse(`SSL mode ${ssl} is not one of off, flexible, full, strict`);
+          o.sslMode = parsed.data;
+        }
+        add(line, cell('domainName'), o, 'csv');
+      }
+    } else {
+      const names = (input.names ?? '').split(/\r?\n/);
+      names.forEach((n, i) => n.trim() && add(i + 1, n.trim(), {}, 'names'));
+    }
+    if (!out.length) throw new ValidationError('No names to launch', { names: 'No names to launch' });
+    return out;
+  }
+
+  /** One name's launch input: the batch's settings with the row's overrides. */
+  const inputOf = (b: BatchRow, r: Pick<LaunchBatchRowRow, 'domainName' | 'overrides'>, dryRun: boolean) => {
+    const o = r.overrides as Overrides;
+    const { copyFromDomainId, ...rest } = o;
+    return {
+      ...b.settings,
+      ...rest,
+      content: copyFromDomainId ? { type: 'copy' as const, fromDomainId: copyFromDomainId } : b.settings.content,
+      domainName: r.domainName,
+      confirmCostly: b.confirmCostly,
+      dryRun,
+    } as LaunchInputParsed;
+  };
+
+  const enqueue = async (b: BatchRow, kind: string, actor: Actor) => {
+    const job = await deps.engine().enqueue(kind, { batchId: b.id }, { createdBy: actor.username });
+    return (await repo.transitionBatch(b.id, [b.state], { jobId: job.id })) ?? b;
+  };
+
+  /** A row's status from its launch's state. */
+  const statusOfLaunch = (state: string): LaunchRowStatus | null =>
+    state === 'completed'
+      ? 'done'
+      : state === 'failed'
+        ? 'failed'
+        : state === 'cancelled'
+          ? 'cancelled'
+          : state === 'needs_confirmation'
+            ? 'needs_confirmation'
+            : null;
+
+  return {
+    async create(input: LaunchBatchInputParsed, actor: Actor): Promise<LaunchBatch> {
+      const rows = await rowsOf(input);
+      const b = await repo.insertBatch(
+        {
+          settings: input.settings,
+          confirmCostly: !!input.confirmCostly,
+          state: 'planning',
+          createdBy: actor.username,
+        },
+        rows.map((r, i) => ({
+          seq: i + 1,
+          domainName: r.domainName,
+          domainNameUnicode: unicodeOf(r.domainName),
+          overrides: r.overrides as Record<string, unknown>,
+          status: 'pending' as const,
+        })),
+      );
+      await audit.record(actor, {
+        action: 'create_launch_batch',
+        entity: 'launch_batches',
+        entityId: b.id,
+        details: { names: rows.length },
+      });
+      return shown(await enqueue(b, LAUNCH_BATCH_PLAN_JOB, actor));
+    },
+
+    async list(page: number): Promise<ListResult<LaunchBatch>> {
+      const r = await repo.listBatches(page);
+      const counts = await repo.rowCounts(r.items.map((b) => b.id));
+      return { items: r.items.map((b) => toBatch(b, counts.get(b.id))), itemsCount: r.itemsCount };
+    },
+
+    get: async (id: string) => shown(await load(id)),
+
+    async rows(id: string, q: LaunchBatchRowsQuery): Promise<ListResult<LaunchBatchRow>> {
+      await load(id);
+      const r = await repo.rowsPage(id, q);
+      return {
+        items: r.items.map(({ row, stages }) => ({
+          seq: row.seq,
+          domainName: row.domainName,
+          domainNameUnicode: row.domainNameUnicode,
+          overrides: row.overrides as Record<string, unknown>,
+          status: row.status,
+          message: row.message,
+          launchId: row.launchId,
+          progress: stages
+            ? {
+                done: stages.filter((s) => ['done', 'already_done', 'skipped'].includes(s.state)).length,
+                total: stages.length,
+              }
+            : null,
+        })),
+        itemsCount: r.itemsCount,
+      };
+    },
+
+    async run(id: string, actor: Actor) {
+      const b = await load(id);
+      const running = await repo.transitionBatch(id, ['planned'], { state: 'running' });
+      if (!running) throw new ConflictError(b.state === 'paused' ? MESSAGES.notPaused : MESSAGES.notRunnable);
+      await audit.record(actor, { action: 'run_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
+      return shown(await enqueue(running, LAUNCH_BATCH_RUN_JOB, actor));
+    },
+
+    /** No new name starts; the launches under way go on and are followed again on Resume. */
+    async pause(id: string, actor: Actor) {
+      await load(id);
+      const b = await repo.transitionBatch(id, ['running'], { state: 'paused' });
+      if (!b) throw new ConflictError(MESSAGES.notRunning);
+      await audit.record(actor, { action: 'pause_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
+      return shown(b);
+    },
+
+    async resume(id: string, actor: Actor) {
+      await load(id);
+      const b = await repo.transitionBatch(id, ['paused'], { state: 'running' });
+      if (!b) throw new ConflictError(MESSAGES.notPaused);
+      await audit.record(actor, { action: 'resume_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
+      return shown(await enqueue(b, LAUNCH_BATCH_RUN_JOB, actor));
+    },
+
+    /** Stops the batch: names not started are cancelled, launches under way are cancelled (done stages stay). */
+    async cancel(id: string, actor: Actor) {
+      await load(id);
+      const b = await repo.transitionBatch(id, ['planning', 'planned', 'running', 'paused'], { state: 'cancelled' });
+      if (!b) throw new ConflictError(MESSAGES.finished);
+      for (;;) {
+        const rows = await repo.rowsIn(id, ['pending', 'running', 'needs_confirmation'], 200);
+        if (!rows.length) break;
+        for (const r of rows) {
+          if (r.launchId) await deps.launches.cancel(r.launchId, actor).catch(() => undefined);
+          await repo.updateRow(id, r.seq, { status: 'cancelled' });
+        }
+      }
+      await audit.record(actor, { action: 'cancel_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
+      return shown((await repo.findBatch(id))!);
+    },
+
+    /** Every failed name again: its launch retries its failed stage; a name refused before starting starts anew. */
+    async retryFailed(id: string, actor: Actor) {
+      const b = await load(id);
+      if (b.state === 'cancelled' || b.state === 'planning') throw new ConflictError(MESSAGES.finished);
+      let n = 0;
+      for (;;) {
+        const rows = await repo.rowsIn(id, ['failed'], 200);
+        if (!rows.length) break;
+        for (const r of rows) {
+          n++;
+          if (!r.launchId) {
+            await repo.updateRow(id, r.seq, { status: 'pending', message: null });
+            continue;
+          }
+          try {
+            await deps.launches.retry(r.launchId, null, actor);
+            await repo.updateRow(id, r.seq, { status: 'running', message: null });
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            await repo.updateRow(id, r.seq, { status: 'failed', message: err.message });
+          }
+        }
+        if (n >= LAUNCH_BATCH_MAX) break;
+      }
+      if (!n) throw new ConflictError(MESSAGES.noFailed);
+      await audit.record(actor, {
+        action: 'retry_launch_batch',
+        entity: 'launch_batches',
+        entityId: id,
+        details: { names: n },
+      });
+      const again = await repo.transitionBatch(id, ['completed', 'failed', 'paused', 'running'], { state: 'running' });
+      return shown(
+        again && b.state !== 'running'
+          ? await enqueue(again, LAUNCH_BATCH_RUN_JOB, actor)
+          : (await repo.findBatch(id))!,
+      );
+    },
+
+    /** The plan job: each name planned like a single launch (a few at a time), blocked names marked. */
+    async planJob(ctx: JobContext<{ batchId: string }>) {
+      const b = await repo.findBatch(ctx.payload.batchId);
+      if (!b) throw new PermanentJobError(MESSAGES.notFound);
+      const counts = (await repo.rowCounts([b.id])).get(b.id);
+      const total = [...(counts?.values() ?? [])].reduce((a, n) => a + n, 0);
+      const actor: Actor = { userId: null, username: b.createdBy, rules: ['cnv'], requestId: null };
+      let planned = 0;
+      let blocked = 0;
+      // Rows still pending without a plan message are the ones not planned yet (a resumed job skips the others).
+      for (;;) {
+        const rows = await repo.unplannedRows(b.id, 200);
+        if (!rows.length) break;
+        const queue = [...rows];
+        const worker = async () => {
+          for (let r = queue.shift(); r; r = queue.shift()) {
+            ctx.signal.throwIfAborted();
+            let message: string;
+            let status: LaunchRowStatus = 'pending';
+            try {
+              const p = await deps.launches.plan(inputOf(b, r, true), actor);
+              const will = p.steps.filter((s) => s.outcome === 'run' || s.outcome === 'confirm').length;
+              message = p.blockers.length
+                ? p.blockers
+                    .map((x) => `${LAUNCH_STAGES.find((s) => s.key === x.stage)!.label}: ${x.message}`)
+                    .join('; ')
+                : `${will} stage${will === 1 ? '' : 's'} to run, ${p.steps.filter((s) => s.outcome === 'done').length} already done`;
+              if (p.blockers.length) status = 'blocked';
+            } catch (err) {
+              if (!(err instanceof AppError)) throw err;
+              message = err.message;
+              status = 'blocked';
+            }
+            if (status === 'blocked') blocked++;
+            await repo.updateRow(b.id, r.seq, { status, message });
+            planned++;
+            await ctx.progress({ done: planned, total, unit: 'names', message: `Planned ${r.domainNameUnicode}` });
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(deps.concurrency, queue.length) }, worker));
+      }
+      await repo.transitionBatch(b.id, ['planning'], { state: 'planned' });
+      return { batchId: b.id, planned, blocked };
+    },
+
+    /** The run job: keeps `concurrency` launches going, follows them to their end, until no name is left. */
+    async runJob(ctx: JobContext<{ batchId: string }>) {
+      const id = ctx.payload.batchId;
+      const b = await repo.findBatch(id);
+      if (!b) throw new PermanentJobError(MESSAGES.notFound);
+      const actor: Actor = { userId: null, username: b.createdBy, rules: ['cnv'], requestId: null };
+      for (;;) {
+        ctx.signal.throwIfAborted();
+        const now = await repo.findBatch(id);
+        if (!now || now.state !== 'running') return { batchId: id, state: now?.state ?? 'gone' };
+        // Follow the launches under way.
+        const active = await repo.rowsIn(id, ['running'], LAUNCH_BATCH_MAX);
+        const states = await repo.launchStates(active.map((r) => r.launchId!).filter(Boolean));
+        let going = 0;
+        for (const r of active) {
+          // A row claimed a moment ago has no launch yet: it is still starting.
+          const s = r.launchId ? states.get(r.launchId) : undefined;
+          const status = !r.launchId ? null : s ? statusOfLaunch(s.state) : 'failed';
+          if (status)
+            await repo.updateRow(id, r.seq, { status, message: s?.error ?? (s ? null : 'The launch is gone') });
+          else going++;
+        }
+        // Start the next names while there is room.
+        const next = going < deps.concurrency ? await repo.rowsIn(id, ['pending'], deps.concurrency - going) : [];
+        for (const r of next) {
+          // Claimed first, so a second run of the batch (Resume while the first was still looking) cannot start it too.
+          if (!(await repo.claimRow(id, r.seq))) continue;
+          try {
+            const made = await deps.launches.create(inputOf(now, r, false), actor);
+            if ('launch' in made)
+              await repo.updateRow(id, r.seq, { status: 'running', launchId: made.launch._id, message: null });
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            await repo.updateRow(id, r.seq, { status: 'failed', message: err.message });
+          }
+        }
+        const counts = (await repo.rowCounts([id])).get(id) ?? new Map<LaunchRowStatus, number>();
+        const n = (s: LaunchRowStatus) => counts.get(s) ?? 0;
+        const total = [...counts.values()].reduce((a, x) => a + x, 0);
+        const finished = n('done') + n('failed') + n('cancelled') + n('blocked') + n('needs_confirmation');
+        await ctx.progress({ done: finished, total, unit: 'names', message: `${n('running')} launching` });
+        if (!n('running') && !n('pending')) {
+          await repo.transitionBatch(id, ['running'], { state: 'completed' });
+          const tally: RunTally = {
+            total,
+            changed: n('done'),
+            same: 0,
+            skipped: n('blocked') + n('needs_confirmation'),
+            failed: n('failed'),
+            cancelled: n('cancelled'),
+          };
+          return { batchId: id, tally };
+        }
+        await sleep(deps.pollMs, ctx.signal);
+      }
+    },
+  };
+}
+export type LaunchBatchesService = ReturnType<typeof createLaunchBatchesService>;

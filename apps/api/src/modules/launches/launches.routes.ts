@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  IdParamsSchema,
+  LaunchBatchInputSchema,
+  LaunchBatchRowSchema,
+  LaunchBatchRowsQuerySchema,
+  LaunchBatchSchema,
+  LaunchInputSchema,
+  ListQuerySchema,
+  LaunchListQuerySchema,
+  LaunchPlanSchema,
+  LaunchSchema,
+  LaunchStageParamsSchema,
+  dataOf,
+  listOf,
+  type LaunchBatchInputParsed,
+  type LaunchBatchRowsQuery,
+  type LaunchInputParsed,
+  type ListQuery,
+  type LaunchListQuery,
+  type LaunchStageKey,
+} from '@fleetdesk/contract';
+import type { LaunchBatchesService } from './launch-batches.service.ts';
+import type { LaunchesService } from './launches.service.ts';
+
+/**
+ * Launches: plan (dryRun) or start one, read them, retry a failed stage, confirm the costly stage, cancel; and
+ * batches of many names: plan, read the rows, run, pause, resume, cancel, retry the failed names.
+ */
+export const launchesRoutes =
+  (service: LaunchesService, batches: LaunchBatchesService) => async (app: FastifyInstance) => {
+    const path = '/api/launches';
+    // A launch creates and changes a domain everywhere: the domains area's rule.
+    const config = { access: 'cnv:domains' as const };
+    const tags = ['launches'];
+    const params = IdParamsSchema;
+    const one = dataOf(LaunchSchema);
+    const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
+
+    const batchPath = `${path}/batches`;
+    const oneBatch = dataOf(LaunchBatchSchema);
+    app.post(
+      batchPath,
+      { config, schema: { tags, body: LaunchBatchInputSchema, response: { 201: oneBatch } } },
+      async (req, reply) =>
+        reply.status(201).send({ data: await batches.create(req.body as LaunchBatchInputParsed, req.actor) }),
+    );
+    app.get(
+      batchPath,
+      { config, schema: { tags, querystring: ListQuerySchema, response: { 200: listOf(LaunchBatchSchema) } } },
+      async (req) => ({ data: await batches.list((req.query as ListQuery).page) }),
+    );
+    app.get(`${batchPath}/:id`, { config, schema: { tags, params, response: { 200: oneBatch } } }, async (req) => ({
+      data: await batches.get(idOf(req)),
+    }));
+    app.get(
+      `${batchPath}/:id/rows`,
+      {
+        config,
+        schema: {
+          tags,
+          params,
+          querystring: LaunchBatchRowsQuerySchema,
+          response: { 200: listOf(LaunchBatchRowSchema) },
+        },
+      },
+      async (req) => ({ data: await batches.rows(idOf(req), req.query as LaunchBatchRowsQuery) }),
+    );
+    const verbs = {
+      run: batches.run,
+      pause: batches.pause,
+      resume: batches.resume,
+      cancel: batches.cancel,
+      'retry-failed': batches.retryFailed,
+    } as const;
+    for (const [verb, fn] of Object.entries(verbs))
+      app.post(
+        `${batchPath}/:id/${verb}`,
+        { config, schema: { tags, params, response: { 200: oneBatch } } },
+        async (req) => ({
+          data: await fn(idOf(req), req.actor),
+        }),
+      );
+
+    app.post(
+      path,
+      { config, schema: { tags, body: LaunchInputSchema, response: { 200: dataOf(LaunchPlanSchema), 201: one } } },
+      async (req, reply) => {
+        const r = await service.create(req.body as LaunchInputParsed, req.actor);
+        return 'plan' in r ? reply.status(200).send({ data: r.plan }) : reply.status(201).send({ data: r.launch });
+      },
+    );
+    app.get(
+      path,
+      { config, schema: { tags, querystring: LaunchListQuerySchema, response: { 200: listOf(LaunchSchema) } } },
+      async (req) => ({ data: await service.list(req.query as LaunchListQuery) }),
+    );
+    app.get(`${path}/:id`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
+      data: await service.get(idOf(req)),
+    }));
+    app.post(
+      `${path}/:id/steps/:stage/retry`,
+      { config, schema: { tags, params: LaunchStageParamsSchema, response: { 200: one } } },
+      async (req) => {
+        const p = req.params as { id: string; stage: LaunchStageKey };
+        return { data: await service.retry(p.id, p.stage, req.actor) };
+      },
+    );
+    app.post(`${path}/:id/retry`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
+      data: await service.retry(idOf(req), null, req.actor),
+    }));
+    app.post(`${path}/:id/confirm`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
+      data: await service.confirm(idOf(req), req.actor),
+    }));
+    app.post(`${path}/:id/cancel`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
+      data: await service.cancel(idOf(req), req.actor),
+    }));
+  };

@@ -1,0 +1,461 @@
+import {
+  LAUNCH_MESSAGES,
+  LAUNCH_STAGES,
+  LAUNCH_STAGE_FINISHED,
+  LaunchSettingsSchema,
+  type Launch,
+  type LaunchBlocker,
+  type LaunchInputParsed,
+  type LaunchListQuery,
+  type LaunchPlan,
+  type LaunchPlanStep,
+  type LaunchSettings,
+  type LaunchStage,
+  type LaunchStageKey,
+  type DnsTemplate,
+  type LaunchProfile,
+  type ListResult,
+} from '@fleetdesk/contract';
+import { systemActor, type Actor } from '../../http/context.ts';
+import { AppError, ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../../http/errors.ts';
+import type { JobEngine } from '../../jobs/engine.ts';
+import { PermanentJobError, type JobContext } from '../../jobs/registry.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { unicodeOf } from '../domains/domains.repository.ts';
+import type { JobsRepository } from '../jobs/jobs.repository.ts';
+import type { LaunchesRepository, LaunchRow } from './launches.repository.ts';
+import {
+  STAGES,
+  done,
+  ensureDomain,
+  linkTo,
+  type LaunchDeps,
+  type LaunchWaitOptions,
+  type StageOutcome,
+  type StagePlanContext,
+  type StageRunContext,
+} from './stages/index.ts';
+
+export const LAUNCH_JOB = 'launches.run';
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+const freshStage = (s: (typeof LAUNCH_STAGES)[number]): LaunchStage => ({
+  key: s.key,
+  label: s.label,
+  state: 'pending',
+  startedAt: null,
+  finishedAt: null,
+  detail: null,
+  links: [],
+  waitingFor: null,
+  since: null,
+  nextCheckAt: null,
+  attempts: 0,
+  error: null,
+});
+
+export function toLaunch(r: LaunchRow): Launch {
+  const finished = r.stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length;
+  return {
+    _id: r.id,
+    launchNo: r.launchNo,
+    domainName: r.domainName,
+    domainNameUnicode: r.domainNameUnicode,
+    domainId: r.domainId,
+    state: r.state,
+    confirmed: r.confirmed,
+    input: r.input,
+    stages: r.stages,
+    jobId: r.jobId,
+    error: r.error,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+    progress: { done: finished, total: r.stages.length },
+  };
+}
+
+/** Waits `ms`, or less when the job is cancelled. */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+/**
+ * Launches (decision 044): a plan of the stages (what each will do, what blocks it) before anything changes, then
+ * one durable job that runs the stages in order through the existing services. Each (re)run is a new job of the
+ * launch: stages done, already done or skipped are not run again, so Retry, Confirm and a run over a
+ * half-launched domain only finish what is missing.
+ */
+export function createLaunchesService(deps: {
+  repo: LaunchesRepository;
+  jobsRepo: Pick<JobsRepository, 'find'>;
+  engine: () => JobEngine;
+  audit: AuditService;
+  stageDeps: LaunchDeps;
+  wait: LaunchWaitOptions;
+  /** Runs a stage as background work: its Cloudflare calls wait for the account's budget slot (decision 034). */
+  background: <T>(fn: () => Promise<T>) => Promise<T>;
+  profile: (id: string) => Promise<LaunchProfile>;
+  dnsTemplate: (id: string) => Promise<DnsTemplate | undefined>;
+}) {
+  const { repo, audit } = deps;
+
+  /**
+   * The launch's settings in full: every field left empty takes the profile's (when one is named), a DNS template
+   * gives the records when none are listed, TLS 1.3 left out is on. This is what the launch stores and runs.
+   */
+  async function resolve(s: LaunchSettings): Promise<LaunchSettings> {
+    let out: LaunchSettings = { ...s };
+    if (s.profileId) {
+      const p = await deps.profile(s.profileId).catch((err: unknown) => {
+        if (err instanceof NotFoundError)
+          throw new ValidationError(LAUNCH_MESSAGES.profile, { profileId: LAUNCH_MESSAGES.profile });
+        throw err;
+      });
+      const c = p.contentSource;
+      out = {
+        ...out,
+        brandId: s.brandId ?? p.brandId,
+        serverId: s.serverId ?? p.serverId,
+        cloudId: s.cloudId ?? p.cloudId,
+        registration:
+          s.registration ??
+          (p.domainRegistratorId
+            ? {
+                domainRegistratorId: p.domainRegistratorId,
+                register: p.register,
+                contactId: p.domainRegistratorContactId,
+                years: 1,
+              }
+            : null),
+        content:
+          s.content.type !== 'none'
+            ? s.content
+            : c.kind === 'copy'
+              ? { type: 'copy', fromDomainId: c.domainId }
+              : c.kind === 'parse'
+                ? { type: 'parse', url: c.url, regionId: c.regionId }
+                : { type: 'none' },
+        dnsTemplateId: s.dnsTemplateId ?? (s.dnsRecords.length ? null : p.dnsTemplateId),
+        // The profile keeps its templates in order: the first is pushed first.
+        firewallRules: s.firewallRules.length
+          ? s.firewallRules
+          : p.firewallRuleIds.map((ruleId, i) => ({ ruleId, priority: i + 1 })),
+        sslMode: s.sslMode ?? p.sslMode,
+        tls13: s.tls13 ?? p.tls13,
+        yandexWebmasterAccountId: s.yandexWebmasterAccountId ?? p.yandexWebmasterAccountId,
+      };
+    }
+    if (out.dnsTemplateId && !out.dnsRecords.length) {
+      const t = await deps.dnsTemplate(out.dnsTemplateId);
+      if (!t) throw new ValidationError(LAUNCH_MESSAGES.dnsTemplate, { dnsTemplateId: LAUNCH_MESSAGES.dnsTemplate });
+      out.dnsRecords = t.records.map((r) => ({ ...r }));
+    }
+    return { ...out, tls13: out.tls13 ?? true };
+  }
+
+  const load = async (id: string) => {
+    const r = await repo.find(id);
+    if (!r) throw new NotFoundError(LAUNCH_MESSAGES.notFound);
+    return r;
+  };
+
+  async function plan(input: LaunchInputParsed, actor: Actor): Promise<LaunchPlan> {
+    const settings = await resolve(LaunchSettingsSchema.parse(input));
+    const ctx: StagePlanContext = {
+      launchId: '',
+      domainName: input.domainName,
+      domainId: null,
+      input: settings,
+      actor,
+      deps: deps.stageDeps,
+      confirmCostly: input.confirmCostly,
+    };
+    const steps: LaunchPlanStep[] = [];
+    const blockers: LaunchBlocker[] = [];
+    // Stages are planned one after another: their reads go through the providers' budgets like any call.
+    for (const [i, stage] of STAGES.entries()) {
+      let p;
+      try {
+        p = await stage.plan(ctx);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // A provider's budget used up for now is no reason to refuse: the stage checks again when it runs.
+        // Anything else (a provider that refuses, a reference that is gone) blocks the stage with its message.
+        p =
+          err instanceof RateLimitedError
+            ? { outcome: 'run' as const, detail: `Not checked now (${err.message}); the stage checks when it runs` }
+            : { outcome: 'blocked' as const, detail: err.message };
+      }
+      steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...p });
+      if (p.outcome === 'blocked') blockers.push({ stage: stage.key, message: p.detail });
+    }
+    return { domainName: input.domainName, steps, blockers };
+  }
+
+  /** Queues a run of the launch (a new job); the launch's stages say what is left. */
+  async function dispatch(r: LaunchRow, createdBy: string | null) {
+    const job = await deps.engine().enqueue(LAUNCH_JOB, { launchId: r.id }, { createdBy, domainName: r.domainName });
+    return (await repo.update(r.id, { jobId: job.id }))!;
+  }
+
+  const activeStates = ['queued', 'running', 'waiting'] as const;
+
+  return {
+    plan,
+
+    /** With dryRun the plan; else the launch, planned first (a blocker is a 409 naming it) and queued. */
+    async create(input: LaunchInputParsed, actor: Actor): Promise<{ plan: LaunchPlan } | { launch: Launch }> {
+      const p = await plan(input, actor);
+      if (input.dryRun) return { plan: p };
+      if (p.blockers.length) {
+        const b = p.blockers[0]!;
+        const label = LAUNCH_STAGES.find((s) => s.key === b.stage)!.label;
+        throw new ConflictError(`${label}: ${b.message}`, { [b.stage]: b.message }, 'launch_blocked');
+      }
+      const active = await repo.activeFor(input.domainName);
+      if (active)
+        throw new ConflictError(
+          `Launch #${active.launchNo} of ${active.domainNameUnicode} is not finished; open it to go on`,
+          { domainName: `Launch #${active.launchNo} is not finished` },
+          'launch_active',
+        );
+      const settings = await resolve(LaunchSettingsSchema.parse(input));
+      const row = await repo.insert({
+        domainName: input.domainName,
+        domainNameUnicode: unicodeOf(input.domainName),
+        input: settings,
+        state: 'queued',
+        confirmed: input.confirmCostly,
+        stages: LAUNCH_STAGES.map(freshStage),
+        createdBy: actor.username,
+      });
+      await audit.record(actor, {
+        action: 'launch',
+        entity: 'launches',
+        entityId: row.id,
+        details: { domainName: input.domainName, confirmCostly: input.confirmCostly },
+      });
+      return { launch: toLaunch(await dispatch(row, actor.username)) };
+    },
+
+    async list(q: LaunchListQuery): Promise<ListResult<Launch>> {
+      const r = await repo.list(q);
+      return { items: r.items.map(toLaunch), itemsCount: r.itemsCount };
+    },
+
+    get: async (id: string) => toLaunch(await load(id)),
+
+    /** A failed stage alone (or, without a stage, every failed one): the run goes on from there. */
+    async retry(id: string, stage: LaunchStageKey | null, actor: Actor): Promise<Launch> {
+      const r = await load(id);
+      if ((activeStates as readonly string[]).includes(r.state)) throw new ConflictError(LAUNCH_MESSAGES.running);
+      if (r.state === 'completed') throw new ConflictError(LAUNCH_MESSAGES.finished);
+      if (stage) {
+        const s = r.stages.find((x) => x.key === stage)!;
+        if (s.state !== 'failed') throw new ConflictError(LAUNCH_MESSAGES.notFailed(s.label));
+      }
+      const stages = r.stages.map((s) =>
+        s.state === 'failed' || s.state === 'running' || s.state === 'waiting'
+          ? { ...s, state: 'pending' as const, error: null, waitingFor: null, nextCheckAt: null }
+          : s,
+      );
+      const again = await repo.transition(id, ['failed', 'cancelled', 'needs_confirmation'], {
+        state: 'queued',
+        stages,
+        error: null,
+        finishedAt: null,
+      });
+      if (!again) throw new ConflictError(LAUNCH_MESSAGES.running);
+      await audit.record(actor, { action: 'retry_launch', entity: 'launches', entityId: id, details: { stage } });
+      return toLaunch(await dispatch(again, actor.username));
+    },
+
+    /** The operator confirms the costly stage (registration); the run goes on from it. */
+    async confirm(id: string, actor: Actor): Promise<Launch> {
+      const r = await load(id);
+      if (r.state !== 'needs_confirmation') throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
+      // The stop before the costly step was no attempt at it.
+      const stages = r.stages.map((s) =>
+        s.state === 'needs_confirmation'
+          ? { ...s, state: 'pending' as const, attempts: Math.max(0, s.attempts - 1) }
+          : s,
+      );
+      const again = await repo.transition(id, ['needs_confirmation'], {
+        state: 'queued',
+        confirmed: true,
+        stages,
+      });
+      if (!again) throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
+      await audit.record(actor, { action: 'confirm_launch', entity: 'launches', entityId: id, details: {} });
+      return toLaunch(await dispatch(again, actor.username));
+    },
+
+    /** Stops the launch: its job is cancelled (a stage in flight stops at its next check); done stages stay done. */
+    async cancel(id: string, actor: Actor): Promise<Launch> {
+      const r = await load(id);
+      if (r.state === 'completed' || r.state === 'cancelled') throw new ConflictError(LAUNCH_MESSAGES.finished);
+      const stopped = await repo.transition(id, [...activeStates, 'needs_confirmation', 'failed'], {
+        state: 'cancelled',
+        finishedAt: new Date(),
+      });
+      if (!stopped) throw new ConflictError(LAUNCH_MESSAGES.finished);
+      if (r.jobId) {
+        const job = await deps.jobsRepo.find(r.jobId);
+        if (job && ['queued', 'running'].includes(job.state)) await deps.engine().cancel(job);
+      }
+      await audit.record(actor, { action: 'cancel_launch', entity: 'launches', entityId: id, details: {} });
+      return toLaunch((await repo.find(id))!);
+    },
+
+    /** The job: runs each stage not finished yet, in order, as one job step each (a crash resumes there). */
+    async runJob(ctx: JobContext<{ launchId: string }>): Promise<Record<string, unknown>> {
+      const id = ctx.payload.launchId;
+      const first = await repo.find(id);
+      if (!first) throw new PermanentJobError(LAUNCH_MESSAGES.notFound);
+      if (first.state === 'cancelled' || first.state === 'completed') return { launchId: id, state: first.state };
+      const started = await repo.transition(id, ['queued', 'running', 'waiting'], {
+        state: 'running',
+        startedAt: first.startedAt ?? new Date(),
+        jobId: ctx.jobId,
+      });
+      if (!started) return { launchId: id, state: first.state };
+      const stages = [...started.stages];
+      let domainId = started.domainId;
+      const actor = systemActor(`launch #${started.launchNo}${started.createdBy ? ` (${started.createdBy})` : ''}`);
+      const input: LaunchSettings = started.input;
+
+      for (const [i, stage] of STAGES.entries()) {
+        let outcome: StageOutcome | null = null;
+        await ctx.step(stage.key, async () => {
+          let cur = stages[i]!;
+          if (LAUNCH_STAGE_FINISHED.includes(cur.state)) return;
+          const save = async (patch: Partial<LaunchStage>) => {
+            cur = { ...cur, ...patch };
+            stages[i] = cur;
+            await repo.setStage(id, i, cur);
+          };
+          await save({
+            state: 'running',
+            startedAt: new Date().toISOString(),
+            finishedAt: null,
+            attempts: cur.attempts + 1,
+            error: null,
+            waitingFor: null,
+            since: null,
+            nextCheckAt: null,
+          });
+          await ctx.progress({ done: i, total: STAGES.length, unit: 'stages', message: cur.label }, { force: true });
+          const runCtx: Omit<StageRunContext, 'domainId'> = {
+            launchId: id,
+            domainName: started.domainName,
+            input,
+            confirmed: started.confirmed,
+            actor,
+            signal: ctx.signal,
+            deps: deps.stageDeps,
+            note: (detail) => save({ detail }),
+            async wait<T>(waitingFor: string, check: () => Promise<T | null>): Promise<T> {
+              const since = Date.now();
+              let delay = deps.wait.firstDelayMs;
+              for (;;) {
+                const v = await check();
+                if (v !== null && v !== undefined) {
+                  await save({ state: 'running', waitingFor: null, nextCheckAt: null });
+                  await repo.transition(id, ['waiting'], { state: 'running' });
+                  return v;
+                }
+                const left = deps.wait.limitMs - (Date.now() - since);
+                if (left <= 0)
+                  throw new Error(
+                    `Still waiting for ${waitingFor} after ${Math.round(deps.wait.limitMs / 60_000)} min; Retry waits again`,
+                  );
+                const pause = Math.min(delay, left);
+                // The launch says waiting before its stage does, so whoever sees the stage wait sees the launch wait.
+                await repo.transition(id, ['running'], { state: 'waiting' });
+                await save({
+                  state: 'waiting',
+                  waitingFor,
+                  since: cur.since ?? new Date(since).toISOString(),
+                  nextCheckAt: new Date(Date.now() + pause).toISOString(),
+                });
+                await sleep(pause, ctx.signal);
+                delay = Math.min(delay * 2, deps.wait.maxDelayMs);
+              }
+            },
+          };
+          try {
+            if (stage.key === 'domain') {
+              const made = await ensureDomain(runCtx);
+              domainId = made.id;
+              await repo.update(id, { domainId });
+              outcome = made.created
+                ? done(`Created ${started.domainNameUnicode} in the console`, [linkTo.domain(made.id)])
+                : await stage.run({ ...runCtx, domainId });
+            } else {
+              const known = domainId;
+              if (!known) throw new Error('The launch has no domain yet');
+              outcome = await deps.background(() => stage.run({ ...runCtx, domainId: known }));
+            }
+          } catch (err) {
+            if (ctx.signal.aborted) {
+              // Cancelled or handed to another worker: the stage did not fail, it runs again if the launch does.
+              await save({ state: 'pending', waitingFor: null, nextCheckAt: null });
+              throw err;
+            }
+            const message = messageOf(err);
+            await save({
+              state: 'failed',
+              error: message,
+              finishedAt: new Date().toISOString(),
+              waitingFor: null,
+              nextCheckAt: null,
+            });
+            await repo.transition(id, ['running', 'waiting'], {
+              state: 'failed',
+              error: `${cur.label}: ${message}`,
+              finishedAt: new Date(),
+            });
+            throw new PermanentJobError(`${cur.label}: ${message}`);
+          }
+          const o = outcome as StageOutcome;
+          await save({
+            state: o.state,
+            detail: o.detail,
+            links: o.links ?? [],
+            finishedAt: o.state === 'needs_confirmation' ? null : new Date().toISOString(),
+            waitingFor: null,
+            nextCheckAt: null,
+          });
+        });
+        if ((outcome as StageOutcome | null)?.state === 'needs_confirmation') {
+          await repo.transition(id, ['running', 'waiting'], { state: 'needs_confirmation' });
+          return { launchId: id, state: 'needs_confirmation', stage: stage.key };
+        }
+      }
+      await repo.transition(id, ['running', 'waiting'], { state: 'completed', finishedAt: new Date(), error: null });
+      await ctx.progress(
+        { done: STAGES.length, total: STAGES.length, unit: 'stages', message: 'Live' },
+        { force: true },
+      );
+      const counts = Object.fromEntries(
+        ['done', 'already_done', 'skipped'].map((k) => [k, stages.filter((s) => s.state === k).length]),
+      );
+      return { launchId: id, domainName: started.domainName, domainId, state: 'completed', ...counts };
+    },
+  };
+}
+export type LaunchesService = ReturnType<typeof createLaunchesService>;

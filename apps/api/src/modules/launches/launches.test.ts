@@ -1,0 +1,553 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAUNCH_STAGES, type Launch, type LaunchPlan, type LaunchStageKey } from '@fleetdesk/contract';
+import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
+import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
+import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
+import {
+  cloudflareTxtLookup,
+  startYandexWebmasterSim,
+  type YandexWebmasterSim,
+} from '@fleetdesk/simulators/yandex-webmaster/index.ts';
+import { generateKeyPair } from '../../files/ssh/index.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { STAGES } from './stages/index.ts';
+
+// Launches end to end against the simulators: Namecheap, Cloudflare, DirectAdmin, an SSH host, Yandex Webmaster.
+let t: TestApp;
+let cf: CloudflareSim;
+let nc: NamecheapSim;
+let da: DirectAdminSim;
+let ya: YandexWebmasterSim;
+let host: SshHost;
+let h: string;
+let seq = 0;
+const sshKey = generateKeyPair('ed25519');
+const DA_PASSWORD = 'da-admin-pa55word';
+const NC_KEY = 'nc-api-key-for-tests-0123';
+
+type Fixture = {
+  cloudId: string;
+  registratorId: string;
+  apiUser: string;
+  contactId: string;
+  serverId: string;
+  yandexId: string;
+  ruleId: string;
+  sourceId: string;
+  sourceName: string;
+};
+let fx: Fixture;
+
+beforeAll(async () => {
+  [cf, host] = await Promise.all([startCloudflareSim(), startSshHost({ authorizedKeys: [sshKey.publicLine] })]);
+  fs.mkdirSync(path.join(host.rootDir, 'www'));
+  ya = await startYandexWebmasterSim({ verifyDelayMs: 0, dnsTxtLookup: cloudflareTxtLookup(cf) });
+  da = await startDirectAdminSim({
+    users: [
+      { username: 'admin', password: DA_PASSWORD, level: 'admin' },
+      { username: 'web', password: 'web-pa55word', domains: [] },
+    ],
+  });
+  nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
+  t = await createTestApp(
+    {
+      CLOUDFLARE_API_URL: cf.url,
+      CLOUDFLARE_TIMEOUT_SECONDS: '5',
+      YANDEX_WEBMASTER_API_URL: ya.url,
+      DIRECTADMIN_TIMEOUT_SECONDS: '3',
+      NAMECHEAP_CLIENT_IP: '198.51.100.7',
+      NAMECHEAP_TIMEOUT_SECONDS: '3',
+      NAMECHEAP_CALLS_PER_MINUTE: '10000',
+      LAUNCH_WAIT_FIRST_SECONDS: '0.1',
+      LAUNCH_WAIT_MAX_SECONDS: '0.3',
+      LAUNCH_WAIT_LIMIT_MINUTES: '0.5',
+    },
+    { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
+  );
+  await t.c.startJobs({ periodic: false });
+  h = await t.tokenFor(['cnv']);
+  fx = await fixture();
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([cf?.close(), nc?.close(), da?.close(), ya?.close(), host?.close()]);
+});
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
+const call = (method: Method, url: string, payload?: object) =>
+  t.inject({ method, url, headers: { authorization: h }, payload });
+const create = async (resource: string, payload: object) => {
+  const res = await call('POST', `/api/${resource}`, payload);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { _id: string } & Record<string, unknown>;
+};
+const unique = (p: string) => `${p}-${++seq}-${crypto.randomBytes(3).toString('hex')}`;
+
+async function fixture(): Promise<Fixture> {
+  const email = `${unique('ops')}@example.com`;
+  const token = `${unique('token')}-0123456789abcdef`;
+  cf.addAccount({ email, token });
+  const cloudId = (await create('clouds', { email, token }))._id;
+  const apiUser = unique('acct').slice(0, 20);
+  nc.addAccount({ apiUser, apiKey: NC_KEY, balance: 500 });
+  const registratorId = (
+    await create('domain-registrators', {
+      name: unique('Namecheap'),
+      type: 'namecheap',
+      credentials: { endpointUrl: nc.url, apiUsername: apiUser, apiKey: NC_KEY },
+    })
+  )._id;
+  const contactId = (
+    await create('domain-registrators-contacts', {
+      name: unique('Registrant'),
+      firstName: 'Dana',
+      lastName: 'Registrant',
+      address1: '1 Example Street',
+      city: 'Lisbon',
+      state: 'Lisboa',
+      postalCode: '1000-001',
+      country: 'PT',
+      phone: '+351.210000000',
+      email: 'dana@example.org',
+    })
+  )._id;
+  const serverId = await server();
+  const yaToken = unique('ya-token');
+  ya.addUser(yaToken);
+  const yandexId = (await create('yandex-webmaster/accounts', { name: unique('Yandex'), apiToken: yaToken }))._id;
+  const ruleId = (
+    await create('firewall-rules', {
+      name: unique('Block bots'),
+      action: 'block',
+      expression: '(http.user_agent contains "badbot")',
+      defaultPriority: 1,
+    })
+  )._id;
+  // The template site: three pages that name it, and a binary file.
+  const sourceName = `${unique('template')}.com`;
+  const source = await create('domains', { domainName: sourceName, status: 'active', serverId });
+  const dir = path.join(host.rootDir, 'www', sourceName);
+  fs.mkdirSync(path.join(dir, 'blog'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'index.html'), `<a href="https://${sourceName}/blog/">${sourceName}</a>`);
+  fs.writeFileSync(path.join(dir, 'about.html'), `<h1>About ${sourceName.toUpperCase()}</h1>`);
+  fs.writeFileSync(path.join(dir, 'blog', 'index.html'), '<h1>Blog</h1>');
+  fs.writeFileSync(path.join(dir, 'logo.bin'), crypto.randomBytes(2048));
+  return { cloudId, registratorId, apiUser, contactId, serverId, yandexId, ruleId, sourceId: source._id, sourceName };
+}
+
+async function server(over: object = {}) {
+  const s = await create('servers', {
+    IPAddress: '127.0.0.1',
+    email: 'da@example.com',
+    sshPort: host.port,
+    domainsPath: '/www',
+    domainsLimitQty: 100,
+    directAdminUri: da.url,
+    directAdminUsername: 'admin|web',
+    directAdminPassword: DA_PASSWORD,
+    ...over,
+  });
+  const key = await call('POST', `/api/servers/${s._id}/rsa-key`, { rsaKey: sshKey.privateKey });
+  expect(key.statusCode, key.body).toBe(200);
+  return s._id;
+}
+
+/** The whole launch input: everything a profile would fill in, given explicitly. */
+const full = (domainName: string, over: object = {}) => ({
+  domainName,
+  serverId: fx.serverId,
+  cloudId: fx.cloudId,
+  registration: { domainRegistratorId: fx.registratorId, register: true, contactId: fx.contactId, years: 1 },
+  content: { type: 'copy', fromDomainId: fx.sourceId },
+  dnsRecords: [
+    { type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 },
+    { type: 'CNAME', name: 'www', content: '{domain}', proxied: true, ttl: 1 },
+    { type: 'TXT', name: '@', content: 'v=spf1 -all', proxied: false, ttl: 1 },
+  ],
+  firewallRules: [{ ruleId: fx.ruleId, priority: 5 }],
+  sslMode: 'strict',
+  tls13: true,
+  yandexWebmasterAccountId: fx.yandexId,
+  verification: 'DNS',
+  ...over,
+});
+
+const planOf = async (input: object): Promise<LaunchPlan> => {
+  const res = await call('POST', '/api/launches', { ...input, dryRun: true });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data;
+};
+const start = async (input: object): Promise<Launch> => {
+  const res = await call('POST', '/api/launches', input);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data;
+};
+const get = async (id: string): Promise<Launch> => (await call('GET', `/api/launches/${id}`)).json().data;
+/** Polls the launch until `done` holds (bounded). */
+async function until(id: string, done: (l: Launch) => boolean, ms = 30_000): Promise<Launch> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const l = await get(id);
+    if (done(l)) return l;
+    if (Date.now() > end)
+      throw new Error(
+        `launch ${id} stuck: ${JSON.stringify({ state: l.state, error: l.error, stages: l.stages.map((s) => [s.key, s.state, s.error]) })}`,
+      );
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const stage = (l: Launch, key: LaunchStageKey) => l.stages.find((s) => s.key === key)!;
+const settled = (l: Launch) => ['completed', 'failed', 'cancelled', 'needs_confirmation'].includes(l.state);
+const zoneOf = async (domainId: string) =>
+  (await call('GET', `/api/domains/${domainId}`)).json().data.cloudZoneId as string;
+
+describe('stages', () => {
+  it("are the contract's stages, in its order", () => {
+    expect(STAGES.map((s) => s.key)).toEqual(LAUNCH_STAGES.map((s) => s.key));
+  });
+});
+
+describe('plan (dryRun)', () => {
+  it('answers every stage in order with what it will do, changing nothing', async () => {
+    const name = `${unique('plan')}.com`;
+    const p = await planOf(full(name));
+    expect(p.blockers).toEqual([]);
+    expect(p.steps.map((s) => s.key)).toEqual(LAUNCH_STAGES.map((s) => s.key));
+    expect(p.steps.find((s) => s.key === 'register')).toMatchObject({ outcome: 'confirm' });
+    expect(p.steps.find((s) => s.key === 'dns')!.detail).toContain(`A ${name} → 127.0.0.1`);
+    expect(p.steps.find((s) => s.key === 'content')!.detail).toContain(fx.sourceName);
+    const ids = (await call('GET', `/api/domains?search=${name}`)).json().data.items;
+    expect(ids).toHaveLength(0);
+  });
+
+  it('takes every empty field from the profile, and the records from its DNS template', async () => {
+    const template = await create('dns-templates', {
+      name: unique('Template'),
+      records: [
+        { type: 'A', name: '@', content: '{serverIp}', ttl: 1, proxied: true },
+        { type: 'MX', name: '@', content: 'mail.{domain}', ttl: 1, proxied: false, priority: 10 },
+      ],
+    });
+    const profile = await create('launch-profiles', {
+      name: unique('Profile'),
+      brandId: null,
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      domainRegistratorId: fx.registratorId,
+      register: true,
+      domainRegistratorContactId: fx.contactId,
+      contentSource: { kind: 'copy', domainId: fx.sourceId },
+      dnsTemplateId: template._id,
+      firewallRuleIds: [fx.ruleId],
+      sslMode: 'full',
+      tls13: true,
+      yandexWebmasterAccountId: fx.yandexId,
+    });
+    const name = `${unique('profiled')}.com`;
+    const p = await planOf({ domainName: name, profileId: profile._id });
+    expect(p.blockers).toEqual([]);
+    const detail = (key: string) => p.steps.find((s) => s.key === key)!.detail;
+    expect(detail('dns')).toBe(`Add A ${name} → 127.0.0.1; MX ${name} → mail.${name}`);
+    expect(detail('ssl')).toBe('Set SSL mode full and TLS 1.3 on');
+    expect(detail('content')).toContain(fx.sourceName);
+    expect(p.steps.find((s) => s.key === 'register')!.outcome).toBe('confirm');
+    // A field given wins over the profile's.
+    const over = await planOf({ domainName: name, profileId: profile._id, sslMode: 'strict', tls13: false });
+    expect(over.steps.find((s) => s.key === 'ssl')!.detail).toBe('Set SSL mode strict');
+    const missing = await call('POST', '/api/launches', {
+      domainName: name,
+      profileId: crypto.randomUUID(),
+      dryRun: true,
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fields.profileId).toBe('The launch profile does not exist');
+  });
+
+  it('blocks a name that is not available at the registrar', async () => {
+    const name = `${unique('taken')}.com`;
+    nc.state.takenElsewhere.add(name);
+    const p = await planOf(full(name));
+    expect(p.blockers).toEqual([
+      { stage: 'register', message: expect.stringContaining('not available at the registrar') },
+    ]);
+    const res = await call('POST', '/api/launches', full(name));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^Register the name: .*not available/);
+  });
+
+  it('blocks a full server', async () => {
+    const small = await server({ domainsLimitQty: 1 });
+    await create('domains', { domainName: `${unique('filler')}.com`, status: 'active', serverId: small });
+    const p = await planOf(full(`${unique('full')}.com`, { serverId: small }));
+    expect(p.blockers).toEqual([{ stage: 'domain', message: 'Server 127.0.0.1 is full: 1 of 1 domains' }]);
+  });
+
+  it('blocks a zone that is already in another account', async () => {
+    const email = `${unique('other')}@example.com`;
+    const token = `${unique('token')}-0123456789abcdef`;
+    cf.addAccount({ email, token });
+    const other = (await create('clouds', { email, token }))._id;
+    const name = `${unique('elsewhere')}.com`;
+    const d = await create('domains', { domainName: name, status: 'active', cloudId: other });
+    expect((await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`)).statusCode).toBe(200);
+    const p = await planOf(full(name, { registration: null }));
+    expect(p.blockers).toEqual([
+      { stage: 'zone', message: expect.stringContaining(`already in another account (${email})`) },
+    ]);
+  });
+
+  it('blocks a copy source that is missing', async () => {
+    const p = await planOf(
+      full(`${unique('nosrc')}.com`, { content: { type: 'copy', fromDomainId: crypto.randomUUID() } }),
+    );
+    expect(p.blockers).toEqual([{ stage: 'content', message: 'The copy source domain is missing' }]);
+  });
+
+  it('refuses an input it cannot read, per field', async () => {
+    const res = await call('POST', '/api/launches', { domainName: 'not a name', dryRun: true });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields.domainName).toMatch(/valid host name/);
+    const noContact = await call('POST', '/api/launches', {
+      domainName: 'ok.com',
+      registration: { domainRegistratorId: fx.registratorId, register: true },
+    });
+    expect(noContact.statusCode).toBe(400);
+    expect(noContact.json().fields['registration.contactId']).toBeDefined();
+  });
+});
+
+describe('a launch', () => {
+  it('stops before the costly registration, waits for the zone, and ends live and verified; run again, it finds everything done', async () => {
+    const name = `${unique('live')}.com`;
+    const first = await start(full(name));
+    expect(['queued', 'running']).toContain(first.state);
+    const paused = await until(first._id, settled);
+    expect(paused.state).toBe('needs_confirmation');
+    expect(stage(paused, 'domain').state).toBe('done');
+    expect(stage(paused, 'register')).toMatchObject({ state: 'needs_confirmation' });
+    expect(stage(paused, 'register').detail).toContain('costs money');
+    expect(nc.state.accounts.get(fx.apiUser)!.domains.has(name)).toBe(false);
+
+    const confirm = await call('POST', `/api/launches/${first._id}/confirm`);
+    expect(confirm.statusCode, confirm.body).toBe(200);
+    // The zone is pending until "the name servers point at Cloudflare": the stage waits, visibly.
+    const waiting = await until(first._id, (l) => stage(l, 'zone-active').state === 'waiting' || settled(l));
+    expect(waiting.state).toBe('waiting');
+    expect(stage(waiting, 'zone-active').waitingFor).toMatch(/Cloudflare to activate the zone/);
+    expect(stage(waiting, 'zone-active').since).toBeTruthy();
+    expect(stage(waiting, 'zone-active').nextCheckAt).toBeTruthy();
+    expect(stage(waiting, 'register').state).toBe('done');
+    expect(stage(waiting, 'name-servers').state).toBe('done');
+    const zoneId = await zoneOf(waiting.domainId!);
+    const ncDomain = nc.state.accounts.get(fx.apiUser)!.domains.get(name)!;
+    const cfZone = cf.state.zones.get(zoneId)!;
+    expect(ncDomain.nameServers).toEqual([...cf.state.accounts.get(cfZone.accountId)!.nameServers]);
+    cf.setZoneStatus(zoneId, 'active');
+
+    const done = await until(first._id, settled);
+    expect(done.state, JSON.stringify(done.stages)).toBe('completed');
+    expect(done.progress).toEqual({ done: LAUNCH_STAGES.length, total: LAUNCH_STAGES.length });
+    for (const s of done.stages) expect(['done', 'already_done'], `${s.key}: ${s.detail}`).toContain(s.state);
+    expect(stage(done, 'zone-active').attempts).toBe(1);
+    // What each stage made is there, at each provider.
+    const zone = cf.state.zones.get(zoneId)!;
+    expect(zone.settings.ssl.value).toBe('strict');
+    const records = [...zone.dnsRecords.values()].map((r) => `${r.type} ${r.name} ${r.content}`);
+    expect(records).toEqual(
+      expect.arrayContaining([`A ${name} 127.0.0.1`, `CNAME www.${name} ${name}`, `TXT ${name} v=spf1 -all`]),
+    );
+    expect(da.domainsOf('web').map((d) => d.name)).toContain(name);
+    const dir = path.join(host.rootDir, 'www', name);
+    expect(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')).toBe(`<a href="https://${name}/blog/">${name}</a>`);
+    expect(fs.readFileSync(path.join(dir, 'about.html'), 'utf8')).toBe(`<h1>About ${name}</h1>`);
+    expect(fs.existsSync(path.join(dir, 'logo.bin'))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).toContain(`https://${name}/about.html`);
+    expect(stage(done, 'yandex-verify').detail).toMatch(/^Verified/);
+    expect(stage(done, 'yandex-sitemap').detail).toBe(`Submitted https://${name}/sitemap.xml`);
+    expect(stage(done, 'dns').links).toEqual([
+      { label: 'Cloudflare zone', href: `/domains/${done.domainId}?tab=cloud` },
+    ]);
+
+    // Again on the launched domain: every stage finds its work done.
+    const again = await start(full(name, { confirmCostly: false }));
+    const second = await until(again._id, settled);
+    expect(second.state, JSON.stringify(second.stages.map((s) => [s.key, s.state, s.error]))).toBe('completed');
+    const states = Object.fromEntries(second.stages.map((s) => [s.key, s.state]));
+    for (const key of [
+      'domain',
+      'register',
+      'zone',
+      'name-servers',
+      'zone-active',
+      'dns',
+      'ssl',
+      'waf',
+      'site',
+      'content',
+      'yandex-verify',
+      'yandex-sitemap',
+    ])
+      expect(states[key], key).toBe('already_done');
+    expect(stage(second, 'zone').detail).toMatch(/^Already done: the zone \w+ is linked/);
+  }, 90_000);
+
+  it('a provider refusal fails its stage with the message; Retry runs that stage again and the launch goes on', async () => {
+    const name = `${unique('refused')}.com`;
+    const input = full(name, { registration: null, yandexWebmasterAccountId: null, content: { type: 'none' } });
+    const zoneReady = cf.afterRequest(() => {
+      for (const z of cf.state.zones.values())
+        if (z.name === name && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
+    });
+    try {
+      da.fail({ kind: 'html_error', count: 100 });
+      const l = await start(input);
+      const failed = await until(l._id, settled);
+      expect(failed.state).toBe('failed');
+      expect(stage(failed, 'site').state).toBe('failed');
+      expect(stage(failed, 'site').error).toMatch(/DirectAdmin/);
+      expect(failed.error).toMatch(/^Create the site on the panel: .*DirectAdmin/);
+      expect(stage(failed, 'content').state).toBe('pending');
+      const wrong = await call('POST', `/api/launches/${l._id}/steps/dns/retry`);
+      expect(wrong.statusCode).toBe(409);
+      da.clearFailures();
+      const retry = await call('POST', `/api/launches/${l._id}/steps/site/retry`);
+      expect(retry.statusCode, retry.body).toBe(200);
+      const ok = await until(l._id, settled);
+      expect(ok.state).toBe('completed');
+      expect(stage(ok, 'site')).toMatchObject({ state: 'done', attempts: 2, error: null });
+      // Stages done before the refusal were not run again.
+      expect(stage(ok, 'zone').attempts).toBe(1);
+      expect(stage(ok, 'content').state).toBe('skipped');
+      expect(da.domainsOf('web').map((d) => d.name)).toContain(name);
+    } finally {
+      zoneReady();
+      da.clearFailures();
+    }
+  }, 60_000);
+
+  it('resumes after its worker stopped in the middle, from the stage it was in', async () => {
+    const name = `${unique('resume')}.com`;
+    const input = full(name, { registration: null, yandexWebmasterAccountId: null, content: { type: 'none' } });
+    const l = await start(input);
+    const waiting = await until(l._id, (x) => stage(x, 'zone-active').state === 'waiting' || settled(x));
+    expect(waiting.state).toBe('waiting');
+    // The worker goes away (the steps in flight are handed back), then a worker comes back.
+    await t.c.jobEngine.stop(true, 1000);
+    const job = await t.c.repos.jobs.find(waiting.jobId!);
+    const steps = (job!.steps ?? []) as { key: string; status: string }[];
+    expect(steps.find((s) => s.key === 'zone')!.status).toBe('done');
+    cf.setZoneStatus(await zoneOf(waiting.domainId!), 'active');
+    await t.c.startJobs({ periodic: false });
+    const done = await until(l._id, settled);
+    expect(done.state, JSON.stringify(done.stages.map((s) => [s.key, s.state, s.error]))).toBe('completed');
+    expect(stage(done, 'zone').attempts).toBe(1);
+    expect(stage(done, 'domain').attempts).toBe(1);
+    expect(stage(done, 'zone-active').attempts).toBe(2);
+  }, 60_000);
+
+  it('cancel stops a waiting launch; the list shows it', async () => {
+    const name = `${unique('cancel')}.com`;
+    const l = await start(
+      full(name, { registration: null, yandexWebmasterAccountId: null, content: { type: 'none' } }),
+    );
+    await until(l._id, (x) => stage(x, 'zone-active').state === 'waiting' || settled(x));
+    const res = await call('POST', `/api/launches/${l._id}/cancel`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.state).toBe('cancelled');
+    const list = (await call('GET', `/api/launches?search=${name}`)).json().data;
+    expect(list.items.map((x: Launch) => [x._id, x.state])).toEqual([[l._id, 'cancelled']]);
+  });
+});
+
+describe('many at once', () => {
+  const batchOf = async (id: string) => (await call('GET', `/api/launches/batches/${id}`)).json().data;
+  async function batchUntil(id: string, ok: (b: { state: string }) => boolean, ms = 60_000) {
+    const end = Date.now() + ms;
+    for (;;) {
+      const b = await batchOf(id);
+      if (ok(b)) return b;
+      if (Date.now() > end) throw new Error(`batch stuck: ${JSON.stringify(b)}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+
+  it('refuses a name it cannot read, by line', async () => {
+    const res = await call('POST', '/api/launches/batches', {
+      settings: { cloudId: fx.cloudId },
+      names: 'good-one.com\n\nnot a name',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields.names).toBe('Line 3: not a name is not a valid host name');
+    const csv = await call('POST', '/api/launches/batches', {
+      settings: {},
+      csv: 'domainName,server\nx-ok.com,192.0.2.250\n',
+    });
+    expect(csv.statusCode).toBe(400);
+    expect(csv.json().fields.csv).toBe('Line 2: no server 192.0.2.250');
+  });
+
+  it('plans a CSV row by row (overrides applied, blockers named), runs it, pauses and resumes, and tallies', async () => {
+    const names = [1, 2, 3].map(() => `${unique('batch')}.com`);
+    const crowded = `${unique('batch-crowded')}.com`;
+    const fullIp = `192.0.2.${10 + seq}`;
+    const full = (await create('servers', { IPAddress: fullIp, domainsLimitQty: 1 }))._id;
+    await create('domains', { domainName: `${unique('filler')}.com`, status: 'active', serverId: full });
+    const zoneReady = cf.afterRequest(() => {
+      for (const z of cf.state.zones.values())
+        if (names.includes(z.name) && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
+    });
+    try {
+      const csv = [
+        'domainName,sslMode,server',
+        `${names[0]},full,`,
+        `${names[1]},,`,
+        `"${crowded}",,${fullIp}`,
+        `${names[2]},flexible,`,
+      ].join('\r\n');
+      const settings = {
+        serverId: fx.serverId,
+        cloudId: fx.cloudId,
+        content: { type: 'none' },
+        dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
+        sslMode: 'strict',
+      };
+      // The crowded name's row puts it on a full server, so its plan is blocked.
+      const res = await call('POST', '/api/launches/batches', { settings, csv });
+      expect(res.statusCode, res.body).toBe(201);
+      const id = res.json().data._id as string;
+      const planned = await batchUntil(id, (b) => b.state !== 'planning');
+      expect(planned.state).toBe('planned');
+      expect(planned.total).toBe(4);
+      const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items;
+      expect(rows.map((r: { domainName: string; status: string }) => [r.domainName, r.status])).toEqual([
+        [names[0], 'pending'],
+        [names[1], 'pending'],
+        [crowded, 'blocked'],
+        [names[2], 'pending'],
+      ]);
+      expect(rows[0].overrides).toEqual({ sslMode: 'full' });
+      expect(rows[2].overrides).toEqual({ serverId: full });
+      expect(rows[2].message).toBe(`Create the domain: Server ${fullIp} is full: 1 of 1 domains`);
+
+      const run = await call('POST', `/api/launches/batches/${id}/run`);
+      expect(run.statusCode, run.body).toBe(200);
+      const paused = await call('POST', `/api/launches/batches/${id}/pause`);
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect(paused.json().data.state).toBe('paused');
+      expect((await call('POST', `/api/launches/batches/${id}/resume`)).statusCode).toBe(200);
+      const done = await batchUntil(id, (b) => b.state === 'completed');
+      expect(done.counts).toMatchObject({ done: 3, blocked: 1, failed: 0, pending: 0, running: 0 });
+      const all = (await call('GET', `/api/launches/batches/${id}/rows?status=done`)).json().data.items;
+      expect(all).toHaveLength(3);
+      for (const r of all) expect(r.progress).toEqual({ done: LAUNCH_STAGES.length, total: LAUNCH_STAGES.length });
+      const ssl = (name: string) => [...cf.state.zones.values()].find((z) => z.name === name)!.settings.ssl.value;
+      expect([ssl(names[0]!), ssl(names[1]!), ssl(names[2]!)]).toEqual(['full', 'strict', 'flexible']);
+    } finally {
+      zoneReady();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,145 @@
+import type { DomainInput } from '@fleetdesk/contract';
+import { serverFullMessage } from '../../domains/domains.service.ts';
+import { already, done, linkTo, skipped, type Stage, type StagePlanContext, type StageRunContext } from './types.ts';
+
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length &&
+  [...a]
+    .map((x) => x.toLowerCase())
+    .sort()
+    .join() ===
+    [...b]
+      .map((x) => x.toLowerCase())
+      .sort()
+      .join();
+
+/** The launch's references, as the domain row takes them. */
+const refsOf = (ctx: Pick<StagePlanContext, 'input'>) => ({
+  serverId: ctx.input.serverId ?? null,
+  brandId: ctx.input.brandId ?? null,
+  cloudId: ctx.input.cloudId ?? null,
+  domainRegistratorId: ctx.input.registration?.domainRegistratorId ?? null,
+  yandexWebmasterAccountId: ctx.input.yandexWebmasterAccountId ?? null,
+});
+
+/** Server full: its count has reached its limit (0 is no limit), unless the domain is on it already. */
+async function serverFull(ctx: StagePlanContext, currentServerId: string | null) {
+  const id = ctx.input.serverId;
+  if (!id || id === currentServerId) return null;
+  const s = await ctx.deps.servers.get(id);
+  return s.domainsLimitQty > 0 && s.domainsQty >= s.domainsLimitQty
+    ? serverFullMessage(s.IPAddress, s.domainsQty, s.domainsLimitQty)
+    : null;
+}
+
+/**
+ * The domain stage's first half: the console's domain of that name, created with the launch's references when
+ * there is none. Returns its id and whether it was created (the stage then says "Created").
+ */
+export async function ensureDomain(ctx: Omit<StageRunContext, 'domainId'>) {
+  const id = (await ctx.deps.domains.idsByNames([ctx.domainName])).get(ctx.domainName);
+  if (id) return { id, created: false };
+  const parse = ctx.input.content.type === 'parse' ? ctx.input.content : null;
+  const d = await ctx.deps.domains.create(
+    {
+      domainName: ctx.domainName,
+      status: 'active',
+      ...refsOf(ctx),
+      ...(parse ? { parserURL: parse.url, parserProxyRegionId: parse.regionId ?? null } : {}),
+    } as DomainInput,
+    ctx.actor,
+  );
+  return { id: d._id, created: true };
+}
+
+export const domainStage: Stage = {
+  key: 'domain',
+  async plan(ctx) {
+    const id = (await ctx.deps.domains.idsByNames([ctx.domainName])).get(ctx.domainName);
+    const current = id ? await ctx.deps.domains.get(id) : null;
+    const full = await serverFull(ctx, current?.serverId ?? null);
+    if (full) return { outcome: 'blocked', detail: full };
+    return current
+      ? { outcome: 'done', detail: `${current.domainNameUnicode} is in the console; empty references are filled in` }
+      : {
+          outcome: 'run',
+          detail: `Create ${ctx.domainName} in the console with the chosen server, brand and accounts`,
+        };
+  },
+  async run(ctx) {
+    const d = await ctx.deps.domains.get(ctx.domainId);
+    // The domain was found or created before this stage ran (see the service); fill what it does not name yet.
+    const refs = refsOf(ctx);
+    const patch: Partial<DomainInput> = {};
+    for (const [k, v] of Object.entries(refs) as [keyof typeof refs, string | null][]) if (v && !d[k]) patch[k] = v;
+    if (ctx.input.content.type === 'parse' && !d.parserURL) {
+      patch.parserURL = ctx.input.content.url;
+      patch.parserProxyRegionId = ctx.input.content.regionId ?? null;
+    }
+    const links = [linkTo.domain(d._id)];
+    if (!Object.keys(patch).length) return already(`${d.domainNameUnicode} is in the console`, links);
+    await ctx.deps.domains.update(d._id, patch as DomainInput, ctx.actor);
+    return done(`${d.domainNameUnicode} is in the console; set ${Object.keys(patch).join(', ')}`, links);
+  },
+};
+
+export const registerStage: Stage = {
+  key: 'register',
+  async plan(ctx) {
+    const r = ctx.input.registration;
+    if (!r) return { outcome: 'skip', detail: 'No registrator chosen' };
+    const info = await ctx.deps.registrar.inAccount(r.domainRegistratorId, ctx.domainName);
+    if (info.inAccount) return { outcome: 'done', detail: `${ctx.domainName} is in the registrator's account` };
+    if (!r.register)
+      return { outcome: 'blocked', detail: `${ctx.domainName} is not in the registrator's account: ${info.message}` };
+    const a = await ctx.deps.registrar.availability(r.domainRegistratorId, ctx.domainName);
+    if (!a.available)
+      return {
+        outcome: 'blocked',
+        detail: `${ctx.domainName} is not available at the registrar${a.description ? `: ${a.description}` : ''}`,
+      };
+    const what = `Register ${ctx.domainName} for ${r.years} year${r.years === 1 ? '' : 's'} (this costs money)`;
+    return ctx.confirmCostly
+      ? { outcome: 'run', detail: `${what}; confirmed up front` }
+      : { outcome: 'confirm', detail: `${what}; the launch stops here until you confirm` };
+  },
+  async run(ctx) {
+    const r = ctx.input.registration;
+    if (!r) return skipped('No registrator chosen');
+    const info = await ctx.deps.registrar.inAccount(r.domainRegistratorId, ctx.domainName);
+    if (info.inAccount) return already(`${ctx.domainName} is in the registrator's account`);
+    if (!r.register) throw new Error(`${ctx.domainName} is not in the registrator's account: ${info.message}`);
+    if (!ctx.confirmed)
+      return {
+        state: 'needs_confirmation',
+        detail: `Registering ${ctx.domainName} for ${r.years} year${r.years === 1 ? '' : 's'} costs money: confirm to go on`,
+      };
+    const res = await ctx.deps.registrar.register(ctx.domainId, r.contactId!, r.years, ctx.actor);
+    if (!res.registered) throw new Error(`Namecheap did not register ${ctx.domainName}`);
+    const charged = res.chargedAmount ? `, charged ${res.chargedAmount}` : '';
+    return done(`Registered ${res.domainName} (order ${res.orderId}${charged})`);
+  },
+};
+
+export const nameServersStage: Stage = {
+  key: 'name-servers',
+  async plan(ctx) {
+    if (!ctx.input.registration) return { outcome: 'skip', detail: 'No registrator chosen' };
+    if (!ctx.input.cloudId) return { outcome: 'skip', detail: 'No cloud account chosen' };
+    return { outcome: 'run', detail: "Point the name's name servers at the Cloudflare zone's" };
+  },
+  async run(ctx) {
+    if (!ctx.input.registration) return skipped('No registrator chosen');
+    if (!ctx.input.cloudId) return skipped('No cloud account chosen');
+    const d = await ctx.deps.domains.get(ctx.domainId);
+    if (!d.cloudZoneId) throw new Error('The domain has no Cloudflare zone yet');
+    const [state, zone] = await Promise.all([
+      ctx.deps.registrar.domainState(ctx.domainId),
+      ctx.deps.cloudFlare.zoneStatus(ctx.domainId, ctx.actor),
+    ]);
+    if (zone.nameServers.length && sameSet(state.nameServers, zone.nameServers))
+      return already(`the registrar points at ${zone.nameServers.join(', ')}`);
+    const r = await ctx.deps.registrar.setNameServers(ctx.domainId, ctx.actor);
+    return done(`Name servers set to ${r.after.join(', ')}`);
+  },
+};

@@ -1,0 +1,272 @@
+/**
+ * Launching many sites from a CSV against the simulators (decision 044).
+ *
+ *   npm run bench:launch                                   200 domains, 4 Cloudflare accounts, 120 requests per 10 s each
+ *   npm run bench:launch -- --domains 5 --accounts 1       a smoke run
+ *
+ * Starts Namecheap, Cloudflare (each account's budget on a compressed clock), DirectAdmin, an SSH host with a
+ * 50-file template site and Yandex Webmaster; zones turn active once the registrar's name servers point at
+ * Cloudflare (a look every second, standing in for Cloudflare's). Then one batch from a CSV (a cloud per row,
+ * spread over the accounts): every name registered (confirmed up front), zoned, pointed, records, SSL, WAF,
+ * the panel's site, the template copied with its name replaced, sitemap, Yandex verification, sitemap and
+ * recrawl. Prints the wall time per domain, the share of each Cloudflare account's budget used, the 429s met and
+ * how many names ended live. PGlite unless DATABASE_URL is set. It never asserts a time.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startCloudflareSim } from '../packages/simulators/src/cloudflare/index.ts';
+import { startDirectAdminSim } from '../packages/simulators/src/directadmin/index.ts';
+import { startNamecheapSim } from '../packages/simulators/src/namecheap/index.ts';
+import { startSshHost } from '../packages/simulators/src/ssh-host/index.ts';
+import { cloudflareTxtLookup, startYandexWebmasterSim } from '../packages/simulators/src/yandex-webmaster/index.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { openPglite, openPostgres } from '../apps/api/src/db/client.ts';
+import { createContainer } from '../apps/api/src/container.ts';
+import { generateKeyPair } from '../apps/api/src/files/ssh/index.ts';
+import { systemActor } from '../apps/api/src/http/context.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const DOMAINS = arg('domains', 200);
+const ACCOUNTS = arg('accounts', 4);
+const REQUESTS = arg('requests', 120);
+const WINDOW_S = arg('window', 10);
+const CONCURRENCY = arg('concurrency', 8);
+const TEMPLATE_FILES = 50;
+const log = (s: string) => process.stdout.write(`${s}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function openBenchDatabase(url: string | undefined) {
+  if (!url) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-launch-'));
+    const database = await openPglite(path.join(dir, 'pgdata'));
+    return {
+      database,
+      label: 'PGlite (embedded)',
+      drop: async () => {
+        await database.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `fd_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openPostgres(u.toString(), { max: 10 });
+  return {
+    database,
+    label: 'PostgreSQL',
+    drop: async () => {
+      await database.close();
+      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+async function main() {
+  const key = generateKeyPair('ed25519');
+  const cf = await startCloudflareSim({ rateLimit: { requests: REQUESTS, windowMs: WINDOW_S * 1000 } });
+  const nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
+  const da = await startDirectAdminSim({
+    users: [
+      { username: 'admin', password: 'bench-da-pa55', level: 'admin' },
+      { username: 'web', password: 'bench-web-pa55', domains: [] },
+    ],
+  });
+  const ssh = await startSshHost({ authorizedKeys: [key.publicLine] });
+  const ya = await startYandexWebmasterSim({
+    verifyDelayMs: 200,
+    dnsTxtLookup: cloudflareTxtLookup(cf),
+    dailyRecrawlQuota: DOMAINS * 2,
+  });
+  // Cloudflare activates a zone once the registrar points at it: a look every second stands in for that.
+  const activation = setInterval(() => {
+    for (const zone of cf.state.zones.values()) {
+      if (zone.status !== 'pending') continue;
+      const wanted = cf.state.accounts.get(zone.accountId)?.nameServers;
+      const reg = [...nc.state.accounts.values()].map((a) => a.domains.get(zone.name)).find(Boolean);
+      if (wanted && reg && [...reg.nameServers].sort().join() === [...wanted].sort().join())
+        cf.setZoneStatus(zone.id, 'active');
+    }
+  }, 1000);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-launch-data-'));
+  const { database, label, drop } = await openBenchDatabase(process.env.DATABASE_URL);
+  await database.migrate();
+  const config = loadConfig(
+    {
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      CLOUDFLARE_API_URL: cf.url,
+      CLOUDFLARE_BUDGET_PER_5_MIN: String(REQUESTS),
+      CLOUDFLARE_BUDGET_WINDOW_SECONDS: String(WINDOW_S),
+      YANDEX_WEBMASTER_API_URL: ya.url,
+      NAMECHEAP_CLIENT_IP: '198.51.100.7',
+      NAMECHEAP_CALLS_PER_MINUTE: '10000',
+      JOB_CONCURRENCY: String(CONCURRENCY + 2),
+      JOB_POLL_SECONDS: '0.5',
+      LAUNCH_BATCH_CONCURRENCY: String(CONCURRENCY),
+      LAUNCH_WAIT_FIRST_SECONDS: '0.5',
+      LAUNCH_WAIT_MAX_SECONDS: '2',
+      LAUNCH_WAIT_LIMIT_MINUTES: '30',
+    },
+    { dotenv: false },
+  );
+  const c = await createContainer(config, { database });
+  const actor = systemActor('bench');
+  try {
+    await c.startJobs({ periodic: false });
+    const server = await c.services.servers.create(
+      {
+        IPAddress: '127.0.0.1',
+        email: 'bench@example.com',
+        sshPort: ssh.port,
+        domainsPath: '/www',
+        domainsLimitQty: DOMAINS * 2,
+        directAdminUri: da.url,
+        directAdminUsername: 'admin|web',
+        directAdminPassword: 'bench-da-pa55',
+      } as never,
+      actor,
+    );
+    await c.services.servers.saveKey(server._id, key.privateKey, actor);
+    const clouds: { id: string; accountId: string; email: string }[] = [];
+    for (let a = 0; a < ACCOUNTS; a++) {
+      const email = `bench-${a}@example.com`;
+      const token = `bench-token-${a}-${crypto.randomBytes(8).toString('hex')}`;
+      const { accountId } = cf.addAccount({ email, token });
+      clouds.push({ id: (await c.services.clouds.create({ email, token } as never, actor))._id, accountId, email });
+    }
+    nc.addAccount({ apiUser: 'benchuser', apiKey: 'bench-nc-key-0123456789', balance: DOMAINS * 20 });
+    const registrator = await c.services.domainRegistrators.create(
+      {
+        name: 'Bench Namecheap',
+        type: 'namecheap',
+        credentials: { endpointUrl: nc.url, apiUsername: 'benchuser', apiKey: 'bench-nc-key-0123456789' },
+      } as never,
+      actor,
+    );
+    const contact = await c.services.domainRegistratorsContacts.create(
+      {
+        name: 'Bench registrant',
+        firstName: 'Dana',
+        lastName: 'Registrant',
+        address1: '1 Example Street',
+        city: 'Lisbon',
+        state: 'Lisboa',
+        postalCode: '1000-001',
+        country: 'PT',
+        phone: '+351.210000000',
+        email: 'bench@example.org',
+      } as never,
+      actor,
+    );
+    ya.addUser('bench-yandex-token');
+    const webmaster = await c.services.yandexWebmaster.create(
+      { name: 'Bench Yandex', apiToken: 'bench-yandex-token' } as never,
+      actor,
+    );
+    const rule = await c.services.firewallRules.create(
+      { name: 'Bench block', action: 'block', expression: '(http.user_agent contains "badbot")', defaultPriority: 1 },
+      actor,
+    );
+    // The template site: 50 files, pages naming the template.
+    const templateName = 'template-bench.com';
+    const template = await c.services.domains.create(
+      { domainName: templateName, status: 'active', serverId: server._id } as never,
+      actor,
+    );
+    const dir = path.join(ssh.rootDir, 'www', templateName);
+    fs.mkdirSync(path.join(dir, 'pages'), { recursive: true });
+    for (let i = 0; i < TEMPLATE_FILES; i++) {
+      const body = `<h1>Page ${i} of ${templateName}</h1><a href="https://${templateName}/pages/${i + 1}.html">next</a>`;
+      fs.writeFileSync(path.join(dir, i === 0 ? 'index.html' : path.join('pages', `${i}.html`)), body);
+    }
+
+    const names = Array.from(
+      { length: DOMAINS },
+      (_, i) => `launch-bench-${i}-${crypto.randomBytes(2).toString('hex')}.com`,
+    );
+    const csv = ['domainName,cloud', ...names.map((n, i) => `${n},${clouds[i % ACCOUNTS]!.email}`)].join('\n');
+    log(`Launch benchmark · ${label} · ${DOMAINS} domains from a CSV across ${ACCOUNTS} Cloudflare accounts`);
+    log(
+      `Budget: ${REQUESTS} requests per ${WINDOW_S} s per Cloudflare account (1,200 per 5 min on a compressed clock); ` +
+        `${CONCURRENCY} launches at a time; template ${TEMPLATE_FILES} files; machine: ${os.cpus().length} CPUs, ` +
+        `load average ${os.loadavg()[0]!.toFixed(1)} (shared with other work)\n`,
+    );
+    const before = cf.usage();
+    const t0 = performance.now();
+    const batch = await c.services.launchBatches.create(
+      {
+        settings: {
+          serverId: server._id,
+          cloudId: clouds[0]!.id,
+          registration: { domainRegistratorId: registrator._id, register: true, contactId: contact._id, years: 1 },
+          content: { type: 'copy', fromDomainId: template._id },
+          dnsRecords: [
+            { type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 },
+            { type: 'CNAME', name: 'www', content: '{domain}', proxied: true, ttl: 1 },
+          ],
+          firewallRules: [{ ruleId: rule._id, priority: 1 }],
+          sslMode: 'strict',
+          tls13: true,
+          yandexWebmasterAccountId: webmaster._id,
+          verification: 'DNS',
+        },
+        csv,
+        confirmCostly: true,
+      } as never,
+      actor,
+    );
+    const until = async (ok: (state: string) => boolean) => {
+      for (;;) {
+        const b = await c.services.launchBatches.get(batch._id);
+        if (ok(b.state)) return b;
+        await sleep(500);
+      }
+    };
+    await until((s) => s !== 'planning');
+    const planS = (performance.now() - t0) / 1000;
+    await c.services.launchBatches.run(batch._id, actor);
+    const done = await until((s) => s !== 'running');
+    const wallS = (performance.now() - t0) / 1000;
+    const after = cf.usage();
+    let limited = 0;
+    const shares: number[] = [];
+    for (const a of clouds) {
+      const b = before.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
+      const n = after.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
+      limited += n.rateLimited - b.rateLimited;
+      shares.push((n.requests - b.requests) / (REQUESTS * (wallS / WINDOW_S)));
+    }
+    const pct = (x: number) => `${Math.round(x * 100)} %`;
+    log(
+      `Planned in ${planS.toFixed(1)} s; whole batch ${wallS.toFixed(1)} s: ${(wallS / DOMAINS).toFixed(2)} s per domain`,
+    );
+    log(`Ended ${done.state}: ${done.counts.done} live, ${done.counts.failed} failed, ${done.counts.blocked} blocked`);
+    log(
+      `Cloudflare budget used per account over the batch: min ${pct(Math.min(...shares))}, max ${pct(Math.max(...shares))}`,
+    );
+    log(`Cloudflare 429s met: ${limited}; Namecheap calls: ${nc.requests.length}; Yandex calls: ${ya.requests.length}`);
+  } finally {
+    clearInterval(activation);
+    await c.close().catch(() => undefined);
+    await drop().catch(() => undefined);
+    await Promise.all([cf.close(), nc.close(), da.close(), ssh.close(), ya.close()]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

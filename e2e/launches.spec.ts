@@ -1,0 +1,58 @@
+import { dialog, expect, signIn, test } from './fixtures.ts';
+
+/**
+ * Launch a site in the demo with its ready profile: the live plan, Launch, the timeline stopping before the
+ * registration until it is confirmed, waiting for the zone, then every stage done; then the new domain's tabs.
+ */
+test('launches a new domain with the demo profile and watches the timeline to the end', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Launch a site' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Launch a site' })).toBeVisible();
+  await expect(page.getByLabel('Launch profile')).toHaveValue(/[0-9a-f-]{36}/);
+  await expect(page.getByLabel('Launch profile').locator('option:checked')).toHaveText('Demo launch');
+
+  const name = `e2e-launch-${Date.now().toString(36)}.com`;
+  await page.getByLabel('Domain name').fill(name);
+  // The live plan: every stage with what it will do; the registration asks first.
+  const plan = page.getByRole('region', { name: 'Plan' });
+  await expect(plan.getByTestId('plan-register')).toContainText('Asks you first');
+  await expect(plan.getByTestId('plan-dns')).toContainText(`A ${name} → 127.0.0.1`);
+  await expect(plan.getByTestId('plan-content')).toContainText('Copy the files of');
+  await expect(plan.getByText('Blocked', { exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Launch', exact: true }).click();
+
+  await expect(page.getByRole('heading', { name: new RegExp(`^Launch #\\d+: ${name}$`) })).toBeVisible();
+  const register = page.getByTestId('stage-register');
+  await expect(register).toContainText('Needs confirmation', { timeout: 60_000 });
+  await expect(register).toContainText('costs money');
+  await register.getByRole('button', { name: 'Confirm and go on' }).click();
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+
+  // The zone waits for the registrar's name servers (the demo activates it once they point at Cloudflare).
+  await expect(page.getByText(`${name} is live: every stage is done.`)).toBeVisible({ timeout: 180_000 });
+  for (const key of ['domain', 'register', 'zone', 'name-servers', 'zone-active', 'dns', 'site', 'content'])
+    await expect(page.getByTestId(`stage-${key}`)).toContainText('Done');
+  await expect(page.getByTestId('stage-yandex-verify')).toContainText(/Verified https:\/\//);
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByTestId('launch-progress')).toHaveText('14 of 14');
+
+  // What it made, from the timeline's links: the zone, the panel's site, the files, the Yandex host.
+  await page.getByTestId('stage-zone').getByRole('link', { name: 'Cloudflare zone' }).click();
+  await expect(page.getByRole('tab', { name: 'Cloud', selected: true })).toBeVisible();
+  await expect(page.locator('.badge').filter({ hasText: /^active$/ })).toBeVisible();
+  await page.goBack();
+  await page.getByTestId('stage-site').getByRole('link', { name: 'DirectAdmin site' }).click();
+  await expect(page.getByRole('tab', { name: 'Direct Admin', selected: true })).toBeVisible();
+  await expect(page.getByTestId('direct-admin-state')).toHaveText('The domain is created on Direct Admin.');
+  await page.goBack();
+  await page.getByTestId('stage-content').getByRole('link', { name: 'Content files' }).click();
+  await expect(page.getByRole('button', { name: 'index.html', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'sitemap.xml', exact: true })).toBeVisible();
+  await page.goBack();
+  await page.getByTestId('stage-yandex-verify').getByRole('link', { name: 'Yandex Webmaster host' }).click();
+  await expect(page.getByRole('tab', { name: 'Yandex Webmaster', selected: true })).toBeVisible();
+  const host = page.getByTestId('domain-webmaster-host');
+  await expect(host).toContainText(`https://${name}/`);
+  await expect(host.locator('.badge')).toHaveText('Verified');
+});

@@ -1,0 +1,370 @@
+import { z } from 'zod';
+import { IdSchema, optionalRef } from './common.ts';
+import { DnsRecordPostSchema, SSL_MODES } from './cloud-flare.ts';
+import { DOMAIN_FIREWALL_RULES_MAX, toAsciiDomain } from './domains.ts';
+import { isHttpUrl } from './domain-registrators.ts';
+
+/**
+ * A launch (issue 27, decision 044): one domain taken from a name to a verified, indexed site, stage by stage.
+ * The stages run in this order; each is idempotent (it finds its work done and says so).
+ */
+export const LAUNCH_STAGES = [
+  { key: 'domain', label: 'Create the domain' },
+  { key: 'register', label: 'Register the name', costly: true },
+  { key: 'zone', label: 'Create the Cloudflare zone' },
+  { key: 'name-servers', label: "Set the registrar's name servers" },
+  { key: 'zone-active', label: 'Wait for the zone to be active' },
+  { key: 'dns', label: 'Add the DNS records' },
+  { key: 'ssl', label: 'SSL mode and TLS 1.3' },
+  { key: 'waf', label: 'Push the WAF rules' },
+  { key: 'site', label: 'Create the site on the panel' },
+  { key: 'content', label: 'Content' },
+  { key: 'sitemap', label: 'Generate the sitemap' },
+  { key: 'yandex-verify', label: 'Add and verify the host in Yandex Webmaster' },
+  { key: 'yandex-sitemap', label: 'Submit the sitemap to Yandex' },
+  { key: 'yandex-recrawl', label: 'Ask Yandex to recrawl the home page' },
+] as const;
+export type LaunchStageKey = (typeof LAUNCH_STAGES)[number]['key'];
+export const LAUNCH_STAGE_KEYS = LAUNCH_STAGES.map((s) => s.key) as [LaunchStageKey, ...LaunchStageKey[]];
+
+export const LAUNCH_STATES = [
+  'queued',
+  'running',
+  'waiting',
+  'needs_confirmation',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type LaunchState = (typeof LAUNCH_STATES)[number];
+export const LAUNCH_STATE_LABELS: Record<LaunchState, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  waiting: 'Waiting',
+  needs_confirmation: 'Waiting for your confirmation',
+  completed: 'Live',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export const LAUNCH_STAGE_STATES = [
+  'pending',
+  'running',
+  'waiting',
+  'needs_confirmation',
+  'done',
+  'already_done',
+  'skipped',
+  'failed',
+] as const;
+export type LaunchStageState = (typeof LAUNCH_STAGE_STATES)[number];
+export const LAUNCH_STAGE_STATE_LABELS: Record<LaunchStageState, string> = {
+  pending: 'Pending',
+  running: 'Running',
+  waiting: 'Waiting',
+  needs_confirmation: 'Needs confirmation',
+  done: 'Done',
+  already_done: 'Already done',
+  skipped: 'Skipped',
+  failed: 'Failed',
+};
+/** A stage in one of these states is not run again. */
+export const LAUNCH_STAGE_FINISHED: readonly LaunchStageState[] = ['done', 'already_done', 'skipped'];
+
+export const LaunchLinkSchema = z.object({ label: z.string(), href: z.string() });
+export type LaunchLink = z.infer<typeof LaunchLinkSchema>;
+
+export const LaunchStageSchema = z.object({
+  key: z.enum(LAUNCH_STAGE_KEYS),
+  label: z.string(),
+  state: z.enum(LAUNCH_STAGE_STATES),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** What it did (or will do, in a plan), in one sentence. */
+  detail: z.string().nullable(),
+  links: z.array(LaunchLinkSchema),
+  /** A waiting stage: what it waits for, since when, and the next check. */
+  waitingFor: z.string().nullable(),
+  since: z.string().nullable(),
+  nextCheckAt: z.string().nullable(),
+  attempts: z.number().int(),
+  /** The provider's message of a failure. */
+  error: z.string().nullable(),
+});
+export type LaunchStage = z.infer<typeof LaunchStageSchema>;
+
+export const LAUNCH_MESSAGES = {
+  domainName: 'Domain name must be a valid host name, such as example.com',
+  contact: 'Choose the contact the name is registered with',
+  registrator: 'Choose the registrator',
+  copyFrom: 'Choose the domain to copy the content from',
+  parseUrl: 'The URL to parse must be an http or https URL',
+  profile: 'The launch profile does not exist',
+  dnsTemplate: 'The DNS template does not exist',
+  notFound: 'Launch not found',
+  notFailed: (label: string) => `${label} has not failed; only a failed stage can be retried`,
+  running: 'The launch is running; wait for it to stop or cancel it first',
+  nothingToConfirm: 'The launch does not wait for a confirmation',
+  finished: 'The launch has already finished',
+} as const;
+
+const hostName = (message: string) =>
+  z
+    .string({ message })
+    .trim()
+    .min(1, { message })
+    .max(1000, { message })
+    .transform((v, ctx) => {
+      const ascii = toAsciiDomain(v);
+      if (ascii === null) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return ascii;
+    });
+
+/** A DNS record of the launch: `{domain}` and `{serverIp}` stand for the domain and its server's address. */
+export const LaunchDnsRecordSchema = DnsRecordPostSchema;
+export type LaunchDnsRecord = z.infer<typeof LaunchDnsRecordSchema>;
+
+export const LaunchContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('none') }),
+  z.object({ type: z.literal('copy'), fromDomainId: IdSchema }),
+  z.object({
+    type: z.literal('parse'),
+    url: z.string().trim().max(2000).refine(isHttpUrl, { message: LAUNCH_MESSAGES.parseUrl }),
+    regionId: optionalRef(),
+  }),
+]);
+export type LaunchContent = z.infer<typeof LaunchContentSchema>;
+
+export const LaunchRegistrationSchema = z.object({
+  domainRegistratorId: IdSchema,
+  /** False: the name is registered already (in this registrator's account). */
+  register: z.boolean(),
+  contactId: optionalRef(),
+  years: z.number().int().min(1).max(10).default(1),
+});
+
+/** What a launch does, in full: a profile fills the defaults, the operator may override any of them. */
+export const LaunchSettingsSchema = z.object({
+  /** A launch profile: every field left empty here takes the profile's value. */
+  profileId: optionalRef(),
+  brandId: optionalRef(),
+  serverId: optionalRef(),
+  cloudId: optionalRef(),
+  registration: LaunchRegistrationSchema.nullable().default(null),
+  content: LaunchContentSchema.default({ type: 'none' }),
+  /** A DNS template; its records are taken when `dnsRecords` is empty. */
+  dnsTemplateId: optionalRef(),
+  dnsRecords: z.array(LaunchDnsRecordSchema).max(200).default([]),
+  firewallRules: z
+    .array(z.object({ ruleId: IdSchema, priority: z.number().int().min(0).max(1_000_000) }))
+    .max(DOMAIN_FIREWALL_RULES_MAX)
+    .default([]),
+  sslMode: z.enum(SSL_MODES).nullable().default(null),
+  /** Left out: the profile's, else on. */
+  tls13: z.boolean().optional(),
+  yandexWebmasterAccountId: optionalRef(),
+  verification: z.enum(['DNS', 'HTML_FILE']).default('DNS'),
+});
+export type LaunchSettings = z.infer<typeof LaunchSettingsSchema>;
+
+/** The settings as a launch answers them (already read, so plain types: answers are not parsed twice). */
+export const LaunchSettingsOutputSchema = z.object({
+  profileId: IdSchema.nullable().optional(),
+  dnsTemplateId: IdSchema.nullable().optional(),
+  brandId: IdSchema.nullable().optional(),
+  serverId: IdSchema.nullable().optional(),
+  cloudId: IdSchema.nullable().optional(),
+  registration: z
+    .object({
+      domainRegistratorId: IdSchema,
+      register: z.boolean(),
+      contactId: IdSchema.nullable().optional(),
+      years: z.number().int(),
+    })
+    .nullable(),
+  content: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('none') }),
+    z.object({ type: z.literal('copy'), fromDomainId: IdSchema }),
+    z.object({ type: z.literal('parse'), url: z.string(), regionId: IdSchema.nullable().optional() }),
+  ]),
+  dnsRecords: z.array(
+    z.object({
+      type: z.string(),
+      name: z.string(),
+      content: z.string(),
+      proxied: z.boolean(),
+      ttl: z.number().int(),
+      priority: z.number().int().optional(),
+    }),
+  ),
+  firewallRules: z.array(z.object({ ruleId: IdSchema, priority: z.number().int() })),
+  sslMode: z.enum(SSL_MODES).nullable(),
+  tls13: z.boolean().optional(),
+  yandexWebmasterAccountId: IdSchema.nullable().optional(),
+  verification: z.enum(['DNS', 'HTML_FILE']),
+});
+
+export const LaunchInputSchema = LaunchSettingsSchema.extend({
+  domainName: hostName(LAUNCH_MESSAGES.domainName),
+  /** Registration costs money: without this the run stops before it and waits for Confirm. */
+  confirmCostly: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
+}).superRefine((v, ctx) => {
+  if (v.registration?.register && !v.registration.contactId)
+    ctx.addIssue({ code: 'custom', path: ['registration', 'contactId'], message: LAUNCH_MESSAGES.contact });
+});
+export type LaunchInput = z.input<typeof LaunchInputSchema>;
+export type LaunchInputParsed = z.infer<typeof LaunchInputSchema>;
+
+/** A blocker found at plan time: the stage it stops and why. */
+export const LaunchBlockerSchema = z.object({ stage: z.enum(LAUNCH_STAGE_KEYS), message: z.string() });
+export type LaunchBlocker = z.infer<typeof LaunchBlockerSchema>;
+
+export const LaunchPlanStepSchema = z.object({
+  key: z.enum(LAUNCH_STAGE_KEYS),
+  label: z.string(),
+  /** 'run': will do it; 'skip': not asked for; 'done': already done; 'blocked': see blocker; 'confirm': costly. */
+  outcome: z.enum(['run', 'skip', 'done', 'blocked', 'confirm']),
+  detail: z.string(),
+});
+export type LaunchPlanStep = z.infer<typeof LaunchPlanStepSchema>;
+
+export const LaunchPlanSchema = z.object({
+  domainName: z.string(),
+  steps: z.array(LaunchPlanStepSchema),
+  blockers: z.array(LaunchBlockerSchema),
+});
+export type LaunchPlan = z.infer<typeof LaunchPlanSchema>;
+
+export const LaunchSchema = z.object({
+  _id: IdSchema,
+  launchNo: z.number().int(),
+  domainName: z.string(),
+  domainNameUnicode: z.string(),
+  domainId: IdSchema.nullable(),
+  state: z.enum(LAUNCH_STATES),
+  confirmed: z.boolean(),
+  input: LaunchSettingsOutputSchema,
+  stages: z.array(LaunchStageSchema),
+  jobId: IdSchema.nullable(),
+  error: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** Finished stages (done, already done or skipped) out of all. */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+});
+export type Launch = z.infer<typeof LaunchSchema>;
+
+export const LaunchListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  state: z.enum(LAUNCH_STATES).optional(),
+  search: z.string().trim().max(253).optional(),
+});
+export type LaunchListQuery = z.infer<typeof LaunchListQuerySchema>;
+
+export const LaunchStageParamsSchema = z.object({ id: IdSchema, stage: z.enum(LAUNCH_STAGE_KEYS) });
+
+// ---------------------------------------------------------------- many at once
+
+/** How many names one batch may hold. */
+export const LAUNCH_BATCH_MAX = 1000;
+export const LAUNCH_BATCH_STATES = [
+  'planning',
+  'planned',
+  'running',
+  'paused',
+  'completed',
+  'cancelled',
+  'failed',
+] as const;
+export type LaunchBatchState = (typeof LAUNCH_BATCH_STATES)[number];
+export const LAUNCH_BATCH_STATE_LABELS: Record<LaunchBatchState, string> = {
+  planning: 'Planning',
+  planned: 'Planned',
+  running: 'Running',
+  paused: 'Paused',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+/** A row: planned (pending or blocked), then its launch's course. */
+export const LAUNCH_ROW_STATUSES = [
+  'pending',
+  'blocked',
+  'running',
+  'needs_confirmation',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
+export type LaunchRowStatus = (typeof LAUNCH_ROW_STATUSES)[number];
+
+/** The columns a CSV row may override (values as people know them, not ids). */
+export const LAUNCH_CSV_COLUMNS = ['domainName', 'server', 'brand', 'cloud', 'copyFrom', 'sslMode'] as const;
+
+export const LaunchBatchRowInputSchema = z.object({
+  domainName: hostName(LAUNCH_MESSAGES.domainName),
+  serverId: optionalRef(),
+  brandId: optionalRef(),
+  cloudId: optionalRef(),
+  copyFromDomainId: optionalRef(),
+  sslMode: z.enum(SSL_MODES).optional(),
+});
+export type LaunchBatchRowInput = z.input<typeof LaunchBatchRowInputSchema>;
+
+export const LaunchBatchInputSchema = z
+  .object({
+    settings: LaunchSettingsSchema,
+    /** The names, one per line (pasted), each with the settings as they are. */
+    names: z.string().max(200_000).optional(),
+    /** Or a CSV with a header naming LAUNCH_CSV_COLUMNS (domainName first), for per-row overrides. */
+    csv: z.string().max(2_000_000).optional(),
+    confirmCostly: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.names?.trim() && !v.csv?.trim())
+      ctx.addIssue({ code: 'custom', path: ['names'], message: 'Paste the names, one per line, or a CSV' });
+  });
+export type LaunchBatchInput = z.input<typeof LaunchBatchInputSchema>;
+export type LaunchBatchInputParsed = z.infer<typeof LaunchBatchInputSchema>;
+
+export const LaunchBatchSchema = z.object({
+  _id: IdSchema,
+  batchNo: z.number().int(),
+  state: z.enum(LAUNCH_BATCH_STATES),
+  settings: LaunchSettingsOutputSchema,
+  confirmCostly: z.boolean(),
+  error: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  counts: z.record(z.enum(LAUNCH_ROW_STATUSES), z.number().int()),
+  total: z.number().int(),
+});
+export type LaunchBatch = z.infer<typeof LaunchBatchSchema>;
+
+export const LaunchBatchRowSchema = z.object({
+  seq: z.number().int(),
+  domainName: z.string(),
+  domainNameUnicode: z.string(),
+  overrides: z.record(z.string(), z.unknown()),
+  status: z.enum(LAUNCH_ROW_STATUSES),
+  /** The plan's blockers, or why the row's launch stopped. */
+  message: z.string().nullable(),
+  launchId: IdSchema.nullable(),
+  /** The launch's finished stages, while it runs. */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
+});
+export type LaunchBatchRow = z.infer<typeof LaunchBatchRowSchema>;
+
+export const LaunchBatchRowsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  status: z.enum(LAUNCH_ROW_STATUSES).optional(),
+  search: z.string().trim().max(253).optional(),
+});
+export type LaunchBatchRowsQuery = z.infer<typeof LaunchBatchRowsQuerySchema>;
