@@ -32,7 +32,7 @@ const jobActor = (ctx: JobContext<unknown>): Actor =>
 export type DomainDir = { domainId: string; domainName: string; dir: string; fs: ContentFs };
 
 /** A job that reads a domain's directory stops here, for good, when there is none. */
-async function requireDir(d: DomainDir) {
+export async function requireDir(d: DomainDir) {
   if (!(await d.fs.rootExists())) {
     throw new PermanentJobError(`The directory of ${d.domainName} does not exist on its server (${d.dir})`);
   }

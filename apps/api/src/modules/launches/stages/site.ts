@@ -1,7 +1,7 @@
 import type { Server } from '@fleetdesk/contract';
 import { AppError, NotFoundError } from '../../../http/errors.ts';
-import { copyTree, walkDomain } from '../../../jobs/kinds/content-tree.ts';
-import { domainDirOf, generateSitemap } from '../../../jobs/kinds/domain-jobs.ts';
+import { copyTree } from '../../../files/content/index.ts';
+import { domainDirOf, generateSitemap, requireDir } from '../../../jobs/kinds/domain-jobs.ts';
 import { PARSING_MARKER } from '../../../jobs/kinds/parsing.ts';
 import { already, done, linkTo, skipped, type Stage, type StagePlanContext, type StageRunContext } from './types.ts';
 
@@ -84,7 +84,7 @@ async function replaceName(ctx: StageRunContext & { domainId: string }, from: st
   const dir = await domainDirOf(ctx.deps.files, ctx.domainId);
   let changed = 0;
   const paths: string[] = [];
-  for await (const e of walkDomain(dir, ctx.signal))
+  for await (const e of dir.fs.walk('', { signal: ctx.signal }))
     if (e.type === 'file' && TEXT_FILE.test(e.path) && e.size <= REPLACE_MAX_BYTES) paths.push(e.path);
   const pattern = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
   for (const p of paths) {
@@ -126,7 +126,8 @@ export const contentStage: Stage = {
     if (c.type === 'copy') {
       const src = await ctx.deps.domains.get(c.fromDomainId);
       const [from, to] = [await domainDirOf(ctx.deps.files, src._id), await domainDirOf(ctx.deps.files, ctx.domainId)];
-      const copied = await copyTree(from, to, {
+      await requireDir(from);
+      const copied = await copyTree(from.fs, to.fs, {
         signal: ctx.signal,
         onProgress: (p) => ctx.note(`Copying ${p.files} of ${p.filesTotal} files`),
       });
