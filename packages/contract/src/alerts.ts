@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdSchema, NUL_MESSAGE, hasNoNul, optionalText, requiredText, secretInput, secretOutput } from './common.ts';
 import { DomainFilterPartialSchema } from './domains.ts';
 import { portInput } from './proxies.ts';
+import { valuesOf } from './labels.ts';
 
 // ---- Notification channels (issue 29) ----
 
@@ -131,17 +132,7 @@ export type ChannelTestResult = z.infer<typeof ChannelTestResultSchema>;
 
 // ---- Alert rules ----
 
-export const ALERT_EVENTS = [
-  'domain_expiring',
-  'health_failing',
-  'drift',
-  'server_offline',
-  'proxy_failing',
-  'job_failed',
-  'launch_finished',
-] as const;
-export type AlertEvent = (typeof ALERT_EVENTS)[number];
-export const ALERT_EVENT_LABELS: Record<AlertEvent, string> = {
+export const ALERT_EVENT_LABELS = {
   domain_expiring: 'Domain expiring',
   health_failing: 'Health check failing',
   drift: 'Drift found',
@@ -150,6 +141,8 @@ export const ALERT_EVENT_LABELS: Record<AlertEvent, string> = {
   job_failed: 'Job or fleet run failed',
   launch_finished: 'Launch finished',
 };
+export type AlertEvent = keyof typeof ALERT_EVENT_LABELS;
+export const ALERT_EVENTS = valuesOf(ALERT_EVENT_LABELS);
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 export const ALERT_SEVERITY_RANK: Record<AlertSeverity, number> = { info: 1, warning: 2, critical: 3 };

@@ -3,6 +3,7 @@ import { IdSchema, optionalRef } from './common.ts';
 import { DnsRecordPostSchema, SSL_MODES } from './cloud-flare.ts';
 import { DOMAIN_FIREWALL_RULES_MAX, toAsciiDomain } from './domains.ts';
 import { isHttpUrl } from './domain-registrators.ts';
+import { valuesOf } from './labels.ts';
 
 /**
  * A launch (issue 27, decision 044): one domain taken from a name to a verified, indexed site, stage by stage.
@@ -27,17 +28,7 @@ export const LAUNCH_STAGES = [
 export type LaunchStageKey = (typeof LAUNCH_STAGES)[number]['key'];
 export const LAUNCH_STAGE_KEYS = LAUNCH_STAGES.map((s) => s.key) as [LaunchStageKey, ...LaunchStageKey[]];
 
-export const LAUNCH_STATES = [
-  'queued',
-  'running',
-  'waiting',
-  'needs_confirmation',
-  'completed',
-  'failed',
-  'cancelled',
-] as const;
-export type LaunchState = (typeof LAUNCH_STATES)[number];
-export const LAUNCH_STATE_LABELS: Record<LaunchState, string> = {
+export const LAUNCH_STATE_LABELS = {
   queued: 'Queued',
   running: 'Running',
   waiting: 'Waiting',
@@ -46,19 +37,10 @@ export const LAUNCH_STATE_LABELS: Record<LaunchState, string> = {
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
+export type LaunchState = keyof typeof LAUNCH_STATE_LABELS;
+export const LAUNCH_STATES = valuesOf(LAUNCH_STATE_LABELS);
 
-export const LAUNCH_STAGE_STATES = [
-  'pending',
-  'running',
-  'waiting',
-  'needs_confirmation',
-  'done',
-  'already_done',
-  'skipped',
-  'failed',
-] as const;
-export type LaunchStageState = (typeof LAUNCH_STAGE_STATES)[number];
-export const LAUNCH_STAGE_STATE_LABELS: Record<LaunchStageState, string> = {
+export const LAUNCH_STAGE_STATE_LABELS = {
   pending: 'Pending',
   running: 'Running',
   waiting: 'Waiting',
@@ -68,6 +50,8 @@ export const LAUNCH_STAGE_STATE_LABELS: Record<LaunchStageState, string> = {
   skipped: 'Skipped',
   failed: 'Failed',
 };
+export type LaunchStageState = keyof typeof LAUNCH_STAGE_STATE_LABELS;
+export const LAUNCH_STAGE_STATES = valuesOf(LAUNCH_STAGE_STATE_LABELS);
 /** A stage in one of these states is not run again. */
 export const LAUNCH_STAGE_FINISHED: readonly LaunchStageState[] = ['done', 'already_done', 'skipped'];
 
@@ -274,17 +258,7 @@ export const LaunchStageParamsSchema = z.object({ id: IdSchema, stage: z.enum(LA
 
 /** How many names one batch may hold. */
 export const LAUNCH_BATCH_MAX = 1000;
-export const LAUNCH_BATCH_STATES = [
-  'planning',
-  'planned',
-  'running',
-  'paused',
-  'completed',
-  'cancelled',
-  'failed',
-] as const;
-export type LaunchBatchState = (typeof LAUNCH_BATCH_STATES)[number];
-export const LAUNCH_BATCH_STATE_LABELS: Record<LaunchBatchState, string> = {
+export const LAUNCH_BATCH_STATE_LABELS = {
   planning: 'Planning',
   planned: 'Planned',
   running: 'Running',
@@ -293,6 +267,8 @@ export const LAUNCH_BATCH_STATE_LABELS: Record<LaunchBatchState, string> = {
   cancelled: 'Cancelled',
   failed: 'Failed',
 };
+export type LaunchBatchState = keyof typeof LAUNCH_BATCH_STATE_LABELS;
+export const LAUNCH_BATCH_STATES = valuesOf(LAUNCH_BATCH_STATE_LABELS);
 /** A row: planned (pending or blocked), then its launch's course. */
 export const LAUNCH_ROW_STATUSES = [
   'pending',
