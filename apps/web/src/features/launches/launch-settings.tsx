@@ -92,6 +92,8 @@ export function useLaunchSettings() {
   const [sslMode, setSslMode] = useState<SslMode | ''>('');
   const [webmaster, setWebmaster] = useState<YandexWebmasterAccount | null>(null);
   const [verification, setVerification] = useState<'DNS' | 'HTML_FILE'>('DNS');
+  // An empty setting takes the profile's value: say so rather than "None".
+  const profilePlaceholder = withProfile ? "The profile's" : 'None';
 
   const settings = useMemo(
     () => ({
@@ -171,6 +173,7 @@ export function useLaunchSettings() {
           onChange={setServer}
           getLabel={serverLabel}
           picker={ServerPicker}
+          placeholder={profilePlaceholder}
           error={fields.serverId}
         />
         <PickerField<Brand>
@@ -179,6 +182,7 @@ export function useLaunchSettings() {
           onChange={setBrand}
           getLabel={brandLabel}
           picker={BrandPicker}
+          placeholder={profilePlaceholder}
           error={fields.brandId}
         />
         <PickerField<Cloud>
@@ -187,6 +191,7 @@ export function useLaunchSettings() {
           onChange={setCloud}
           getLabel={cloudLabel}
           picker={CloudPicker}
+          placeholder={profilePlaceholder}
           error={fields.cloudId}
         />
       </Card>
@@ -197,6 +202,7 @@ export function useLaunchSettings() {
           onChange={setRegistrator}
           getLabel={domainRegistratorLabel}
           picker={DomainRegistratorPicker}
+          placeholder={profilePlaceholder}
           error={fields['registration.domainRegistratorId']}
         />
         {registrator && (
@@ -228,7 +234,7 @@ export function useLaunchSettings() {
         <Form.Group className="mb-3" controlId="launch-content">
           <Form.Label>Content</Form.Label>
           <Form.Select value={contentType} onChange={(e) => setContentType(e.currentTarget.value as ContentType)}>
-            <option value="none">Nothing</option>
+            <option value="none">{withProfile ? "The profile's" : 'Nothing'}</option>
             <option value="copy">Copy from a domain (its name replaced by the new one)</option>
             <option value="parse">Parse a URL</option>
           </Form.Select>
@@ -274,7 +280,7 @@ export function useLaunchSettings() {
           onChange={setTemplate}
           getLabel={dnsTemplateLabel}
           picker={DnsTemplatePicker}
-          placeholder={withProfile ? "The profile's" : 'None'}
+          placeholder={profilePlaceholder}
           error={fields.dnsTemplateId}
         />
         <Form.Group className="mb-3" controlId="launch-dns">
@@ -346,6 +352,7 @@ export function useLaunchSettings() {
           onChange={setWebmaster}
           getLabel={yandexWebmasterAccountLabel}
           picker={YandexWebmasterAccountPicker}
+          placeholder={profilePlaceholder}
           error={fields.yandexWebmasterAccountId}
         />
         {webmaster && (
