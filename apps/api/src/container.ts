@@ -597,6 +597,20 @@ export async function createContainer(
     background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
     profile: (id) => services.launchProfiles.get(id),
     dnsTemplate: (id) => services.dnsTemplates.findById(id),
+    // "A launch finished" for the alert rules that ask for it: one event per ending, never resolved.
+    finished: (f) =>
+      alerts.event({
+        key: `launch:${f.launchId}:${f.state}:${Date.now()}`,
+        event: 'launch_finished',
+        severity: f.state === 'completed' ? 'info' : 'warning',
+        title:
+          f.state === 'completed'
+            ? `Launch #${f.launchNo} of ${f.domainName} is live`
+            : `Launch #${f.launchNo} of ${f.domainName} failed`,
+        detail: f.error,
+        subject: { kind: 'launch', id: f.launchId, name: f.domainName },
+        domainId: f.domainId,
+      }),
   });
   const launchBatches: LaunchBatchesService = createLaunchBatchesService({
     repo: repos.launches,

@@ -99,6 +99,16 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * launch: stages done, already done or skipped are not run again, so Retry, Confirm and a run over a
  * half-launched domain only finish what is missing.
  */
+/** How a launch ended, for whoever is told (alerts). */
+export type LaunchFinished = {
+  launchId: string;
+  launchNo: number;
+  domainName: string;
+  domainId: string | null;
+  state: 'completed' | 'failed';
+  error: string | null;
+};
+
 export function createLaunchesService(deps: {
   repo: LaunchesRepository;
   jobsRepo: Pick<JobsRepository, 'find'>;
@@ -110,8 +120,17 @@ export function createLaunchesService(deps: {
   background: <T>(fn: () => Promise<T>) => Promise<T>;
   profile: (id: string) => Promise<LaunchProfile>;
   dnsTemplate: (id: string) => Promise<DnsTemplate | undefined>;
+  /** Told once when a launch ends live or failed (the alerts' "launch finished"); its failure never fails the launch. */
+  finished?: (f: LaunchFinished) => Promise<unknown>;
 }) {
   const { repo, audit } = deps;
+  const tell = async (f: LaunchFinished) => {
+    try {
+      await deps.finished?.(f);
+    } catch {
+      // An alert that cannot be recorded is the alerts' concern; the launch's own state is already written.
+    }
+  };
 
   /**
    * The launch's settings in full: every field left empty takes the profile's (when one is named), a DNS template
@@ -429,6 +448,14 @@ export function createLaunchesService(deps: {
               error: `${cur.label}: ${message}`,
               finishedAt: new Date(),
             });
+            await tell({
+              launchId: id,
+              launchNo: started.launchNo,
+              domainName: started.domainNameUnicode,
+              domainId,
+              state: 'failed',
+              error: `${cur.label}: ${message}`,
+            });
             throw new PermanentJobError(`${cur.label}: ${message}`);
           }
           const o = outcome as StageOutcome;
@@ -447,6 +474,14 @@ export function createLaunchesService(deps: {
         }
       }
       await repo.transition(id, ['running', 'waiting'], { state: 'completed', finishedAt: new Date(), error: null });
+      await tell({
+        launchId: id,
+        launchNo: started.launchNo,
+        domainName: started.domainNameUnicode,
+        domainId,
+        state: 'completed',
+        error: null,
+      });
       await ctx.progress(
         { done: STAGES.length, total: STAGES.length, unit: 'stages', message: 'Live' },
         { force: true },

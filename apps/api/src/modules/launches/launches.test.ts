@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAUNCH_STAGES, type Launch, type LaunchPlan, type LaunchStageKey } from '@fleetdesk/contract';
+import { LAUNCH_STAGES, type Alert, type Launch, type LaunchPlan, type LaunchStageKey } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
@@ -423,6 +423,17 @@ describe('a launch', () => {
       expect(stage(ok, 'zone').attempts).toBe(1);
       expect(stage(ok, 'content').state).toBe('skipped');
       expect(da.domainsOf('web').map((d) => d.name)).toContain(name);
+      // Each ending is told to the alerts once, as a "launch finished" event that links to the launch.
+      const alerts = await call('GET', '/api/alerts?state=recent');
+      const told = (alerts.json().data.items as Alert[]).filter(
+        (a) => a.subjectKind === 'launch' && a.subjectId === l._id,
+      );
+      expect(told.map((a) => [a.event, a.state, a.severity]).sort()).toEqual([
+        ['launch_finished', 'event', 'info'],
+        ['launch_finished', 'event', 'warning'],
+      ]);
+      expect(told.map((a) => a.title).join(' | ')).toMatch(/failed/);
+      expect(told.map((a) => a.title).join(' | ')).toMatch(/is live/);
     } finally {
       zoneReady();
       da.clearFailures();

@@ -24,21 +24,20 @@ import { useAlerts, useDeliveryLog, useDemoInbox } from './alerts-api.ts';
 
 const SEVERITY_BG = { info: 'info', warning: 'warning', critical: 'danger' } as const;
 
-/** Where an alert leads: its domain, server, proxy or job. */
+/** Where an alert leads: its domain, server, proxy, job or launch. */
+const SUBJECT_PATHS: Record<string, string> = {
+  domain: '/domains',
+  server: '/servers',
+  proxy: '/proxies',
+  job: '/jobs',
+  launch: '/launches',
+};
+
 function Subject({ a }: { a: Alert }) {
   const name = a.subjectName ?? a.subjectId ?? '—';
-  if (!a.subjectId) return <>{name}</>;
-  const to =
-    a.subjectKind === 'domain'
-      ? `/domains/${a.subjectId}`
-      : a.subjectKind === 'server'
-        ? `/servers/${a.subjectId}`
-        : a.subjectKind === 'proxy'
-          ? `/proxies/${a.subjectId}`
-          : a.subjectKind === 'job'
-            ? '/jobs'
-            : null;
-  return to ? <Link to={to}>{name}</Link> : <>{name}</>;
+  const base = a.subjectKind ? SUBJECT_PATHS[a.subjectKind] : undefined;
+  if (!a.subjectId || !base) return <>{name}</>;
+  return <Link to={`${base}/${a.subjectId}`}>{name}</Link>;
 }
 
 function Problems() {
