@@ -20,6 +20,7 @@ const MENU = [
   'Domains',
   'Fleet',
   'Imports',
+  'Launches',
   'Clouds',
   'Proxies',
   'Servers',

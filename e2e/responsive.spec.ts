@@ -76,6 +76,22 @@ async function demoIds(page: Page): Promise<DemoIds> {
   const plan = await firstOf('/api/fleet/plans');
   if (plan) byResource.set('fleet', plan);
   // The demo plans an import and exports zone files once its jobs run (seed-imports.ts).
+  // The demo launches a site and plans a batch once its jobs run (seed-launches.ts).
+  // A launch is made by launches.spec in a whole run; alone, this spec makes one (it stops before registering).
+  const launch =
+    (await firstOf('/api/launches')) ??
+    (await (async () => {
+      const profileId = await firstOf('/api/launch-profiles');
+      const res = await page.request.post('/api/launches', {
+        headers: { authorization: token },
+        data: { domainName: `responsive-${Date.now().toString(36)}.com`, profileId },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      return ((await res.json()) as { data: { _id: string } }).data._id;
+    })());
+  byResource.set('launches', launch);
+  const batch = await firstOf('/api/launches/batches');
+  if (batch) byResource.set('launches/batches', batch);
   const imported = await firstOf('/api/imports');
   if (imported) byResource.set('imports', imported);
   const zoneExport = await firstOf('/api/jobs?kind=zone-files.export');
@@ -116,6 +132,8 @@ function fill(pattern: string, ids: DemoIds): string | null {
   if (resource === 'domains') out = out.replace(':id', ids.domain);
   else if (pattern.startsWith('/imports/zone-export/'))
     out = out.replace(':id', ids.byResource.get('imports/zone-export') ?? '');
+  else if (pattern.startsWith('/launches/batches/'))
+    out = out.replace(':id', ids.byResource.get('launches/batches') ?? '');
   else if (resource === 'yandex-webmaster')
     out = out.replace(':id', ids.account).replace(':hostId', encodeURIComponent(ids.host));
   else out = out.replace(':id', ids.byResource.get(resource) ?? '');

@@ -6,6 +6,7 @@ import { seedDemo } from './seed.ts';
 import { attachDemoParsing } from './seed-parsing.ts';
 import { seedDemoFleet } from './seed-fleet.ts';
 import { seedDemoImportPlans } from './seed-imports.ts';
+import { seedDemoLaunches } from './seed-launches.ts';
 import { attachDemoAlerts } from './seed-alerts.ts';
 import { systemActor } from '../http/context.ts';
 import { DEMO_SSO_ACCOUNTS, DEMO_SSO_NAME, attachDemoSso, startDemoSso } from './sso.ts';
@@ -50,6 +51,7 @@ export async function startDemo(config: Config) {
       await attachDemoParsing(c, providers);
       seedDemoFleet(c, log);
       seedDemoImportPlans(c, log, systemActor('admin'));
+      seedDemoLaunches(c, log);
     },
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +

@@ -20,6 +20,18 @@ describe('crumbsFor', () => {
     expect(crumbsFor('/login/sso').map((c) => c.label)).toEqual(['Login', 'Single sign-on']);
   });
 
+  it("reads a launch batch's id as a batch, not as a launch", () => {
+    expect(crumbsFor(`/launches/batches/${ID}`)).toEqual([
+      { label: 'Launches', to: '/launches' },
+      { label: 'Batches', to: '/launches/batches' },
+      { label: '#0b7c8f3e', entity: { section: 'launches/batches', id: ID } },
+    ]);
+    expect(crumbsFor(`/launches/${ID}`).at(-1)).toEqual({
+      label: '#0b7c8f3e',
+      entity: { section: 'launches', id: ID },
+    });
+  });
+
   it('puts contacts under Domain Registrators and names webmaster hosts', () => {
     expect(crumbsFor(`/domain-registrators-contacts/${ID}`).map((c) => c.label)).toEqual([
       'Domain Registrators',

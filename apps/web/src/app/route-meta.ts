@@ -87,7 +87,12 @@ export function crumbsFor(pathname: string): Crumb[] {
     base += `/${seg}`;
     if (seg === 'cloud-flare' || (section === 'yandex-webmaster' && seg === 'accounts')) continue;
     if (UUID.test(seg)) {
-      const entitySection = section === 'yandex-webmaster' ? 'yandex-webmaster/accounts' : section;
+      const entitySection =
+        section === 'yandex-webmaster'
+          ? 'yandex-webmaster/accounts'
+          : section === 'launches' && rest[i - 1] === 'batches'
+            ? 'launches/batches'
+            : section;
       crumbs.push({ label: `#${seg.slice(0, 8)}`, to: base, entity: { section: entitySection, id: seg } });
     } else if (section === 'yandex-webmaster' && rest[i - 1] === 'hosts') {
       crumbs.push({ label: hostLabel(seg), to: base });
@@ -125,6 +130,7 @@ export const ENTITY_NAMES: Record<string, (item: Record<string, unknown>) => str
   'yandex-webmaster/accounts': (a) => str(a.name),
   jobs: (j) => (j.jobNo ? `Job #${String(j.jobNo)}` : undefined),
   launches: (l) => (l.launchNo ? `Launch #${String(l.launchNo)}` : undefined),
+  'launches/batches': (b) => (b.batchNo ? `Batch #${String(b.batchNo)}` : undefined),
 };
 
 function str(v: unknown): string | undefined {

@@ -55,6 +55,8 @@ const ROW_VARIANT: Record<LaunchRowStatus, string> = {
 };
 
 /** /launches/batches/{id}: the batch's names with their plan or launch, and its verbs. */
+const rowTone = (status: string) => (status === 'blocked' || status === 'failed' ? 'text-danger' : '');
+
 export function LaunchBatchPage() {
   const { id = '' } = useParams();
   const batch = useLaunchBatch(id);
@@ -168,8 +170,8 @@ export function LaunchBatchPage() {
                 №
               </th>
               <th>Name</th>
-              <th style={{ width: '11rem' }}>Status</th>
-              <th>Plan or outcome</th>
+              <th>Status</th>
+              <th className="d-none d-sm-table-cell">Plan or outcome</th>
             </tr>
           </thead>
           <tbody>
@@ -178,6 +180,8 @@ export function LaunchBatchPage() {
                 <td className="d-none d-sm-table-cell">{r.seq}</td>
                 <td className="text-break">
                   {r.launchId ? <Link to={launchPath(r.launchId)}>{r.domainNameUnicode}</Link> : r.domainNameUnicode}
+                  {/* On a phone the plan or outcome reads under the name: three columns leave the name no room. */}
+                  <div className={`d-sm-none small ${rowTone(r.status)}`}>{r.message}</div>
                 </td>
                 <td>
                   <Badge bg={ROW_VARIANT[r.status]}>{ROW_LABEL[r.status]}</Badge>
@@ -187,11 +191,7 @@ export function LaunchBatchPage() {
                     </small>
                   )}
                 </td>
-                <td
-                  className={`small text-break ${r.status === 'blocked' || r.status === 'failed' ? 'text-danger' : ''}`}
-                >
-                  {r.message}
-                </td>
+                <td className={`d-none d-sm-table-cell small text-break ${rowTone(r.status)}`}>{r.message}</td>
               </tr>
             ))}
           </tbody>
