@@ -79,6 +79,14 @@ export function toLaunch(r: LaunchRow): Launch {
 }
 
 /** Waits `ms`, or less when the job is cancelled. */
+/** How many times a stage waits for a spent call budget before it fails with the provider's message. */
+const BUDGET_WAITS = 6;
+/** The wait a 429 of our own budgets asks for (bounded), or null for any other error. */
+const budgetWaitMs = (err: unknown): number | null =>
+  err instanceof AppError && err.status === 429
+    ? Math.min(Math.max(Number(err.headers?.['retry-after'] ?? 5), 1), 120) * 1000
+    : null;
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -416,18 +424,40 @@ export function createLaunchesService(deps: {
               }
             },
           };
-          try {
+          const attempt = async (): Promise<StageOutcome> => {
             if (stage.key === 'domain') {
               const made = await ensureDomain(runCtx);
               domainId = made.id;
               await repo.update(id, { domainId });
-              outcome = made.created
+              return made.created
                 ? done(`Created ${started.domainNameUnicode} in the console`, [linkTo.domain(made.id)])
                 : await stage.run({ ...runCtx, domainId });
-            } else {
-              const known = domainId;
-              if (!known) throw new Error('The launch has no domain yet');
-              outcome = await deps.background(() => stage.run({ ...runCtx, domainId: known }));
+            }
+            const known = domainId;
+            if (!known) throw new Error('The launch has no domain yet');
+            return deps.background(() => stage.run({ ...runCtx, domainId: known }));
+          };
+          try {
+            // A provider's call budget spent (our own per-account limit, 429 with its wait) is waited out, visibly
+            // and a bounded number of times, rather than failing the stage.
+            for (let tries = 1; ; tries++) {
+              try {
+                outcome = await attempt();
+                break;
+              } catch (err) {
+                const waitMs = budgetWaitMs(err);
+                if (waitMs === null || tries >= BUDGET_WAITS || ctx.signal.aborted) throw err;
+                await repo.transition(id, ['running'], { state: 'waiting' });
+                await save({
+                  state: 'waiting',
+                  waitingFor: `the provider's call budget (${messageOf(err)})`,
+                  since: cur.since ?? new Date().toISOString(),
+                  nextCheckAt: new Date(Date.now() + waitMs).toISOString(),
+                });
+                await sleep(waitMs, ctx.signal);
+                await repo.transition(id, ['waiting'], { state: 'running' });
+                await save({ state: 'running', waitingFor: null, nextCheckAt: null });
+              }
             }
           } catch (err) {
             if (ctx.signal.aborted) {
