@@ -43,7 +43,8 @@ export function faultProcesses(o: {
   dbUrl: () => string;
   dataDir: string;
   appKey: string;
-  env?: Record<string, string>;
+  /** A function when it names what starts later (a simulator's address). */
+  env?: Record<string, string> | (() => Record<string, string>);
 }) {
   const children = new Set<ChildProcess>();
   const start = async (mode: 'worker' | 'api') => {
@@ -55,7 +56,7 @@ export function faultProcesses(o: {
         DATA_DIR: path.join(o.dataDir, `${mode}-${children.size}`),
         APP_SECRET_KEY: o.appKey,
         LOG_LEVEL: 'silent',
-        ...o.env,
+        ...(typeof o.env === 'function' ? o.env() : o.env),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_DELIVERY_HEADER } from '@fleetdesk/contract';
-import { loadConfig } from '../../config.ts';
-import { createContainer, type Container } from '../../container.ts';
-import { openPostgres, type Database } from '../../db/client.ts';
+import type { Container } from '../../container.ts';
+import type { Database } from '../../db/client.ts';
 import { systemActor } from '../../http/context.ts';
+import { createFaultDatabase, faultProcesses, startWatcher } from '../../test/fault-processes.ts';
 import { realPostgresUrl } from '../../test/real-postgres.ts';
 
 /**
@@ -22,57 +20,24 @@ import { realPostgresUrl } from '../../test/real-postgres.ts';
  * PostgreSQL only, like jobs/fault.test.ts.
  */
 const BASE_URL = realPostgresUrl('modules/alerts/alerts-kill.test.ts', 'the kill -9 delivery test needs');
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../../../../..');
-const WORKER = path.resolve(HERE, '../../jobs/fault-worker.ts');
 const APP_KEY = crypto.randomBytes(32).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (PostgreSQL)', () => {
-  let admin: Database;
   let database: Database;
   let c: Container;
-  let dbName: string;
+  let drop: (() => Promise<void>) | undefined;
   let dbUrl: string;
   let receiver: http.Server;
   const received: { id: string; body: string }[] = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-alerts-kill-'));
-  const children = new Set<ChildProcess>();
-
-  const spawnWorker = async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, 'worker'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        DATA_DIR: path.join(dataDir, `w${children.size}`),
-        APP_SECRET_KEY: APP_KEY,
-        LOG_LEVEL: 'silent',
-        JOB_HEARTBEAT_SECONDS: '1',
-        JOB_TAKEOVER_SECONDS: '3',
-        ALERTS_RETRY_SECONDS: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    let err = '';
-    child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start within 60 s: ${err}`)), 60_000);
-      child.stdout!.on('data', (d) => {
-        if (String(d).includes('ready')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`worker exited with ${code}: ${err}`));
-      });
-    });
-    return child;
-  };
+  const procs = faultProcesses({
+    dbUrl: () => dbUrl,
+    dataDir,
+    appKey: APP_KEY,
+    env: { JOB_HEARTBEAT_SECONDS: '1', JOB_TAKEOVER_SECONDS: '3', ALERTS_RETRY_SECONDS: '1' },
+  });
+  const spawnWorker = () => procs.start('worker');
 
   beforeAll(async () => {
     receiver = http.createServer((req, res) => {
@@ -88,37 +53,18 @@ describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (P
       });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    admin = await openPostgres(BASE_URL!, { max: 1 });
-    dbName = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
-    await admin.exec(`CREATE DATABASE ${dbName}`);
-    const u = new URL(BASE_URL!);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-    database = await openPostgres(dbUrl, { max: 5 });
-    await database.migrate();
-    const config = {
-      ...loadConfig(
-        { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir, APP_SECRET_KEY: APP_KEY, ALERTS_GROUP_SECONDS: '0' },
-        { dotenv: false },
-      ),
-      JOB_WORKERS: false,
-    };
+    const db = await createFaultDatabase(BASE_URL!);
+    ({ database, drop } = db);
+    dbUrl = db.url;
     // This process only queues and watches.
-    c = await createContainer(config, {
-      database,
-      jobOptions: { workers: false, maintenanceIntervalSeconds: 1, expireGraceSeconds: 1 },
-    });
-    await c.startJobs({ periodic: false });
+    c = await startWatcher({ database, dbUrl, dataDir, appKey: APP_KEY, env: { ALERTS_GROUP_SECONDS: '0' } });
   }, 120_000);
 
   afterAll(async () => {
-    for (const ch of children) ch.kill('SIGKILL');
+    procs.killAll();
     await c?.close().catch(() => undefined);
     await new Promise((r) => receiver?.close(r));
-    if (admin) {
-      await admin.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-      await admin.close();
-    }
+    await drop?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -146,9 +92,7 @@ describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (P
     const a = await spawnWorker();
     for (let i = 0; i < 400 && !received.length; i++) await sleep(50);
     expect(received).toHaveLength(1);
-    const exited = new Promise((r) => a.once('exit', r));
-    a.kill('SIGKILL');
-    await exited;
+    await procs.kill9(a);
 
     await spawnWorker();
     const status = async () =>

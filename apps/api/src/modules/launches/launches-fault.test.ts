@@ -1,20 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Launch } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
 import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
-import { loadConfig } from '../../config.ts';
-import { createContainer, type Container } from '../../container.ts';
-import { openPostgres, type Database } from '../../db/client.ts';
+import type { Container } from '../../container.ts';
+import type { Database } from '../../db/client.ts';
 import { generateKeyPair } from '../../files/ssh/index.ts';
 import { systemActor } from '../../http/context.ts';
+import { createFaultDatabase, faultProcesses, startWatcher } from '../../test/fault-processes.ts';
 import { realPostgresUrl } from '../../test/real-postgres.ts';
 
 /**
@@ -22,17 +20,13 @@ import { realPostgresUrl } from '../../test/real-postgres.ts';
  * launch ends, every stage's work done once at the providers. PostgreSQL only (like jobs/fault.test.ts).
  */
 const BASE_URL = realPostgresUrl('modules/launches/launches-fault.test.ts', 'the launch fault test needs');
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../../../../..');
-const WORKER = path.resolve(HERE, '../../jobs/fault-worker.ts');
 const APP_KEY = crypto.randomBytes(32).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!BASE_URL)('a launch under a killed worker (PostgreSQL, real processes)', () => {
-  let admin: Database;
   let database: Database;
   let c: Container;
-  let dbName: string;
+  let drop: (() => Promise<void>) | undefined;
   let dbUrl: string;
   let cf: CloudflareSim;
   let nc: NamecheapSim;
@@ -40,7 +34,6 @@ describe.skipIf(!BASE_URL)('a launch under a killed worker (PostgreSQL, real pro
   let host: SshHost;
   const key = generateKeyPair('ed25519');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-launch-fault-'));
-  const children = new Set<ChildProcess>();
   const env = () => ({
     CLOUDFLARE_API_URL: cf.url,
     NAMECHEAP_CLIENT_IP: '198.51.100.7',
@@ -52,38 +45,8 @@ describe.skipIf(!BASE_URL)('a launch under a killed worker (PostgreSQL, real pro
     JOB_TAKEOVER_SECONDS: '3',
   });
 
-  const spawnWorker = async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, 'worker'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...env(),
-        DATABASE_URL: dbUrl,
-        DATA_DIR: path.join(dataDir, `worker-${children.size}-${Date.now()}`),
-        APP_SECRET_KEY: APP_KEY,
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    let err = '';
-    child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start within 60 s: ${err}`)), 60_000);
-      child.stdout!.on('data', (d) => {
-        if (String(d).includes('ready')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`worker exited with ${code}: ${err}`));
-      });
-    });
-    return child;
-  };
+  const procs = faultProcesses({ dbUrl: () => dbUrl, dataDir, appKey: APP_KEY, env });
+  const spawnWorker = () => procs.start('worker');
 
   beforeAll(async () => {
     [cf, host] = await Promise.all([startCloudflareSim(), startSshHost({ authorizedKeys: [key.publicLine] })]);
@@ -95,33 +58,17 @@ describe.skipIf(!BASE_URL)('a launch under a killed worker (PostgreSQL, real pro
         { username: 'web', password: 'web-pa55word', domains: [] },
       ],
     });
-    admin = await openPostgres(BASE_URL!, { max: 1 });
-    dbName = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
-    await admin.exec(`CREATE DATABASE ${dbName}`);
-    const u = new URL(BASE_URL!);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-    database = await openPostgres(dbUrl, { max: 5 });
-    await database.migrate();
+    const db = await createFaultDatabase(BASE_URL!);
+    ({ database, drop } = db);
+    dbUrl = db.url;
     // This process only creates and watches: no workers here.
-    const config = {
-      ...loadConfig(
-        { ...process.env, ...env(), DATABASE_URL: dbUrl, DATA_DIR: dataDir, APP_SECRET_KEY: APP_KEY },
-        { dotenv: false },
-      ),
-      JOB_WORKERS: false,
-    };
-    c = await createContainer(config, { database, jobOptions: { workers: false } });
-    await c.startJobs({ periodic: false });
+    c = await startWatcher({ database, dbUrl, dataDir, appKey: APP_KEY, env: env() });
   }, 120_000);
 
   afterAll(async () => {
-    for (const ch of children) ch.kill('SIGKILL');
+    procs.killAll();
     await c?.close().catch(() => undefined);
-    if (admin) {
-      await admin.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-      await admin.close();
-    }
+    await drop?.();
     await Promise.all([cf?.close(), nc?.close(), da?.close(), host?.close()]);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -206,9 +153,7 @@ describe.skipIf(!BASE_URL)('a launch under a killed worker (PostgreSQL, real pro
 
     const a = await spawnWorker();
     const waiting = await until((l) => l.stages.find((x) => x.key === 'zone-active')!.state === 'waiting', 60_000);
-    const exited = new Promise((r) => a.once('exit', r));
-    a.kill('SIGKILL');
-    await exited;
+    await procs.kill9(a);
     const zone = [...cf.state.zones.values()].find((z) => z.name === name)!;
     cf.setZoneStatus(zone.id, 'active');
 
