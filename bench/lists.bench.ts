@@ -16,9 +16,10 @@
  * that both answered the same itemsCount. A third server, ours with no domains page kept in memory
  * (LIST_PAGE_CACHE_SIZE=0), runs each case once more after them ("no-cache"): what the queries alone give.
  * With `--writes N`, a writer runs during every measured run (ours, theirs and no-cache alike): N writes a
- * second, open loop (at most 64 in flight), two of three a domain edit through our API (PATCH status, the same
- * change copied to the baseline's rows so both keep answering the same counts), one of three a health result
- * stored by the health job's repository from this process. After each domain edit a list read through our API
+ * second, open loop (at most 64 in flight): half of them a domain edit through our API (PATCH status, the same
+ * change copied to the baseline's rows so both keep answering the same counts), a quarter a health result
+ * stored by the health job's repository from this process, a quarter a fleet run's step (its item's outcome
+ * and its job's progress, as the fleet run job writes them, through the fleet and jobs repositories). After each domain edit a list read through our API
  * (search by the name, filtered by the new status) must show the domain: read-after-write visibility. Each case
  * then prints the writes done of those asked, their p99, and how many reads after a write saw it.
  * It never asserts a time.
@@ -36,6 +37,7 @@ import { openPostgres } from '../apps/api/src/db/client.ts';
 import { createContainer } from '../apps/api/src/container.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { hashPassword } from '../apps/api/src/lib/passwords.ts';
+import { FLEET_RUN_JOB } from '../apps/api/src/modules/fleet/fleet.service.ts';
 import { seedDomains } from './seed.ts';
 import { summarise } from './profile-summary.ts';
 
@@ -124,6 +126,7 @@ type WriteReport = { asked: number; done: number; failed: number; p99: number; s
 type Writer = {
   domainEdit(t: WriteTarget, status: WriteTarget['status']): Promise<boolean>;
   healthResult(t: WriteTarget): Promise<void>;
+  fleetJobStep(t: WriteTarget, k: number): Promise<void>;
   visible(t: WriteTarget): Promise<boolean>;
 };
 
@@ -140,8 +143,11 @@ function startWrites(perSecond: number, targets: WriteTarget[], w: Writer) {
     const t = targets[k % targets.length]!;
     const started = performance.now();
     try {
-      if (k % 3 === 2) {
+      const kind = k % 4;
+      if (kind === 1) {
         await w.healthResult(t);
+      } else if (kind === 3) {
+        await w.fleetJobStep(t, k);
       } else {
         const next = t.status === 'active' ? 'inactive' : 'active';
         if (!(await w.domainEdit(t, next))) throw new Error('edit refused');
@@ -149,7 +155,7 @@ function startWrites(perSecond: number, targets: WriteTarget[], w: Writer) {
       }
       times.push(performance.now() - started);
       report.done++;
-      if (k % 3 !== 2) {
+      if (kind === 0 || kind === 2) {
         report.checked++;
         if (await w.visible(t)) report.seen++;
       }
@@ -214,7 +220,7 @@ async function main() {
     );
     log(
       WRITES
-        ? `writes: ${WRITES} a second during every measured run (2/3 domain edits through our API, 1/3 health results)\n`
+        ? `writes: ${WRITES} a second during every measured run (1/2 domain edits through our API, 1/4 health results, 1/4 fleet run steps)\n`
         : 'no writes (idle lists; --writes N adds a stream)\n',
     );
     await database.migrate();
@@ -282,6 +288,29 @@ async function main() {
           )) as unknown as { rows: WriteTarget[] }
         ).rows
       : [];
+    // A fleet run over the write targets, its job running: each fleet step writes an item and the job's progress.
+    const plan = WRITES
+      ? await c.repos.fleet.insertPlan({
+          action: { kind: 'ssl', value: 'strict' },
+          selection: { bench: true },
+          state: 'running',
+          total: targets.length,
+        })
+      : undefined;
+    if (plan)
+      await c.repos.fleet.insertItems(
+        plan.id,
+        targets.map((t) => ({ domainId: t.id, domainName: t.name, cloudId: null, cloudEmail: null })),
+      );
+    const job = plan
+      ? await c.repos.jobs.insert({
+          kind: FLEET_RUN_JOB,
+          area: 'cnv:domains',
+          domainId: null,
+          payload: { planId: plan.id },
+          state: 'running',
+        })
+      : undefined;
     const writer: Writer = {
       async domainEdit(t, status) {
         const r = await fetch(`${oursBase}/api/domains/${t.id}`, {
@@ -306,6 +335,15 @@ async function main() {
             tx,
           ),
         );
+      },
+      async fleetJobStep(t, k) {
+        const seq = targets.indexOf(t) + 1;
+        await c.repos.fleet.updateItem(plan!.id, seq, {
+          status: k % 8 === 3 ? 'done' : 'failed',
+          error: k % 8 === 3 ? null : 'bench',
+          finishedAt: new Date(),
+        });
+        await c.repos.jobs.progress(job!.id, { progress: { done: k, total: targets.length } });
       },
       async visible(t) {
         const r = await fetch(`${oursBase}/api/domains?search=${encodeURIComponent(t.name)}&status=${t.status}`, {

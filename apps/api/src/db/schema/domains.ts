@@ -130,3 +130,26 @@ export const domainFilterCounts = pgTable(
   },
   (t) => [primaryKey({ name: 'domain_filter_counts_pkey', columns: [t.dim, t.val] })],
 );
+
+/**
+ * What each committed write did to the domains a list shows (migration 0033): per changed row, its number and
+ * the values a list filters on before (o) and after (n), stamped at commit with the domains version (v), which
+ * follows commit order. A null domain_no is "any domain" (a truncate or a bulk statement). Kept domains pages
+ * read the changes since they were kept and end only when one could change them (decision 053).
+ */
+export const domainListChanges = pgTable(
+  'domain_list_changes',
+  {
+    xid: bigint('xid', { mode: 'number' }).notNull(),
+    v: bigint('v', { mode: 'number' }),
+    domainNo: integer('domain_no'),
+    o: jsonb('o'),
+    n: jsonb('n'),
+  },
+  (t) => [
+    index('domain_list_changes_v_idx').on(t.v),
+    index('domain_list_changes_unstamped_idx')
+      .on(t.xid)
+      .where(sql`${t.v} IS NULL`),
+  ],
+);

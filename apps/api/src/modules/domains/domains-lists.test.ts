@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { versionedTables } from '../../http/list-query.ts';
+import type { DomainFilter } from '@fleetdesk/contract';
+import { domainFilterWhere } from './domains.repository.ts';
+import { domainMatches, type ListValues } from './kept-pages.ts';
 
 /**
  * Issue 15: the list's plans and cached counts must not move its answers. A few thousand domains seeded with
@@ -295,4 +298,151 @@ describe('domain list plans and counts', () => {
     await check('status=', null, sql`true`, 40);
     await check('status=active', null, sql`status = 'active'`, 3);
   });
+
+  it('decides in memory as the database does which domains a filter keeps (what a kept page is checked against)', async () => {
+    const [b] = await rows<{ id: string }>(sql`select id from brands order by brand_no limit 1`);
+    // Some health marks to filter on.
+    await t.c.database.exec(`
+      update domains set health_state = (array['ok','failing','warning','unknown'])[1 + domain_no % 4],
+        health_failing = case when domain_no % 4 = 1 then array['dns'] else array[]::text[] end,
+        health_checks = array['dns:' || (array['ok','failing','warning','unknown'])[1 + domain_no % 4]]
+      where domain_no % 3 = 0`);
+    const filters: Partial<DomainFilter>[] = [
+      {},
+      { search: 'a' },
+      { search: ' AB ' },
+      { search: 'qqz' },
+      { search: 'www.' },
+      { search: '%' },
+      { brandId: b!.id },
+      { brandId: 'none' },
+      { serverId: 'none' },
+      { cloudId: 'none' },
+      { domainRegistratorId: 'none' },
+      { status: 'inactive' },
+      { hasZone: true },
+      { hasZone: false },
+      { expiresBefore: '2026-03-01' },
+      { health: 'unchecked' },
+      { health: 'problems' },
+      { health: 'ok' },
+      { failingCheck: 'dns' },
+      { check: 'dns' },
+      { check: 'dns', checkState: 'warning' },
+      { brandId: b!.id, status: 'active', search: '1', hasZone: false },
+    ];
+    for (const f of filters) {
+      const got = await rows<{ v: ListValues; m: boolean }>(
+        sql`select domain_list_values(domains) as v, coalesce(${domainFilterWhere(f) ?? sql`true`}, false) as m from domains`,
+      );
+      const wrong = got.filter((r) => domainMatches(r.v, f) !== r.m);
+      expect(wrong.length, `${JSON.stringify(f)}: ${JSON.stringify(wrong[0])}`).toBe(0);
+    }
+    // A search typed in Unicode is left to the database: "may match".
+    expect(
+      domainMatches(
+        got0(await rows<{ v: ListValues }>(sql`select domain_list_values(domains) as v from domains limit 1`)),
+        { search: 'ü' },
+      ),
+    ).toBe(undefined);
+  });
+
+  it('ends only the kept pages a write to a domain can change, and every read after a write shows it', async () => {
+    const repo = t.c.repos.domains;
+    const [b1, b2] = await rows<{ id: string }>(sql`select id from brands order by brand_no limit 2`);
+    const inBrand = (id: string) => sql`brand_id = ${id}`;
+    // A domain of brand 2 on its first page; brand 1's pages do not hold it.
+    const [x] = await rows<{ id: string; domain_no: number; status: string }>(
+      sql`select id, domain_no, status from domains where ${inBrand(b2!.id)} order by domain_no limit 1`,
+    );
+    const patch = async (body: object) => {
+      const res = await t.inject({
+        method: 'PATCH',
+        url: `/api/domains/${x!.id}`,
+        headers: { authorization: h },
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const b1Page1 = await repo.list({ brandId: b1!.id, page: 1 });
+    const b1Page3 = await repo.list({ brandId: b1!.id, page: 3 });
+    const b2Page1 = await repo.list({ brandId: b2!.id, page: 1 });
+    const inactive = await repo.list({ status: 'inactive', page: 1 });
+    const searchQqz = await repo.list({ search: 'qqz', page: 1 });
+    expect(await repo.list({ brandId: b1!.id, page: 1 })).toBe(b1Page1);
+
+    // An edit of x's status: brand 1's pages and a search x is outside stay kept (the same answer, not read again).
+    const next = x!.status === 'active' ? 'inactive' : 'active';
+    await patch({ status: next });
+    expect(await repo.list({ brandId: b1!.id, page: 1 })).toBe(b1Page1);
+    expect(await repo.list({ brandId: b1!.id, page: 3 })).toBe(b1Page3);
+    expect(await repo.list({ search: 'qqz', page: 1 })).toBe(searchQqz);
+    // Brand 2's first page shows x: read again, with the new status.
+    const b2After = await repo.list({ brandId: b2!.id, page: 1 });
+    expect(b2After).not.toBe(b2Page1);
+    expect(b2After.items.find((d) => d._id === x!.id)?.status).toBe(next);
+    // x entered or left the inactive list: its count moved, the page is read again, exact.
+    expect(await repo.list({ status: 'inactive', page: 1 })).not.toBe(inactive);
+    await check('status=inactive', null, sql`status = 'inactive'`);
+
+    // x moves to brand 1: brand 1's pages (count and places) are read again, page 3 too.
+    await patch({ brandId: b1!.id });
+    expect(await repo.list({ brandId: b1!.id, page: 3 })).not.toBe(b1Page3);
+    await check(`brandId=${b1!.id}`, null, inBrand(b1!.id));
+    await check(`brandId=${b1!.id}`, null, inBrand(b1!.id), 3);
+    await check(`brandId=${b2!.id}`, null, inBrand(b2!.id));
+
+    // A change inside brand 1 to a domain on its first page leaves its third page kept, ends the first.
+    const p1 = await repo.list({ brandId: b1!.id, page: 1 });
+    const p3 = await repo.list({ brandId: b1!.id, page: 3 });
+    const y = p1.items[0]!;
+    await t.c.database.exec(`update domains set is_restricted = not is_restricted where id = '${y._id}'`);
+    expect(await repo.list({ brandId: b1!.id, page: 3 })).toBe(p3);
+    const p1After = await repo.list({ brandId: b1!.id, page: 1 });
+    expect(p1After).not.toBe(p1);
+    expect(p1After.items[0]!.isRestricted).toBe(!y.isRestricted);
+
+    // A health result on y (another kind of write) ends the pages filtered by health and the page showing y.
+    const unchecked = await repo.list({ health: 'unchecked', page: 1 });
+    await t.c.database.db.transaction((tx) =>
+      t.c.repos.health.store(
+        y._id,
+        [{ check: 'registrar_expiry', state: 'failing', observed: null, expected: null, reason: null }],
+        new Date(),
+        'cheap',
+        tx,
+      ),
+    );
+    expect((await repo.list({ brandId: b1!.id, page: 1 })).items[0]!.healthState).toBe('failing');
+    expect(await repo.list({ brandId: b1!.id, page: 3 })).toBe(p3);
+    if (y.healthState === null) expect(await repo.list({ health: 'unchecked', page: 1 })).not.toBe(unchecked);
+    await check('health=failing', null, sql`health_state = 'failing'`);
+
+    // A rolled-back write changes nothing, and ends nothing.
+    await t.c.database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`update domains set status = 'inactive' where id = ${p3.items[0]!._id}`);
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+    expect(await repo.list({ brandId: b1!.id, page: 3 })).toBe(p3);
+
+    // A bulk statement is "anything changed": every kept page is read again, exact.
+    const kept = await repo.list({ search: 'qqz', page: 1 });
+    await t.c.database.exec(`update domains set parser_enabled = not parser_enabled`);
+    expect(await repo.list({ search: 'qqz', page: 1 })).not.toBe(kept);
+    expect(await repo.list({ brandId: b1!.id, page: 3 })).not.toBe(p3);
+    await check('search=qqz', 'qqz');
+
+    // Read after write under a burst, through the API, for a filter the edited domain enters and leaves.
+    for (const status of ['inactive', 'active'] as const) {
+      const inFlight = Array.from({ length: 20 }, () => list(`brandId=${b1!.id}&status=inactive`));
+      await patch({ status });
+      const made = await Promise.all(Array.from({ length: 20 }, () => list(`brandId=${b1!.id}&status=inactive`)));
+      const want = await expected(null, sql`${inBrand(b1!.id)} and status = 'inactive'`);
+      for (const m of made) expect({ itemsCount: m.itemsCount, numbers: m.items.map((i) => i.domainNo) }).toEqual(want);
+      await Promise.all(inFlight);
+    }
+  });
 });
+const got0 = <T extends { v: ListValues }>(r: T[]) => r[0]!.v;

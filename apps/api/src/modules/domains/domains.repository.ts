@@ -31,6 +31,7 @@ import {
 import type { Db, Executor } from '../../db/client.ts';
 import { freshRead } from '../../lib/fresh-read.ts';
 import { deepFreeze } from '../../http/serializer.ts';
+import { createChangeLog, type KeptPage, type ListChange } from './kept-pages.ts';
 import {
   brands,
   clouds,
@@ -268,6 +269,22 @@ function healthWhere(h: DomainFilter['health']): SQL | undefined {
   return eq(domains.healthState, h);
 }
 
+/** The filter fields of a list query, copied: what a kept page was read for (kept-pages.ts). */
+const filterOf = (q: Partial<DomainFilter>): Partial<DomainFilter> => ({
+  search: q.search,
+  brandId: q.brandId,
+  serverId: q.serverId,
+  cloudId: q.cloudId,
+  domainRegistratorId: q.domainRegistratorId,
+  status: q.status,
+  hasZone: q.hasZone,
+  expiresBefore: q.expiresBefore,
+  health: q.health,
+  failingCheck: q.failingCheck,
+  check: q.check,
+  checkState: q.checkState,
+});
+
 export type DomainExportRow = {
   domainNo: number;
   domainName: string;
@@ -324,14 +341,15 @@ export function createDomainsRepository(db: Db) {
   let lastTotal: number | undefined;
 
   /**
-   * Pages kept in memory (decision 038), each with the versions of every table a page reads, taken with the
-   * page's numbers. A page is reused only after one read of those versions finds them unchanged, so a kept page
-   * is exactly what reading it again would give; any write to a domain, a referenced row or a rule link moves a
-   * version. Never inside a transaction.
+   * Pages kept in memory (decisions 038 and 053), each with the versions of every table a page reads, taken
+   * with the page's numbers. A page is reused only after one read of those versions, shared by the requests
+   * waiting (lib/fresh-read.ts), finds it exact: the other tables unchanged, and no domain change since the
+   * page's domains version that could alter it (kept-pages.ts; the database records each changed row's values
+   * before and after, in commit order, migration 0033). A write to one domain therefore ends only the pages it
+   * could change. Never inside a transaction.
    */
   const pageCacheSize = listPageCacheSize(db);
-  const pageVersion = versionSql([
-    domains,
+  const otherVersion = versionSql([
     servers,
     brands,
     clouds,
@@ -340,19 +358,45 @@ export function createDomainsRepository(db: Db) {
     firewallRules,
     domainFirewallRules,
   ]);
-  const pages = new Map<string, { v: string; at: number; result: ListResult<Domain> }>();
-  // Read beside the counter row, which exists once any domain does (with none, nothing is kept anyway).
-  const pageVersionPrepared = db
-    .select({ v: pageVersion })
-    .from(domainCounts)
-    .where(eq(domainCounts.id, 1))
-    .prepare('fd_domains_page_version');
-  // One read in flight serves every request that arrived while the one before it ran (lib/fresh-read.ts).
-  const readPageVersion = freshRead(async () => (await pageVersionPrepared.execute())[0]?.v);
-  const keep = (key: string | undefined, v: string | undefined, result: ListResult<Domain>) => {
+  const domainsVersion = sql<string>`(select coalesce(max(lv.v), 0)::text from list_versions lv where lv.tbl = 'domains')`;
+  const pages = new Map<string, KeptPage<ListResult<Domain>>>();
+  const changeLog = createChangeLog(COUNT_CACHE_TTL_MS + 5_000);
+  /** Changes read per check at most; a process further behind starts again (its kept pages go). */
+  const CHANGES_PER_CHECK = 2000;
+  // One read in flight serves every request that arrived while the one before it ran.
+  const readPageVersion = freshRead(async () => {
+    const after = changeLog.cursor ?? -1;
+    const res = await db.execute<{ ov: string; dv: string; ch: ListChange[] | null; k: number }>(
+      sql`select vv.ov, vv.dv, c.ch, c.k from (select ${otherVersion} as ov, ${domainsVersion} as dv) vv
+        left join lateral (select json_agg(json_build_object('v', x.v, 'no', x.domain_no, 'o', x.o, 'n', x.n) order by x.v) as ch,
+          count(*)::int as k
+          from (select v, domain_no, o, n from domain_list_changes
+            where v > ${after} and v <= vv.dv::bigint order by v limit ${CHANGES_PER_CHECK + 1}) x) c on true`,
+    );
+    const r = (res as unknown as { rows: { ov: string; dv: string; ch: ListChange[] | string | null; k: number }[] })
+      .rows[0]!;
+    const dv = Number(r.dv);
+    const ch = typeof r.ch === 'string' ? (JSON.parse(r.ch) as ListChange[]) : (r.ch ?? []);
+    changeLog.take(dv, Number(r.k) > CHANGES_PER_CHECK ? null : ch);
+    return { ov: r.ov, dv };
+  });
+  const keep = (
+    key: string | undefined,
+    q: Partial<DomainFilter>,
+    v: { ov: string; dv: string | number } | undefined,
+    result: ListResult<Domain>,
+  ) => {
     // Frozen: a kept page is shared by every request that gets it, and its JSON is written once (http/serializer.ts).
-    if (key && v !== undefined)
-      setBounded(pages, key, { v, at: Date.now(), result: deepFreeze(result) }, pageCacheSize);
+    if (!key || !v) return;
+    const page: KeptPage<ListResult<Domain>> = {
+      ov: v.ov,
+      dv: Number(v.dv),
+      at: Date.now(),
+      filter: filterOf(q),
+      nos: new Set(result.items.map((d) => d.domainNo)),
+      result: deepFreeze(result),
+    };
+    setBounded(pages, key, page, pageCacheSize);
   };
 
   // The rows of a page are read by their numbers with a statement built once and prepared: PostgreSQL then runs
@@ -372,7 +416,7 @@ export function createDomainsRepository(db: Db) {
   /** The unfiltered page's numbers with the exact count from the trigger-kept counter row (one row read at any size). */
   const unfilteredNumbers = (ex: Executor, offset: unknown) =>
     ex
-      .select({ no: domains.domainNo, total: counterRow, pv: pageVersion })
+      .select({ no: domains.domainNo, total: counterRow, ov: otherVersion, dv: domainsVersion })
       .from(domains)
       .orderBy(asc(domains.domainNo))
       .limit(PAGE_SIZE)
@@ -401,8 +445,9 @@ export function createDomainsRepository(db: Db) {
       const filterKey = domainFilterKey(q);
       const key = pageCacheSize > 0 && ex === db ? `${filterKey}@${offset}` : undefined;
       const kept = key ? pages.get(key) : undefined;
-      if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS && (await readPageVersion()) === kept.v) {
-        return kept.result;
+      if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS) {
+        const now = await readPageVersion();
+        if (now.ov === kept.ov && changeLog.stillExact(kept, now.dv)) return kept.result;
       }
       const where = domainFilterWhere(q);
       if (!where) {
@@ -413,7 +458,7 @@ export function createDomainsRepository(db: Db) {
         );
         const n = found.length ? (lastTotal = Number(found[0]!.total)) : await total(ex);
         const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
-        keep(key, found[0]?.pv, result);
+        keep(key, q, found[0], result);
         return result;
       }
       let byHits = false;
@@ -444,9 +489,10 @@ export function createDomainsRepository(db: Db) {
         ? sql`(select coalesce(max(${domainFilterCounts.n}), 0)::bigint from ${domainFilterCounts}
             where ${domainFilterCounts.dim} = ${counted.dim} and ${domainFilterCounts.val} = ${counted.val})`
         : sql`null::bigint`;
-      type Found = { pv: string; dv: string; fc: string | number | null; no: number | null };
+      type Found = { ov: string; ldv: string; dv: string; fc: string | number | null; no: number | null };
       const res = await ex.execute<Found>(
-        sql`select vv.pv, vv.dv, vv.fc, n.no from (select ${pageVersion} as pv, ${versionSql([domains])} as dv, ${fc} as fc) vv
+        sql`select vv.ov, vv.ldv, vv.dv, vv.fc, n.no from (select ${otherVersion} as ov, ${domainsVersion} as ldv,
+          ${versionSql([domains])} as dv, ${fc} as fc) vv
           left join lateral (${numbers}) n on true order by n.no`,
       );
       const found = (res as unknown as { rows: Found[] }).rows;
@@ -457,7 +503,7 @@ export function createDomainsRepository(db: Db) {
         filterCount ?? countWithVersion(db, ex, source, found[0]?.dv),
       ]);
       const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: count };
-      keep(key, found[0]?.pv, result);
+      keep(key, q, found[0] && { ov: found[0].ov, dv: found[0].ldv }, result);
       return result;
     },
     /** The ids of the domains matching the filter, in list order, at most `limit` (a fleet selection). */
