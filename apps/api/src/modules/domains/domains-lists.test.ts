@@ -304,8 +304,8 @@ describe('domain list plans and counts', () => {
     // Some health marks to filter on.
     await t.c.database.exec(`
       update domains set health_state = (array['ok','failing','warning','unknown'])[1 + domain_no % 4],
-        health_failing = case when domain_no % 4 = 1 then array['dns'] else array[]::text[] end,
-        health_checks = array['dns:' || (array['ok','failing','warning','unknown'])[1 + domain_no % 4]]
+        health_failing = case when domain_no % 4 = 1 then array['cf_dns'] else array[]::text[] end,
+        health_checks = array['cf_dns:' || (array['ok','failing','warning','unknown'])[1 + domain_no % 4]]
       where domain_no % 3 = 0`);
     const filters: Partial<DomainFilter>[] = [
       {},
@@ -326,9 +326,9 @@ describe('domain list plans and counts', () => {
       { health: 'unchecked' },
       { health: 'problems' },
       { health: 'ok' },
-      { failingCheck: 'dns' },
-      { check: 'dns' },
-      { check: 'dns', checkState: 'warning' },
+      { failingCheck: 'cf_dns' },
+      { check: 'cf_dns' },
+      { check: 'cf_dns', checkState: 'warning' },
       { brandId: b!.id, status: 'active', search: '1', hasZone: false },
     ];
     for (const f of filters) {

@@ -423,6 +423,54 @@ export function createDomainsRepository(db: Db) {
       .offset(offset as number);
   const unfilteredPrepared = unfilteredNumbers(db, sql.placeholder('offset')).prepare('fd_domains_unfiltered_numbers');
   const countAllPrepared = countAll(db).prepare('fd_domains_count_all');
+
+  /**
+   * A page filtered by one value the triggers count (brand, server, cloud, registrator, status, has a zone) in
+   * one prepared statement: its rows joined, its exact count and the versions, where the general path takes two
+   * round trips and plans its numbers' query on every request (issue 32's no-cache column). One statement per
+   * filter and kind of value, prepared on first use; an empty page answers nothing and takes the general path.
+   */
+  const countedPages = new Map<string, ReturnType<typeof countedStatement>>();
+  const countedStatement = (name: string, cond: SQL, dim: string) =>
+    db
+      .select({
+        ...fields,
+        total: sql<string>`(select coalesce(max(fc.n), 0)::bigint from ${domainFilterCounts} fc
+          where fc.dim = ${dim} and fc.val = ${sql.placeholder('val')})`,
+        ov: otherVersion,
+        ldv: domainsVersion,
+      })
+      .from(domains)
+      .leftJoin(servers, eq(servers.id, domains.serverId))
+      .leftJoin(brands, eq(brands.id, domains.brandId))
+      .leftJoin(clouds, eq(clouds.id, domains.cloudId))
+      .leftJoin(regions, eq(regions.id, domains.parserProxyRegionId))
+      .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId))
+      .where(
+        sql`${domains.domainNo} in (select d2.domain_no from ${domains} d2 where ${cond}
+          order by d2.domain_no limit ${PAGE_SIZE} offset ${sql.placeholder('offset')})`,
+      )
+      .orderBy(asc(domains.domainNo))
+      .prepare(name);
+  const countedPage = (c: { dim: string; val: string }) => {
+    const column = { brand: 'brand_id', server: 'server_id', cloud: 'cloud_id', registrator: 'domain_registrator_id' }[
+      c.dim
+    ];
+    const kind = column ? (c.val === 'none' ? 'none' : 'id') : c.dim === 'zone' ? c.val : 'value';
+    const name = `fd_domains_counted_${c.dim}_${kind}`;
+    let st = countedPages.get(name);
+    if (!st) {
+      const cond = column
+        ? kind === 'none'
+          ? sql`${sql.identifier('d2')}.${sql.identifier(column)} is null`
+          : sql`${sql.identifier('d2')}.${sql.identifier(column)} = ${sql.placeholder('val')}::uuid`
+        : c.dim === 'zone'
+          ? sql.raw(`d2.cloud_zone_id is ${c.val === 'true' ? 'not ' : ''}null`)
+          : sql`d2.status = ${sql.placeholder('val')}`;
+      countedPages.set(name, (st = countedStatement(name, cond, c.dim)));
+    }
+    return st;
+  };
   const total = async (ex: Executor) =>
     (lastTotal = Number((ex === db ? await countAllPrepared.execute() : await countAll(ex))[0]?.n ?? 0));
 
@@ -461,6 +509,15 @@ export function createDomainsRepository(db: Db) {
         keep(key, q, found[0], result);
         return result;
       }
+      const counted = countedFilter(q);
+      if (counted && ex === db) {
+        const found = await countedPage(counted).execute({ val: counted.val, offset });
+        if (found.length) {
+          const result = { items: found.map((r) => toDomain(r as Joined)), itemsCount: Number(found[0]!.total) };
+          keep(key, q, { ov: found[0]!.ov, dv: found[0]!.ldv }, result);
+          return result;
+        }
+      }
       let byHits = false;
       const term = q.search?.trim() ?? '';
       if (term.length >= 3) {
@@ -484,7 +541,6 @@ export function createDomainsRepository(db: Db) {
       // a kept count or a kept page (empty ones too: a search with no hits reads the whole index) be reused.
       // A filter on one value the triggers count carries its exact count in the same statement: no count to take
       // or keep, so writes to other domains cost it nothing (migration 0032).
-      const counted = countedFilter(q);
       const fc = counted
         ? sql`(select coalesce(max(${domainFilterCounts.n}), 0)::bigint from ${domainFilterCounts}
             where ${domainFilterCounts.dim} = ${counted.dim} and ${domainFilterCounts.val} = ${counted.val})`
