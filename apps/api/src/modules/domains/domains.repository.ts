@@ -269,21 +269,11 @@ function healthWhere(h: DomainFilter['health']): SQL | undefined {
   return eq(domains.healthState, h);
 }
 
-/** The filter fields of a list query, copied: what a kept page was read for (kept-pages.ts). */
-const filterOf = (q: Partial<DomainFilter>): Partial<DomainFilter> => ({
-  search: q.search,
-  brandId: q.brandId,
-  serverId: q.serverId,
-  cloudId: q.cloudId,
-  domainRegistratorId: q.domainRegistratorId,
-  status: q.status,
-  hasZone: q.hasZone,
-  expiresBefore: q.expiresBefore,
-  health: q.health,
-  failingCheck: q.failingCheck,
-  check: q.check,
-  checkState: q.checkState,
-});
+/** The filters of a list query, copied (every field but the page): what a kept page was read for (kept-pages.ts). */
+const filterOf = (q: Partial<DomainListQuery>): Partial<DomainFilter> => {
+  const { page: _page, ...filter } = q;
+  return filter;
+};
 
 export type DomainExportRow = {
   domainNo: number;

@@ -88,4 +88,11 @@ describe('the change log kept pages are checked against', () => {
     expect(log.stillExact(page(2, { brandId: 'q' }, []), 4)).toBe(false);
     expect(log.stillExact(page(3, { brandId: 'q' }, []), 4)).toBe(true);
   });
+
+  it('leaves a filter it does not know to the database', async () => {
+    const { domainMatches } = await import('./kept-pages.ts');
+    expect(domainMatches(row(), { brandId: 'b1' })).toBe(true);
+    expect(domainMatches(row(), { brandId: 'b1', newFilter: 'x' } as never)).toBe(undefined);
+    expect(domainMatches(row(), { brandId: 'b2', newFilter: 'x' } as never)).toBe(false);
+  });
 });

@@ -27,6 +27,21 @@ export type ListValues = {
 /** One changed row in one committed transaction (v: its domains version). No number: any domain may have changed. */
 export type ListChange = { v: number; no: number | null; o: ListValues | null; n: ListValues | null };
 
+/** The filters domainMatches decides. */
+const DECIDED = new Set([
+  'search',
+  'brandId',
+  'serverId',
+  'cloudId',
+  'domainRegistratorId',
+  'status',
+  'hasZone',
+  'expiresBefore',
+  'health',
+  'failingCheck',
+  'check',
+  'checkState',
+]);
 const ASCII = /^[\x20-\x7e]*$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const PROBLEMS = ['failing', 'warning', 'unknown'];
@@ -40,7 +55,8 @@ const refMatches = (value: string | null, want: string | undefined) =>
  * the caller treats as "may have changed the page".
  */
 export function domainMatches(r: ListValues, f: Partial<DomainFilter>): boolean | undefined {
-  let unsure = false;
+  // A filter this function does not know (one added to the list later) is left to the database.
+  let unsure = Object.entries(f).some(([k, v]) => v !== undefined && v !== '' && !DECIDED.has(k));
   const s = f.search?.trim().toLowerCase();
   if (s) {
     const texts = [r.name, r.redirect].filter((x): x is string => x !== null);
