@@ -57,8 +57,9 @@ CREATE TRIGGER "domains_list_changes_delete" AFTER DELETE ON "domains" REFERENCI
   FOR EACH STATEMENT EXECUTE FUNCTION "domain_list_changes_record"();
 --> statement-breakpoint
 -- The domains version, moved at commit (deferred) as before, now in commit order, and the transaction's changes
--- stamped with it. A truncate is one "anything". One change in a thousand prunes what no process can still need
--- (kept pages live 30 s; a process further behind than the window drops every page).
+-- stamped with it. A truncate is one "anything". About one commit in a thousand prunes changes 50,000 versions
+-- old, which no process can still need (kept pages live 30 s; a process whose last read is 40,000 versions behind
+-- drops every page, kept-pages.ts).
 CREATE FUNCTION "domains_list_version_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE nv bigint;
 BEGIN
@@ -79,7 +80,8 @@ BEGIN
   -- Keep the sequence ahead of every version stored (one or two steps at most).
   WHILE nextval('list_version_seq') < nv LOOP END LOOP;
   UPDATE "domain_list_changes" SET "v" = nv WHERE "xid" = txid_current() AND "v" IS NULL;
-  IF nv % 1000 = 0 THEN
+  -- Versions do not move by one (the sequence is shared), so "one in a thousand" is drawn, not counted.
+  IF random() < 0.001 THEN
     DELETE FROM "domain_list_changes" WHERE "v" < nv - 50000;
   END IF;
   RETURN NULL;

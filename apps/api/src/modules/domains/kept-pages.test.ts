@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createChangeLog, type KeptPage, type ListChange, type ListValues } from './kept-pages.ts';
+import { CHANGE_WINDOW, createChangeLog, type KeptPage, type ListChange, type ListValues } from './kept-pages.ts';
 
 const row = (over: Partial<ListValues> = {}): ListValues => ({
   brandId: 'b1',
@@ -71,6 +71,10 @@ describe('the change log kept pages are checked against', () => {
     log.take(30, null, 0);
     expect(log.stillExact(page(22, { brandId: 'x' }, []), 30)).toBe(false);
     expect(log.stillExact(page(30, { brandId: 'x' }, []), 30)).toBe(true);
+    // Further behind than the database keeps changes: nothing older is trusted.
+    log.take(30 + CHANGE_WINDOW + 1, [], 0);
+    expect(log.stillExact(page(30, { brandId: 'x' }, []), 30 + CHANGE_WINDOW + 1)).toBe(false);
+    log.take(30, [], 0);
     // Versions behind the cursor (the versions were emptied): nothing older is trusted.
     log.take(3, [], 0);
     expect(log.stillExact(page(30, {}, []), 3)).toBe(false);

@@ -104,6 +104,12 @@ export function changeEndsPage(c: ListChange, f: Partial<DomainFilter>, nos: Rea
   return true;
 }
 
+/**
+ * How far behind (in domains versions) this process may read changes: the database prunes those 50,000
+ * versions old (migration 0033), so a process further behind than this may have lost some and starts again.
+ */
+export const CHANGE_WINDOW = 40_000;
+
 /** A kept page: its answer, what it was read for, and the versions it was read at. */
 export type KeptPage<R> = {
   /** The versions of every other table the page reads (referenced rows, rule links), as one text. */
@@ -138,11 +144,12 @@ export function createChangeLog(keepMs: number) {
       return cursor;
     },
     /**
-     * Takes a check's answer: the domains version `dv` and the changes after the cursor up to it (null: more
-     * than the check reads, or a version behind the cursor, i.e. the versions were reset: start again at dv).
+     * Takes a check's answer: the domains version `dv` and the changes after the cursor up to it. It starts again
+     * at dv, with no change and no older page trusted, when found is null (more than the check reads), when dv is
+     * behind the cursor (the versions were reset) or further ahead than the database keeps changes for.
      */
     take(dv: number, found: ListChange[] | null, now = Date.now()) {
-      if (cursor === undefined || found === null || dv < cursor) {
+      if (cursor === undefined || found === null || dv < cursor || dv - cursor > CHANGE_WINDOW) {
         changes = [];
         from = dv;
       } else {
