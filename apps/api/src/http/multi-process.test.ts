@@ -141,6 +141,31 @@ describe.skipIf(!BASE_URL)('two API processes and a worker on one PostgreSQL', (
     expect((await call(a, 'GET', '/api/brands', undefined, other)).status).toBe(401);
   });
 
+  it('lists on one process a domain another process just edited, through the kept pages (decision 053)', async () => {
+    const made = await Promise.all(
+      ['mp-one.example', 'mp-two.example'].map((domainName) =>
+        call(b, 'POST', '/api/domains', { domainName, status: 'active' }, token),
+      ),
+    );
+    for (const m of made) expect(m.status).toBe(201);
+    const [one, two] = made.map((m) => m.json.data as { _id: string });
+    const listed = async (qs: string) =>
+      ((await call(a, 'GET', `/api/domains?${qs}`, undefined, token)).json.data as {
+        items: { _id: string; status: string }[];
+        itemsCount: number;
+      }) ?? { items: [], itemsCount: -1 };
+    // A keeps both pages; each edit on B shows on A at the next request, whether or not it ends A's page.
+    for (const status of ['inactive', 'active', 'inactive'] as const) {
+      await listed('search=mp-one');
+      await listed('status=inactive');
+      expect((await call(b, 'PATCH', `/api/domains/${one!._id}`, { status }, token)).status).toBe(200);
+      expect((await listed('search=mp-one')).items.map((d) => d.status)).toEqual([status]);
+      const inactive = await listed('status=inactive');
+      expect(inactive.items.some((d) => d._id === one!._id)).toBe(status === 'inactive');
+      expect(inactive.items.some((d) => d._id === two!._id)).toBe(false);
+    }
+  });
+
   it('an API token revoked and a session ended on one process are refused on the other at the next request', async () => {
     const made = await call(a, 'POST', '/auth/tokens', { name: 'multi', rules: ['cnv'], expiresInDays: 1 }, token);
     expect(made.status).toBe(200);
