@@ -33,7 +33,8 @@ const DOMAINS = arg('domains', 1000);
 const ACCOUNTS = arg('accounts', 4);
 const REQUESTS = arg('requests', 120);
 const WINDOW_S = arg('window', 10);
-const CONCURRENCY = arg('concurrency', 4);
+/** FLEET_ACCOUNT_CONCURRENCY; the product's default when not given. */
+const CONCURRENCY = args.includes('--concurrency') ? arg('concurrency', 32) : undefined;
 /** The share each account keeps for operators' own calls (CLOUDFLARE_INTERACTIVE_RESERVE); the product's default. */
 const RESERVE = arg('reserve', 0.1);
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -82,7 +83,7 @@ async function main() {
       CLOUDFLARE_API_URL: sim.url,
       CLOUDFLARE_BUDGET_PER_5_MIN: String(REQUESTS),
       CLOUDFLARE_BUDGET_WINDOW_SECONDS: String(WINDOW_S),
-      FLEET_ACCOUNT_CONCURRENCY: String(CONCURRENCY),
+      ...(CONCURRENCY ? { FLEET_ACCOUNT_CONCURRENCY: String(CONCURRENCY) } : {}),
       CLOUDFLARE_INTERACTIVE_RESERVE: String(RESERVE),
       JOB_POLL_SECONDS: '0.5',
     },
@@ -119,7 +120,7 @@ async function main() {
     log(`Fleet benchmark · ${label} · ${DOMAINS} domains with zones across ${ACCOUNTS} accounts`);
     log(
       `Budget: ${REQUESTS} requests per ${WINDOW_S} s per account (Cloudflare's 1,200 per 5 min on a compressed clock); ` +
-        `interactive reserve ${Math.round(config.CLOUDFLARE_INTERACTIVE_RESERVE * 100)} %; ${CONCURRENCY} domains at once per account`,
+        `interactive reserve ${Math.round(config.CLOUDFLARE_INTERACTIVE_RESERVE * 100)} %; at most ${config.FLEET_ACCOUNT_CONCURRENCY} domains at once per account`,
     );
     log(
       `Seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; machine: ${os.cpus().length} CPUs, ` +
@@ -139,13 +140,26 @@ async function main() {
     const phase = async (name: string, run: () => Promise<unknown>) => {
       const before = usage();
       const start = performance.now();
+      // Each account's count of requests, sampled every 50 ms: the fullest window of the phase (how close the lane
+      // comes to the ceiling when it has work, apart from the time the job takes to start and to be seen finished).
+      const samples = new Map<string, { t: number; n: number }[]>();
+      const sample = setInterval(() => {
+        const t = performance.now();
+        for (const [id, u] of usage()) {
+          const list = samples.get(id) ?? [];
+          list.push({ t, n: u.requests });
+          samples.set(id, list);
+        }
+      }, 50);
       await run();
+      clearInterval(sample);
       const seconds = (performance.now() - start) / 1000;
       const after = usage();
       const allowed = REQUESTS * (seconds / WINDOW_S);
       let sent = 0;
       let limited = 0;
       const shares: string[] = [];
+      const laneShares: string[] = [];
       for (const a of accounts) {
         const b = before.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
         const n = after.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
@@ -153,11 +167,19 @@ async function main() {
         sent += reqs;
         limited += n.rateLimited - b.rateLimited;
         shares.push(`${Math.round((reqs / allowed) * 100)}%`);
+        const list = samples.get(a.accountId) ?? [];
+        let fullest = 0;
+        for (let i = 0, j = 0; i < list.length; i++) {
+          while (list[j]!.t < list[i]!.t - WINDOW_S * 1000) j++;
+          fullest = Math.max(fullest, list[i]!.n - list[j]!.n);
+        }
+        laneShares.push(`${Math.round((fullest / REQUESTS) * 100)}%`);
       }
       rows.push([
         name,
         seconds.toFixed(1),
         shares.join(' '),
+        laneShares.join(' '),
         String(limited),
         (sent / DOMAINS).toFixed(2),
         String(sent),
@@ -188,13 +210,17 @@ async function main() {
         }
       });
     }
-    const head = ['Phase', 'Wall s', `Budget used per account`, '429s', 'Req/domain', 'Requests'];
+    const head = ['Phase', 'Wall s', 'Budget used per account', 'Fullest window', '429s', 'Req/domain', 'Requests'];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : pad(v, widths[i]!))).join('  ');
     log(line(head));
     log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const r of rows) log(line(r));
     log('\nBudget used: requests an account sent during the phase / what its window allowed over that time.');
+    log(
+      "Fullest window: the most requests an account sent in any one window of the phase / the window's budget " +
+        '(sampled every 50 ms): how full the lane keeps a window while it has work.',
+    );
     log(
       `The job may use ${Math.round((1 - RESERVE) * 100)} % of each window (the rest is kept for operators), and counts ` +
         `each request ${config.CLOUDFLARE_BUDGET_WINDOW_SECONDS >= 100 ? '1 s' : '250 ms'} longer than the window ` +

@@ -131,8 +131,11 @@ const ConfigSchema = z.object({
   CLOUDFLARE_BUDGET_MARGIN_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   /** Share of each account's budget fleet jobs leave to operators' own calls (decision 034). */
   CLOUDFLARE_INTERACTIVE_RESERVE: z.coerce.number().min(0.01).max(0.9).default(0.1),
-  /** Domains of one Cloudflare account a fleet job works on at once (the budget paces them). */
-  FLEET_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /**
+   * Most domains of one Cloudflare account a fleet job works on at once. The budget paces them (its callers wait
+   * in line for their slots, decision 054), so this only needs to be wide enough to fill the budget.
+   */
+  FLEET_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
   /**
    * A launch's waiting stages (zone active, Yandex verification): the first pause between checks, doubled up to
    * the longest, and how long a stage waits in all before it fails (Retry waits again).

@@ -4,6 +4,7 @@ import { providerFetch } from '../provider-calls.ts';
 import { refuseUnsendable } from '../credentials.ts';
 import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
 import {
+  createBudgetLanes,
   createRequestBudget,
   type BudgetTake,
   type RequestBudget,
@@ -232,6 +233,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const budgetOpts = opts.budget ?? { requests: 1200, windowMs: 5 * 60_000 };
   const budget = (opts.budgetStore ?? createRequestBudget)(budgetOpts);
+  const lanes = createBudgetLanes(budget, { sleep });
   const dnsBatchLimit = opts.dnsBatchLimit ?? 200;
   const accountIds = new Map<string, string>();
 
@@ -362,14 +364,8 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
 
     const budgetCtx = opts.budgetContext?.();
     for (let retry = 0; ; retry++) {
-      let slot = await budget.take(key, budgetCtx);
-      // Background work (a fleet job) waits for its slot, within its bound, rather than failing.
-      for (let waited = 0; !slot.ok && waited + slot.retryAfterMs <= (budgetCtx?.waitMs ?? 0);) {
-        const wait = Math.max(5, slot.retryAfterMs);
-        await sleep(wait);
-        waited += wait;
-        slot = await budget.take(key, budgetCtx);
-      }
+      // Background work (a fleet job) waits in its account's line for its slot, within its bound, rather than failing.
+      const slot = await lanes.take(key, budgetCtx);
       if (!slot.ok) {
         const per = `${budgetOpts.requests} requests per ${Math.round(budgetOpts.windowMs / 1000)} s`;
         const what =

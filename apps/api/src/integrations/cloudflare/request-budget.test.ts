@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { createTestDatabase } from '../../test/harness.ts';
 import {
+  createBudgetLanes,
   createRequestBudget,
   createSharedRequestBudget,
   type RequestBudget,
@@ -76,6 +77,88 @@ describe.each(kinds)('request budget shares (decision 015), %s', (_name, make) =
     expect(await budget.take(k)).toMatchObject({ ok: false, retryAfterMs: 50 });
     c.advance(51);
     expect((await budget.take(k)).ok).toBe(true);
+  });
+});
+
+describe.each(kinds)('a lane of background calls (decision 054), %s', (_name, make) => {
+  const REQUESTS = 20;
+  const WINDOW = 1000;
+  const MARGIN = 50;
+  const SPAN = WINDOW + MARGIN;
+  const LIMIT = 18; // 90 % of 20: the rest is kept for operators
+
+  /** A fake clock that only the lane's sleeps move; every take counted. */
+  const setup = () => {
+    let t = 5_000_000 + Math.floor(Math.random() * 1_000_000);
+    const now = () => t;
+    const inner = make({ requests: REQUESTS, windowMs: WINDOW, interactiveReserve: 0.1, marginMs: MARGIN, now });
+    const asked = { n: 0 };
+    const budget: RequestBudget = {
+      take: (k, o) => {
+        asked.n++;
+        return inner.take(k, o);
+      },
+      left: (k) => inner.left(k),
+    };
+    const lanes = createBudgetLanes(budget, {
+      now,
+      sleep: async (ms) => {
+        t += ms;
+      },
+    });
+    return { now, budget, lanes, asked };
+  };
+  const mostInAnySpan = (sent: number[]) => {
+    const s = [...sent].sort((a, b) => a - b);
+    let most = 0;
+    for (let i = 0, j = 0; i < s.length; i++) {
+      while (s[j]! <= s[i]! - SPAN) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    return most;
+  };
+
+  it('fills each window up to the background ceiling and never past it, with everyone asking at once', async () => {
+    const { now, lanes, asked, budget } = setup();
+    const k = `lane-${Math.random()}`;
+    const start = now();
+    const sent: number[] = [];
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const a = await lanes.take(k, { priority: 'background', waitMs: 10 * SPAN });
+        if (a.ok) sent.push(now());
+        return a.ok;
+      }),
+    );
+    expect(answers.every(Boolean)).toBe(true);
+    expect(mostInAnySpan(sent)).toBe(LIMIT);
+    // Each slot is taken the moment it frees: 18 at once, then 18 more as each span ends.
+    for (let w = 0; w < 5; w++) expect(sent.filter((x) => x === start + w * SPAN)).toHaveLength(LIMIT);
+    expect(sent.filter((x) => x === start + 5 * SPAN)).toHaveLength(100 - 5 * LIMIT);
+    // One ask per slot and one per sleep, not one per waiting caller per freed slot.
+    expect(asked.n).toBeLessThanOrEqual(100 + 6);
+    // The operators' share is still free while the lane is full.
+    expect((await budget.take(k, { priority: 'interactive', owner: 'alice' })).ok).toBe(true);
+  });
+
+  it('a caller whose wait, its time in line included, would pass its bound is refused, not sent late', async () => {
+    const { lanes } = setup();
+    const k = `lane-${Math.random()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 3 * LIMIT }, () => lanes.take(k, { priority: 'background', waitMs: SPAN + 10 })),
+    );
+    // The first window's and the second's; the third's would be two spans away.
+    expect(answers.filter((a) => a.ok)).toHaveLength(2 * LIMIT);
+    expect(answers.slice(2 * LIMIT).every((a) => !a.ok && a.reason === 'background_share')).toBe(true);
+  });
+
+  it('interactive calls do not queue behind background ones', async () => {
+    const { lanes } = setup();
+    const k = `lane-${Math.random()}`;
+    for (let i = 0; i < LIMIT; i++) await lanes.take(k, { priority: 'background', waitMs: 10 * SPAN });
+    const waiting = lanes.take(k, { priority: 'background', waitMs: 10 * SPAN });
+    expect(await lanes.take(k, { priority: 'interactive', owner: 'bob' })).toEqual({ ok: true });
+    expect((await waiting).ok).toBe(true);
   });
 });
 

@@ -189,3 +189,51 @@ export function createSharedRequestBudget(database: Pick<Database, 'db'>, opts: 
     },
   };
 }
+
+export interface BudgetLaneOptions {
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Background takers of one key wait in line (decision 054). Only the first in line asks the budget, sleeping
+ * until the moment it was told a slot frees; once it has its slot the next asks at once. So a lane keeps as many
+ * requests going as the budget allows, each sent as soon as its slot exists, without every waiting caller
+ * polling the budget (on PostgreSQL each ask is a transaction behind the key's advisory lock) and without
+ * callers that wake together crowding one freed slot. Each taker's `waitMs` bounds its whole wait, the time in
+ * line included; interactive calls do not queue here (they fail at once with the wait).
+ * Within one process; across processes the shared budget still decides every slot.
+ */
+export function createBudgetLanes(budget: RequestBudget, o: BudgetLaneOptions = {}) {
+  const now = o.now ?? Date.now;
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const tails = new Map<string, Promise<void>>();
+  return {
+    async take(key: string, opts: BudgetTake = {}): Promise<BudgetAnswer> {
+      const waitMs = Math.max(0, opts.waitMs ?? 0);
+      if (opts.priority !== 'background' || waitMs === 0) return budget.take(key, opts);
+      const start = now();
+      const before = tails.get(key) ?? Promise.resolve();
+      let leave!: () => void;
+      const mine = new Promise<void>((r) => (leave = r));
+      const tail = before.then(() => mine);
+      tails.set(key, tail);
+      try {
+        await before;
+        // The time in line, then each sleep as asked (a test's sleep may not move the clock).
+        let waited = now() - start;
+        for (;;) {
+          const slot = await budget.take(key, opts);
+          if (slot.ok || waited + slot.retryAfterMs > waitMs) return slot;
+          const wait = Math.max(1, slot.retryAfterMs);
+          await sleep(wait);
+          waited += wait;
+        }
+      } finally {
+        leave();
+        if (tails.get(key) === tail) tails.delete(key);
+      }
+    },
+  };
+}
+export type BudgetLanes = ReturnType<typeof createBudgetLanes>;
