@@ -7,6 +7,7 @@
  *   npm run bench:domains -- --keep       keep the scratch database (PostgreSQL) for a look with EXPLAIN
  *   npm run bench:domains -- --burst      only the burst: 100 connections of mixed reads and writes for 30 s
  *   npm run bench:domains -- --burst --connections 30 --seconds 5 --domains 10000   (a small one)
+ *   npm run bench:domains -- --burst --pglite-thread main   PGlite on the API's thread (default: its own, decision 052)
  *
  * On PostgreSQL it creates a scratch database on that server and drops it at the end. It seeds with bulk
  * SQL (generate_series), starts the app (buildApp + listen on 127.0.0.1, a random port), signs in, and then
@@ -48,6 +49,8 @@ const KEEP = args.includes('--keep');
 const BURST = args.includes('--burst');
 const BURST_CONNECTIONS = arg('connections', 100);
 const BURST_SECONDS = arg('seconds', 30);
+const threadAt = args.indexOf('--pglite-thread');
+const PGLITE_THREAD = threadAt >= 0 && args[threadAt + 1] === 'main' ? 'main' : 'worker';
 /** Three-letter substrings of the seeded names (hex from md5), rotated so no single plan is cached. */
 const SEARCHES = ['abc', 'e4f', '7d2', 'c0f', '9ab', 'f31'];
 
@@ -57,10 +60,10 @@ const log = (s: string) => process.stdout.write(`${s}\n`);
 async function openBenchDatabase(url: string | undefined) {
   if (!url) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-'));
-    const database = await openPglite(path.join(dir, 'pgdata'));
+    const database = await openPglite(path.join(dir, 'pgdata'), { thread: PGLITE_THREAD });
     return {
       database,
-      label: 'PGlite (embedded)',
+      label: `PGlite (embedded, ${PGLITE_THREAD === 'worker' ? 'in a worker thread' : "on the API's thread"})`,
       drop: async () => {
         await database.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -194,7 +197,7 @@ async function burst(base: string, headers: Record<string, string>, database: Da
     }
   ).rows;
   const reads = ['?page=1', '?page=37', '?search=a', '?search=e4f', '?status=inactive', '?hasZone=true'];
-  // How long the API's event loop was kept from running; PGlite runs each statement on it.
+  // How long the API's event loop was kept from running (with --pglite-thread main, PGlite runs each statement on it).
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
   const worker = new Worker(new URL('./burst-client.mjs', import.meta.url), {

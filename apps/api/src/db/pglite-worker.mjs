@@ -4,6 +4,7 @@
 //   { id, op: 'query', text, params, options, tx? }  → { id, ok, result }   (options: rowMode, paramTypes, rawOids)
 //   { id, op: 'exec', text, tx? }                     → { id, ok, result }
 //   { id, op: 'begin', tx }                           → { id, ok } once the transaction holds the connection
+//     (its statements may follow at once: they wait for it here)
 //   { id, op: 'end', tx, commit }                     → { id, ok } after COMMIT or ROLLBACK
 //   { id, op: 'listen', channel, lid } / 'unlisten'   → { id, ok }; each NOTIFY posts { notify: lid, payload }
 //   { id, op: 'migrate', folder } / 'close'           → { id, ok }
@@ -40,18 +41,19 @@ const listeners = new Map();
 const reply = (id, result) => port.postMessage({ id, ok: true, result });
 const fail = (id, err) => port.postMessage({ id, ok: false, error: errorFields(err) });
 
-function target(msg) {
+/** Where a statement runs: PGlite itself, or its open transaction (waiting for BEGIN if the message overtook it). */
+async function target(msg) {
   if (msg.tx === undefined) return db;
   const t = txs.get(msg.tx);
   if (!t) throw new Error(`transaction ${msg.tx} is not open`);
-  return t.tx;
+  return (await t.ready).tx;
 }
 
 async function handle(msg) {
   switch (msg.op) {
     case 'query': {
       const o = msg.options ?? {};
-      const r = await target(msg).query(msg.text, msg.params, {
+      const r = await (await target(msg)).query(msg.text, msg.params, {
         rowMode: o.rowMode,
         paramTypes: o.paramTypes,
         parsers: parsersFor(o.rawOids),
@@ -59,7 +61,7 @@ async function handle(msg) {
       return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows };
     }
     case 'exec': {
-      const rs = await target(msg).exec(msg.text);
+      const rs = await (await target(msg)).exec(msg.text);
       return rs.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
     }
     case 'begin':
@@ -67,9 +69,10 @@ async function handle(msg) {
     case 'end': {
       const t = txs.get(msg.tx);
       if (!t) throw new Error(`transaction ${msg.tx} is not open`);
-      t.end(msg.commit);
+      const { end, done } = await t.ready;
+      end(msg.commit);
       // Answered when PGlite has run COMMIT or ROLLBACK (or failed to).
-      return t.done;
+      return done;
     }
     case 'listen': {
       const stop = await db.listen(msg.channel, (payload) => port.postMessage({ notify: msg.lid, payload }));
@@ -98,27 +101,35 @@ async function handle(msg) {
 
 /**
  * PGlite's own transaction: it holds PGlite's transaction mutex from BEGIN to COMMIT/ROLLBACK, so statements sent
- * without this transaction's id wait for it, as they would in one thread. Resolves when the transaction is open;
- * `done` settles when it has ended.
+ * without this transaction's id wait for it, as they would in one thread. Registered at once, so the
+ * transaction's first statements, sent right behind BEGIN without waiting for its answer, find it; resolves when
+ * it is open.
  */
 function begin(msg) {
-  return new Promise((opened, openFailed) => {
-    let end;
-    const ended = new Promise((resolve) => (end = resolve));
-    let isOpen = false;
-    const done = db
-      .transaction(async (tx) => {
-        isOpen = true;
-        txs.set(msg.tx, { tx, end, done });
-        opened(undefined);
-        const commit = await ended;
-        if (!commit && !tx.closed) await tx.rollback();
-      })
-      .finally(() => txs.delete(msg.tx));
-    done.catch((err) => {
-      if (!isOpen) openFailed(err);
-    });
+  let end;
+  const ended = new Promise((resolve) => (end = resolve));
+  let opened;
+  let openFailed;
+  const ready = new Promise((resolve, reject) => {
+    opened = resolve;
+    openFailed = reject;
   });
+  // Observed by every statement of this transaction and by 'end'; unobserved, a failed BEGIN is not "unhandled".
+  ready.catch(() => undefined);
+  txs.set(msg.tx, { ready });
+  let isOpen = false;
+  const done = db
+    .transaction(async (tx) => {
+      isOpen = true;
+      opened({ tx, end, done });
+      const commit = await ended;
+      if (!commit && !tx.closed) await tx.rollback();
+    })
+    .finally(() => txs.delete(msg.tx));
+  done.catch((err) => {
+    if (!isOpen) openFailed(err);
+  });
+  return ready.then(() => undefined);
 }
 
 port.on('message', (msg) => {
