@@ -128,7 +128,8 @@ export async function createContainer(
 ) {
   secureDataDir(config.DATA_DIR);
   const database =
-    opts.database ?? (await openDatabase({
+    opts.database ??
+    (await openDatabase({
       databaseUrl: config.DATABASE_URL,
       dataDir: `${config.DATA_DIR}/pgdata`,
       thread: config.PGLITE_THREAD,

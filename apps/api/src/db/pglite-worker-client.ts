@@ -83,7 +83,8 @@ export class PgliteWorkerClient implements PgliteLike {
     const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
     const client = new PgliteWorkerClient(worker, onFailure);
     await new Promise<void>((resolve, reject) => {
-      const onError = (err: Error) => reject(new Error(`PGlite worker failed to start: ${err.message}`, { cause: err }));
+      const onError = (err: Error) =>
+        reject(new Error(`PGlite worker failed to start: ${err.message}`, { cause: err }));
       const onExit = (code: number) => reject(new Error(`PGlite worker exited with code ${code} while starting`));
       worker.once('error', onError);
       worker.once('exit', onExit);

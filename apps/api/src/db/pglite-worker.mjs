@@ -53,7 +53,9 @@ async function handle(msg) {
   switch (msg.op) {
     case 'query': {
       const o = msg.options ?? {};
-      const r = await (await target(msg)).query(msg.text, msg.params, {
+      const r = await (
+        await target(msg)
+      ).query(msg.text, msg.params, {
         rowMode: o.rowMode,
         paramTypes: o.paramTypes,
         parsers: parsersFor(o.rawOids),

@@ -25,8 +25,7 @@ afterAll(async () => {
 });
 
 type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(q: ReturnType<typeof sql>) =>
-  ((await database.db.execute(q)) as unknown as Rows<T>).rows;
+const rowsOf = async <T>(q: ReturnType<typeof sql>) => ((await database.db.execute(q)) as unknown as Rows<T>).rows;
 
 describe('PGlite in a worker thread', () => {
   it('returns what drizzle returns in one thread: timestamps as text, jsonb, int8, arrays, bytea', async () => {
@@ -203,7 +202,9 @@ describe('the worker thread ending', () => {
 
   it('refuses a parser it cannot recreate in the worker', async () => {
     await expect(
-      (database.db as unknown as { $client: PgliteLike }).$client.query('SELECT 1', [], { parsers: { 23: (v: string) => Number(v) * 2 } }),
+      (database.db as unknown as { $client: PgliteLike }).$client.query('SELECT 1', [], {
+        parsers: { 23: (v: string) => Number(v) * 2 },
+      }),
     ).rejects.toThrow(/must keep the text/);
   });
 });
