@@ -200,6 +200,9 @@ async function burst(base: string, headers: Record<string, string>, database: Da
   // How long the API's event loop was kept from running (with --pglite-thread main, PGlite runs each statement on it).
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
+  // How busy the API's thread was, and the process's CPU time (every thread: the API, PGlite's, the client's).
+  const elu0 = performance.eventLoopUtilization();
+  const cpu0 = process.cpuUsage();
   const worker = new Worker(new URL('./burst-client.mjs', import.meta.url), {
     workerData: { base, headers, ids, seconds: BURST_SECONDS, connections: BURST_CONNECTIONS, reads },
   });
@@ -214,6 +217,8 @@ async function burst(base: string, headers: Record<string, string>, database: Da
   });
   await worker.terminate();
   lag.disable();
+  const elu = performance.eventLoopUtilization(elu0);
+  const cpu = process.cpuUsage(cpu0);
   const { times, statuses, errors, slowest } = result;
   const all = Object.values(times)
     .flat()
@@ -235,7 +240,11 @@ async function burst(base: string, headers: Record<string, string>, database: Da
   );
   log(
     `  the API's event loop delay: p50 ${fmt(lag.percentile(50) / 1e6)} ms, p99 ${fmt(lag.percentile(99) / 1e6)} ms, ` +
-      `max ${fmt(lag.max / 1e6)} ms`,
+      `max ${fmt(lag.max / 1e6)} ms; the API's thread busy ${fmt(elu.utilization * 100, 0)}% of the run`,
+  );
+  log(
+    `  CPU time of the process (all threads, the client's included): ${fmt((cpu.user + cpu.system) / 1e6)} s, ` +
+      `${fmt((cpu.user + cpu.system) / 1e3 / Math.max(1, all.length))} ms an answer`,
   );
   for (const [kind, ts] of Object.entries(times)) {
     const sorted = ts.sort((a, b) => a - b);
