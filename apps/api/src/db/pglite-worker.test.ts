@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import { openPglite, type Database } from './client.ts';
+import { openDatabase, openPglite, type Database } from './client.ts';
 import { PgliteWorkerClient } from './pglite-worker-client.ts';
 import { isUniqueViolation, pgError } from './pg-errors.ts';
 import { auditLog, brands } from './schema/index.ts';
@@ -198,6 +198,16 @@ describe('the worker thread ending', () => {
     await expect(client.transaction(async () => undefined)).rejects.toThrow(/exited unexpectedly/);
     expect(failures.map((e) => e.message)).toEqual([expect.stringMatching(/exited unexpectedly/)]);
     await client.close();
+  }, 120_000);
+
+  it("passes the worker's death to openDatabase's onFailure (the server exits on it)", async () => {
+    const failures: Error[] = [];
+    const d = await openDatabase({ thread: 'worker', onFailure: (err) => failures.push(err) });
+    await d.exec('SELECT 1');
+    await (d.db as unknown as { $client: PgliteWorkerClient }).$client.worker.terminate();
+    await expect(d.exec('SELECT 1')).rejects.toThrow(/exited unexpectedly/);
+    expect(failures).toHaveLength(1);
+    await d.close();
   }, 120_000);
 
   it('refuses a parser it cannot recreate in the worker', async () => {
