@@ -38,7 +38,14 @@ const db = await PGlite.create({ dataDir: workerData?.dataDir ?? undefined, exte
 const txs = new Map();
 const listeners = new Map();
 
-const reply = (id, result) => port.postMessage({ id, ok: true, result });
+const reply = (id, result) => {
+  try {
+    port.postMessage({ id, ok: true, result });
+  } catch (err) {
+    // A value that cannot cross threads fails this call, not the worker.
+    fail(id, err);
+  }
+};
 const fail = (id, err) => port.postMessage({ id, ok: false, error: errorFields(err) });
 
 /** Where a statement runs: PGlite itself, or its open transaction (waiting for BEGIN if the message overtook it). */
