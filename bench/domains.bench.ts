@@ -7,6 +7,7 @@
  *   npm run bench:domains -- --keep       keep the scratch database (PostgreSQL) for a look with EXPLAIN
  *   npm run bench:domains -- --burst      only the burst: 100 connections of mixed reads and writes for 30 s
  *   npm run bench:domains -- --burst --connections 30 --seconds 5 --domains 10000   (a small one)
+ *   npm run bench:domains -- --burst --pglite-thread main   PGlite on the API's thread (default: its own, decision 052)
  *
  * On PostgreSQL it creates a scratch database on that server and drops it at the end. It seeds with bulk
  * SQL (generate_series), starts the app (buildApp + listen on 127.0.0.1, a random port), signs in, and then
@@ -48,6 +49,8 @@ const KEEP = args.includes('--keep');
 const BURST = args.includes('--burst');
 const BURST_CONNECTIONS = arg('connections', 100);
 const BURST_SECONDS = arg('seconds', 30);
+const threadAt = args.indexOf('--pglite-thread');
+const PGLITE_THREAD = threadAt >= 0 && args[threadAt + 1] === 'main' ? 'main' : 'worker';
 /** Three-letter substrings of the seeded names (hex from md5), rotated so no single plan is cached. */
 const SEARCHES = ['abc', 'e4f', '7d2', 'c0f', '9ab', 'f31'];
 
@@ -57,10 +60,10 @@ const log = (s: string) => process.stdout.write(`${s}\n`);
 async function openBenchDatabase(url: string | undefined) {
   if (!url) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bench-'));
-    const database = await openPglite(path.join(dir, 'pgdata'));
+    const database = await openPglite(path.join(dir, 'pgdata'), { thread: PGLITE_THREAD });
     return {
       database,
-      label: 'PGlite (embedded)',
+      label: `PGlite (embedded, ${PGLITE_THREAD === 'worker' ? 'in a worker thread' : "on the API's thread"})`,
       drop: async () => {
         await database.close();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -194,9 +197,12 @@ async function burst(base: string, headers: Record<string, string>, database: Da
     }
   ).rows;
   const reads = ['?page=1', '?page=37', '?search=a', '?search=e4f', '?status=inactive', '?hasZone=true'];
-  // How long the API's event loop was kept from running; PGlite runs each statement on it.
+  // How long the API's event loop was kept from running (with --pglite-thread main, PGlite runs each statement on it).
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
+  // How busy the API's thread was, and the process's CPU time (every thread: the API, PGlite's, the client's).
+  const elu0 = performance.eventLoopUtilization();
+  const cpu0 = process.cpuUsage();
   const worker = new Worker(new URL('./burst-client.mjs', import.meta.url), {
     workerData: { base, headers, ids, seconds: BURST_SECONDS, connections: BURST_CONNECTIONS, reads },
   });
@@ -211,6 +217,8 @@ async function burst(base: string, headers: Record<string, string>, database: Da
   });
   await worker.terminate();
   lag.disable();
+  const elu = performance.eventLoopUtilization(elu0);
+  const cpu = process.cpuUsage(cpu0);
   const { times, statuses, errors, slowest } = result;
   const all = Object.values(times)
     .flat()
@@ -232,7 +240,11 @@ async function burst(base: string, headers: Record<string, string>, database: Da
   );
   log(
     `  the API's event loop delay: p50 ${fmt(lag.percentile(50) / 1e6)} ms, p99 ${fmt(lag.percentile(99) / 1e6)} ms, ` +
-      `max ${fmt(lag.max / 1e6)} ms`,
+      `max ${fmt(lag.max / 1e6)} ms; the API's thread busy ${fmt(elu.utilization * 100, 0)}% of the run`,
+  );
+  log(
+    `  CPU time of the process (all threads, the client's included): ${fmt((cpu.user + cpu.system) / 1e6)} s, ` +
+      `${fmt((cpu.user + cpu.system) / 1e3 / Math.max(1, all.length))} ms an answer`,
   );
   for (const [kind, ts] of Object.entries(times)) {
     const sorted = ts.sort((a, b) => a - b);

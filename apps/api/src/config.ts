@@ -54,6 +54,11 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * Where the embedded PGlite database runs (no DATABASE_URL): `worker`, a thread of its own, so statements run
+   * while the API thread serves requests; `main`, the API's thread (decision 052).
+   */
+  PGLITE_THREAD: z.enum(['worker', 'main']).default('worker'),
   APP_SECRET_KEY: z
     .string()
     .min(32, 'must be at least 32 characters (64 hex characters or 44 base64 characters recommended)')

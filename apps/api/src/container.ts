@@ -118,11 +118,23 @@ import {
 /** The one composition root: database, then repositories, integrations, services. */
 export async function createContainer(
   config: Config,
-  opts: { database?: Database; extraJobs?: JobDefinition[]; jobOptions?: Partial<JobEngineOptions> } = {},
+  opts: {
+    database?: Database;
+    extraJobs?: JobDefinition[];
+    jobOptions?: Partial<JobEngineOptions>;
+    /** The embedded database's worker thread died (PGLITE_THREAD=worker): the server exits on it. */
+    onDatabaseFailure?: (err: Error) => void;
+  } = {},
 ) {
   secureDataDir(config.DATA_DIR);
   const database =
-    opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/pgdata` }));
+    opts.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: `${config.DATA_DIR}/pgdata`,
+      thread: config.PGLITE_THREAD,
+      onFailure: opts.onDatabaseFailure,
+    }));
   const { db } = database;
   const secrets = createSecretBox(loadAppKey({ secret: config.APP_SECRET_KEY, dataDir: config.DATA_DIR }));
   const usage = createUsageRegistry();

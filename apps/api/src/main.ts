@@ -20,7 +20,14 @@ async function main() {
   // Loaded only in demo mode, so a production install (the container image) runs without the simulators.
   const demo = config.DEMO ? await (await import('./demo/index.ts')).startDemo(config) : undefined;
   if (demo) config = demo.config;
-  const c = await createContainer(config);
+  // The embedded database's worker thread died: every statement would fail from here on, so the process exits
+  // non-zero for its supervisor to restart it (jobs are durable; a restart recovers them).
+  const c = await createContainer(config, {
+    onDatabaseFailure: (err) => {
+      console.error(`Fleetdesk: the embedded database stopped (${err.message}); exiting.`);
+      process.exit(1);
+    },
+  });
   await c.database.migrate();
   await refuseWrongAppKey(c);
   const app = await buildApp(c);
@@ -59,7 +66,7 @@ async function main() {
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   process.stdout.write(
     `\n  Fleetdesk${config.DEMO ? ' (DEMO)' : ''} is serving ${url}\n` +
-      `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata` : 'PostgreSQL (DATABASE_URL)'}\n` +
+      `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata${config.PGLITE_THREAD === 'worker' ? ' (its own thread)' : ''}` : 'PostgreSQL (DATABASE_URL)'}\n` +
       (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
       (demo?.banner ?? '') +
       `  API docs: ${url}/api/docs\n\n`,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import * as schema from './schema/index.ts';
+import type { PgliteLike } from './pglite-worker-client.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -70,14 +71,41 @@ export function tightenModes(dir: string) {
   walk(dir, 0);
 }
 
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+/**
+ * Where PGlite runs: `worker`, a worker thread of its own (statements run while this thread serves HTTP; the
+ * default, decision 052), or `main`, this thread (every statement blocks it for its length).
+ */
+export type PgliteThread = 'worker' | 'main';
+
+export type PgliteOptions = {
+  thread?: PgliteThread;
+  /**
+   * Told once if the worker thread dies while in use: every statement then fails. The server exits on it (a
+   * restart recovers: jobs are durable); without it the failure only shows as failed statements.
+   */
+  onFailure?: (err: Error) => void;
+};
+
+export async function openPglite(dataDir: string | undefined, opts: PgliteOptions = {}): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite');
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (dataDir) secureDataDir(dataDir);
-  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  let client: PgliteLike;
+  let migrateIn: () => Promise<void>;
+  if ((opts.thread ?? 'worker') === 'worker') {
+    const { PgliteWorkerClient } = await import('./pglite-worker-client.ts');
+    const remote = await PgliteWorkerClient.start(dataDir, opts.onFailure);
+    client = remote;
+    migrateIn = () => remote.migrate(MIGRATIONS_DIR);
+  } else {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    const local = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    client = local as unknown as PgliteLike;
+    migrateIn = () => migrate(drizzle(local, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+  }
+  // drizzle's PGlite dialect over either: it calls query(text, params, options) and transaction(cb) only.
+  const db = drizzle(client as unknown as import('@electric-sql/pglite').PGlite, { schema }) as unknown as Db;
   // PGlite writes its files with mode 0666 whatever the umask: tighten them after it starts, after migrations,
   // every few minutes for files created since, and on close. The 0700 directory already keeps others out.
   const tighten = () => {
@@ -95,7 +123,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     db,
     driver: 'pglite',
     migrate: async () => {
-      await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      await migrateIn();
       tighten();
     },
     exec: async (q) => {
@@ -122,7 +150,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
  * (schema set-up, maintenance in BEGIN … COMMIT) go through exec, the rest through query. A script that
  * fails inside its BEGIN would leave the only connection in an aborted transaction, so it is rolled back.
  */
-function pgliteBossDb(client: import('@electric-sql/pglite').PGlite): BossDb {
+function pgliteBossDb(client: Pick<PgliteLike, 'query' | 'exec'>): BossDb {
   return {
     async executeSql(text, values) {
       if (values && values.length) {
@@ -246,6 +274,10 @@ async function listenPostgres(
   };
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+export async function openDatabase(
+  opts: { databaseUrl?: string; dataDir?: string } & PgliteOptions,
+): Promise<Database> {
+  return opts.databaseUrl
+    ? openPostgres(opts.databaseUrl)
+    : openPglite(opts.dataDir, { thread: opts.thread, onFailure: opts.onFailure });
 }

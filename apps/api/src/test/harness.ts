@@ -18,9 +18,9 @@ import { hashPassword } from '../lib/passwords.ts';
  * a new database on that server (dropped at the end), so files can run in parallel.
  */
 export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = loadConfig(process.env, { dotenv: false }).DATABASE_URL;
+  const { DATABASE_URL: url, PGLITE_THREAD } = loadConfig(process.env, { dotenv: false });
   if (!url) {
-    const database = await openPglite(undefined);
+    const database = await openPglite(undefined, { thread: PGLITE_THREAD });
     await database.migrate();
     return { database, drop: () => database.close() };
   }
