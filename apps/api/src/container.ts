@@ -441,6 +441,7 @@ export async function createContainer(
     clientIp: config.NAMECHEAP_CLIENT_IP,
     timeoutMs: config.NAMECHEAP_TIMEOUT_SECONDS * 1000,
     callsPerMinute: config.NAMECHEAP_CALLS_PER_MINUTE,
+    budgetWindowMs: config.NAMECHEAP_BUDGET_WINDOW_SECONDS * 1000,
   });
   const registrar = createRegistrarService({
     namecheap,
