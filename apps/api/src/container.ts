@@ -384,7 +384,7 @@ export async function createContainer(
     fleetRunJob(() => fleet),
     importPlanJob(() => imports),
     importRunJob(() => imports),
-    launchRunJob(() => launches),
+    launchRunJob(() => launches, Math.max(config.JOB_CONCURRENCY, config.LAUNCH_BATCH_CONCURRENCY)),
     launchBatchPlanJob(() => launchBatches),
     launchBatchRunJob(() => launchBatches),
     zoneExports.job,

@@ -194,7 +194,7 @@ describe('Namecheap client against the simulator', () => {
     expect(err.message).toBe('Namecheap: the 1 calls a minute allowed for this account are used up; try again in 60 s');
   });
 
-  it('keeps a compressed window: its budget refills within it, and waits past a sixth of it are the caller\'s', async () => {
+  it("keeps a compressed window: its budget refills within it, and waits past a sixth of it are the caller's", async () => {
     let clock = 2_000_000;
     const waits: number[] = [];
     const nc = client({

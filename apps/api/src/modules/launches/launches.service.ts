@@ -448,7 +448,9 @@ export function createLaunchesService(deps: {
                 const waitMs = budgetWaitMs(err);
                 if (waitMs === null || ctx.signal.aborted) throw err;
                 if (tries > BUDGET_WAITS)
-                  throw new Error(`${messageOf(err)} (gave up after waiting ${BUDGET_WAITS} times for the call budget)`);
+                  throw new Error(
+                    `${messageOf(err)} (gave up after waiting ${BUDGET_WAITS} times for the call budget)`,
+                  );
                 await repo.transition(id, ['running'], { state: 'waiting' });
                 await save({
                   state: 'waiting',
