@@ -238,6 +238,8 @@ const ConfigSchema = z.object({
     .union([z.ipv4({ message: 'must be an IPv4 address' }), z.literal('').transform(() => undefined)])
     .optional(),
   NAMECHEAP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** The window of that budget: 60 s, shorter only on a compressed clock (benchmarks and tests). */
+  NAMECHEAP_BUDGET_WINDOW_SECONDS: z.coerce.number().positive().max(60).default(60),
   NAMECHEAP_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),
   YANDEX_WEBMASTER_API_URL: z.url().default('https://api.webmaster.yandex.net/v4'),
   YANDEX_WEBMASTER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),

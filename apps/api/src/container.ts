@@ -396,7 +396,7 @@ export async function createContainer(
     fleetRunJob(() => fleet),
     importPlanJob(() => imports),
     importRunJob(() => imports),
-    launchRunJob(() => launches),
+    launchRunJob(() => launches, Math.max(config.JOB_CONCURRENCY, config.LAUNCH_BATCH_CONCURRENCY)),
     launchBatchPlanJob(() => launchBatches),
     launchBatchRunJob(() => launchBatches),
     zoneExports.job,
@@ -453,6 +453,7 @@ export async function createContainer(
     clientIp: config.NAMECHEAP_CLIENT_IP,
     timeoutMs: config.NAMECHEAP_TIMEOUT_SECONDS * 1000,
     callsPerMinute: config.NAMECHEAP_CALLS_PER_MINUTE,
+    budgetWindowMs: config.NAMECHEAP_BUDGET_WINDOW_SECONDS * 1000,
   });
   const registrar = createRegistrarService({
     namecheap,

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
+import { z } from 'zod';
+import { defineJob } from './registry.ts';
 import { testJobKinds } from './test-kinds.ts';
 
 // The engine end to end on this run's database (PGlite, or PostgreSQL with DATABASE_URL): real pg-boss,
@@ -10,12 +12,30 @@ let admin: string;
 let domainsOnly: string;
 let serversOnly: string;
 let domainId: string;
+/** The `test.wide` kind runs three at once (its own concurrency, above the engine's two): how many run now, and the most. */
+const wide = { running: 0, most: 0, release: () => {}, released: Promise.resolve() };
+const wideKind = defineJob({
+  kind: 'test.wide',
+  area: 'cnv:domains',
+  payload: z.object({}),
+  concurrency: 3,
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  timeoutSeconds: 30,
+  async handler() {
+    wide.running++;
+    wide.most = Math.max(wide.most, wide.running);
+    // Held until the test lets go (bounded), so the jobs that run at once are seen together.
+    await Promise.race([wide.released, new Promise((r) => setTimeout(r, 15_000))]);
+    wide.running--;
+    return {};
+  },
+});
 
 beforeAll(async () => {
   t = await createTestApp(
     {},
     {
-      extraJobs: testJobKinds(),
+      extraJobs: [...testJobKinds(), wideKind],
       jobOptions: {
         pollingIntervalSeconds: 0.5,
         maintenanceIntervalSeconds: 1,
@@ -62,6 +82,16 @@ describe('job engine', () => {
     const all = await t.inject({ method: 'GET', url: '/api/jobs?state=completed', headers: { authorization: admin } });
     expect(all.json().data.items.map((j: { _id: string }) => j._id)).toContain(row.id);
   });
+
+  it("runs a kind's own concurrency at once when it is above the engine's", async () => {
+    wide.released = new Promise<void>((r) => (wide.release = r));
+    const rows = await Promise.all([1, 2, 3].map(() => engine().enqueue('test.wide', {})));
+    const end = Date.now() + 15_000;
+    while (wide.running < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    wide.release();
+    for (const r of rows) expect((await engine().waitFor(r.id, 20_000)).state).toBe('completed');
+    expect(wide.most).toBe(3);
+  }, 40_000);
 
   it('refuses a payload its schema rejects', async () => {
     await expect(engine().enqueue('test.echo', { n: 'x' })).rejects.toThrow(/Invalid payload/);

@@ -431,7 +431,7 @@ export function createJobEngine(deps: {
       for (const def of registry.all()) await ensureQueue(b, def);
       if (opts.workers) {
         for (const def of registry.all()) {
-          for (let i = 0; i < Math.max(1, opts.concurrency); i++) {
+          for (let i = 0; i < Math.max(1, def.concurrency ?? opts.concurrency); i++) {
             await b.work<{ jobId?: string }>(
               def.kind,
               { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds },

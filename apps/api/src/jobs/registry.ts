@@ -42,6 +42,11 @@ export type JobDefinition<P = any> = {
   retry: RetryPolicy;
   timeoutSeconds: number;
   /**
+   * Jobs of this kind one process runs at once, when it is not the engine's (JOB_CONCURRENCY): a kind that must
+   * run many at a time (a batch's launches) gets its own number, without every other kind polling as many times.
+   */
+  concurrency?: number;
+  /**
    * The result is stored as the job's; a result with a `tally` (outcomes.ts) decides the end state: completed,
    * completed with failures or failed, by the one rule every screen shows.
    */

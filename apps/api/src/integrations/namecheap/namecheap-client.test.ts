@@ -194,6 +194,30 @@ describe('Namecheap client against the simulator', () => {
     expect(err.message).toBe('Namecheap: the 1 calls a minute allowed for this account are used up; try again in 60 s');
   });
 
+  it("keeps a compressed window: its budget refills within it, and waits past a sixth of it are the caller's", async () => {
+    let clock = 2_000_000;
+    const waits: number[] = [];
+    const nc = client({
+      callsPerMinute: 2,
+      budgetWindowMs: 6000,
+      now: () => clock,
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock += ms;
+      },
+    });
+    await nc.getInfo(creds(), 'alpha.com');
+    clock += 5500;
+    await nc.getInfo(creds(), 'alpha.com');
+    // The first slot frees 0.5 s later: within a sixth of the window (1 s), so the client waits for it.
+    await nc.getInfo(creds(), 'alpha.com');
+    expect(waits).toEqual([500]);
+    // The next frees 5.5 s later: longer than a sixth of the window, so it is a 429 with the wait.
+    const err = await failure(nc.getInfo(creds(), 'alpha.com'));
+    expect(err.status).toBe(429);
+    expect(err.message).toBe('Namecheap: the 2 calls per 6 s allowed for this account are used up; try again in 6 s');
+  });
+
   it.each([
     [undefined, 'Namecheap: rate limited (HTTP 200, error 500000) after 2 attempts'],
     ['500000' as const, 'Namecheap: rate limited (HTTP 200, error 500000) after 2 attempts'],

@@ -59,7 +59,12 @@ export interface NamecheapClientOptions {
   timeoutMs?: number;
   /** Calls a minute per account (endpoint + API user). Default 20, the SDK's documented quota. */
   callsPerMinute?: number;
-  /** The longest the client waits for a free slot in its own budget before failing with 429. Default 10 s. */
+  /** The budget's window: a minute, or shorter on a compressed clock (benchmarks, tests). Default 60 s. */
+  budgetWindowMs?: number;
+  /**
+   * The longest the client waits for a free slot in its own budget before failing with 429. Default 10 s, or a
+   * sixth of a shorter window (a wait of the window's scale is the caller's to show, not the client's to hide).
+   */
   maxQueueWaitMs?: number;
   /** Retries after Namecheap's rate-limit answer (HTTP 405 or error 500000). Default 3. */
   rateLimitRetries?: number;
@@ -128,11 +133,13 @@ export function createNamecheapClient(opts: NamecheapClientOptions) {
   const fetchImpl = providerFetch('namecheap', opts.fetchImpl ?? undiciFetch);
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const maxQueueWaitMs = opts.maxQueueWaitMs ?? 10_000;
+  const windowMs = opts.budgetWindowMs ?? 60_000;
+  const maxQueueWaitMs = opts.maxQueueWaitMs ?? Math.min(10_000, windowMs / 6);
   const rateLimitRetries = opts.rateLimitRetries ?? 3;
   const backoffMs = opts.backoffMs ?? 2_000;
   const perMinute = opts.callsPerMinute ?? 20;
-  const budget = createRequestBudget({ requests: perMinute, windowMs: 60_000, now });
+  const budget = createRequestBudget({ requests: perMinute, windowMs, now });
+  const per = windowMs === 60_000 ? 'a minute' : `per ${windowMs / 1000} s`;
 
   const accountKey = (c: NamecheapCredentials) =>
     createHash('sha256').update(`${c.endpointUrl}\0${c.apiUser.toLowerCase()}`).digest('hex').slice(0, 32);
@@ -151,7 +158,7 @@ export function createNamecheapClient(opts: NamecheapClientOptions) {
       if (r.ok) return;
       if (waited + r.retryAfterMs > maxQueueWaitMs) {
         throw new RateLimitedError(
-          `Namecheap: the ${perMinute} calls a minute allowed for this account are used up; try again in ${Math.ceil(r.retryAfterMs / 1000)} s`,
+          `Namecheap: the ${perMinute} calls ${per} allowed for this account are used up; try again in ${Math.ceil(r.retryAfterMs / 1000)} s`,
           r.retryAfterMs / 1000,
           'upstream_rate_limited',
         );

@@ -14,11 +14,14 @@ const LONGEST_RUN_SECONDS = 22 * 60 * 60;
 /**
  * A run of a launch (decision 044): one step per stage, so a crashed worker's run resumes from the stage it was
  * in. A failed stage fails the run at once (no blind retries: a refusal needs a person, and Retry runs it again);
- * waiting stages wait inside their step, so the run may last as long as their bound.
+ * waiting stages wait inside their step, so the run may last as long as their bound. `concurrency`: runs one
+ * process takes at once, if more than the engine's.
  */
-export const launchRunJob = (launches: () => LaunchesService) =>
+export const launchRunJob = (launches: () => LaunchesService, concurrency?: number) =>
   defineJob<{ launchId: string }>({
     kind: LAUNCH_JOB,
+    // As many at once as a batch keeps going (LAUNCH_BATCH_CONCURRENCY), else a batch would wait for workers.
+    concurrency,
     area: 'cnv:domains',
     payload: z.object({ launchId: IdSchema }),
     steps: () => LAUNCH_STAGES.map((s) => ({ key: s.key, label: s.label })),

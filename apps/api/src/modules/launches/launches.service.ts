@@ -78,15 +78,15 @@ export function toLaunch(r: LaunchRow): Launch {
   };
 }
 
-/** Waits `ms`, or less when the job is cancelled. */
 /** How many times a stage waits for a spent call budget before it fails with the provider's message. */
-const BUDGET_WAITS = 6;
+export const BUDGET_WAITS = 6;
 /** The wait a 429 of our own budgets asks for (bounded), or null for any other error. */
 const budgetWaitMs = (err: unknown): number | null =>
   err instanceof AppError && err.status === 429
     ? Math.min(Math.max(Number(err.headers?.['retry-after'] ?? 5), 1), 120) * 1000
     : null;
 
+/** Waits `ms`, or less when the job is cancelled. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -446,7 +446,11 @@ export function createLaunchesService(deps: {
                 break;
               } catch (err) {
                 const waitMs = budgetWaitMs(err);
-                if (waitMs === null || tries >= BUDGET_WAITS || ctx.signal.aborted) throw err;
+                if (waitMs === null || ctx.signal.aborted) throw err;
+                if (tries > BUDGET_WAITS)
+                  throw new Error(
+                    `${messageOf(err)} (gave up after waiting ${BUDGET_WAITS} times for the call budget)`,
+                  );
                 await repo.transition(id, ['running'], { state: 'waiting' });
                 await save({
                   state: 'waiting',

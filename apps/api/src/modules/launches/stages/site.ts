@@ -19,6 +19,7 @@ const PANEL_NAMES: Record<Panel, string> = { 'direct-admin': 'DirectAdmin', 'isp
 /** Text files in which the template's domain name is replaced by the new one (at most this size each). */
 const TEXT_FILE = /\.(html?|css|js|mjs|json|xml|txt|php|svg|webmanifest|md)$/i;
 const REPLACE_MAX_BYTES = 5 * 1024 * 1024;
+const COPY_NOTE_EVERY_MS = 1000;
 /** Files a launch itself writes into the directory; they do not make the content "there already". */
 const OWN_FILES = new Set(['sitemap.xml', PARSING_MARKER]);
 const OWN_FILE = /^(sitemap[\w-]*\.xml|yandex_[0-9a-f]+\.html)$/i;
@@ -127,9 +128,16 @@ export const contentStage: Stage = {
       const src = await ctx.deps.domains.get(c.fromDomainId);
       const [from, to] = [await domainDirOf(ctx.deps.files, src._id), await domainDirOf(ctx.deps.files, ctx.domainId)];
       await requireDir(from);
+      // The stage's line says how far the copy is at most once a second: a note is a write of the launch's row,
+      // and one per file was most of a launch's database work.
+      let noted = 0;
       const copied = await copyTree(from.fs, to.fs, {
         signal: ctx.signal,
-        onProgress: (p) => ctx.note(`Copying ${p.files} of ${p.filesTotal} files`),
+        onProgress: async (p) => {
+          if (Date.now() - noted < COPY_NOTE_EVERY_MS) return;
+          noted = Date.now();
+          await ctx.note(`Copying ${p.files} of ${p.filesTotal} files`);
+        },
       });
       if (copied.failed.length)
         throw new Error(
