@@ -1,7 +1,6 @@
 import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
 import { LoadingSpinner } from '../components/loading-spinner.tsx';
-import { Layout } from './layout.tsx';
-import { RequireAuth } from './require-auth.tsx';
+import { PublicLayout } from './public-layout.tsx';
 import { RouteError } from './route-error.tsx';
 
 /**
@@ -78,19 +77,25 @@ const NOT_FOUND_ID = 'not-found';
 
 export const routes: RouteObject[] = [
   {
-    element: <Layout />,
     errorElement: <RouteError />,
     // Shown while the first page's lazy chunk loads.
     hydrateFallbackElement: <LoadingSpinner />,
     children: [
-      { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page.tsx')).LoginPage }) },
       {
-        path: 'login/sso',
-        lazy: async () => ({ Component: (await import('./pages/sso-callback-page.tsx')).SsoCallbackPage }),
+        // The signed-out pages: their own light frame, no query library (decision 048).
+        element: <PublicLayout />,
+        children: [
+          { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page.tsx')).LoginPage }) },
+          {
+            path: 'login/sso',
+            lazy: async () => ({ Component: (await import('./pages/sso-callback-page.tsx')).SsoCallbackPage }),
+          },
+        ],
       },
       {
+        // Everything else: the signed-in shell (query library, frame, session guard) loads with the first of them.
         id: APP_ROUTE_ID,
-        element: <RequireAuth />,
+        lazy: async () => ({ Component: (await import('./signed-in-shell.tsx')).SignedInShell }),
         children: [
           {
             index: true,
