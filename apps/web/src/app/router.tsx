@@ -1,5 +1,6 @@
 import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
 import { LoadingSpinner } from '../components/loading-spinner.tsx';
+import { getToken } from '../lib/token.ts';
 import { PublicLayout } from './public-layout.tsx';
 import { RouteError } from './route-error.tsx';
 
@@ -73,6 +74,9 @@ export const featureAreas: FeatureArea[] = [
 ];
 
 const APP_ROUTE_ID = 'app';
+
+// The signed-in shell's chunk (query library, frame, session guard), shared by its route and the area loader.
+const loadShell = () => import('./signed-in-shell.tsx');
 const NOT_FOUND_ID = 'not-found';
 
 export const routes: RouteObject[] = [
@@ -95,7 +99,7 @@ export const routes: RouteObject[] = [
       {
         // Everything else: the signed-in shell (query library, frame, session guard) loads with the first of them.
         id: APP_ROUTE_ID,
-        lazy: async () => ({ Component: (await import('./signed-in-shell.tsx')).SignedInShell }),
+        lazy: async () => ({ Component: (await loadShell()).SignedInShell }),
         children: [
           {
             index: true,
@@ -151,6 +155,12 @@ export function createAppRouter() {
   return createBrowserRouter(routes, {
     // React Router asks for paths that only the catch-all (or a route with parameters) matched.
     async patchRoutesOnNavigation({ path, patch }) {
+      // Every path patched here is a signed-in one: its shell loads beside the area, not after it (a failure is
+      // the shell route's to report when it loads).
+      loadShell().catch(() => undefined);
+      // Signed out, the shell's guard sends the visitor to /login whatever the path: loading the area first (a
+      // list is some 40 chunks) would only delay that. React Router asks again on the next navigation.
+      if (!getToken()) return;
       const fresh = await load(path.split('?')[0] ?? '');
       if (fresh.length) patch(APP_ROUTE_ID, fresh);
     },
