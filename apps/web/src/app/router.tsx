@@ -150,19 +150,25 @@ export function createRouteLoader() {
   };
 }
 
+/**
+ * React Router's `patchRoutesOnNavigation`: it asks for paths that only the catch-all (or a route with parameters)
+ * matched, all of them signed-in ones.
+ */
+export function createRoutePatcher(
+  load: (pathname: string) => Promise<RouteObject[]> = createRouteLoader(),
+  signedIn: () => boolean = () => Boolean(getToken()),
+) {
+  return async ({ path, patch }: { path: string; patch: (routeId: string, children: RouteObject[]) => void }) => {
+    // The shell loads beside the area, not after it (a failure is the shell route's to report when it loads).
+    loadShell().catch(() => undefined);
+    // Signed out, the shell's guard sends the visitor to /login whatever the path: loading the area first (a list
+    // is some 40 chunks) would only delay that. React Router asks again on the next navigation.
+    if (!signedIn()) return;
+    const fresh = await load(path.split('?')[0] ?? '');
+    if (fresh.length) patch(APP_ROUTE_ID, fresh);
+  };
+}
+
 export function createAppRouter() {
-  const load = createRouteLoader();
-  return createBrowserRouter(routes, {
-    // React Router asks for paths that only the catch-all (or a route with parameters) matched.
-    async patchRoutesOnNavigation({ path, patch }) {
-      // Every path patched here is a signed-in one: its shell loads beside the area, not after it (a failure is
-      // the shell route's to report when it loads).
-      loadShell().catch(() => undefined);
-      // Signed out, the shell's guard sends the visitor to /login whatever the path: loading the area first (a
-      // list is some 40 chunks) would only delay that. React Router asks again on the next navigation.
-      if (!getToken()) return;
-      const fresh = await load(path.split('?')[0] ?? '');
-      if (fresh.length) patch(APP_ROUTE_ID, fresh);
-    },
-  });
+  return createBrowserRouter(routes, { patchRoutesOnNavigation: createRoutePatcher() });
 }
