@@ -1,13 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { fetchAuthInfo, fetchMe } from '../lib/auth.ts';
-
-export function useAuthInfo() {
-  return useQuery({
-    queryKey: ['auth', 'info'],
-    queryFn: ({ signal }) => fetchAuthInfo(signal),
-    staleTime: Infinity,
-  });
-}
+import { fetchMe } from '../lib/auth.ts';
 
 /** Who is signed in; keyed by the token so a new session never shows the previous user. */
 export function useMe(token: string | null) {

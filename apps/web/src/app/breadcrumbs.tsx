@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api-client.ts';
 import { useToken } from '../lib/token.ts';
-import { ENTITY_NAMES, crumbsFor, pageTitle, type Crumb } from './route-meta.ts';
+import { CrumbTrail } from './crumb-trail.tsx';
+import { ENTITY_NAMES, crumbsFor, type Crumb } from './route-meta.ts';
 
 const entityKey = (section: string, id: string) => ['breadcrumb', section, id] as const;
 
@@ -51,27 +52,8 @@ export function useCrumbs(): { crumbs: Crumb[]; pathname: string } {
   return { crumbs: named, pathname };
 }
 
-/** Breadcrumbs on every page below a list, and the document title on every page. */
+/** Breadcrumbs with the entity names the console loads (the signed-out pages show theirs without them). */
 export function Breadcrumbs() {
   const { crumbs, pathname } = useCrumbs();
-  const title = pageTitle(crumbs, pathname);
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
-  if (crumbs.length < 2) return null;
-  return (
-    <nav aria-label="breadcrumb" className="fd-breadcrumbs">
-      <ol className="breadcrumb mb-3">
-        {crumbs.map((c, index) => (
-          <li
-            key={index}
-            className={`breadcrumb-item${c.to ? '' : ' active'}`}
-            aria-current={c.to ? undefined : 'page'}
-          >
-            {c.to ? <Link to={c.to}>{c.label}</Link> : c.label}
-          </li>
-        ))}
-      </ol>
-    </nav>
-  );
+  return <CrumbTrail crumbs={crumbs} pathname={pathname} />;
 }

@@ -1,23 +1,24 @@
 import { Link } from 'react-router';
 import Button from 'react-bootstrap/Button';
-import { useMe } from './auth-queries.ts';
 
 export interface HeaderProps {
   token: string | null;
-  onMenuClick: () => void;
+  /** The signed-in user's name, once known (the console's shell asks for it; the signed-out pages do not). */
+  userName?: string;
+  /** The side menu and the search exist in the console only: without them, their buttons are not shown. */
+  onMenuClick?: () => void;
   onSearchClick?: () => void;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
-export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
-  const me = useMe(token);
+export function Header({ token, userName, onMenuClick, onSearchClick }: HeaderProps) {
   return (
     // Bootstrap's navbar classes without react-bootstrap's Navbar, which brings its offcanvas and collapse code to
     // every first visit (decision 048); this header never collapses.
     <nav className="navbar navbar-expand bg-dark py-2" data-bs-theme="dark">
       <div className="container-fluid">
-        {token && (
+        {token && onMenuClick && (
           <Button
             variant="outline-light"
             size="sm"
@@ -62,14 +63,14 @@ export function Header({ token, onMenuClick, onSearchClick }: HeaderProps) {
               Launch a site
             </Link>
           )}
-          {token && me.data && (
+          {token && userName && (
             <Link
               to="/profile"
               className="nav-link me-2 d-none d-sm-block"
               data-testid="current-user"
               title="Your profile"
             >
-              {me.data.user.name || me.data.user.username}
+              {userName}
             </Link>
           )}
           {token ? (

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import Container from 'react-bootstrap/Container';
 import { useToken } from '../lib/token.ts';
+import { useMe } from './auth-queries.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 import { useCommandPaletteShortcut } from './command-palette-shortcut.ts';
 import { DemoBanner } from './demo-banner.tsx';
@@ -11,8 +12,10 @@ import { Header } from './header.tsx';
 const SideMenu = lazy(() => import('./side-menu.tsx').then((m) => ({ default: m.SideMenu })));
 const CommandPalette = lazy(() => import('./command-palette.tsx').then((m) => ({ default: m.CommandPalette })));
 
-export function Layout() {
+/** The console's frame: header with the menu, search and user, the demo banner, breadcrumbs, then the screen. */
+export function Layout({ children }: { children: ReactNode }) {
   const token = useToken();
+  const me = useMe(token);
   const location = useLocation();
   // The menu is open for the location it was opened on: any navigation closes it.
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
@@ -30,6 +33,7 @@ export function Layout() {
     <>
       <Header
         token={token}
+        userName={me.data ? me.data.user.name || me.data.user.username : undefined}
         onMenuClick={() => {
           setMenuWanted(true);
           setMenuOpenAt(location.key);
@@ -45,7 +49,7 @@ export function Layout() {
       </Suspense>
       <Container as="main" fluid="lg" className="fd-main">
         <Breadcrumbs />
-        <Outlet />
+        {children}
       </Container>
     </>
   );

@@ -4,11 +4,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api-client.ts';
-import { createQueryClient } from '../lib/query-client.ts';
-import { Providers } from './providers.tsx';
 import { createAppRouter } from './router.tsx';
 
-const queryClient = createQueryClient();
+// The query library, dialogs, toasts and the console's frame live in the signed-in shell (signed-in-shell.tsx), a
+// chunk of its own: the sign-in page loads none of them (decision 048).
 const router = createAppRouter();
 
 // The api client already dropped the token; leave the screen that can no longer load.
@@ -21,8 +20,6 @@ if (!root) throw new Error('#root is missing from index.html');
 
 createRoot(root).render(
   <StrictMode>
-    <Providers queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </Providers>
+    <RouterProvider router={router} />
   </StrictMode>,
 );

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { matchPath, type RouteObject } from 'react-router';
-import { createRouteLoader, featureAreas } from './router.tsx';
+import { createRouteLoader, createRoutePatcher, featureAreas } from './router.tsx';
 
 /** The lazy routing table: each area covers its own routes, and priority holds whatever the load order. */
 describe('feature areas', () => {
@@ -32,5 +32,22 @@ describe('feature areas', () => {
     );
     expect(await load('/domains')).toEqual([]);
     expect(await load('/nowhere')).toEqual([]);
+  }, 60_000);
+});
+
+describe('the route patcher', () => {
+  it('adds the areas a signed-in path needs under the signed-in shell', async () => {
+    const patched: [string, RouteObject[]][] = [];
+    const patchRoutes = createRoutePatcher(createRouteLoader(), () => true);
+    await patchRoutes({ path: '/domains?page=2', patch: (id, children) => patched.push([id, children]) });
+    expect(patched.map(([id, children]) => [id, children.map((r) => r.path)])).toEqual([['app', ['domains']]]);
+  }, 60_000);
+
+  it('loads no area for a signed-out visitor, whom the guard sends to /login', async () => {
+    const load = vi.fn(createRouteLoader());
+    const patch = vi.fn();
+    await createRoutePatcher(load, () => false)({ path: '/domains', patch });
+    expect(load).not.toHaveBeenCalled();
+    expect(patch).not.toHaveBeenCalled();
   }, 60_000);
 });

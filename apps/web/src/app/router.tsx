@@ -1,7 +1,7 @@
 import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
 import { LoadingSpinner } from '../components/loading-spinner.tsx';
-import { Layout } from './layout.tsx';
-import { RequireAuth } from './require-auth.tsx';
+import { getToken } from '../lib/token.ts';
+import { PublicLayout } from './public-layout.tsx';
 import { RouteError } from './route-error.tsx';
 
 /**
@@ -74,23 +74,32 @@ export const featureAreas: FeatureArea[] = [
 ];
 
 const APP_ROUTE_ID = 'app';
+
+// The signed-in shell's chunk (query library, frame, session guard), shared by its route and the area loader.
+const loadShell = () => import('./signed-in-shell.tsx');
 const NOT_FOUND_ID = 'not-found';
 
 export const routes: RouteObject[] = [
   {
-    element: <Layout />,
     errorElement: <RouteError />,
     // Shown while the first page's lazy chunk loads.
     hydrateFallbackElement: <LoadingSpinner />,
     children: [
-      { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page.tsx')).LoginPage }) },
       {
-        path: 'login/sso',
-        lazy: async () => ({ Component: (await import('./pages/sso-callback-page.tsx')).SsoCallbackPage }),
+        // The signed-out pages: their own light frame, no query library (decision 048).
+        element: <PublicLayout />,
+        children: [
+          { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page.tsx')).LoginPage }) },
+          {
+            path: 'login/sso',
+            lazy: async () => ({ Component: (await import('./pages/sso-callback-page.tsx')).SsoCallbackPage }),
+          },
+        ],
       },
       {
+        // Everything else: the signed-in shell (query library, frame, session guard) loads with the first of them.
         id: APP_ROUTE_ID,
-        element: <RequireAuth />,
+        lazy: async () => ({ Component: (await loadShell()).SignedInShell }),
         children: [
           {
             index: true,
@@ -141,13 +150,25 @@ export function createRouteLoader() {
   };
 }
 
+/**
+ * React Router's `patchRoutesOnNavigation`: it asks for paths that only the catch-all (or a route with parameters)
+ * matched, all of them signed-in ones.
+ */
+export function createRoutePatcher(
+  load: (pathname: string) => Promise<RouteObject[]> = createRouteLoader(),
+  signedIn: () => boolean = () => Boolean(getToken()),
+) {
+  return async ({ path, patch }: { path: string; patch: (routeId: string, children: RouteObject[]) => void }) => {
+    // The shell loads beside the area, not after it (a failure is the shell route's to report when it loads).
+    loadShell().catch(() => undefined);
+    // Signed out, the shell's guard sends the visitor to /login whatever the path: loading the area first (a list
+    // is some 40 chunks) would only delay that. React Router asks again on the next navigation.
+    if (!signedIn()) return;
+    const fresh = await load(path.split('?')[0] ?? '');
+    if (fresh.length) patch(APP_ROUTE_ID, fresh);
+  };
+}
+
 export function createAppRouter() {
-  const load = createRouteLoader();
-  return createBrowserRouter(routes, {
-    // React Router asks for paths that only the catch-all (or a route with parameters) matched.
-    async patchRoutesOnNavigation({ path, patch }) {
-      const fresh = await load(path.split('?')[0] ?? '');
-      if (fresh.length) patch(APP_ROUTE_ID, fresh);
-    },
-  });
+  return createBrowserRouter(routes, { patchRoutesOnNavigation: createRoutePatcher() });
 }

@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import type { OidcConfig } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -87,12 +85,12 @@ export function LoginPage() {
 
   if (token && !isSubmitting && !busy) return <Navigate to="/" replace />;
 
+  // Bootstrap's card and form classes rather than react-bootstrap's Card and Form (their theme context and
+  // prop-types), the same markup: the sign-in page is the lightest first visit (decision 048).
   return (
-    <Card className="mx-auto mt-4 shadow-sm" style={{ maxWidth: 400 }}>
-      <Card.Body className="p-4">
-        <Card.Title as="h1" className="h4 mb-3">
-          Login
-        </Card.Title>
+    <div className="card mx-auto mt-4 shadow-sm" style={{ maxWidth: 400 }}>
+      <div className="card-body p-4">
+        <h1 className="h4 mb-3 card-title">Login</h1>
         {challenge ? (
           <CodeStep
             busy={busy}
@@ -116,62 +114,75 @@ export function LoginPage() {
             )}
             {passwordForm && (
               // No noValidate: the browser's own required check comes first.
-              <Form
+              <form
                 onSubmit={(event) => {
                   event.preventDefault();
                   if (!isSubmitting) void handlePassword();
                 }}
               >
-                <Form.Group className="mb-3" controlId="login-username">
-                  <Form.Label>Username</Form.Label>
-                  <Form.Control
+                <div className="mb-3">
+                  <label className="form-label" htmlFor="login-username">
+                    Username
+                  </label>
+                  <input
+                    id="login-username"
+                    className={fieldClass(errors.username)}
                     autoComplete="username"
                     required
                     autoFocus
                     maxLength={200}
-                    isInvalid={Boolean(errors.username)}
                     value={username}
                     onChange={(event) => setUsername(event.target.value)}
                   />
-                  <Form.Control.Feedback type="invalid">{errors.username}</Form.Control.Feedback>
-                </Form.Group>
-                <Form.Group className="mb-4" controlId="login-password">
-                  <Form.Label>Password</Form.Label>
-                  <Form.Control
+                  <div className="invalid-feedback">{errors.username}</div>
+                </div>
+                <div className="mb-4">
+                  <label className="form-label" htmlFor="login-password">
+                    Password
+                  </label>
+                  <input
+                    id="login-password"
                     type="password"
+                    className={fieldClass(errors.password)}
                     autoComplete="current-password"
                     required
                     maxLength={1024}
-                    isInvalid={Boolean(errors.password)}
                     value={password}
                     onChange={(event) => setPassword(event.target.value)}
                   />
-                  <Form.Control.Feedback type="invalid">{errors.password}</Form.Control.Feedback>
-                </Form.Group>
+                  <div className="invalid-feedback">{errors.password}</div>
+                </div>
                 <SubmitButton pending={isSubmitting} className="w-100">
                   Login
                 </SubmitButton>
-              </Form>
+              </form>
             )}
           </>
         )}
-      </Card.Body>
-    </Card>
+      </div>
+    </div>
   );
 }
+
+/** A text field's classes; a field the server refused shows its message below it. */
+const fieldClass = (error: string | undefined) => (error ? 'form-control is-invalid' : 'form-control');
 
 function CodeStep({ busy, onSubmit, onBack }: { busy: boolean; onSubmit: (code: string) => void; onBack: () => void }) {
   const [code, setCode] = useState('');
   return (
-    <Form
+    <form
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit(code.trim());
       }}
     >
-      <Form.Group className="mb-4" controlId="login-code">
-        <Form.Label>Two-factor code</Form.Label>
-        <Form.Control
+      <div className="mb-4">
+        <label className="form-label" htmlFor="login-code">
+          Two-factor code
+        </label>
+        <input
+          id="login-code"
+          className="form-control"
           autoComplete="one-time-code"
           required
           autoFocus
@@ -179,14 +190,16 @@ function CodeStep({ busy, onSubmit, onBack }: { busy: boolean; onSubmit: (code: 
           value={code}
           onChange={(event) => setCode(event.target.value)}
         />
-        <Form.Text muted>The 6-digit code from your authenticator app, or one of your recovery codes.</Form.Text>
-      </Form.Group>
+        <small className="form-text text-muted">
+          The 6-digit code from your authenticator app, or one of your recovery codes.
+        </small>
+      </div>
       <SubmitButton pending={busy} className="w-100 mb-2">
         Verify
       </SubmitButton>
       <Button variant="link" className="w-100" onClick={onBack} disabled={busy}>
         Back
       </Button>
-    </Form>
+    </form>
   );
 }

@@ -1,7 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import Alert from 'react-bootstrap/Alert';
-import Card from 'react-bootstrap/Card';
 import { errorMessage } from '../../lib/api-error.ts';
 import { exchangeOidcCode } from '../../lib/auth.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
@@ -46,15 +44,16 @@ export function SsoCallbackPage() {
   }, [params, navigate, error]);
 
   if (!error) return <LoadingSpinner />;
+  // Bootstrap's classes, as on the sign-in page: no react-bootstrap Card, nor Alert with its fade (decision 048).
   return (
-    <Card className="mx-auto mt-4 shadow-sm" style={{ maxWidth: 400 }}>
-      <Card.Body className="p-4">
-        <Card.Title as="h1" className="h4 mb-3">
-          Single sign-on
-        </Card.Title>
-        <Alert variant="danger">{error}</Alert>
+    <div className="card mx-auto mt-4 shadow-sm" style={{ maxWidth: 400 }}>
+      <div className="card-body p-4">
+        <h1 className="h4 mb-3 card-title">Single sign-on</h1>
+        <div className="alert alert-danger" role="alert">
+          {error}
+        </div>
         <Link to="/login">Back to sign-in</Link>
-      </Card.Body>
-    </Card>
+      </div>
+    </div>
   );
 }
