@@ -1,4 +1,4 @@
-import { dialog, expect, signIn, test } from './fixtures.ts';
+import { ADMIN, apiCreate, apiToken, dialog, expect, signIn, test } from './fixtures.ts';
 
 /**
  * Launch a site in the demo with its ready profile: the live plan, Launch, the timeline stopping before the
@@ -7,7 +7,10 @@ import { dialog, expect, signIn, test } from './fixtures.ts';
 test('launches a new domain with the demo profile and watches the timeline to the end', async ({ page }) => {
   test.setTimeout(240_000);
   await signIn(page);
-  await page.getByRole('link', { name: 'Launch a site' }).first().click();
+  // From the header's create menu.
+  await page.getByRole('button', { name: 'New', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Launch a site' }).click();
+  await expect(page).toHaveURL(/\/launches\/new$/);
   await expect(page.getByRole('heading', { name: 'Launch a site' })).toBeVisible();
   await expect(page.getByLabel('Launch profile')).toHaveValue(/[0-9a-f-]{36}/);
   await expect(page.getByLabel('Launch profile').locator('option:checked')).toHaveText('Demo launch');
@@ -57,4 +60,71 @@ test('launches a new domain with the demo profile and watches the timeline to th
   const host = page.getByTestId('domain-webmaster-host');
   await expect(host).toContainText(`https://${name}/`);
   await expect(host.locator('.badge')).toHaveText('Verified');
+});
+
+/**
+ * The header's create menu on a phone, by keyboard: it opens on Enter, the arrows move, Escape closes it and gives
+ * the focus back; it offers only what the user may create; Space opens it again and Enter on an item goes there.
+ */
+test("the header's create menu works by keyboard at 390 px and offers what the user may create", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A user holding only the servers' and users' rules: two items, no launching.
+  const admin = await apiToken(request, ADMIN);
+  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const role = await apiCreate(request, admin, 'roles', {
+    name: `e2e create menu ${suffix}`,
+    rules: ['cnv:servers', 'cnv:users'],
+  });
+  const user = { username: `create-menu-${suffix}`, password: 'a long e2e password' };
+  await apiCreate(request, admin, 'users', {
+    ...user,
+    name: `Create menu ${suffix}`,
+    email: `${user.username}@example.test`,
+    status: 'active',
+    roles: [role._id],
+  });
+  await signIn(page, user);
+
+  const button = page.getByRole('button', { name: 'New', exact: true });
+  await expect(button).toBeVisible();
+  await expect(button).toHaveAttribute('aria-haspopup', 'menu');
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  // Inside the phone's width.
+  const box = (await button.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem')).toHaveText(['Create Server', 'Create User']);
+  const menuBox = (await menu.boundingBox())!;
+  expect(menuBox.x).toBeGreaterThanOrEqual(0);
+  expect(menuBox.x + menuBox.width).toBeLessThanOrEqual(390);
+  await expect(menu.getByRole('menuitem', { name: 'Create Server' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Create User' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Create Server' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(button).toBeFocused();
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+
+  await page.keyboard.press('Space');
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('ArrowUp');
+  await expect(menu.getByRole('menuitem', { name: 'Create User' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/users\/create$/);
+  await expect(menu).toHaveCount(0);
+
+  // A click outside closes it too.
+  await button.click();
+  await expect(menu).toBeVisible();
+  await page.locator('main').click({ position: { x: 5, y: 5 } });
+  await expect(menu).toHaveCount(0);
 });

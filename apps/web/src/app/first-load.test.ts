@@ -35,7 +35,13 @@ describe('the signed-out first load (decision 048)', () => {
     for (const heavy of ['@tanstack/react-query', 'zod', 'react-hook-form', '@hookform/resolvers']) {
       expect(packages, heavy).not.toContain(heavy);
     }
-    for (const shell of ['signed-in-shell.tsx', 'layout.tsx', 'breadcrumbs.tsx', 'require-auth.tsx']) {
+    for (const shell of [
+      'signed-in-shell.tsx',
+      'layout.tsx',
+      'breadcrumbs.tsx',
+      'require-auth.tsx',
+      'create-menu.tsx',
+    ]) {
       expect(files, shell).not.toContain(shell);
     }
   });

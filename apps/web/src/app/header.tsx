@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import Button from 'react-bootstrap/Button';
 
@@ -8,11 +9,16 @@ export interface HeaderProps {
   /** The side menu and the search exist in the console only: without them, their buttons are not shown. */
   onMenuClick?: () => void;
   onSearchClick?: () => void;
+  /**
+   * The create menu, passed in by the signed-in shell's layout so that the signed-out pages, which render this
+   * header too, never load it (decision 048).
+   */
+  createMenu?: ReactNode;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
-export function Header({ token, userName, onMenuClick, onSearchClick }: HeaderProps) {
+export function Header({ token, userName, onMenuClick, onSearchClick, createMenu }: HeaderProps) {
   return (
     // Bootstrap's navbar classes without react-bootstrap's Navbar, which brings its offcanvas and collapse code to
     // every first visit (decision 048); this header never collapses.
@@ -54,15 +60,7 @@ export function Header({ token, userName, onMenuClick, onSearchClick }: HeaderPr
           </Button>
         )}
         <div className="navbar-nav ms-auto align-items-center">
-          {token && (
-            <Link
-              to="/launches/new"
-              className="nav-link me-2 text-nowrap d-none d-md-block"
-              title="Launch a site in one go"
-            >
-              Launch a site
-            </Link>
-          )}
+          {token && createMenu}
           {token && userName && (
             <Link
               to="/profile"

@@ -5,6 +5,7 @@ import { useToken } from '../lib/token.ts';
 import { useMe } from './auth-queries.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 import { useCommandPaletteShortcut } from './command-palette-shortcut.ts';
+import { CreateMenu } from './create-menu.tsx';
 import { DemoBanner } from './demo-banner.tsx';
 import { Header } from './header.tsx';
 
@@ -12,7 +13,7 @@ import { Header } from './header.tsx';
 const SideMenu = lazy(() => import('./side-menu.tsx').then((m) => ({ default: m.SideMenu })));
 const CommandPalette = lazy(() => import('./command-palette.tsx').then((m) => ({ default: m.CommandPalette })));
 
-/** The console's frame: header with the menu, search and user, the demo banner, breadcrumbs, then the screen. */
+/** The console's frame: header with the menu, search, create menu and user, the demo banner, breadcrumbs, then the screen. */
 export function Layout({ children }: { children: ReactNode }) {
   const token = useToken();
   const me = useMe(token);
@@ -39,6 +40,8 @@ export function Layout({ children }: { children: ReactNode }) {
           setMenuOpenAt(location.key);
         }}
         onSearchClick={openPalette}
+        // Shown once the user's rules are known: it offers only what they may create.
+        createMenu={me.data ? <CreateMenu rules={me.data.rules} /> : undefined}
       />
       <DemoBanner />
       <Suspense fallback={null}>
