@@ -101,3 +101,16 @@ export async function cloudOnSim(
   const cloud = await create('clouds', { email, token });
   return { accountId, cloud, email, token };
 }
+
+/** A registrant contact's fields that Namecheap's simulator accepts (add a unique `name` when creating one). */
+export const REGISTRANT = {
+  firstName: 'Dana',
+  lastName: 'Registrant',
+  address1: '1 Example Street',
+  city: 'Lisbon',
+  state: 'Lisboa',
+  postalCode: '1000-001',
+  country: 'PT',
+  phone: '+351.210000000',
+  email: 'dana@example.org',
+};

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { REGISTRAR_TEXT } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
-import { useAdminCalls, useTestApp } from '../../test/fixtures.ts';
+import { REGISTRANT, useAdminCalls, useTestApp } from '../../test/fixtures.ts';
 
 let cfSim: CloudflareSim;
 let nc: NamecheapSim;
@@ -44,15 +44,7 @@ async function registrator(opts: { apiKey?: string } = {}) {
 const contact = (over: object = {}) =>
   create('domain-registrators-contacts', {
     name: unique('Registrant'),
-    firstName: 'Dana',
-    lastName: 'Registrant',
-    address1: '1 Example Street',
-    city: 'Lisbon',
-    state: 'Lisboa',
-    postalCode: '1000-001',
-    country: 'PT',
-    phone: '+351.210000000',
-    email: 'dana@example.org',
+    ...REGISTRANT,
     ...over,
   });
 const domain = (name: string, over: object = {}) => create('domains', { domainName: name, status: 'active', ...over });

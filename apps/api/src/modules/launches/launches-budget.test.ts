@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Launch, LaunchStage } from '@fleetdesk/contract';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { REGISTRANT } from '../../test/fixtures.ts';
 import { BUDGET_WAITS } from './launches.service.ts';
 
 // A launch stage that meets our own spent provider budget (a 429 of the Namecheap client's per-account limit) waits
@@ -42,15 +43,7 @@ async function appWithBudget(calls: number, windowSeconds: number): Promise<App>
   });
   const contactId = await create('domain-registrators-contacts', {
     name: unique('Registrant'),
-    firstName: 'Dana',
-    lastName: 'Registrant',
-    address1: '1 Example Street',
-    city: 'Lisbon',
-    state: 'Lisboa',
-    postalCode: '1000-001',
-    country: 'PT',
-    phone: '+351.210000000',
-    email: 'dana@example.org',
+    ...REGISTRANT,
   });
   return { t, h, registratorId, contactId, apiUser };
 }

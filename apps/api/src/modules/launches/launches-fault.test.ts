@@ -14,6 +14,7 @@ import { generateKeyPair } from '../../files/ssh/index.ts';
 import { systemActor } from '../../http/context.ts';
 import { createFaultDatabase, faultProcesses, startWatcher } from '../../test/fault-processes.ts';
 import { realPostgresUrl } from '../../test/real-postgres.ts';
+import { REGISTRANT } from '../../test/fixtures.ts';
 
 /**
  * A launch whose worker is killed with SIGKILL while a stage waits: another worker takes the job back and the
@@ -107,15 +108,7 @@ describe.skipIf(!BASE_URL)('a launch under a killed worker (PostgreSQL, real pro
     const contact = await s.domainRegistratorsContacts.create(
       {
         name: 'Registrant',
-        firstName: 'Dana',
-        lastName: 'Registrant',
-        address1: '1 Example Street',
-        city: 'Lisbon',
-        state: 'Lisboa',
-        postalCode: '1000-001',
-        country: 'PT',
-        phone: '+351.210000000',
-        email: 'dana@example.org',
+        ...REGISTRANT,
       } as never,
       actor,
     );

@@ -14,6 +14,7 @@ import {
 } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
 import { generateKeyPair } from '../../files/ssh/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { REGISTRANT } from '../../test/fixtures.ts';
 import { STAGES } from './stages/index.ts';
 
 // Launches end to end against the simulators: Namecheap, Cloudflare, DirectAdmin, an SSH host, Yandex Webmaster.
@@ -104,15 +105,7 @@ async function fixture(): Promise<Fixture> {
   const contactId = (
     await create('domain-registrators-contacts', {
       name: unique('Registrant'),
-      firstName: 'Dana',
-      lastName: 'Registrant',
-      address1: '1 Example Street',
-      city: 'Lisbon',
-      state: 'Lisboa',
-      postalCode: '1000-001',
-      country: 'PT',
-      phone: '+351.210000000',
-      email: 'dana@example.org',
+      ...REGISTRANT,
     })
   )._id;
   const serverId = await server();
