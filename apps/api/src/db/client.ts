@@ -119,6 +119,7 @@ export async function openPglite(dataDir: string | undefined, opts: PgliteOption
   tighten();
   const timer = dataDir ? setInterval(tighten, 5 * 60_000) : undefined;
   timer?.unref();
+  const boss = trackedBossDb(pgliteBossDb(client));
   return {
     db,
     driver: 'pglite',
@@ -129,7 +130,7 @@ export async function openPglite(dataDir: string | undefined, opts: PgliteOption
     exec: async (q) => {
       await client.exec(q);
     },
-    bossDb: pgliteBossDb(client),
+    bossDb: boss.db,
     poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
     // One embedded connection, one process: every write goes through it, so nothing is ever missed.
     listen: async (channel, onMessage, onState) => {
@@ -139,8 +140,41 @@ export async function openPglite(dataDir: string | undefined, opts: PgliteOption
     },
     close: async () => {
       clearInterval(timer);
+      await boss.settle();
       await client.close();
       tighten();
+    },
+  };
+}
+
+/** How long closing the database waits for pg-boss's statements already sent. */
+const BOSS_SETTLE_MS = 5_000;
+
+/**
+ * pg-boss records a job's end (complete, fail) without awaiting it (its manager's onFetch), so the job engine's
+ * stop can return while that statement is still on its way; closing the database under it leaves pg-boss's own
+ * promise rejected and unhandled. The database's close waits for the statements already sent (bounded).
+ */
+export function trackedBossDb(inner: BossDb): { db: BossDb; settle(): Promise<void> } {
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    db: {
+      executeSql(text, values) {
+        const p = inner.executeSql(text, values);
+        inFlight.add(p);
+        const done = () => inFlight.delete(p);
+        p.then(done, done);
+        return p;
+      },
+    },
+    async settle() {
+      if (!inFlight.size) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((r) => (timer = setTimeout(r, BOSS_SETTLE_MS))),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
@@ -178,6 +212,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
   const listeners = new Set<() => Promise<void>>();
+  const boss = trackedBossDb({ executeSql: (text, values) => pool.query(text, values) });
   return {
     db,
     driver: 'postgres',
@@ -185,7 +220,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     exec: async (q) => {
       await pool.query(q);
     },
-    bossDb: { executeSql: (text, values) => pool.query(text, values) },
+    bossDb: boss.db,
     poolStats: () => ({
       max: opts.max ?? 10,
       total: pool.totalCount,
@@ -201,6 +236,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
       };
     },
     close: async () => {
+      await boss.settle();
       await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     },

@@ -18,9 +18,14 @@ import { hashPassword } from '../lib/passwords.ts';
  * a new database on that server (dropped at the end), so files can run in parallel.
  */
 export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const { DATABASE_URL: url, PGLITE_THREAD } = loadConfig(process.env, { dotenv: false });
+  const { DATABASE_URL: url } = loadConfig(process.env, { dotenv: false });
   if (!url) {
-    const database = await openPglite(undefined, { thread: PGLITE_THREAD });
+    // PGlite on the test's own thread unless PGLITE_THREAD=worker is asked for (db/pglite-worker.test.ts covers the
+    // worker): pg-boss records a job's end without awaiting it, and with the database in a worker thread that
+    // statement can outlive a test app's close more often than the suite tolerates (an unhandled rejection).
+    const database = await openPglite(undefined, {
+      thread: process.env.PGLITE_THREAD === 'worker' ? 'worker' : 'main',
+    });
     await database.migrate();
     return { database, drop: () => database.close() };
   }
