@@ -1,5 +1,6 @@
-import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
+import { useDismiss } from '../components/use-dismiss.ts';
 import { createItemsFor } from './create-menu-items.ts';
 
 const MENU_ID = 'create-menu';
@@ -14,6 +15,7 @@ const MENU_ID = 'create-menu';
 export function CreateMenu({ rules }: { rules: readonly string[] }) {
   const items = createItemsFor(rules);
   const [open, setOpen] = useState(false);
+  const closeMenu = useCallback(() => setOpen(false), []);
   // Which item takes the focus when the menu opens: the first, or the last (ArrowUp on the button).
   const [focusOnOpen, setFocusOnOpen] = useState<'first' | 'last'>('first');
   const box = useRef<HTMLDivElement>(null);
@@ -26,21 +28,8 @@ export function CreateMenu({ rules }: { rules: readonly string[] }) {
     if (!open) return;
     const all = itemsOf();
     (focusOnOpen === 'last' ? all[all.length - 1] : all[0])?.focus();
-    const onDown = (event: MouseEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
   }, [open, focusOnOpen]);
+  useDismiss(open, closeMenu, box, button);
 
   if (!items.length) return null;
 

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { useQuery } from '@tanstack/react-query';
 import { fetchMe } from '../lib/auth.ts';
 import { useToken } from '../lib/token.ts';
 import type { Column } from './list-table.tsx';
+import { useDismiss } from './use-dismiss.ts';
 
 /** A column a list can add on request: a key (kept in the browser and sent to the export) and its label. */
 export interface OptionalColumn<T> extends Column<T> {
@@ -77,27 +78,12 @@ export function ColumnChooser<T>({
   onChange: (next: string[]) => void;
 }) {
   const [open, setOpen] = useState(false);
+  const closeMenu = useCallback(() => setOpen(false), []);
   // Aligned to the button's end, unless that would run off the left edge (a narrow screen wraps it to the left).
   const [alignEnd, setAlignEnd] = useState(true);
   const box = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (event: MouseEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, closeMenu, box, button);
   const toggle = (key: string) => {
     const on = chosen.includes(key);
     onChange(options.map((o) => o.key).filter((k) => (k === key ? !on : chosen.includes(k))));
