@@ -6,7 +6,7 @@
  *   npm run bench:lists -- --duration 10 --warmup 2 --runs 3 --connections 32 --domains 100000
  *   npm run bench:lists -- --only search   (cases whose name contains the text)
  *   npm run bench:lists -- --keep          (keep the scratch database for EXPLAIN)
- *   npm run bench:lists -- --cpu-prof DIR  (our API runs under --cpu-prof; its profile is summarised at the end)
+ *   npm run bench:lists -- --cpu-prof DIR  (both our servers run under --cpu-prof; their profiles are summarised at the end)
  *   npm run bench:lists -- --writes 20     (a steady stream of 20 writes a second during every measured run)
  *
  * It creates a scratch database on the server of DATABASE_URL (BENCH_DB_PREFIX, default fd_bench_), seeds
@@ -21,7 +21,8 @@
  * stored by the health job's repository from this process, a quarter a fleet run's step (its item's outcome
  * and its job's progress, as the fleet run job writes them, through the fleet and jobs repositories). After each domain edit a list read through our API
  * (search by the name, filtered by the new status) must show the domain: read-after-write visibility. Each case
- * then prints the writes done of those asked, their p99, and how many reads after a write saw it.
+ * then prints the writes done of those asked, their p99, and how many reads after a write saw it. Each case also
+ * prints the CPU time one answer cost, in the server's process and in PostgreSQL's (read from /proc, Linux).
  * It never asserts a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -85,8 +86,37 @@ function startChild(
   });
 }
 
-async function load(url: string, paths: string[], headers: Record<string, string>, seconds: number) {
+/** CPU time (ms) a process has used, from /proc (Linux); undefined elsewhere. */
+function cpuMs(pid: number, reaped = false): number | undefined {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime; with `reaped`, also the children's that have ended (cutime, cstime), in clock ticks.
+    return ((Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0)) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+/**
+ * CPU time (ms) PostgreSQL's processes on this machine have used, those that ended included (the postmaster
+ * reaps its backends); a server elsewhere counts as 0.
+ */
+function postgresCpuMs(): number {
+  let sum = 0;
+  for (const d of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres') sum += cpuMs(Number(d), true) ?? 0;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return sum;
+}
+
+async function load(url: string, paths: string[], headers: Record<string, string>, seconds: number, pid?: number) {
   let i = 0;
+  const cpu0 = pid ? cpuMs(pid) : undefined;
+  const pg0 = postgresCpuMs();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -104,9 +134,14 @@ async function load(url: string, paths: string[], headers: Record<string, string
     .filter(([code]) => !code.startsWith('2'))
     .map(([code, v]) => `${code}: ${v.count}`)
     .join(', ');
+  const cpu1 = pid ? cpuMs(pid) : undefined;
+  const answers = Math.max(1, result['2xx']);
   return {
     // Only answers that are the list count: a fast 429 or 5xx must never pass for throughput.
     rps: result['2xx'] / result.duration,
+    // CPU per answer: the server's process, and PostgreSQL's (the write stream's share included, alike for all).
+    cpu: cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / answers : NaN,
+    pgCpu: (postgresCpuMs() - pg0) / answers,
     p99: result.latency.p99,
     p50: result.latency.p50,
     errors: result.non2xx + result.errors,
@@ -268,7 +303,11 @@ async function main() {
     const theirs = await startChild('lists-baseline.ts', env);
     children.push(theirs.child);
     // Ours again with no domains page kept in memory: what the queries themselves give (one run per case).
-    const cold = await startChild('lists-app.ts', { ...env, LIST_PAGE_CACHE_SIZE: '0' });
+    const cold = await startChild(
+      'lists-app.ts',
+      { ...env, LIST_PAGE_CACHE_SIZE: '0' },
+      profDir ? ['--cpu-prof', '--cpu-prof-dir', path.join(profDir, 'no-cache')] : [],
+    );
     children.push(cold.child);
     const oursBase = `http://127.0.0.1:${ours.port}`;
     const theirsBase = `http://127.0.0.1:${theirs.port}`;
@@ -409,15 +448,15 @@ async function main() {
     log(line(['case', 'ours req/s', 'p99 ms', 'hand req/s', 'p99 ms', 'ratio', 'hits', 'no-cache', 'p99 ms', 'ratio']));
     log(line(w.map((n) => '-'.repeat(n))));
     for (const k of cases) {
-      const o: { rps: number; p99: number; errors: number }[] = [];
+      const o: { rps: number; p99: number; errors: number; cpu: number; pgCpu: number }[] = [];
       const t: typeof o = [];
       const wOurs: WriteReport[] = [];
       const wTheirs: WriteReport[] = [];
       const wCold: WriteReport[] = [];
       for (let run = 0; run < RUNS; run++) {
-        for (const [who, base, p, h, into, writes] of [
-          ['ours', oursBase, k.ours, headers, o, wOurs],
-          ['theirs', theirsBase, k.theirs, {}, t, wTheirs],
+        for (const [who, base, p, h, into, writes, pid] of [
+          ['ours', oursBase, k.ours, headers, o, wOurs, ours.child.pid],
+          ['theirs', theirsBase, k.theirs, {}, t, wTheirs, theirs.child.pid],
         ] as const) {
           if (WARMUP > 0)
             await load(
@@ -433,6 +472,7 @@ async function main() {
                 k.paths.map((x) => p + x),
                 h,
                 DURATION,
+                pid,
               ),
             writes,
           );
@@ -443,7 +483,7 @@ async function main() {
       // The same sign-in token works on both of ours: they share the database, sessions included.
       const coldPaths = k.paths.map((x) => k.ours + x);
       if (WARMUP > 0) await load(coldBase, coldPaths, headers, WARMUP);
-      const c = await during(() => load(coldBase, coldPaths, headers, DURATION), wCold);
+      const c = await during(() => load(coldBase, coldPaths, headers, DURATION, cold.child.pid), wCold);
       if (c.errors) log(`  !! no-cache ${k.name}: ${c.errors} errors or non-2xx answers (${c.what})`);
       const or = median(o.map((x) => x.rps));
       const tr = median(t.map((x) => x.rps));
@@ -461,6 +501,11 @@ async function main() {
           `${(c.rps / tr).toFixed(1)}x`,
         ]),
       );
+      // What each answer cost the machine: where no list is read (a kept page), ours costs about what the
+      // hand-written endpoint does, which sets how far ahead of it reading the database on every request can be.
+      const ms = (r: { cpu: number; pgCpu: number }[]) =>
+        `${median(r.map((x) => x.cpu)).toFixed(2)} + ${median(r.map((x) => x.pgCpu)).toFixed(2)} ms`;
+      log(`    CPU per answer (server + PostgreSQL): ours ${ms(o)}, hand-written ${ms(t)}, no-cache ${ms([c])}`);
       if (WRITES) {
         // The run with the fewest writes done stands for the case: the one where writes suffered most.
         const worst = (rs: WriteReport[]) => rs.reduce((a, b) => (b.done / b.asked < a.done / a.asked ? b : a));
@@ -487,15 +532,22 @@ async function main() {
       ),
     );
     if (profDir) {
-      const newest = fs
-        .readdirSync(profDir)
-        .filter((f) => f.endsWith('.cpuprofile'))
-        .map((f) => path.join(profDir, f))
-        .filter((f) => fs.statSync(f).mtimeMs >= started)
-        // The largest: the main thread's (tsx's loader thread writes a small one beside it).
-        .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
-      if (newest)
-        log(`\n== Profile of our API (${newest})\n${summarise(JSON.parse(fs.readFileSync(newest, 'utf8')), 25)}`);
+      for (const [who, dir] of [
+        ['our API', profDir],
+        ['our API without kept pages', path.join(profDir, 'no-cache')],
+      ] as const) {
+        const newest = fs.existsSync(dir)
+          ? fs
+              .readdirSync(dir)
+              .filter((f) => f.endsWith('.cpuprofile'))
+              .map((f) => path.join(dir, f))
+              .filter((f) => fs.statSync(f).mtimeMs >= started)
+              // The largest: the main thread's (tsx's loader thread writes a small one beside it).
+              .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0]
+          : undefined;
+        if (newest)
+          log(`\n== Profile of ${who} (${newest})\n${summarise(JSON.parse(fs.readFileSync(newest, 'utf8')), 25)}`);
+      }
     }
     await database.close();
     if (KEEP) log(`Kept the scratch database ${name}; drop it with: DROP DATABASE ${name};`);
