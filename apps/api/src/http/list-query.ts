@@ -113,6 +113,13 @@ export async function countWithVersion(
   return countAt(db, o.key, version) ?? countAndKeep(db, ex, o);
 }
 
+/**
+ * A count kept under `key` at a version of the caller's own (the domains repository carries its counts forward
+ * over the rows that changed); forgotten with the rest by forgetCounts.
+ */
+export const keptCount = (db: Db, key: string): CountEntry | undefined => countCaches.get(db)?.get(key);
+export const keepCount = (db: Db, key: string, e: CountEntry) => setBounded(cacheOf(db), key, e, COUNT_CACHE_MAX);
+
 /** A cached count, if one is known for this key (any version): a hint for choosing a plan. */
 export const knownCount = (db: Db, key: string): number | undefined => countCaches.get(db)?.get(key)?.n;
 

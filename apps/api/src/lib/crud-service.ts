@@ -39,6 +39,8 @@ export function createCrudService<E extends { _id: string }, I, Q extends ListQu
   /** What the audit diff compares; defaults to the entity. Return sealed secrets here so changes show (redacted). */
   snapshot?: (id: string, ex: Executor) => Promise<Record<string, unknown> | undefined>;
   afterWrite?: (e: E, tx: Tx, actor: Actor) => Promise<void>;
+  /** The audit's snapshot taken from the entity a write reads anyway, instead of reading the row again. */
+  snapshotOf?: (e: E) => Record<string, unknown>;
 }) {
   const { database, audit, usage, repo, entity, label } = deps;
   const notFound = () => new NotFoundError(`${capitalize(label)} not found`);
@@ -67,11 +69,8 @@ export function createCrudService<E extends { _id: string }, I, Q extends ListQu
           const id = typeof inserted === 'string' ? inserted : inserted._id;
           const created = await mustFind(id, tx);
           await deps.afterWrite?.(created, tx, actor);
-          await audit.record(
-            actor,
-            { action: 'create', entity, entityId: id, before: null, after: await snapshot(id, tx) },
-            tx,
-          );
+          const after = deps.snapshotOf ? deps.snapshotOf(created) : await snapshot(id, tx);
+          await audit.record(actor, { action: 'create', entity, entityId: id, before: null, after }, tx);
           return created;
         })
         .catch(mapUnique);
@@ -81,15 +80,12 @@ export function createCrudService<E extends { _id: string }, I, Q extends ListQu
         .transaction(async (tx) => {
           const current = await mustFind(id, tx);
           await deps.validate?.(patch, current, tx, actor);
-          const before = await snapshot(id, tx);
+          const before = deps.snapshotOf ? deps.snapshotOf(current) : await snapshot(id, tx);
           await repo.update(id, toWrite(patch, current), tx);
           const updated = await mustFind(id, tx);
           await deps.afterWrite?.(updated, tx, actor);
-          await audit.record(
-            actor,
-            { action: 'update', entity, entityId: id, before, after: await snapshot(id, tx) },
-            tx,
-          );
+          const after = deps.snapshotOf ? deps.snapshotOf(updated) : await snapshot(id, tx);
+          await audit.record(actor, { action: 'update', entity, entityId: id, before, after }, tx);
           return updated;
         })
         .catch(mapUnique);

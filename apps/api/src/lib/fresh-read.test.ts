@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshRead } from './fresh-read.ts';
+import { freshRead, freshReadByKey } from './fresh-read.ts';
 
 /** A read whose answers the test releases by hand, counting the reads started. */
 function manual() {
@@ -64,5 +64,33 @@ describe('freshRead', () => {
     expect(m.started()).toBe(3);
     await m.finish();
     expect(await c).toBe(0);
+  });
+});
+
+describe('freshReadByKey', () => {
+  it('shares reads per key, never a read that started before the caller asked', async () => {
+    const a = manual();
+    const b = manual();
+    const get = freshReadByKey<number>();
+    const a1 = get('a', a.read);
+    const b1 = get('b', b.read);
+    // Each key apart: one read each.
+    expect([a.started(), b.started()]).toEqual([1, 1]);
+    // A write after a's read started: callers of a asking now share the next read, which sees it.
+    a.set(1);
+    const a2 = get('a', a.read);
+    const a3 = get('a', a.read);
+    expect(a.started()).toBe(1);
+    await a.finish();
+    expect(a.started()).toBe(2);
+    await a.finish();
+    expect([await a1, await a2, await a3]).toEqual([0, 1, 1]);
+    await b.finish();
+    expect(await b1).toBe(0);
+    // Nothing waits on a: a new caller starts a read at once.
+    const a4 = get('a', a.read);
+    expect(a.started()).toBe(3);
+    await a.finish();
+    expect(await a4).toBe(1);
   });
 });

@@ -24,3 +24,29 @@ export function freshRead<T>(read: () => Promise<T>): () => Promise<T> {
     }));
   };
 }
+
+/**
+ * freshRead per key: callers asking for the same key share reads as above, each key apart. A key is forgotten as
+ * soon as no caller waits on it, so the keys held are at most the callers in flight. `read` must give the same
+ * answer for the same key (the latest one given is the one run).
+ */
+export function freshReadByKey<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  const byKey = new Map<string, { get: () => Promise<T>; read: () => Promise<T>; waiting: number }>();
+  return (key, read) => {
+    let e = byKey.get(key);
+    if (!e) {
+      const entry: { get: () => Promise<T>; read: () => Promise<T>; waiting: number } = {
+        read,
+        waiting: 0,
+        get: freshRead(() => entry.read()),
+      };
+      byKey.set(key, (e = entry));
+    }
+    const entry = e;
+    entry.read = read;
+    entry.waiting++;
+    return entry.get().finally(() => {
+      if (--entry.waiting === 0 && byKey.get(key) === entry) byKey.delete(key);
+    });
+  };
+}

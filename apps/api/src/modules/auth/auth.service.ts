@@ -45,6 +45,12 @@ export function createAuthService(deps: {
   const dummyHash = hashPassword('not-a-real-password-0000');
   const cache = sessionCacheOf(database);
   cache.start();
+  /**
+   * Session checks under way, by cache generation and token: requests that miss together share one read (when the
+   * cached entry lapses, every request in flight would read the same row). A check started before a clear is not
+   * shared after it: the generation is part of the key.
+   */
+  const lookups = new Map<string, ReturnType<typeof repo.findActive>>();
 
   return {
     /** `device` is the device token the browser sent (device-cookie.ts); the answer names the one to keep. */
@@ -118,7 +124,13 @@ export function createAuthService(deps: {
       if (s && (s.expiresAt.getTime() <= now || s.lastUsedAt.getTime() <= now - policy.idleMs)) s = undefined;
       if (!s) {
         const gen = cache.generation();
-        s = await repo.findActive(hash, new Date(now - policy.idleMs));
+        const key = `${gen}:${hash}`;
+        let lookup = lookups.get(key);
+        if (!lookup) {
+          lookup = repo.findActive(hash, new Date(now - policy.idleMs)).finally(() => lookups.delete(key));
+          lookups.set(key, lookup);
+        }
+        s = await lookup;
         if (!s) return undefined;
         cache.set(hash, s, gen, now);
       }

@@ -33,6 +33,21 @@ describe('sessions served from memory', () => {
     expect(spy).toHaveBeenCalledTimes(1);
   });
 
+  it('checks a token read by many requests at once against the database once, and again after a clear', async () => {
+    const h = await t.tokenFor(['cnv']);
+    const spy = vi.spyOn(t.c.repos.auth, 'findActive');
+    const burst = async () =>
+      expect(new Set((await Promise.all(Array.from({ length: 20 }, () => me(h)))).map((r) => r.statusCode))).toEqual(
+        new Set([200]),
+      );
+    await burst();
+    expect(spy).toHaveBeenCalledTimes(1);
+    // A clear (any change that can end a session) is not answered by a check that started before it.
+    sessionCacheOf(t.c.database).invalidate();
+    await burst();
+    expect(spy).toHaveBeenCalledTimes(2);
+  });
+
   it('refuses a signed-out token at once', async () => {
     const h = await t.tokenFor(['cnv']);
     expect((await me(h)).statusCode).toBe(200);

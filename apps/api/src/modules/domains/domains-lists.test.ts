@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { versionedTables } from '../../http/list-query.ts';
@@ -345,6 +345,58 @@ describe('domain list plans and counts', () => {
         { search: 'ü' },
       ),
     ).toBe(undefined);
+  });
+
+  it('carries a search count over writes by the rows they change, exact, without counting again', async () => {
+    const db = t.c.database.db as unknown as {
+      execute: (q: unknown) => Promise<unknown>;
+      dialect: { sqlToQuery: (q: unknown) => { sql: string } };
+    };
+    const counts: string[] = [];
+    // Counted once, then carried.
+    await check('search=e4', 'e4');
+    await check('search=qqz', 'qqz');
+    const exec = db.execute.bind(db);
+    const watch = vi.spyOn(db, 'execute').mockImplementation((q: unknown) => {
+      const text = db.dialect.sqlToQuery(q).sql;
+      // The repository's count (with the domains version it is exact at), not plain SQL's or the change log's.
+      if (/count\(\*\)::int as n, \(select/.test(text)) counts.push(text);
+      return exec(q);
+    });
+    try {
+      const writes = [
+        // Into both searches, out of one, a change neither sees, a delete, and an edit through the API.
+        `insert into domains (domain_name, domain_name_unicode, status) values ('qqze4-in.example', 'qqze4-in.example', 'active')`,
+        `update domains set domain_name = 'out-' || domain_no || '.example', domain_name_unicode = 'out-' || domain_no || '.example'
+          where domain_no = (select min(domain_no) from domains where domain_name like 'qqz%')`,
+        `update domains set is_restricted = not is_restricted where domain_no = 5`,
+        `delete from domains where domain_no = (select max(domain_no) from domains where domain_name like '%e4%')`,
+      ];
+      for (const w of writes) {
+        await t.c.database.exec(w);
+        await check('search=e4', 'e4');
+        await check('search=qqz', 'qqz');
+        await check('search=e4', 'e4', sql`true`, 2);
+      }
+      const [d] = await rows<{ id: string }>(
+        sql`select id from domains where domain_name like '%e4%' order by domain_no limit 1`,
+      );
+      const res = await t.inject({
+        method: 'PATCH',
+        url: `/api/domains/${d!.id}`,
+        headers: { authorization: h },
+        payload: { domainName: 'renamed-away.example' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await check('search=e4', 'e4');
+      expect(counts, 'no count taken again').toEqual([]);
+      // A statement changing many rows at once is "anything": counted again, still exact.
+      await t.c.database.exec(`update domains set parser_enabled = not parser_enabled`);
+      await check('search=e4', 'e4');
+      expect(counts.length).toBe(1);
+    } finally {
+      watch.mockRestore();
+    }
   });
 
   it('ends only the kept pages a write to a domain can change, and every read after a write shows it', async () => {

@@ -29,7 +29,7 @@ import {
   type ListResult,
 } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
-import { freshRead } from '../../lib/fresh-read.ts';
+import { freshRead, freshReadByKey } from '../../lib/fresh-read.ts';
 import { deepFreeze } from '../../http/serializer.ts';
 import { createChangeLog, type KeptPage, type ListChange } from './kept-pages.ts';
 import {
@@ -47,12 +47,11 @@ import {
 } from '../../db/schema/index.ts';
 import {
   COUNT_CACHE_TTL_MS,
-  exactCount,
-  knownCount,
+  keepCount,
+  keptCount,
   likePattern,
   listPageCacheSize,
   pageOffset,
-  countWithVersion,
   setBounded,
   versionSql,
 } from '../../http/list-query.ts';
@@ -86,20 +85,33 @@ export const domainsQtySql = (serverId: unknown) => {
 
 export const unicodeOf = (ascii: string) => domainToUnicode(ascii) || ascii;
 
+// The domain's columns are written out with the table's name: drizzle leaves it off in a one-table select, and an
+// unqualified "id" inside a subquery would name the subquery's own.
 const rulesJson = sql<DomainFirewallRule[] | string>`coalesce((
   select json_agg(json_build_object('ruleId', fr.id, 'ruleName', fr.name, 'action', fr.action, 'priority', dfr.priority)
     order by dfr.position)
   from ${domainFirewallRules} dfr join ${firewallRules} fr on fr.id = dfr.rule_id
-  where dfr.domain_id = ${domains.id}), '[]'::json)`;
+  where dfr.domain_id = "domains"."id"), '[]'::json)`;
 
+/** One value of the row a domain refers to, or null. */
+const refValue = (table: string, column: string, ref: string) =>
+  sql<
+    string | null
+  >`(select r.${sql.identifier(column)} from ${sql.identifier(table)} r where r.id = "domains".${sql.identifier(ref)})`;
+
+/**
+ * A domain with what it shows of the rows it refers to. Those are scalar subqueries, not joins: PostgreSQL plans
+ * each alone, where planning a six-table join cost more than reading the page (2.5 against 1.6 ms a page, and
+ * PGlite plans every statement anew: issue 32's burst).
+ */
 const fields = {
   d: domains,
-  serverIp: servers.ipAddress,
-  serverEmail: servers.email,
-  brandName: brands.name,
-  cloudEmail: clouds.email,
-  regionName: regions.name,
-  registratorName: domainRegistrators.name,
+  serverIp: refValue('servers', 'ip_address', 'server_id'),
+  serverEmail: refValue('servers', 'email', 'server_id'),
+  brandName: refValue('brands', 'name', 'brand_id'),
+  cloudEmail: refValue('clouds', 'email', 'cloud_id'),
+  regionName: refValue('regions', 'name', 'parser_proxy_region_id'),
+  registratorName: refValue('domain_registrators', 'name', 'domain_registrator_id'),
   rules: rulesJson,
 };
 type Joined = {
@@ -292,15 +304,7 @@ export type DomainExportRow = {
 };
 
 export function createDomainsRepository(db: Db) {
-  const joined = (ex: Executor) =>
-    ex
-      .select(fields)
-      .from(domains)
-      .leftJoin(servers, eq(servers.id, domains.serverId))
-      .leftJoin(brands, eq(brands.id, domains.brandId))
-      .leftJoin(clouds, eq(clouds.id, domains.cloudId))
-      .leftJoin(regions, eq(regions.id, domains.parserProxyRegionId))
-      .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId));
+  const joined = (ex: Executor) => ex.select(fields).from(domains);
 
   const findById = async (id: string, ex: Executor = db): Promise<Domain | undefined> => {
     const [r] = await joined(ex).where(eq(domains.id, id));
@@ -390,8 +394,8 @@ export function createDomainsRepository(db: Db) {
   };
 
   // The rows of a page are read by their numbers with a statement built once and prepared: PostgreSQL then runs
-  // a generic plan, where planning this six-table join on every request cost five times its execution (issue 15's
-  // profile). The numbers come from a one-table query, quick to plan, that also carries what the count needs.
+  // a generic plan, where planning the page's statement on every request cost several times its execution (issue
+  // 15's profile). The numbers come from a one-table query, quick to plan, that also carries what the count needs.
   // Only on the database itself; a transaction builds anew.
   const byNumbers = joined(db)
     .where(sql`${domains.domainNo} = any(${sql.placeholder('nos')}::int[])`)
@@ -416,9 +420,12 @@ export function createDomainsRepository(db: Db) {
 
   /**
    * A page filtered by one value the triggers count (brand, server, cloud, registrator, status, has a zone) in
-   * one prepared statement: its rows joined, its exact count and the versions, where the general path takes two
-   * round trips and plans its numbers' query on every request (issue 32's no-cache column). One statement per
-   * filter and kind of value, prepared on first use; an empty page answers nothing and takes the general path.
+   * one prepared statement: its rows, its exact count and the versions, where the general path takes two round
+   * trips (on PGlite, two turns in the one connection's queue). PostgreSQL plans it on every execution (the
+   * offset is a parameter, and a generic plan guesses a tenth of the rows for it), which is cheap only because
+   * what a domain refers to is read by scalar subqueries, not joined (issue 32: with the join, planning cost 5 ms
+   * against 1 ms of work, and this path was slower than two statements). One statement per filter and kind of
+   * value, prepared on first use; an empty page answers nothing and takes the general path.
    */
   const countedPages = new Map<string, ReturnType<typeof countedStatement>>();
   const countedStatement = (name: string, cond: SQL, dim: string) =>
@@ -431,11 +438,6 @@ export function createDomainsRepository(db: Db) {
         ldv: domainsVersion,
       })
       .from(domains)
-      .leftJoin(servers, eq(servers.id, domains.serverId))
-      .leftJoin(brands, eq(brands.id, domains.brandId))
-      .leftJoin(clouds, eq(clouds.id, domains.cloudId))
-      .leftJoin(regions, eq(regions.id, domains.parserProxyRegionId))
-      .leftJoin(domainRegistrators, eq(domainRegistrators.id, domains.domainRegistratorId))
       .where(
         sql`${domains.domainNo} in (select d2.domain_no from ${domains} d2 where ${cond}
           order by d2.domain_no limit ${PAGE_SIZE} offset ${sql.placeholder('offset')})`,
@@ -461,8 +463,135 @@ export function createDomainsRepository(db: Db) {
     }
     return st;
   };
+  /**
+   * Counts of the filters the triggers do not count (searches, expiry, health), each kept with the domains version
+   * it is exact at (read in the count's own statement) and carried forward over the rows changed since, as the
+   * change log records them: a count at a later version is the kept one plus the rows that entered the filter,
+   * less those that left. A write therefore costs a kept count nothing, where before any write to any domain
+   * meant counting again (a whole scan for a one-letter search). Counted again only when the log cannot tell
+   * (kept-pages.ts countDelta) or after COUNT_CACHE_TTL_MS. Inside a transaction it always counts.
+   */
+  const countKey = (filterKey: string) => `domains\u0000${filterKey}`;
+  const countNow = async (ex: Executor, where: SQL | undefined, filterKey: string) => {
+    const res = await ex.execute<{ n: number; dv: string }>(
+      sql`select count(*)::int as n, ${domainsVersion} as dv from ${domains}${where ? sql` where ${where}` : sql``}`,
+    );
+    const r = (res as unknown as { rows: { n: number | string; dv: string }[] }).rows[0]!;
+    const n = Number(r.n);
+    if (ex === db) keepCount(db, countKey(filterKey), { v: r.dv, n, at: Date.now() });
+    return n;
+  };
+  const countAt = async (
+    ex: Executor,
+    where: SQL | undefined,
+    q: Partial<DomainFilter>,
+    filterKey: string,
+    dv: number | undefined,
+  ) => {
+    const fresh = () => {
+      const e = ex === db && dv !== undefined ? keptCount(db, countKey(filterKey)) : undefined;
+      return e && Date.now() - e.at < COUNT_CACHE_TTL_MS ? e : undefined;
+    };
+    const seen = fresh();
+    if (seen && dv !== undefined) {
+      if (Number(seen.v) === dv) return seen.n;
+      // One read of the changes, shared by every request waiting for it, when this process has not read them yet.
+      if ((changeLog.cursor ?? -1) < Math.max(dv, Number(seen.v))) await readPageVersion();
+    }
+    // Taken again after the wait: another request may have carried it meanwhile.
+    const kept = fresh();
+    if (kept && dv !== undefined) {
+      const at = Number(kept.v);
+      if (at === dv) return kept.n;
+      const delta = changeLog.countDelta(filterOf(q), Math.min(at, dv), Math.max(at, dv));
+      if (delta !== undefined) {
+        if (at > dv) return kept.n - delta;
+        kept.n += delta;
+        kept.v = String(dv);
+        return kept.n;
+      }
+    }
+    return countNow(ex, where, filterKey);
+  };
   const total = async (ex: Executor) =>
     (lastTotal = Number((ex === db ? await countAllPrepared.execute() : await countAll(ex))[0]?.n ?? 0));
+
+  /** One page (see list), read or taken from the kept ones. */
+  const readPage = async (
+    q: Partial<DomainListQuery> & { page: number },
+    ex: Executor,
+    offset: number,
+    filterKey: string,
+    key: string | undefined,
+  ): Promise<ListResult<Domain>> => {
+    const kept = key ? pages.get(key) : undefined;
+    if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS) {
+      const now = await readPageVersion();
+      if (now.ov === kept.ov && changeLog.stillExact(kept, now.dv)) return kept.result;
+    }
+    const where = domainFilterWhere(q);
+    if (!where) {
+      const found = ex === db ? await unfilteredPrepared.execute({ offset }) : await unfilteredNumbers(ex, offset);
+      const rows = await rowsOf(
+        ex,
+        found.map((r) => r.no),
+      );
+      const n = found.length ? (lastTotal = Number(found[0]!.total)) : await total(ex);
+      const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
+      keep(key, q, found[0], result);
+      return result;
+    }
+    const counted = countedFilter(q);
+    if (counted && ex === db) {
+      const found = await countedPage(counted).execute({ val: counted.val, offset });
+      if (found.length) {
+        const result = { items: found.map((r) => toDomain(r as Joined)), itemsCount: Number(found[0]!.total) };
+        keep(key, q, { ov: found[0]!.ov, dv: found[0]!.ldv }, result);
+        return result;
+      }
+    }
+    let byHits = false;
+    const term = q.search?.trim() ?? '';
+    if (term.length >= 3) {
+      const hits = keptCount(db, countKey(filterKey))?.n ?? (await countNow(ex, where, filterKey));
+      if (lastTotal === undefined) await total(ex);
+      byHits = hits * hits * 4 < (offset + PAGE_SIZE) * Math.max(hits, lastTotal ?? 0);
+    }
+    // The page's numbers through the filter (one table, quick to build and plan), then those rows joined.
+    const numbers = ex
+      .select({ no: sql<number>`${domains.domainNo}`.as('no') })
+      .from(domains)
+      .where(where)
+      // `+ 0` hides the index order from the planner, so it gathers the hits through the indexes and sorts them.
+      .orderBy(byHits ? sql`${domains.domainNo} + 0` : asc(domains.domainNo))
+      .limit(PAGE_SIZE)
+      .offset(offset);
+    // One row even for an empty page: the versions, read in the same statement as the numbers, are what lets
+    // a kept count or a kept page (empty ones too: a search with no hits reads the whole index) be reused.
+    // A filter on one value the triggers count carries its exact count in the same statement: no count to take
+    // or keep, so writes to other domains cost it nothing (migration 0032).
+    const fc = counted
+      ? sql`(select coalesce(max(${domainFilterCounts.n}), 0)::bigint from ${domainFilterCounts}
+          where ${domainFilterCounts.dim} = ${counted.dim} and ${domainFilterCounts.val} = ${counted.val})`
+      : sql`null::bigint`;
+    type Found = { ov: string; ldv: string; dv: string; fc: string | number | null; no: number | null };
+    const res = await ex.execute<Found>(
+      sql`select vv.ov, vv.ldv, vv.dv, vv.fc, n.no from (select ${otherVersion} as ov, ${domainsVersion} as ldv,
+        ${versionSql([domains])} as dv, ${fc} as fc) vv
+        left join lateral (${numbers}) n on true order by n.no`,
+    );
+    const found = (res as unknown as { rows: Found[] }).rows;
+    const nos = found.flatMap((r) => (r.no === null ? [] : [Number(r.no)]));
+    const filterCount = counted && found[0]?.fc != null ? Number(found[0].fc) : undefined;
+    const [rows, count] = await Promise.all([
+      rowsOf(ex, nos),
+      filterCount ?? countAt(ex, where, q, filterKey, found[0] ? Number(found[0].ldv) : undefined),
+    ]);
+    const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: count };
+    keep(key, q, found[0] && { ov: found[0].ov, dv: found[0].ldv }, result);
+    return result;
+  };
+  const samePage = freshReadByKey<ListResult<Domain>>();
 
   return {
     /**
@@ -482,75 +611,10 @@ export function createDomainsRepository(db: Db) {
       const offset = pageOffset(q.page);
       const filterKey = domainFilterKey(q);
       const key = pageCacheSize > 0 && ex === db ? `${filterKey}@${offset}` : undefined;
-      const kept = key ? pages.get(key) : undefined;
-      if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS) {
-        const now = await readPageVersion();
-        if (now.ov === kept.ov && changeLog.stillExact(kept, now.dv)) return kept.result;
-      }
-      const where = domainFilterWhere(q);
-      if (!where) {
-        const found = ex === db ? await unfilteredPrepared.execute({ offset }) : await unfilteredNumbers(ex, offset);
-        const rows = await rowsOf(
-          ex,
-          found.map((r) => r.no),
-        );
-        const n = found.length ? (lastTotal = Number(found[0]!.total)) : await total(ex);
-        const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
-        keep(key, q, found[0], result);
-        return result;
-      }
-      const counted = countedFilter(q);
-      if (counted && ex === db) {
-        const found = await countedPage(counted).execute({ val: counted.val, offset });
-        if (found.length) {
-          const result = { items: found.map((r) => toDomain(r as Joined)), itemsCount: Number(found[0]!.total) };
-          keep(key, q, { ov: found[0]!.ov, dv: found[0]!.ldv }, result);
-          return result;
-        }
-      }
-      let byHits = false;
-      const term = q.search?.trim() ?? '';
-      if (term.length >= 3) {
-        const hits =
-          knownCount(db, filterKey) ??
-          (await exactCount(db, ex, { from: domains, tables: [domains], where, key: filterKey }));
-        if (lastTotal === undefined) await total(ex);
-        byHits = hits * hits * 4 < (offset + PAGE_SIZE) * Math.max(hits, lastTotal ?? 0);
-      }
-      // The page's numbers through the filter (one table, quick to build and plan), then those rows joined.
-      const source = { from: domains, tables: [domains], where, key: filterKey };
-      const numbers = ex
-        .select({ no: sql<number>`${domains.domainNo}`.as('no') })
-        .from(domains)
-        .where(where)
-        // `+ 0` hides the index order from the planner, so it gathers the hits through the indexes and sorts them.
-        .orderBy(byHits ? sql`${domains.domainNo} + 0` : asc(domains.domainNo))
-        .limit(PAGE_SIZE)
-        .offset(offset);
-      // One row even for an empty page: the versions, read in the same statement as the numbers, are what lets
-      // a kept count or a kept page (empty ones too: a search with no hits reads the whole index) be reused.
-      // A filter on one value the triggers count carries its exact count in the same statement: no count to take
-      // or keep, so writes to other domains cost it nothing (migration 0032).
-      const fc = counted
-        ? sql`(select coalesce(max(${domainFilterCounts.n}), 0)::bigint from ${domainFilterCounts}
-            where ${domainFilterCounts.dim} = ${counted.dim} and ${domainFilterCounts.val} = ${counted.val})`
-        : sql`null::bigint`;
-      type Found = { ov: string; ldv: string; dv: string; fc: string | number | null; no: number | null };
-      const res = await ex.execute<Found>(
-        sql`select vv.ov, vv.ldv, vv.dv, vv.fc, n.no from (select ${otherVersion} as ov, ${domainsVersion} as ldv,
-          ${versionSql([domains])} as dv, ${fc} as fc) vv
-          left join lateral (${numbers}) n on true order by n.no`,
-      );
-      const found = (res as unknown as { rows: Found[] }).rows;
-      const nos = found.flatMap((r) => (r.no === null ? [] : [Number(r.no)]));
-      const filterCount = counted && found[0]?.fc != null ? Number(found[0].fc) : undefined;
-      const [rows, count] = await Promise.all([
-        rowsOf(ex, nos),
-        filterCount ?? countWithVersion(db, ex, source, found[0]?.dv),
-      ]);
-      const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: count };
-      keep(key, q, found[0] && { ov: found[0].ov, dv: found[0].ldv }, result);
-      return result;
+      // Requests for the same page share one read (never one that started before they asked): a burst of them
+      // costs one turn of the database, not one each (issue 32's burst on PGlite).
+      if (key) return samePage(key, () => readPage(q, db, offset, filterKey, key));
+      return readPage(q, ex, offset, filterKey, key);
     },
     /** The ids of the domains matching the filter, in list order, at most `limit` (a fleet selection). */
     async listIds(filter: Partial<DomainFilter>, limit: number, ex: Executor = db): Promise<string[]> {

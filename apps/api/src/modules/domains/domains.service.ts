@@ -73,7 +73,7 @@ const toWrite = (input: Partial<DomainInput>): DomainWrite => ({
 });
 
 /** What the audit trail compares: the stored fields, references by id. */
-const snapshotOf = (r: DomainRow) => ({
+const snapshotOf = (r: DomainRow | Domain) => ({
   domainName: r.domainName,
   status: r.status,
   serverId: r.serverId,
@@ -83,7 +83,7 @@ const snapshotOf = (r: DomainRow) => ({
   cloudRulesetId: r.cloudRulesetId,
   parserEnabled: r.parserEnabled,
   isSinglePage: r.isSinglePage,
-  parserURL: r.parserUrl,
+  parserURL: 'parserUrl' in r ? r.parserUrl : r.parserURL,
   parserProxyRegionId: r.parserProxyRegionId,
   redirectDomainName: r.redirectDomainName,
   isRestricted: r.isRestricted,
@@ -183,6 +183,8 @@ export function createDomainsService(deps: {
       const r = await repo.findRow(id, ex);
       return r && snapshotOf(r);
     },
+    // The form's writes read the domain before and after anyway: their snapshots come from those reads.
+    snapshotOf,
   });
 
   /** Audited change of the domain row outside the form (the Cloudflare actions). */

@@ -99,4 +99,37 @@ describe('the change log kept pages are checked against', () => {
     expect(domainMatches(row(), { brandId: 'b1', newFilter: 'x' } as never)).toBe(undefined);
     expect(domainMatches(row(), { brandId: 'b2', newFilter: 'x' } as never)).toBe(false);
   });
+
+  it('carries a count over the changes: rows in less rows out, or nothing where it cannot tell', () => {
+    const log = createChangeLog(60_000);
+    log.take(10, [], 0);
+    log.take(
+      14,
+      [
+        // Enters the search (renamed into it), leaves it (renamed out), stays out, is inserted into it, is deleted from it.
+        edit(11, 1, { name: 'x.com' }, { name: 'shop-a.com' }),
+        edit(12, 2, { name: 'shop-b.com' }, { name: 'b.com' }),
+        edit(12, 3, { name: 'c.com' }, { name: 'd.com', status: 'inactive' }),
+        { v: 13, no: 4, o: null, n: row({ name: 'shop-new.com' }) },
+        { v: 14, no: 5, o: row({ redirect: 'shop.example' }), n: null },
+      ],
+      0,
+    );
+    const shop = { search: 'shop' };
+    expect(log.countDelta(shop, 10, 14)).toBe(1 - 1 + 1 - 1);
+    expect(log.countDelta(shop, 10, 11)).toBe(1);
+    expect(log.countDelta(shop, 11, 13)).toBe(0);
+    expect(log.countDelta(shop, 12, 14)).toBe(0);
+    expect(log.countDelta({ status: 'inactive' }, 10, 14)).toBe(1);
+    expect(log.countDelta(shop, 14, 14)).toBe(0);
+    // Changes not read yet, or forgotten, or from before the log began: it cannot tell.
+    expect(log.countDelta(shop, 10, 15)).toBe(undefined);
+    expect(log.countDelta(shop, 9, 14)).toBe(undefined);
+    // A name only the database can match (not plain ASCII), or a change of "anything".
+    log.take(16, [edit(15, 6, { name: 'a.com' }, { name: 'xn--e1afmkfd.com', nameUnicode: 'пример.com' })], 0);
+    expect(log.countDelta({ search: 'пример' }, 14, 15)).toBe(undefined);
+    expect(log.countDelta({ status: 'active' }, 14, 15)).toBe(0);
+    log.take(17, [{ v: 17, no: null, o: null, n: null }], 0);
+    expect(log.countDelta({ status: 'active' }, 15, 17)).toBe(undefined);
+  });
 });

@@ -138,6 +138,17 @@ export function createChangeLog(keepMs: number) {
     while (drop < changes.length && changes[drop]!.v <= from) drop++;
     if (drop) changes = changes.slice(drop);
   };
+  /** The index of the first change after version v (versions ascend). */
+  const firstAfter = (v: number) => {
+    let lo = 0;
+    let hi = changes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (changes[mid]!.v <= v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   return {
     /** The version to read changes after (undefined: none read yet). */
     get cursor() {
@@ -166,19 +177,29 @@ export function createChangeLog(keepMs: number) {
     stillExact<R>(page: KeptPage<R>, dv: number): boolean {
       if (page.dv === dv) return true;
       if (page.dv > dv || page.dv < from || cursor === undefined || cursor < dv) return false;
-      // First change after the page's version (versions ascend).
-      let lo = 0;
-      let hi = changes.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (changes[mid]!.v <= page.dv) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < changes.length && changes[i]!.v <= dv; i++) {
+      for (let i = firstAfter(page.dv); i < changes.length && changes[i]!.v <= dv; i++) {
         if (changeEndsPage(changes[i]!, page.filter, page.nos)) return false;
       }
       page.dv = dv;
       return true;
+    },
+    /**
+     * How many rows the changes in (from, to] moved into a filter, less those they moved out: the count at `to` is
+     * the count at `from` plus this. Undefined where the log cannot tell: changes forgotten or not read yet, a
+     * change of "anything", or a row only the database can match (domainMatches).
+     */
+    countDelta(f: Partial<DomainFilter>, fromV: number, toV: number): number | undefined {
+      if (fromV > toV || fromV < from || cursor === undefined || cursor < toV) return undefined;
+      let delta = 0;
+      for (let i = firstAfter(fromV); i < changes.length && changes[i]!.v <= toV; i++) {
+        const c = changes[i]!;
+        if (c.no === null) return undefined;
+        const was = c.o ? domainMatches(c.o, f) : false;
+        const is = c.n ? domainMatches(c.n, f) : false;
+        if (was === undefined || is === undefined) return undefined;
+        delta += Number(is) - Number(was);
+      }
+      return delta;
     },
     /** How many changes are held (tests). */
     get size() {
