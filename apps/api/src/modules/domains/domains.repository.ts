@@ -428,7 +428,7 @@ export function createDomainsRepository(db: Db) {
    * value, prepared on first use; an empty page answers nothing and takes the general path.
    */
   const countedPages = new Map<string, ReturnType<typeof countedStatement>>();
-  const countedStatement = (name: string, cond: SQL, dim: string) =>
+  const countedStatement = (name: string, cond: SQL, dim: string, first: boolean) =>
     db
       .select({
         ...fields,
@@ -440,16 +440,20 @@ export function createDomainsRepository(db: Db) {
       .from(domains)
       .where(
         sql`${domains.domainNo} in (select d2.domain_no from ${domains} d2 where ${cond}
-          order by d2.domain_no limit ${PAGE_SIZE} offset ${sql.placeholder('offset')})`,
+          order by d2.domain_no limit ${sql.raw(String(PAGE_SIZE))} offset ${first ? sql.raw('0') : sql.placeholder('offset')})`,
       )
       .orderBy(asc(domains.domainNo))
       .prepare(name);
-  const countedPage = (c: { dim: string; val: string }) => {
+  const countedPage = (c: { dim: string; val: string }, offset: number) => {
     const column = { brand: 'brand_id', server: 'server_id', cloud: 'cloud_id', registrator: 'domain_registrator_id' }[
       c.dim
     ];
     const kind = column ? (c.val === 'none' ? 'none' : 'id') : c.dim === 'zone' ? c.val : 'value';
-    const name = `fd_domains_counted_${c.dim}_${kind}`;
+    // The first page has its own statement, its limit and offset written in: with no value left unknown but the
+    // filter's, PostgreSQL settles on a generic plan and stops planning it on every execution (the first page is
+    // the one most read). Other pages pass the offset, and are planned each time.
+    const first = offset === 0;
+    const name = `fd_domains_counted_${c.dim}_${kind}${first ? '_first' : ''}`;
     let st = countedPages.get(name);
     if (!st) {
       const cond = column
@@ -459,7 +463,7 @@ export function createDomainsRepository(db: Db) {
         : c.dim === 'zone'
           ? sql.raw(`d2.cloud_zone_id is ${c.val === 'true' ? 'not ' : ''}null`)
           : sql`d2.status = ${sql.placeholder('val')}`;
-      countedPages.set(name, (st = countedStatement(name, cond, c.dim)));
+      countedPages.set(name, (st = countedStatement(name, cond, c.dim, first)));
     }
     return st;
   };
@@ -543,7 +547,7 @@ export function createDomainsRepository(db: Db) {
     }
     const counted = countedFilter(q);
     if (counted && ex === db) {
-      const found = await countedPage(counted).execute({ val: counted.val, offset });
+      const found = await countedPage(counted, offset).execute({ val: counted.val, offset });
       if (found.length) {
         const result = { items: found.map((r) => toDomain(r as Joined)), itemsCount: Number(found[0]!.total) };
         keep(key, q, { ov: found[0]!.ov, dv: found[0]!.ldv }, result);
