@@ -156,70 +156,7 @@ const hitsText = (hits: number[]) => {
   return lo === hi ? lo : `${lo}-${hi}`;
 };
 
-type WriteTarget = { id: string; name: string; status: 'active' | 'inactive' };
-type WriteReport = { asked: number; done: number; failed: number; p99: number; seen: number; checked: number };
-type Writer = {
-  domainEdit(t: WriteTarget, status: WriteTarget['status']): Promise<boolean>;
-  healthResult(t: WriteTarget): Promise<void>;
-  fleetJobStep(t: WriteTarget, k: number): Promise<void>;
-  visible(t: WriteTarget): Promise<boolean>;
-};
-
-/**
- * N writes a second until stopped, open loop: a slow write does not delay the next one (up to
- * MAX_WRITES_IN_FLIGHT; a write due while that many are in flight is asked and not done).
- */
-function startWrites(perSecond: number, targets: WriteTarget[], w: Writer) {
-  const report: WriteReport = { asked: 0, done: 0, failed: 0, p99: 0, seen: 0, checked: 0 };
-  const times: number[] = [];
-  const running = new Set<Promise<void>>();
-  let n = 0;
-  const one = async (k: number) => {
-    const t = targets[k % targets.length]!;
-    const started = performance.now();
-    try {
-      const kind = k % 4;
-      if (kind === 1) {
-        await w.healthResult(t);
-      } else if (kind === 3) {
-        await w.fleetJobStep(t, k);
-      } else {
-        const next = t.status === 'active' ? 'inactive' : 'active';
-        if (!(await w.domainEdit(t, next))) throw new Error('edit refused');
-        t.status = next;
-      }
-      times.push(performance.now() - started);
-      report.done++;
-      if (kind === 0 || kind === 2) {
-        report.checked++;
-        if (await w.visible(t)) report.seen++;
-      }
-    } catch {
-      report.failed++;
-    }
-  };
-  // Asked on a schedule, not per timer tick: a tick that fires late (a busy process) sends what fell due meanwhile.
-  const started = performance.now();
-  const due = () => Math.floor(((performance.now() - started) / 1000) * perSecond);
-  const tick = () => {
-    while (report.asked < due()) {
-      report.asked++;
-      if (running.size >= MAX_WRITES_IN_FLIGHT) continue;
-      const p = one(n++).finally(() => running.delete(p));
-      running.add(p);
-    }
-  };
-  const timer = setInterval(tick, 1000 / perSecond);
-  return async (): Promise<WriteReport> => {
-    clearInterval(timer);
-    // What fell due since the last tick is still sent: every write of the run's schedule is asked.
-    tick();
-    await Promise.all(running);
-    const sorted = times.sort((a, b) => a - b);
-    report.p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]! : 0;
-    return report;
-  };
-}
+import { type WriteReport, type WriteTarget } from './lists-writer.ts';
 
 const writesText = (r: WriteReport) =>
   `${r.done}/${r.asked} done${r.failed ? ` (${r.failed} failed)` : ''}, p99 ${r.p99.toFixed(0)} ms, ` +
@@ -350,56 +287,49 @@ async function main() {
           state: 'running',
         })
       : undefined;
-    const writer: Writer = {
-      async domainEdit(t, status) {
-        const r = await fetch(`${oursBase}/api/domains/${t.id}`, {
-          method: 'PATCH',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ status }),
+    // The writer runs in a process of its own: sharing this one's event loop with autocannon, a write would wait
+    // for autocannon's work and its time would not be the write's.
+    const writerChild = WRITES
+      ? spawn(process.execPath, ['--import', 'tsx', path.join(here, 'lists-writer.ts')], {
+          env: { ...process.env, DATABASE_URL: dbUrl },
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        })
+      : undefined;
+    if (writerChild) children.push(writerChild);
+    const fromWriter = () =>
+      new Promise<{ type: string; report?: WriteReport }>((resolve, reject) => {
+        const exited = (code: number | null) => reject(new Error(`the writer exited with ${code}`));
+        writerChild!.once('exit', exited);
+        writerChild!.once('message', (m) => {
+          writerChild!.off('exit', exited);
+          resolve(m as { type: string; report?: WriteReport });
         });
-        await r.arrayBuffer();
-        if (!r.ok) return false;
-        // The baseline reads its own copy: the same change, so both still count the same rows.
-        await database.db.execute(sql`update bench_domains set status = ${status} where id = ${t.id}`);
-        return true;
-      },
-      async healthResult(t) {
-        const state = Math.random() < 0.5 ? 'ok' : 'failing';
-        await database.db.transaction((tx) =>
-          c.repos.health.store(
-            t.id,
-            [{ check: 'registrar_expiry', state, observed: null, expected: null, reason: null }],
-            new Date(),
-            'cheap',
-            tx,
-          ),
-        );
-      },
-      async fleetJobStep(t, k) {
-        const seq = targets.indexOf(t) + 1;
-        await c.repos.fleet.updateItem(plan!.id, seq, {
-          status: k % 8 === 3 ? 'done' : 'failed',
-          error: k % 8 === 3 ? null : 'bench',
-          finishedAt: new Date(),
-        });
-        await c.repos.jobs.progress(job!.id, { progress: { done: k, total: targets.length } });
-      },
-      async visible(t) {
-        const r = await fetch(`${oursBase}/api/domains?search=${encodeURIComponent(t.name)}&status=${t.status}`, {
-          headers,
-        });
-        const body = (await r.json()) as { data?: { items?: { _id: string }[] } };
-        return Boolean(body.data?.items?.some((d) => d._id === t.id));
-      },
-    };
+      });
+    if (writerChild) {
+      const ready = fromWriter();
+      writerChild.send({
+        type: 'init',
+        oursBase,
+        authorization: headers.authorization,
+        planId: plan!.id,
+        jobId: job!.id,
+        targets,
+        perSecond: WRITES,
+        maxInFlight: MAX_WRITES_IN_FLIGHT,
+      });
+      await ready;
+    }
     const during = async <T>(fn: () => Promise<T>, into?: WriteReport[]): Promise<T> => {
-      if (!WRITES) return fn();
-      const stop = startWrites(WRITES, targets, writer);
+      if (!writerChild) return fn();
+      const started = fromWriter();
+      writerChild.send({ type: 'start' });
+      await started;
       try {
         return await fn();
       } finally {
-        const r = await stop();
-        into?.push(r);
+        const stopped = fromWriter();
+        writerChild.send({ type: 'stop' });
+        into?.push((await stopped).report!);
       }
     };
 
