@@ -476,7 +476,12 @@ export function createDomainsRepository(db: Db) {
    * (kept-pages.ts countDelta) or after COUNT_CACHE_TTL_MS. Inside a transaction it always counts.
    */
   const countKey = (filterKey: string) => `domains\u0000${filterKey}`;
-  const countNow = async (ex: Executor, where: SQL | undefined, filterKey: string) => {
+  // Requests that need the same count together share one (started after they asked): the first requests of a
+  // one-letter search would otherwise each scan every row at once.
+  const sameCount = freshReadByKey<number>();
+  const countNow = (ex: Executor, where: SQL | undefined, filterKey: string) =>
+    ex === db ? sameCount(filterKey, () => countTaken(ex, where, filterKey)) : countTaken(ex, where, filterKey);
+  const countTaken = async (ex: Executor, where: SQL | undefined, filterKey: string) => {
     const res = await ex.execute<{ n: number; dv: string }>(
       sql`select count(*)::int as n, ${domainsVersion} as dv from ${domains}${where ? sql` where ${where}` : sql``}`,
     );
