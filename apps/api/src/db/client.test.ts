@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPglite, secureDataDir } from './client.ts';
+import { openPglite, secureDataDir, trackedBossDb } from './client.ts';
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
 const all = (dir: string): string[] =>
@@ -59,4 +59,28 @@ describe('data directory modes', () => {
     const loose = entries.filter((p) => (fs.statSync(p).isDirectory() ? mode(p) !== 0o700 : mode(p) !== 0o600));
     expect(loose).toEqual([]);
   }, 180_000);
+});
+
+describe("pg-boss's statements around a close", () => {
+  it('waits for those already sent, and sends none once the close has begun (pg-boss does not await them)', async () => {
+    let release: (() => void) | undefined;
+    const sent: string[] = [];
+    const boss = trackedBossDb({
+      executeSql: (text) => {
+        sent.push(text);
+        return new Promise((resolve) => (release = () => resolve({ rows: [{ x: 1 }] })));
+      },
+    });
+    const before = boss.db.executeSql('update job set state = $1', ['completed']);
+    let settled = false;
+    const settling = boss.settle().then(() => (settled = true));
+    // A job's end recorded after the close began (its handler ended late): not sent, no row, never rejected.
+    await expect(boss.db.executeSql('update job set state = $1', ['failed'])).resolves.toEqual({ rows: [] });
+    expect(sent).toEqual(['update job set state = $1']);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(settled).toBe(false);
+    release!();
+    await settling;
+    await expect(before).resolves.toEqual({ rows: [{ x: 1 }] });
+  });
 });
