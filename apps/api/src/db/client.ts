@@ -154,7 +154,7 @@ const BOSS_SETTLE_MS = 5_000;
  * pg-boss records a job's end (complete, fail) without awaiting it (its manager's onFetch), so the job engine's
  * stop can return while that statement is still on its way; closing the database under it leaves pg-boss's own
  * promise rejected and unhandled. The database's close waits for the statements already sent (bounded), and a
- * statement pg-boss sends once the close has begun is not sent: it answers no row. The job whose end it would
+ * statement pg-boss sends once the close has begun is not sent and never answered. The job whose end it would
  * have recorded stays active, and pg-boss runs it again when it expires, as after a killed process.
  */
 export function trackedBossDb(inner: BossDb): { db: BossDb; settle(): Promise<void> } {
@@ -163,7 +163,8 @@ export function trackedBossDb(inner: BossDb): { db: BossDb; settle(): Promise<vo
   return {
     db: {
       executeSql(text, values) {
-        if (closing) return Promise.resolve({ rows: [] });
+        // Never answered: pg-boss reads an answer's rows in its own way per statement, and no caller awaits these.
+        if (closing) return new Promise(() => undefined);
         const p = inner.executeSql(text, values);
         inFlight.add(p);
         const done = () => inFlight.delete(p);
