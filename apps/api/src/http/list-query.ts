@@ -47,9 +47,6 @@ export function versionSql(tables: PgTable[]) {
     )}))`;
 }
 
-/** What a count reads; `key` names the FROM and WHERE with their values canonically (the cache's key). */
-type CountSource = { from: PgTable | SQL; tables: PgTable[]; where: SQL | undefined; key: string };
-
 /** Sets `key` last in a map kept in insertion order, dropping the oldest entry when it holds `max` already. */
 export function setBounded<V>(map: Map<string, V>, key: string, value: V, max: number) {
   map.delete(key);
@@ -63,18 +60,6 @@ const cacheOf = (db: Db) => {
   return cache;
 };
 
-/** Counts, and keeps the count with the versions read in the same statement. */
-async function countAndKeep(db: Db, ex: Executor, o: CountSource): Promise<number> {
-  const res = await ex.execute<{ n: number; v: string }>(
-    sql`select count(*)::int as n, ${versionSql(o.tables)} as v from ${fromOf(o.from)}${o.where ? sql` where ${o.where}` : sql``}`,
-  );
-  const r = (res as unknown as { rows: { n: number | string; v: string }[] }).rows[0]!;
-  const n = Number(r.n);
-  if (ex !== db) return n;
-  setBounded(cacheOf(db), o.key, { v: r.v, n, at: Date.now() }, COUNT_CACHE_MAX);
-  return n;
-}
-
 /** The cached count of this FROM and WHERE if it was taken at these versions, not too long ago. */
 function countAt(db: Db, key: string, version: string | undefined): number | undefined {
   if (version === undefined) return undefined;
@@ -83,45 +68,11 @@ function countAt(db: Db, key: string, version: string | undefined): number | und
 }
 
 /**
- * The exact number of rows of a list (`from` and `where`), for the pager. A count costs a scan of every hit
- * (all rows for a one-letter search), so it is kept for a short while and reused as long as none of the
- * tables it reads has been written since: checking that is one read of list_versions, made while the page
- * is being read. Inside a transaction it always counts.
- *
- * `from` is the FROM clause (a table, or a table with joins); `tables` every table the WHERE reads.
- */
-export async function exactCount(db: Db, ex: Executor, o: CountSource): Promise<number> {
-  if (ex === db && countCaches.get(db)?.has(o.key)) {
-    const res = await ex.execute<{ v: string }>(sql`select ${versionSql(o.tables)} as v`);
-    const n = countAt(db, o.key, (res as unknown as { rows: { v: string }[] }).rows[0]?.v);
-    if (n !== undefined) return n;
-  }
-  return countAndKeep(db, ex, o);
-}
-
-/**
- * The exact count, given the versions read with the page (undefined when the page had no row to carry them): the
- * count kept at those versions, else a count taken now. Only without the versions does it read them first.
- */
-export async function countWithVersion(
-  db: Db,
-  ex: Executor,
-  o: CountSource,
-  version: string | undefined,
-): Promise<number> {
-  if (ex !== db || version === undefined) return exactCount(db, ex, o);
-  return countAt(db, o.key, version) ?? countAndKeep(db, ex, o);
-}
-
-/**
  * A count kept under `key` at a version of the caller's own (the domains repository carries its counts forward
  * over the rows that changed); forgotten with the rest by forgetCounts.
  */
 export const keptCount = (db: Db, key: string): CountEntry | undefined => countCaches.get(db)?.get(key);
 export const keepCount = (db: Db, key: string, e: CountEntry) => setBounded(cacheOf(db), key, e, COUNT_CACHE_MAX);
-
-/** A cached count, if one is known for this key (any version): a hint for choosing a plan. */
-export const knownCount = (db: Db, key: string): number | undefined => countCaches.get(db)?.get(key)?.n;
 
 type Prepared<T> = { execute(values?: Record<string, unknown>): Promise<T[]> };
 /** A drizzle select: run as it is, or prepared once under a name. */
