@@ -8,6 +8,7 @@
  *   npm run bench:lists -- --keep          (keep the scratch database for EXPLAIN)
  *   npm run bench:lists -- --cpu-prof DIR  (both our servers run under --cpu-prof; their profiles are summarised at the end)
  *   npm run bench:lists -- --writes 20     (a steady stream of 20 writes a second during every measured run)
+ *   npm run bench:lists -- --view full     (ours answers whole domains; by default the list view the console asks for)
  *
  * It creates a scratch database on the server of DATABASE_URL (BENCH_DB_PREFIX, default fd_bench_), seeds
  * 100,000 domains (bench/seed.ts), copies them for the baseline (bench_domains and bench_brands with the same
@@ -57,6 +58,9 @@ const WARMUP = num('warmup', 2);
 const RUNS = num('runs', 3);
 const CONNECTIONS = num('connections', 32);
 const ONLY = str('only');
+/** The domains list's view ours is asked for: `list`, as the console asks (default), or `full` (whole domains). */
+const VIEW = str('view') ?? 'list';
+if (VIEW !== 'list' && VIEW !== 'full') throw new Error('--view is list or full');
 const KEEP = args.includes('--keep');
 const CPU_PROF = str('cpu-prof');
 const WRITES = num('writes', 0);
@@ -64,7 +68,7 @@ const MAX_WRITES_IN_FLIGHT = 64;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
-type Case = { name: string; paths: string[]; ours: string; theirs: string };
+type Case = { name: string; paths: string[]; ours: string; theirs: string; oursQuery?: string };
 
 function startChild(
   script: string,
@@ -112,6 +116,9 @@ function postgresCpuMs(): number {
   }
   return sum;
 }
+
+/** Ours as the console asks: the domains list in its list view (--view). */
+const oursPaths = (k: Case) => k.paths.map((x) => k.ours + x + (k.oursQuery ?? ''));
 
 async function load(url: string, paths: string[], headers: Record<string, string>, seconds: number, pid?: number) {
   let i = 0;
@@ -189,6 +196,11 @@ async function main() {
     );
     log(
       `autocannon: ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${DURATION} s, ${RUNS} runs per case, ours and theirs interleaved, then no-cache once`,
+    );
+    log(
+      VIEW === 'list'
+        ? 'ours is asked for the domains list view (view=list), as the console asks; --view full asks whole domains'
+        : 'ours is asked for whole domains (--view full); the console asks view=list',
     );
     log(
       WRITES
@@ -339,6 +351,7 @@ async function main() {
       paths: qs,
       ours: '/api/domains',
       theirs: '/domains',
+      oursQuery: VIEW === 'list' ? '&view=list' : '',
     });
     const cases: Case[] = [
       domainCase('page 1', ['?page=1']),
@@ -362,7 +375,7 @@ async function main() {
     for (const k of cases) {
       const counts: number[] = [];
       for (const p of k.paths) {
-        const a = (await (await fetch(`${oursBase}${k.ours}${p}`, { headers })).json()) as {
+        const a = (await (await fetch(`${oursBase}${k.ours}${p}${k.oursQuery ?? ''}`, { headers })).json()) as {
           data: { itemsCount: number };
         };
         const b = (await (await fetch(`${theirsBase}${k.theirs}${p}`)).json()) as { data: { itemsCount: number } };
@@ -384,34 +397,18 @@ async function main() {
       const wTheirs: WriteReport[] = [];
       const wCold: WriteReport[] = [];
       for (let run = 0; run < RUNS; run++) {
-        for (const [who, base, p, h, into, writes, pid] of [
-          ['ours', oursBase, k.ours, headers, o, wOurs, ours.child.pid],
-          ['theirs', theirsBase, k.theirs, {}, t, wTheirs, theirs.child.pid],
+        for (const [who, base, paths, h, into, writes, pid] of [
+          ['ours', oursBase, oursPaths(k), headers, o, wOurs, ours.child.pid],
+          ['theirs', theirsBase, k.paths.map((x) => k.theirs + x), {}, t, wTheirs, theirs.child.pid],
         ] as const) {
-          if (WARMUP > 0)
-            await load(
-              base,
-              k.paths.map((x) => p + x),
-              h,
-              WARMUP,
-            );
-          const r = await during(
-            () =>
-              load(
-                base,
-                k.paths.map((x) => p + x),
-                h,
-                DURATION,
-                pid,
-              ),
-            writes,
-          );
+          if (WARMUP > 0) await load(base, paths, h, WARMUP);
+          const r = await during(() => load(base, paths, h, DURATION, pid), writes);
           if (r.errors) log(`  !! ${who} ${k.name}: ${r.errors} errors or non-2xx answers (${r.what})`);
           into.push(r);
         }
       }
       // The same sign-in token works on both of ours: they share the database, sessions included.
-      const coldPaths = k.paths.map((x) => k.ours + x);
+      const coldPaths = oursPaths(k);
       if (WARMUP > 0) await load(coldBase, coldPaths, headers, WARMUP);
       const c = await during(() => load(coldBase, coldPaths, headers, DURATION, cold.child.pid), wCold);
       if (c.errors) log(`  !! no-cache ${k.name}: ${c.errors} errors or non-2xx answers (${c.what})`);

@@ -12,6 +12,7 @@ import {
   type Rule,
 } from '@fleetdesk/contract';
 import type { Actor } from './context.ts';
+import { writerFor } from './serializer.ts';
 
 export type CrudService<E, I, Q> = {
   list(q: Q, actor: Actor): Promise<ListResult<E>>;
@@ -40,6 +41,8 @@ export function mountCrud<
     /** The update schema; defaults to the partial create schema. */
     updateInput?: UI;
     listQuery?: Q;
+    /** A lighter item the list answers with when its query asks for it (the domains list's `view=list`). */
+    listItem?: { schema: z.ZodObject; asked: (query: z.infer<Q>) => boolean };
     service: CrudService<z.infer<E>, z.infer<I>, z.infer<Q>> & {
       update(id: string, input: Partial<z.infer<UI>>, actor: Actor): Promise<z.infer<E>>;
     };
@@ -65,6 +68,15 @@ export function mountCrud<
   const project = <T extends object>(item: T) =>
     Object.fromEntries(Object.entries(item).filter(([k]) => mask[k])) as Partial<T>;
 
+  const listWriters =
+    def.listItem && !readers.length
+      ? {
+          entity: writerFor(listOf(def.entity), { method: 'GET', url: def.path }),
+          item: writerFor(listOf(def.listItem.schema), { method: 'GET', url: def.path }),
+        }
+      : undefined;
+  if (def.listItem && readers.length)
+    throw new Error(`${def.path}: a list item view beside picker readers is not built`);
   r.get(
     def.path,
     {
@@ -72,11 +84,23 @@ export function mountCrud<
       schema: {
         tags: [tag],
         querystring: listQuery,
-        response: { 200: readers.length ? z.union([listOf(def.entity), listOf(slim)]) : listOf(def.entity) },
+        response: {
+          200:
+            readers.length || def.listItem
+              ? z.union([
+                  listOf(def.entity),
+                  ...(readers.length ? [listOf(slim)] : []),
+                  ...(def.listItem ? [listOf(def.listItem.schema)] : []),
+                ])
+              : listOf(def.entity),
+        },
       },
     },
-    async (req) => {
-      const list = await def.service.list(req.query as z.infer<Q>, req.actor);
+    async (req, reply) => {
+      const query = req.query as z.infer<Q>;
+      const list = await def.service.list(query, req.actor);
+      // Each shape has its own writer: the schema's anyOf would check every answer against each shape first.
+      if (listWriters) reply.serializer(def.listItem!.asked(query) ? listWriters.item : listWriters.entity);
       return { data: slimOnly(req.actor) ? { ...list, items: list.items.map(project) } : list };
     },
   );

@@ -57,11 +57,17 @@ export function compileResponse(schema: z.ZodType): ((data: unknown) => string) 
  * schema that JSON Schema cannot express (a transform) keeps zod's serializer. Compiled on first use, so
  * start-up does not pay for routes never called.
  */
-export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = (route) => {
-  const fallback = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]);
+export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = (route) => writerFor(route.schema, route);
+
+/**
+ * The writer serializerCompiler makes for a schema, for a route that picks its answer's schema per request
+ * (reply.serializer): an anyOf of two shapes is written only after checking the answer against each in turn.
+ */
+export function writerFor(schema: z.ZodType, route: { method: string; url: string; httpStatus?: string }) {
+  const fallback = zodSerializerCompiler({ ...route, schema } as Parameters<typeof zodSerializerCompiler>[0]);
   let compiled: ((data: unknown) => string) | null | undefined;
   const write = (data: unknown) => {
-    if (compiled === undefined) compiled = compileResponse(route.schema);
+    if (compiled === undefined) compiled = compileResponse(schema);
     if (!compiled) return fallback(data);
     try {
       return compiled(data);
@@ -72,14 +78,14 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = (route) 
   };
   // A frozen answer (a kept list page, frozen by its owner) never changes: its text is written once per route.
   const written = new WeakMap<object, string>();
-  return (data) => {
+  return (data: unknown) => {
     const inner = frozenEnvelope(data);
     if (!inner) return write(data);
     let text = written.get(inner);
     if (text === undefined) written.set(inner, (text = write(data)));
     return text;
   };
-};
+}
 
 /** The answer inside `{ data }` when that envelope holds nothing else and the answer is frozen. */
 function frozenEnvelope(data: unknown): object | undefined {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { versionedTables } from '../../http/list-query.ts';
-import type { DomainFilter } from '@fleetdesk/contract';
+import { DomainListItemSchema, type Domain, type DomainFilter } from '@fleetdesk/contract';
 import { domainFilterWhere } from './domains.repository.ts';
 import { domainMatches, type ListValues } from './kept-pages.ts';
 
@@ -501,6 +501,74 @@ describe('domain list plans and counts', () => {
       for (const m of made) expect({ itemsCount: m.itemsCount, numbers: m.items.map((i) => i.domainNo) }).toEqual(want);
       await Promise.all(inFlight);
     }
+  });
+});
+describe('the list view (view=list)', () => {
+  it("answers each domain as the whole domain does, in the list item's fields only, on every plan", async () => {
+    await t.c.database.exec(`
+      insert into servers (ip_address, email) values ('203.0.113.7', 'ops@example.com'), ('203.0.113.8', null);
+      insert into clouds (email) values ('cf@example.com');
+      insert into domain_registrators (name, type, endpoint_url, api_username)
+        values ('Namecheap main', 'namecheap', 'https://api.example.com', 'u');
+      update domains set server_id = (select id from servers where ip_address = '203.0.113.7'),
+        cloud_id = (select id from clouds where email = 'cf@example.com'),
+          domain_registrator_id = (select id from domain_registrators where name = 'Namecheap main')
+        where domain_no % 4 = 1;
+      update domains set server_id = (select id from servers where ip_address = '203.0.113.8') where domain_no % 4 = 2;
+      update domains set redirect_domain_name = 'xn--e1afmkfd.xn--p1ai' where domain_no % 9 = 4;
+    `);
+    const [server] = await rows<{ id: string }>(sql`select id from servers where ip_address = '203.0.113.7'`);
+    const keys = Object.keys(DomainListItemSchema.shape).sort();
+    const pick = (d: Record<string, unknown>) => Object.fromEntries(keys.map((k) => [k, d[k]]));
+    const queries = [
+      'page=1',
+      'page=7',
+      `serverId=${server!.id}`,
+      `serverId=${server!.id}&page=3`,
+      'domainRegistratorId=none&page=2',
+      'status=inactive',
+      'search=qqz',
+      'search=a&hasZone=true',
+      'search=xn--e1a',
+    ];
+    for (const qs of queries) {
+      const whole = await list(qs);
+      const res = await t.inject({ method: 'GET', url: `/api/domains?${qs}&view=list`, headers: { authorization: h } });
+      expect(res.statusCode, res.body).toBe(200);
+      const view = res.json().data as { items: Record<string, unknown>[]; itemsCount: number };
+      expect(view.itemsCount, qs).toBe(whole.itemsCount);
+      expect(view.items.length, qs).toBeGreaterThan(0);
+      for (const item of view.items) expect(Object.keys(item).sort(), qs).toEqual(keys);
+      expect(view.items, qs).toEqual(whole.items.map((d) => pick(d as unknown as Record<string, unknown>)));
+      // The whole domain is still what a list without a view answers, kept pages or not.
+      expect(Object.keys((await list(qs)).items[0]!)).toContain('cloudFirewallRules');
+    }
+    const withRefs = (await list(`serverId=${server!.id}&view=list`)).items[0] as unknown as Domain;
+    expect(withRefs.server).toEqual({ _id: server!.id, IPAddress: '203.0.113.7', email: 'ops@example.com' });
+    expect(withRefs.cloud?.email).toBe('cf@example.com');
+    expect(withRefs.domainRegistrator?.name).toBe('Namecheap main');
+    const unicode = (await list('search=xn--e1a&view=list')).items[0] as unknown as Domain;
+    expect(unicode.redirectDomainNameUnicode).toBe('пример.рф');
+  });
+
+  it('refuses a view it does not know with a 400 naming the field', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/domains?view=compact', headers: { authorization: h } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('view must be one of full, list');
+  });
+
+  it('reads a page filtered by one reference or the status from an index on that value and the number', async () => {
+    const idx = await rows<{ indexname: string; indexdef: string }>(
+      sql`select indexname, indexdef from pg_indexes where tablename = 'domains' and indexname like '%\_no\_idx'`,
+    );
+    const defs = Object.fromEntries(idx.map((r) => [r.indexname, r.indexdef.replace(/.*USING btree /, '')]));
+    expect(defs).toMatchObject({
+      domains_server_no_idx: '(server_id, domain_no)',
+      domains_brand_no_idx: '(brand_id, domain_no)',
+      domains_cloud_no_idx: '(cloud_id, domain_no)',
+      domains_domain_registrator_no_idx: '(domain_registrator_id, domain_no)',
+      domains_status_no_idx: '(status, domain_no)',
+    });
   });
 });
 const got0 = <T extends { v: ListValues }>(r: T[]) => r[0]!.v;

@@ -25,7 +25,9 @@ import {
   type DomainFilter,
   type DomainFirewallRule,
   type DomainFirewallRuleDetail,
+  type DomainListItem,
   type DomainListQuery,
+  type DomainListView,
   type ListResult,
 } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
@@ -176,6 +178,81 @@ export const toDomain = (r: Joined): Domain => {
   };
 };
 
+/** A referenced row as a JSON object, or null when there is none (as `ref` above: a null value counts as none). */
+const refJson = (table: string, ref: string, pairs: [string, string][], required: string) =>
+  sql.raw(
+    `(select json_build_object(${pairs.map(([k, c]) => `'${k}', r."${c}"`).join(', ')}) from "${table}" r
+      where r.id = "domains"."${ref}" and r."${required}" is not null)`,
+  );
+
+/**
+ * The list view of a domain (DomainListItem), built as one JSON value by PostgreSQL: the driver parses it with
+ * JSON.parse, where 34 columns mapped one by one (dates among them) cost our process more than the read itself
+ * (issue 32's profile). Only the Unicode form of the redirect domain is added here.
+ */
+const listItemFields = {
+  item: sql<Omit<DomainListItem, 'redirectDomainNameUnicode'> | string>`json_build_object(
+    '_id', "domains"."id", 'domainNo', "domains"."domain_no", 'domainName', "domains"."domain_name",
+    'domainNameUnicode', "domains"."domain_name_unicode", 'status', "domains"."status",
+    'serverId', "domains"."server_id", 'server', ${refJson(
+      'servers',
+      'server_id',
+      [
+        ['_id', 'id'],
+        ['IPAddress', 'ip_address'],
+        ['email', 'email'],
+      ],
+      'ip_address',
+    )},
+    'brandId', "domains"."brand_id", 'brand', ${refJson(
+      'brands',
+      'brand_id',
+      [
+        ['_id', 'id'],
+        ['name', 'name'],
+      ],
+      'name',
+    )},
+    'cloudId', "domains"."cloud_id", 'cloud', ${refJson(
+      'clouds',
+      'cloud_id',
+      [
+        ['_id', 'id'],
+        ['email', 'email'],
+      ],
+      'email',
+    )},
+    'cloudZoneId', "domains"."cloud_zone_id", 'redirectDomainName', "domains"."redirect_domain_name",
+    'isRestricted', "domains"."is_restricted", 'domainRegistratorId', "domains"."domain_registrator_id",
+    'domainRegistrator', ${refJson(
+      'domain_registrators',
+      'domain_registrator_id',
+      [
+        ['_id', 'id'],
+        ['name', 'name'],
+      ],
+      'name',
+    )},
+    'domainRegistratorExpirationDate', "domains"."domain_registrator_expiration_date",
+    'yandexWebmasterAccountId', "domains"."yandex_webmaster_account_id",
+    'healthState', "domains"."health_state", 'healthProblems', "domains"."health_problems")`,
+};
+type ListItemRow = { item: Omit<DomainListItem, 'redirectDomainNameUnicode'> | string };
+
+export const toListItem = (r: ListItemRow): DomainListItem => {
+  // node-postgres and PGlite both parse json; a driver that does not would hand over the text.
+  const item = (typeof r.item === 'string' ? JSON.parse(r.item) : r.item) as DomainListItem;
+  item.redirectDomainNameUnicode = item.redirectDomainName === null ? null : unicodeOf(item.redirectDomainName);
+  return item;
+};
+
+/** What each view of the list reads of a domain, and how a row becomes an item. */
+const VIEWS = {
+  full: { fields, map: (r: unknown) => toDomain(r as Joined) },
+  list: { fields: listItemFields, map: (r: unknown) => toListItem(r as ListItemRow) },
+} as const;
+type ListItem = Domain | DomainListItem;
+
 /**
  * Substring search on the domain name and the redirect domain, ignoring case (ILIKE, served by the trigram
  * indexes). A search typed in Unicode also matches the Unicode form of the name, and, converted to punycode,
@@ -283,7 +360,7 @@ function healthWhere(h: DomainFilter['health']): SQL | undefined {
 
 /** The filters of a list query, copied (every field but the page): what a kept page was read for (kept-pages.ts). */
 const filterOf = (q: Partial<DomainListQuery>): Partial<DomainFilter> => {
-  const { page: _page, ...filter } = q;
+  const { page: _page, view: _view, ...filter } = q;
   return filter;
 };
 
@@ -353,7 +430,7 @@ export function createDomainsRepository(db: Db) {
     domainFirewallRules,
   ]);
   const domainsVersion = sql<string>`(select coalesce(max(lv.v), 0)::text from list_versions lv where lv.tbl = 'domains')`;
-  const pages = new Map<string, KeptPage<ListResult<Domain>>>();
+  const pages = new Map<string, KeptPage<ListResult<ListItem>>>();
   const changeLog = createChangeLog(COUNT_CACHE_TTL_MS + 5_000);
   /** Changes read per check at most; a process further behind starts again (its kept pages go). */
   const CHANGES_PER_CHECK = 2000;
@@ -378,11 +455,11 @@ export function createDomainsRepository(db: Db) {
     key: string | undefined,
     q: Partial<DomainFilter>,
     v: { ov: string; dv: string | number } | undefined,
-    result: ListResult<Domain>,
+    result: ListResult<ListItem>,
   ) => {
     // Frozen: a kept page is shared by every request that gets it, and its JSON is written once (http/serializer.ts).
     if (!key || !v) return;
-    const page: KeptPage<ListResult<Domain>> = {
+    const page: KeptPage<ListResult<ListItem>> = {
       ov: v.ov,
       dv: Number(v.dv),
       at: Date.now(),
@@ -397,14 +474,22 @@ export function createDomainsRepository(db: Db) {
   // a generic plan, where planning the page's statement on every request cost several times its execution (issue
   // 15's profile). The numbers come from a one-table query, quick to plan, that also carries what the count needs.
   // Only on the database itself; a transaction builds anew.
-  const byNumbers = joined(db)
-    .where(sql`${domains.domainNo} = any(${sql.placeholder('nos')}::int[])`)
-    .orderBy(asc(domains.domainNo))
-    .prepare('fd_domains_by_numbers');
-  const rowsOf = async (ex: Executor, nos: number[]) => {
+  const byNumbersOf = (view: DomainListView) =>
+    db
+      .select(VIEWS[view].fields)
+      .from(domains)
+      .where(sql`${domains.domainNo} = any(${sql.placeholder('nos')}::int[])`)
+      .orderBy(asc(domains.domainNo))
+      .prepare(`fd_domains_by_numbers_${view}`);
+  const byNumbers = { full: byNumbersOf('full'), list: byNumbersOf('list') };
+  const rowsOf = async (ex: Executor, nos: number[], view: DomainListView): Promise<unknown[]> => {
     if (!nos.length) return [];
-    if (ex === db) return byNumbers.execute({ nos: `{${nos.join(',')}}` });
-    return joined(ex).where(inArray(domains.domainNo, nos)).orderBy(asc(domains.domainNo));
+    if (ex === db) return byNumbers[view].execute({ nos: `{${nos.join(',')}}` });
+    return ex
+      .select(VIEWS[view].fields)
+      .from(domains)
+      .where(inArray(domains.domainNo, nos))
+      .orderBy(asc(domains.domainNo));
   };
   const counterRow = sql<number>`(select coalesce(max(${domainCounts.n}), 0)::int from ${domainCounts} where ${domainCounts.id} = 1)`;
   /** The unfiltered page's numbers with the exact count from the trigger-kept counter row (one row read at any size). */
@@ -428,10 +513,10 @@ export function createDomainsRepository(db: Db) {
    * value, prepared on first use; an empty page answers nothing and takes the general path.
    */
   const countedPages = new Map<string, ReturnType<typeof countedStatement>>();
-  const countedStatement = (name: string, cond: SQL, dim: string, first: boolean) =>
+  const countedStatement = (name: string, cond: SQL, dim: string, first: boolean, view: DomainListView) =>
     db
       .select({
-        ...fields,
+        ...VIEWS[view].fields,
         total: sql<string>`(select coalesce(max(fc.n), 0)::bigint from ${domainFilterCounts} fc
           where fc.dim = ${dim} and fc.val = ${sql.placeholder('val')})`,
         ov: otherVersion,
@@ -444,7 +529,7 @@ export function createDomainsRepository(db: Db) {
       )
       .orderBy(asc(domains.domainNo))
       .prepare(name);
-  const countedPage = (c: { dim: string; val: string }, offset: number) => {
+  const countedPage = (c: { dim: string; val: string }, offset: number, view: DomainListView) => {
     const column = { brand: 'brand_id', server: 'server_id', cloud: 'cloud_id', registrator: 'domain_registrator_id' }[
       c.dim
     ];
@@ -453,7 +538,7 @@ export function createDomainsRepository(db: Db) {
     // filter's, PostgreSQL settles on a generic plan and stops planning it on every execution (the first page is
     // the one most read). Other pages pass the offset, and are planned each time.
     const first = offset === 0;
-    const name = `fd_domains_counted_${c.dim}_${kind}${first ? '_first' : ''}`;
+    const name = `fd_domains_counted_${c.dim}_${kind}${first ? '_first' : ''}_${view}`;
     let st = countedPages.get(name);
     if (!st) {
       const cond = column
@@ -463,7 +548,7 @@ export function createDomainsRepository(db: Db) {
         : c.dim === 'zone'
           ? sql.raw(`d2.cloud_zone_id is ${c.val === 'true' ? 'not ' : ''}null`)
           : sql`d2.status = ${sql.placeholder('val')}`;
-      countedPages.set(name, (st = countedStatement(name, cond, c.dim, first)));
+      countedPages.set(name, (st = countedStatement(name, cond, c.dim, first, view)));
     }
     return st;
   };
@@ -532,7 +617,9 @@ export function createDomainsRepository(db: Db) {
     offset: number,
     filterKey: string,
     key: string | undefined,
-  ): Promise<ListResult<Domain>> => {
+  ): Promise<ListResult<ListItem>> => {
+    const view = q.view ?? 'full';
+    const { map } = VIEWS[view];
     const kept = key ? pages.get(key) : undefined;
     if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS) {
       const now = await readPageVersion();
@@ -544,17 +631,18 @@ export function createDomainsRepository(db: Db) {
       const rows = await rowsOf(
         ex,
         found.map((r) => r.no),
+        view,
       );
       const n = found.length ? (lastTotal = Number(found[0]!.total)) : await total(ex);
-      const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: n };
+      const result = { items: rows.map(map), itemsCount: n };
       keep(key, q, found[0], result);
       return result;
     }
     const counted = countedFilter(q);
     if (counted && ex === db) {
-      const found = await countedPage(counted, offset).execute({ val: counted.val, offset });
+      const found = await countedPage(counted, offset, view).execute({ val: counted.val, offset });
       if (found.length) {
-        const result = { items: found.map((r) => toDomain(r as Joined)), itemsCount: Number(found[0]!.total) };
+        const result = { items: found.map(map), itemsCount: Number(found[0]!.total) };
         keep(key, q, { ov: found[0]!.ov, dv: found[0]!.ldv }, result);
         return result;
       }
@@ -593,14 +681,26 @@ export function createDomainsRepository(db: Db) {
     const nos = found.flatMap((r) => (r.no === null ? [] : [Number(r.no)]));
     const filterCount = counted && found[0]?.fc != null ? Number(found[0].fc) : undefined;
     const [rows, count] = await Promise.all([
-      rowsOf(ex, nos),
+      rowsOf(ex, nos, view),
       filterCount ?? countAt(ex, where, q, filterKey, found[0] ? Number(found[0].ldv) : undefined),
     ]);
-    const result = { items: rows.map((r) => toDomain(r as Joined)), itemsCount: count };
+    const result = { items: rows.map(map), itemsCount: count };
     keep(key, q, found[0] && { ov: found[0].ov, dv: found[0].ldv }, result);
     return result;
   };
-  const samePage = freshReadByKey<ListResult<Domain>>();
+  const samePage = freshReadByKey<ListResult<ListItem>>();
+  type PageQuery = Partial<DomainListQuery> & { page: number };
+  function list(q: PageQuery & { view: 'list' }, ex?: Executor): Promise<ListResult<DomainListItem>>;
+  function list(q: PageQuery, ex?: Executor): Promise<ListResult<Domain>>;
+  function list(q: PageQuery, ex: Executor = db): Promise<ListResult<ListItem>> {
+    const offset = pageOffset(q.page);
+    const filterKey = domainFilterKey(q);
+    const key = pageCacheSize > 0 && ex === db ? `${filterKey}@${offset}@${q.view ?? 'full'}` : undefined;
+    // Requests for the same page share one read (never one that started before they asked): a burst of them
+    // costs one turn of the database, not one each (issue 32's burst on PGlite).
+    if (key) return samePage(key, () => readPage(q, db, offset, filterKey, key));
+    return readPage(q, ex, offset, filterKey, key);
+  }
 
   return {
     /**
@@ -616,15 +716,7 @@ export function createDomainsRepository(db: Db) {
      * while no domain has been written: the numbers' query reads the table's version for that, so a page whose
      * count is known costs two statements (http/list-query.ts).
      */
-    async list(q: Partial<DomainListQuery> & { page: number }, ex: Executor = db): Promise<ListResult<Domain>> {
-      const offset = pageOffset(q.page);
-      const filterKey = domainFilterKey(q);
-      const key = pageCacheSize > 0 && ex === db ? `${filterKey}@${offset}` : undefined;
-      // Requests for the same page share one read (never one that started before they asked): a burst of them
-      // costs one turn of the database, not one each (issue 32's burst on PGlite).
-      if (key) return samePage(key, () => readPage(q, db, offset, filterKey, key));
-      return readPage(q, ex, offset, filterKey, key);
-    },
+    list,
     /** The ids of the domains matching the filter, in list order, at most `limit` (a fleet selection). */
     async listIds(filter: Partial<DomainFilter>, limit: number, ex: Executor = db): Promise<string[]> {
       const rows = await ex

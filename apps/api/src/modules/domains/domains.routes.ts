@@ -6,6 +6,7 @@ import {
   DomainFirewallRuleDetailSchema,
   DomainFirewallRulesInputSchema,
   DomainInputSchema,
+  DomainListItemSchema,
   DomainListQuerySchema,
   DomainSchema,
   DomainUpdateInputSchema,
@@ -52,6 +53,7 @@ export const domainsRoutes = (service: DomainsService) => async (app: FastifyIns
     input: DomainInputSchema,
     updateInput: DomainUpdateInputSchema,
     listQuery: DomainListQuerySchema,
+    listItem: { schema: DomainListItemSchema, asked: (q) => q.view === 'list' },
     service,
   });
 

@@ -1,20 +1,22 @@
-import type { Domain } from '@fleetdesk/contract';
+import type { DomainListItem } from '@fleetdesk/contract';
 import { createResourceHooks } from '../../lib/resource.ts';
 import type { Column } from '../list-table.tsx';
 import { Picker, type PickerProps } from '../picker.tsx';
 
-const { useList } = createResourceHooks<Domain>('domains');
+const { useList } = createResourceHooks<DomainListItem>('domains');
+/** The list view of each domain (view=list): the picker shows and hands over no more than that. */
+const useListView: typeof useList = (params, options) => useList({ ...params, view: 'list' }, options);
 
-const columns: Column<Domain>[] = [
+const columns: Column<DomainListItem>[] = [
   { header: '№', render: (domain) => domain.domainNo, width: '6rem' },
   { header: 'Domain Name', render: (domain) => domain.domainNameUnicode },
   { header: 'Status', render: (domain) => domain.status, width: '7rem' },
 ];
 
 /** Shown in Unicode. */
-export const domainLabel = (domain: Pick<Domain, 'domainNameUnicode'>) => domain.domainNameUnicode;
+export const domainLabel = (domain: Pick<DomainListItem, 'domainNameUnicode'>) => domain.domainNameUnicode;
 
 /** "Select a domain" (the copy and replacement actions pick their target with it). */
-export function DomainPicker(props: PickerProps<Domain>) {
-  return <Picker title="Select a domain" useList={useList} columns={columns} {...props} />;
+export function DomainPicker(props: PickerProps<DomainListItem>) {
+  return <Picker title="Select a domain" useList={useListView} columns={columns} {...props} />;
 }

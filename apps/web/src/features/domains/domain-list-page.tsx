@@ -6,7 +6,7 @@ import {
   HEALTH_FIX_ALL,
   ZONE_EXPORT_MAX,
   healthCheckOf,
-  type Domain,
+  type DomainListItem,
   type HealthCheckKey,
 } from '@fleetdesk/contract';
 import { ListView } from '../../components/list-view.tsx';
@@ -18,7 +18,7 @@ import { api } from '../../lib/api-client.ts';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DomainFilterBar, filterParams, useDomainFilters } from './domain-filters.tsx';
 import type { Column } from '../../components/list-table.tsx';
-import { DOMAIN_EXPORT_URL, domainPaths, domainsApi } from './domains-api.ts';
+import { DOMAIN_EXPORT_URL, domainPaths, domainsApi, useDomainListView } from './domains-api.ts';
 import { ExpiryDate } from '../../components/date-time.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { HealthBadge } from '../health/health-badge.tsx';
@@ -38,7 +38,7 @@ export function formatDay(value: string | null | undefined): string {
 }
 
 /** The spec's columns, always shown. */
-const columns: Column<Domain>[] = [
+const columns: Column<DomainListItem>[] = [
   { header: '№', render: (d) => d.domainNo, width: '6rem' },
   {
     header: 'Domain Name',
@@ -63,7 +63,7 @@ const columns: Column<Domain>[] = [
 ];
 
 /** Fleet health (decision 045): always shown, after the spec's columns. */
-const healthColumn: Column<Domain> = {
+const healthColumn: Column<DomainListItem> = {
   header: 'Health',
   width: '8rem',
   render: (d) => <HealthBadge state={d.healthState} problems={d.healthProblems} />,
@@ -79,7 +79,7 @@ function YandexAccountName({ id }: { id: string }) {
  * The columns the chooser adds, in this order (their keys are the export's `columns`). A new one is one entry
  * here and, for the export, one in DOMAIN_OPTIONAL_COLUMNS.
  */
-export const OPTIONAL_DOMAIN_COLUMNS: OptionalColumn<Domain>[] = [
+export const OPTIONAL_DOMAIN_COLUMNS: OptionalColumn<DomainListItem>[] = [
   {
     key: 'server',
     label: 'Server',
@@ -142,8 +142,8 @@ export function DomainListPage() {
     setAllMatching(null);
   }
 
-  const isSelected = (d: Domain) => allMatching !== null || selected.has(d._id);
-  const toggle = (d: Domain) => {
+  const isSelected = (d: DomainListItem) => allMatching !== null || selected.has(d._id);
+  const toggle = (d: DomainListItem) => {
     const next = new Set(allMatching ? pageIds : selected);
     if (allMatching || next.has(d._id)) next.delete(d._id);
     else next.add(d._id);
@@ -212,7 +212,7 @@ export function DomainListPage() {
   return (
     <ListView
       title="Domains"
-      useList={domainsApi.useList}
+      useList={useDomainListView}
       loadFailedText={domainsApi.fallbacks.load}
       columns={shownColumns}
       createLink={{ to: domainPaths.create, label: 'Create Domain' }}
@@ -288,7 +288,7 @@ export function DomainListPage() {
 
 /** What is selected, with "Select all N matching" (the filter, not the ids, is what a plan is sent). */
 function SelectionBar(props: {
-  items: Domain[];
+  items: DomainListItem[];
   itemsCount: number;
   selected: ReadonlySet<string>;
   allMatching: boolean;

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
-import type { Domain, DomainReplacementInput, Job } from '@fleetdesk/contract';
+import type { Domain, DomainListItem, DomainReplacementInput, Job } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
@@ -117,7 +117,7 @@ function JobRunner({
 }) {
   const { job, loading, setStartedId } = useLatestJob(domainId, action);
   const starter = useStarter(domainId, action, setStartedId);
-  const [target, setTarget] = useState<Domain | null>(null);
+  const [target, setTarget] = useState<DomainListItem | null>(null);
   const [tried, setTried] = useState(false);
   const running = job && (job.state === 'queued' || job.state === 'running');
   const targetError = (tried && !target ? 'Choose a target domain' : undefined) ?? starter.fieldErrors.targetDomainId;
@@ -129,7 +129,7 @@ function JobRunner({
   return (
     <>
       {needsTarget && (
-        <PickerField<Domain>
+        <PickerField<DomainListItem>
           label="Target domain"
           value={target}
           onChange={setTarget}

@@ -11,7 +11,7 @@ import {
   type Brand,
   type Cloud,
   type DnsTemplate,
-  type Domain,
+  type DomainListItem,
   type DomainRegistrator,
   type DomainRegistratorContact,
   type FirewallRule,
@@ -84,7 +84,7 @@ export function useLaunchSettings() {
   const [register, setRegister] = useState(true);
   const [contact, setContact] = useState<DomainRegistratorContact | null>(null);
   const [contentType, setContentType] = useState<ContentType>('none');
-  const [copyFrom, setCopyFrom] = useState<Domain | null>(null);
+  const [copyFrom, setCopyFrom] = useState<DomainListItem | null>(null);
   const [parseUrl, setParseUrl] = useState('');
   const [region, setRegion] = useState<Region | null>(null);
   const [records, setRecords] = useState('');
@@ -240,7 +240,7 @@ export function useLaunchSettings() {
           </Form.Select>
         </Form.Group>
         {contentType === 'copy' && (
-          <PickerField<Domain>
+          <PickerField<DomainListItem>
             label="Copy from"
             value={copyFrom}
             onChange={setCopyFrom}
