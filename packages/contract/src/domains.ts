@@ -119,9 +119,9 @@ export type Domain = z.infer<typeof DomainSchema>;
 
 /**
  * A domain as the list shows it (`GET /api/domains?view=list`): what the list's columns, its optional columns and
- * the domain picker read, without the parser settings, the WAF rules and the parsing progress (issue 32: about a
- * third of the bytes, and a read PostgreSQL and the API each do in less than half the time). Without `view` the
- * list answers whole domains, as the API always has (decision 056).
+ * the domain picker read, without the parser settings, the WAF rules and the parsing progress (issue 32: a read
+ * that costs PostgreSQL and the API less). Without `view` the list answers whole domains, as the API always has
+ * (decision 056).
  */
 export const DomainListItemSchema = DomainSchema.pick({
   _id: true,

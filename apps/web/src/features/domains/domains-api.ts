@@ -24,9 +24,9 @@ export const domainsApi = createResourceHooks<Domain, DomainInput>('domains', {
 });
 
 /**
- * The domains list as the console shows it: each domain's list view (view=list, DomainListItem), about a third of
- * the bytes of whole domains and less than half the work to read (issue 32). Its query keys sit under the same
- * lists key, so a write ends them as it ends the others.
+ * The domains list as the console shows it: each domain's list view (view=list, DomainListItem), cheaper to read
+ * than whole domains (issue 32, decision 056). Its query keys sit under the same lists key, so a write ends them as
+ * it ends the others.
  */
 const listViewHooks = createResourceHooks<DomainListItem, DomainInput>('domains', SECOND_DOCUMENT);
 export const useDomainListView: UseListHook<DomainListItem> = (params, options) =>
