@@ -130,6 +130,25 @@ type Joined = {
 const ref = <T>(id: string | null, value: T | null, make: (id: string, v: T) => object) =>
   id && value !== null ? make(id, value) : null;
 
+type ShownValues = Pick<Joined, 'serverIp' | 'serverEmail' | 'brandName' | 'cloudEmail' | 'registratorName'>;
+/** The references the list shows, as objects: null where the domain has none or the row is gone. */
+const shownRefs = (
+  d: Pick<DomainRow, 'serverId' | 'brandId' | 'cloudId' | 'domainRegistratorId'>,
+  v: ShownValues,
+): Pick<Domain, 'server' | 'brand' | 'cloud' | 'domainRegistrator'> => ({
+  server: ref(d.serverId, v.serverIp, (_id, IPAddress) => ({
+    _id,
+    IPAddress,
+    email: v.serverEmail,
+  })) as Domain['server'],
+  brand: ref(d.brandId, v.brandName, (_id, name) => ({ _id, name })) as Domain['brand'],
+  cloud: ref(d.cloudId, v.cloudEmail, (_id, email) => ({ _id, email })) as Domain['cloud'],
+  domainRegistrator: ref(d.domainRegistratorId, v.registratorName, (_id, name) => ({
+    _id,
+    name,
+  })) as Domain['domainRegistrator'],
+});
+
 export const toDomain = (r: Joined): Domain => {
   const { d } = r;
   return {
@@ -139,15 +158,10 @@ export const toDomain = (r: Joined): Domain => {
     domainNameUnicode: d.domainNameUnicode,
     status: d.status,
     serverId: d.serverId,
-    server: ref(d.serverId, r.serverIp, (_id, IPAddress) => ({
-      _id,
-      IPAddress,
-      email: r.serverEmail,
-    })) as Domain['server'],
     brandId: d.brandId,
-    brand: ref(d.brandId, r.brandName, (_id, name) => ({ _id, name })) as Domain['brand'],
     cloudId: d.cloudId,
-    cloud: ref(d.cloudId, r.cloudEmail, (_id, email) => ({ _id, email })) as Domain['cloud'],
+    domainRegistratorId: d.domainRegistratorId,
+    ...shownRefs(d, r),
     cloudZoneId: d.cloudZoneId,
     cloudRulesetId: d.cloudRulesetId,
     parserEnabled: d.parserEnabled,
@@ -161,11 +175,6 @@ export const toDomain = (r: Joined): Domain => {
     redirectDomainName: d.redirectDomainName,
     redirectDomainNameUnicode: d.redirectDomainName === null ? null : unicodeOf(d.redirectDomainName),
     isRestricted: d.isRestricted,
-    domainRegistratorId: d.domainRegistratorId,
-    domainRegistrator: ref(d.domainRegistratorId, r.registratorName, (_id, name) => ({
-      _id,
-      name,
-    })) as Domain['domainRegistrator'],
     domainRegistratorExpirationDate: d.domainRegistratorExpirationDate,
     yandexWebmasterAccountId: d.yandexWebmasterAccountId,
     // node-postgres and PGlite both parse json; a driver that does not would hand over the text.
@@ -206,11 +215,7 @@ const listItemFields = {
   cloudEmail: fields.cloudEmail,
   registratorName: fields.registratorName,
 };
-type ListItemRow = Pick<
-  DomainRow,
-  Exclude<keyof typeof listItemFields, 'serverIp' | 'serverEmail' | 'brandName' | 'cloudEmail' | 'registratorName'>
-> &
-  Pick<Joined, 'serverIp' | 'serverEmail' | 'brandName' | 'cloudEmail' | 'registratorName'>;
+type ListItemRow = Pick<DomainRow, Exclude<keyof typeof listItemFields, keyof ShownValues>> & ShownValues;
 
 export const toListItem = (r: ListItemRow): DomainListItem => ({
   _id: r.id,
@@ -219,24 +224,14 @@ export const toListItem = (r: ListItemRow): DomainListItem => ({
   domainNameUnicode: r.domainNameUnicode,
   status: r.status,
   serverId: r.serverId,
-  server: ref(r.serverId, r.serverIp, (_id, IPAddress) => ({
-    _id,
-    IPAddress,
-    email: r.serverEmail,
-  })) as DomainListItem['server'],
   brandId: r.brandId,
-  brand: ref(r.brandId, r.brandName, (_id, name) => ({ _id, name })) as DomainListItem['brand'],
   cloudId: r.cloudId,
-  cloud: ref(r.cloudId, r.cloudEmail, (_id, email) => ({ _id, email })) as DomainListItem['cloud'],
+  domainRegistratorId: r.domainRegistratorId,
+  ...shownRefs(r, r),
   cloudZoneId: r.cloudZoneId,
   redirectDomainName: r.redirectDomainName,
   redirectDomainNameUnicode: r.redirectDomainName === null ? null : unicodeOf(r.redirectDomainName),
   isRestricted: r.isRestricted,
-  domainRegistratorId: r.domainRegistratorId,
-  domainRegistrator: ref(r.domainRegistratorId, r.registratorName, (_id, name) => ({
-    _id,
-    name,
-  })) as DomainListItem['domainRegistrator'],
   domainRegistratorExpirationDate: r.domainRegistratorExpirationDate,
   yandexWebmasterAccountId: r.yandexWebmasterAccountId,
   healthState: r.healthState ?? null,
