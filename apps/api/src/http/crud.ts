@@ -68,15 +68,17 @@ export function mountCrud<
   const project = <T extends object>(item: T) =>
     Object.fromEntries(Object.entries(item).filter(([k]) => mask[k])) as Partial<T>;
 
-  const listWriters =
-    def.listItem && !readers.length
-      ? {
-          entity: writerFor(listOf(def.entity), { method: 'GET', url: def.path }),
-          item: writerFor(listOf(def.listItem.schema), { method: 'GET', url: def.path }),
-        }
-      : undefined;
-  if (def.listItem && readers.length)
-    throw new Error(`${def.path}: a list item view beside picker readers is not built`);
+  // A route that answers in more than one shape (a picker reader's projection, a list item view) writes each
+  // shape with its own writer, chosen by the handler: the schema's anyOf would check every answer against each
+  // shape first, and fall back to zod's slow writer for a shape it wrongly rejects.
+  const route = { method: 'GET', url: def.path };
+  const shaped = readers.length > 0 || def.listItem !== undefined;
+  const listWriters = {
+    entity: writerFor(listOf(def.entity), route),
+    slim: writerFor(listOf(slim), route),
+    item: def.listItem && writerFor(listOf(def.listItem.schema), route),
+  };
+  const itemWriters = { entity: writerFor(one, route), slim: writerFor(dataOf(slim), route) };
   r.get(
     def.path,
     {
@@ -99,9 +101,12 @@ export function mountCrud<
     async (req, reply) => {
       const query = req.query as z.infer<Q>;
       const list = await def.service.list(query, req.actor);
-      // Each shape has its own writer: the schema's anyOf would check every answer against each shape first.
-      if (listWriters) reply.serializer(def.listItem!.asked(query) ? listWriters.item : listWriters.entity);
-      return { data: slimOnly(req.actor) ? { ...list, items: list.items.map(project) } : list };
+      const slimmed = slimOnly(req.actor);
+      if (shaped) {
+        const asItems = listWriters.item && def.listItem!.asked(query) ? listWriters.item : listWriters.entity;
+        reply.serializer(slimmed ? listWriters.slim : asItems);
+      }
+      return { data: slimmed ? { ...list, items: list.items.map(project) } : list };
     },
   );
   r.get(
@@ -114,9 +119,11 @@ export function mountCrud<
         response: { 200: readers.length ? z.union([one, dataOf(slim)]) : one },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const item = await def.service.get((req.params as { id: string }).id, req.actor);
-      return { data: slimOnly(req.actor) ? project(item) : item };
+      const slimmed = slimOnly(req.actor);
+      if (readers.length) reply.serializer(slimmed ? itemWriters.slim : itemWriters.entity);
+      return { data: slimmed ? project(item) : item };
     },
   );
   r.post(def.path, { config, schema: { tags: [tag], body: def.input, response: { 201: one } } }, async (req, reply) => {

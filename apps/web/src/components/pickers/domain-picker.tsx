@@ -4,8 +4,12 @@ import type { Column } from '../list-table.tsx';
 import { Picker, type PickerProps } from '../picker.tsx';
 
 const { useList } = createResourceHooks<DomainListItem>('domains');
-/** The list view of each domain (view=list): the picker shows and hands over no more than that. */
-const useListView: typeof useList = (params, options) => useList({ ...params, view: 'list' }, options);
+/**
+ * The domains as the console lists them: each domain's list view (view=list, DomainListItem), cheaper to read than
+ * whole domains (issue 32, decision 056). The Domains list and this picker both read it; its query keys sit under
+ * the same lists key, so a write ends them as it ends the others.
+ */
+export const useDomainListView: typeof useList = (params, options) => useList({ ...params, view: 'list' }, options);
 
 const columns: Column<DomainListItem>[] = [
   { header: '№', render: (domain) => domain.domainNo, width: '6rem' },
@@ -18,5 +22,5 @@ export const domainLabel = (domain: Pick<DomainListItem, 'domainNameUnicode'>) =
 
 /** "Select a domain" (the copy and replacement actions pick their target with it). */
 export function DomainPicker(props: PickerProps<DomainListItem>) {
-  return <Picker title="Select a domain" useList={useListView} columns={columns} {...props} />;
+  return <Picker title="Select a domain" useList={useDomainListView} columns={columns} {...props} />;
 }

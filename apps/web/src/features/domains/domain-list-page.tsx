@@ -18,7 +18,7 @@ import { api } from '../../lib/api-client.ts';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DomainFilterBar, filterParams, useDomainFilters } from './domain-filters.tsx';
 import type { Column } from '../../components/list-table.tsx';
-import { DOMAIN_EXPORT_URL, domainPaths, domainsApi, useDomainListView } from './domains-api.ts';
+import { DOMAIN_EXPORT_URL, domainPaths, domainsApi } from './domains-api.ts';
 import { ExpiryDate } from '../../components/date-time.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { HealthBadge } from '../health/health-badge.tsx';
@@ -27,6 +27,7 @@ import { fleetPlanPath } from '../fleet/fleet-api.ts';
 import { useToasts } from '../../components/toasts.tsx';
 import { ColumnChooser, useColumnChoice, type OptionalColumn } from '../../components/column-chooser.tsx';
 import { serverLabel } from '../../components/pickers/server-picker.tsx';
+import { useDomainListView } from '../../components/pickers/domain-picker.tsx';
 import { accountsApi as webmasterAccountsApi } from '../yandex-webmaster/yandex-webmaster-api.ts';
 
 /** A 'YYYY-MM-DD' date in the operator's locale, read as a calendar day (no time zone shift). */

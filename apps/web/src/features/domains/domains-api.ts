@@ -5,13 +5,12 @@ import type {
   DomainFirewallRuleDetail,
   DomainFirewallRulesInput,
   DomainInput,
-  DomainListItem,
   ListResult,
 } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { FALLBACK_MESSAGES } from '../../lib/api-error.ts';
-import { SECOND_DOCUMENT, createResourceHooks, type UseListHook } from '../../lib/resource.ts';
+import { SECOND_DOCUMENT, createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
 
 export const domainsApi = createResourceHooks<Domain, DomainInput>('domains', {
@@ -22,15 +21,6 @@ export const domainsApi = createResourceHooks<Domain, DomainInput>('domains', {
     remove: FALLBACK_MESSAGES.deleteDomain,
   },
 });
-
-/**
- * The domains list as the console shows it: each domain's list view (view=list, DomainListItem), cheaper to read
- * than whole domains (issue 32, decision 056). Its query keys sit under the same lists key, so a write ends them as
- * it ends the others.
- */
-const listViewHooks = createResourceHooks<DomainListItem, DomainInput>('domains', SECOND_DOCUMENT);
-export const useDomainListView: UseListHook<DomainListItem> = (params, options) =>
-  listViewHooks.useList({ ...params, view: 'list' }, options);
 
 const enc = encodeURIComponent;
 
