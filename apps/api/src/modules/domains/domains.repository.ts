@@ -30,10 +30,11 @@ import {
   type DomainListView,
   type ListResult,
 } from '@fleetdesk/contract';
-import type { Db, Executor } from '../../db/client.ts';
+import { preparedArrays, type Db, type Executor } from '../../db/client.ts';
 import { freshRead, freshReadByKey } from '../../lib/fresh-read.ts';
 import { deepFreeze } from '../../http/serializer.ts';
 import { createChangeLog, type KeptPage, type ListChange } from './kept-pages.ts';
+import { createShownRefs, type ShownValues } from './shown-refs.ts';
 import {
   brands,
   clouds,
@@ -130,7 +131,6 @@ type Joined = {
 const ref = <T>(id: string | null, value: T | null, make: (id: string, v: T) => object) =>
   id && value !== null ? make(id, value) : null;
 
-type ShownValues = Pick<Joined, 'serverIp' | 'serverEmail' | 'brandName' | 'cloudEmail' | 'registratorName'>;
 /** The references the list shows, as objects: null where the domain has none or the row is gone. */
 const shownRefs = (
   d: Pick<DomainRow, 'serverId' | 'brandId' | 'cloudId' | 'domainRegistratorId'>,
@@ -192,7 +192,7 @@ export const toDomain = (r: Joined): Domain => {
  * values, as plain columns. Building the item as JSON in PostgreSQL cost it twice as much (0.51 against 0.27 ms a
  * page of 20, pgbench) and more than the whole domain (0.37 ms).
  */
-const listItemFields = {
+const listItemOwnFields = {
   id: domains.id,
   domainNo: domains.domainNo,
   domainName: domains.domainName,
@@ -209,15 +209,20 @@ const listItemFields = {
   yandexWebmasterAccountId: domains.yandexWebmasterAccountId,
   healthState: domains.healthState,
   healthProblems: domains.healthProblems,
+};
+const listItemFields = {
+  ...listItemOwnFields,
   serverIp: fields.serverIp,
   serverEmail: fields.serverEmail,
   brandName: fields.brandName,
   cloudEmail: fields.cloudEmail,
   registratorName: fields.registratorName,
 };
-type ListItemRow = Pick<DomainRow, Exclude<keyof typeof listItemFields, keyof ShownValues>> & ShownValues;
+type OwnRow = Pick<DomainRow, Exclude<keyof typeof listItemOwnFields, 'id'>> & { id: string };
+type ListItemRow = OwnRow & ShownValues;
 
-export const toListItem = (r: ListItemRow): DomainListItem => ({
+/** A list item from the domain's own columns and the shown values of its references. */
+export const toListItem = (r: OwnRow, v: ShownValues): DomainListItem => ({
   _id: r.id,
   domainNo: r.domainNo,
   domainName: r.domainName,
@@ -227,7 +232,7 @@ export const toListItem = (r: ListItemRow): DomainListItem => ({
   brandId: r.brandId,
   cloudId: r.cloudId,
   domainRegistratorId: r.domainRegistratorId,
-  ...shownRefs(r, r),
+  ...shownRefs(r, v),
   cloudZoneId: r.cloudZoneId,
   redirectDomainName: r.redirectDomainName,
   redirectDomainNameUnicode: r.redirectDomainName === null ? null : unicodeOf(r.redirectDomainName),
@@ -238,10 +243,37 @@ export const toListItem = (r: ListItemRow): DomainListItem => ({
   healthProblems: r.healthProblems ?? 0,
 });
 
+/**
+ * A list view row read as an array (db/client.ts preparedArrays): the domain's own columns (listItemOwnFields) in
+ * their order, then extras. The references' shown values come from memory (shown-refs.ts).
+ */
+const LIST_ITEM_KEYS = Object.keys(listItemOwnFields) as (keyof typeof listItemOwnFields)[];
+const col = Object.fromEntries(LIST_ITEM_KEYS.map((k, i) => [k, i])) as Record<keyof typeof listItemOwnFields, number>;
+// Written out, not built key by key: an object given its keys in a loop was slow to read (V8 dictionary mode).
+const ownRowOf = (a: unknown[]) =>
+  ({
+    id: a[col.id],
+    domainNo: a[col.domainNo],
+    domainName: a[col.domainName],
+    domainNameUnicode: a[col.domainNameUnicode],
+    status: a[col.status],
+    serverId: a[col.serverId],
+    brandId: a[col.brandId],
+    cloudId: a[col.cloudId],
+    cloudZoneId: a[col.cloudZoneId],
+    redirectDomainName: a[col.redirectDomainName],
+    isRestricted: a[col.isRestricted],
+    domainRegistratorId: a[col.domainRegistratorId],
+    domainRegistratorExpirationDate: a[col.domainRegistratorExpirationDate],
+    yandexWebmasterAccountId: a[col.yandexWebmasterAccountId],
+    healthState: a[col.healthState],
+    healthProblems: a[col.healthProblems],
+  }) satisfies Record<keyof typeof listItemOwnFields, unknown> as OwnRow;
+
 /** What each view of the list reads of a domain, and how a row becomes an item. */
 const VIEWS = {
   full: { fields, map: (r: unknown) => toDomain(r as Joined) },
-  list: { fields: listItemFields, map: (r: unknown) => toListItem(r as ListItemRow) },
+  list: { fields: listItemFields, map: (r: unknown) => toListItem(r as ListItemRow, r as ListItemRow) },
 } as const;
 type ListItem = Domain | DomainListItem;
 
@@ -466,22 +498,35 @@ export function createDomainsRepository(db: Db) {
   // a generic plan, where planning the page's statement on every request cost several times its execution (issue
   // 15's profile). The numbers come from a one-table query, quick to plan, that also carries what the count needs.
   // Only on the database itself; a transaction builds anew.
-  const byNumbersOf = (view: DomainListView) =>
+  // The list view, the console's own read, skips drizzle's mapping of each field (db/client.ts preparedArrays).
+  const byNumbersOf = (f: typeof fields | typeof listItemOwnFields) =>
     db
-      .select(VIEWS[view].fields)
+      .select(f)
       .from(domains)
       .where(sql`${domains.domainNo} = any(${sql.placeholder('nos')}::int[])`)
-      .orderBy(asc(domains.domainNo))
-      .prepare(`fd_domains_by_numbers_${view}`);
-  const byNumbers = { full: byNumbersOf('full'), list: byNumbersOf('list') };
-  const rowsOf = async (ex: Executor, nos: number[], view: DomainListView): Promise<unknown[]> => {
+      .orderBy(asc(domains.domainNo));
+  const byNumbersFull = byNumbersOf(fields).prepare('fd_domains_by_numbers_full');
+  const byNumbersList = preparedArrays(db, 'fd_domains_by_numbers_list', byNumbersOf(listItemOwnFields));
+  const refValues = createShownRefs(db);
+  /** List items from the domains' own columns and the shown values kept in memory at the page's versions `ov`. */
+  const listItemsOf = async (own: OwnRow[], ov: string): Promise<DomainListItem[]> => {
+    const shown = await refValues.of(own, ov);
+    return own.map((r, i) => toListItem(r, shown[i]!));
+  };
+  const rowsOf = async (ex: Executor, nos: number[], view: DomainListView, ov: string): Promise<ListItem[]> => {
     if (!nos.length) return [];
-    if (ex === db) return byNumbers[view].execute({ nos: `{${nos.join(',')}}` });
-    return ex
+    if (ex === db) {
+      const values = { nos: `{${nos.join(',')}}` };
+      return view === 'list'
+        ? listItemsOf((await byNumbersList.execute(values)).map(ownRowOf), ov)
+        : (await byNumbersFull.execute(values)).map(VIEWS.full.map);
+    }
+    const rows = await ex
       .select(VIEWS[view].fields)
       .from(domains)
       .where(inArray(domains.domainNo, nos))
       .orderBy(asc(domains.domainNo));
+    return rows.map(VIEWS[view].map);
   };
   const counterRow = sql<number>`(select coalesce(max(${domainCounts.n}), 0)::int from ${domainCounts} where ${domainCounts.id} = 1)`;
   /** The unfiltered page's numbers with the exact count from the trigger-kept counter row (one row read at any size). */
@@ -504,11 +549,12 @@ export function createDomainsRepository(db: Db) {
    * against 1 ms of work, and this path was slower than two statements). One statement per filter and kind of
    * value, prepared on first use; an empty page answers nothing and takes the general path.
    */
-  const countedPages = new Map<string, ReturnType<typeof countedStatement>>();
-  const countedStatement = (name: string, cond: SQL, dim: string, first: boolean, view: DomainListView) =>
+  type CountedPage = { items: ListItem[]; total: string; ov: string; ldv: string } | undefined;
+  const countedPages = new Map<string, (values: { val: string; offset: number }) => Promise<CountedPage>>();
+  const countedStatement = (cond: SQL, dim: string, first: boolean, view: DomainListView) =>
     db
       .select({
-        ...VIEWS[view].fields,
+        ...(view === 'list' ? listItemOwnFields : VIEWS.full.fields),
         total: sql<string>`(select coalesce(max(fc.n), 0)::bigint from ${domainFilterCounts} fc
           where fc.dim = ${dim} and fc.val = ${sql.placeholder('val')})`,
         ov: otherVersion,
@@ -519,8 +565,28 @@ export function createDomainsRepository(db: Db) {
         sql`${domains.domainNo} in (select d2.domain_no from ${domains} d2 where ${cond}
           order by d2.domain_no limit ${sql.raw(String(PAGE_SIZE))} offset ${first ? sql.raw('0') : sql.placeholder('offset')})`,
       )
-      .orderBy(asc(domains.domainNo))
-      .prepare(name);
+      .orderBy(asc(domains.domainNo));
+  /** The counted page's statement, prepared as `name`; the list view read as arrays (total, ov, ldv follow its fields). */
+  const countedReader = (name: string, cond: SQL, dim: string, first: boolean, view: DomainListView) => {
+    if (view === 'list') {
+      const st = preparedArrays(db, name, countedStatement(cond, dim, first, view));
+      const k = LIST_ITEM_KEYS.length;
+      return async (values: { val: string; offset: number }): Promise<CountedPage> => {
+        const rows = await st.execute(values);
+        const top = rows[0];
+        if (!top) return undefined;
+        const ov = String(top[k + 1]);
+        return { items: await listItemsOf(rows.map(ownRowOf), ov), total: String(top[k]), ov, ldv: String(top[k + 2]) };
+      };
+    }
+    const st = countedStatement(cond, dim, first, view).prepare(name);
+    return async (values: { val: string; offset: number }): Promise<CountedPage> => {
+      const rows = await st.execute(values);
+      const top = rows[0];
+      if (!top) return undefined;
+      return { items: rows.map(VIEWS.full.map), total: String(top.total), ov: top.ov, ldv: top.ldv };
+    };
+  };
   const countedPage = (c: { dim: string; val: string }, offset: number, view: DomainListView) => {
     const column = { brand: 'brand_id', server: 'server_id', cloud: 'cloud_id', registrator: 'domain_registrator_id' }[
       c.dim
@@ -540,7 +606,7 @@ export function createDomainsRepository(db: Db) {
         : c.dim === 'zone'
           ? sql.raw(`d2.cloud_zone_id is ${c.val === 'true' ? 'not ' : ''}null`)
           : sql`d2.status = ${sql.placeholder('val')}`;
-      countedPages.set(name, (st = countedStatement(name, cond, c.dim, first, view)));
+      countedPages.set(name, (st = countedReader(name, cond, c.dim, first, view)));
     }
     return st;
   };
@@ -611,7 +677,6 @@ export function createDomainsRepository(db: Db) {
     key: string | undefined,
   ): Promise<ListResult<ListItem>> => {
     const view = q.view ?? 'full';
-    const { map } = VIEWS[view];
     const kept = key ? pages.get(key) : undefined;
     if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS) {
       const now = await readPageVersion();
@@ -624,18 +689,19 @@ export function createDomainsRepository(db: Db) {
         ex,
         found.map((r) => r.no),
         view,
+        found[0]?.ov ?? '',
       );
       const n = found.length ? (lastTotal = Number(found[0]!.total)) : await total(ex);
-      const result = { items: rows.map(map), itemsCount: n };
+      const result = { items: rows, itemsCount: n };
       keep(key, q, found[0], result);
       return result;
     }
     const counted = countedFilter(q);
     if (counted && ex === db) {
-      const found = await countedPage(counted, offset, view).execute({ val: counted.val, offset });
-      if (found.length) {
-        const result = { items: found.map(map), itemsCount: Number(found[0]!.total) };
-        keep(key, q, { ov: found[0]!.ov, dv: found[0]!.ldv }, result);
+      const found = await countedPage(counted, offset, view)({ val: counted.val, offset });
+      if (found) {
+        const result = { items: found.items, itemsCount: Number(found.total) };
+        keep(key, q, { ov: found.ov, dv: found.ldv }, result);
         return result;
       }
     }
@@ -673,10 +739,10 @@ export function createDomainsRepository(db: Db) {
     const nos = found.flatMap((r) => (r.no === null ? [] : [Number(r.no)]));
     const filterCount = counted && found[0]?.fc != null ? Number(found[0].fc) : undefined;
     const [rows, count] = await Promise.all([
-      rowsOf(ex, nos, view),
+      rowsOf(ex, nos, view, found[0]?.ov ?? ''),
       filterCount ?? countAt(ex, where, q, filterKey, found[0] ? Number(found[0].ldv) : undefined),
     ]);
-    const result = { items: rows.map(map), itemsCount: count };
+    const result = { items: rows, itemsCount: count };
     keep(key, q, found[0] && { ov: found[0].ov, dv: found[0].ldv }, result);
     return result;
   };
