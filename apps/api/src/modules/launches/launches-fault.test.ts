@@ -162,7 +162,12 @@ describe.skipIf(!BASE_URL)('a launch under a killed worker (PostgreSQL, real pro
     expect([...zone.dnsRecords.values()].filter((r) => r.type === 'A' && r.name === name)).toHaveLength(1);
     expect(da.domainsOf('web').filter((d) => d.name === name)).toHaveLength(1);
     expect(nc.state.accounts.get('faultuser')!.domains.has(name)).toBe(true);
-    const job = (await c.repos.jobs.find(done.jobId!))!;
+    // The launch's last stage is written by the job's handler; the job's own end, by the worker once the handler
+    // returns, a moment later.
+    let job = (await c.repos.jobs.find(done.jobId!))!;
+    for (const end = Date.now() + 10_000; job.state === 'running' && Date.now() < end; await sleep(100)) {
+      job = (await c.repos.jobs.find(done.jobId!))!;
+    }
     expect(job.state).toBe('completed');
     expect(job.attempts).toBe(2);
   }, 180_000);
