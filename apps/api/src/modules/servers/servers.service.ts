@@ -1,4 +1,4 @@
-import type { ListQuery, RsaKeyInfo, Server, ServerInput, TestConnectionResult } from '@fleetdesk/contract';
+import type { RsaKeyInfo, Server, ServerInput, ServerListQuery, TestConnectionResult } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { AppError, NotFoundError, UpstreamError, ValidationError } from '../../http/errors.ts';
@@ -71,7 +71,7 @@ export function createServersService(deps: {
     hostKeyFingerprint: r.hostKeyFingerprint,
   });
 
-  const crud = createCrudService<Server, ServerInput, ListQuery, ServerWrite & { ipAddress: string }>({
+  const crud = createCrudService<Server, ServerInput, ServerListQuery, ServerWrite & { ipAddress: string }>({
     database,
     audit,
     usage,
