@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, booleanish, optionalRef, optionalText, secretInput, secretOutput } from './common.ts';
+import {
+  IdSchema,
+  ListQuerySchema,
+  booleanish,
+  optionalRef,
+  optionalText,
+  secretInput,
+  secretOutput,
+} from './common.ts';
 import { RefSchema } from './clouds.ts';
 
 export const PROXY_TYPES = ['http', 'socks5'] as const;

@@ -613,6 +613,7 @@ export function createJobEngine(deps: {
           payload: {},
           state: 'queued',
           createdBy: 'schedule',
+          periodic: true,
         });
         await engine.dispatch(def, row, { singletonKey: kind, singletonSeconds: seconds });
       };

@@ -57,6 +57,23 @@ async function seed() {
     },
     { kind: 'servers.health-check', area: 'cnv:servers', payload: {}, state: 'queued' },
     { kind: 'servers.health-check', area: 'cnv:servers', payload: {}, state: 'completed' },
+    // The schedule's housekeeping: not among the operator's jobs, on the dashboard or the Jobs screen.
+    {
+      kind: 'alerts.evaluate',
+      area: 'cnv:domains',
+      payload: {},
+      state: 'running',
+      createdBy: 'schedule',
+      periodic: true,
+    },
+    {
+      kind: 'alerts.evaluate',
+      area: 'cnv:domains',
+      payload: {},
+      state: 'completed',
+      createdBy: 'schedule',
+      periodic: true,
+    },
   ]);
 }
 
@@ -119,9 +136,18 @@ describe('GET /api/dashboard', () => {
     expect(await listed('/domains?expiresBefore=' + links.expiring.split('expiresBefore=')[1])).not.toBe(
       d.domains.expiringSoon,
     );
+    // Scheduled runs are shown when asked for, and when their kind is asked for by name.
+    expect(await listed('/jobs?periodic=only')).toBe(2);
+    expect(await listed('/jobs?periodic=include')).toBe(5);
+    expect(await listed('/jobs')).toBe(3);
+    expect(await listed('/jobs?kind=alerts.evaluate')).toBe(2);
     // The list's filters name what they keep.
     expect(await listed('/proxies?check=unchecked')).toBe(d.proxies.unchecked);
-    const bad = await t.inject({ method: 'GET', url: '/api/servers?status=sideways', headers: { authorization: admin } });
+    const bad = await t.inject({
+      method: 'GET',
+      url: '/api/servers?status=sideways',
+      headers: { authorization: admin },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/status/);
   });
