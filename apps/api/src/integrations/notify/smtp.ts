@@ -14,8 +14,12 @@ export type SmtpSettings = {
   to: string;
 };
 
-/** Email over SMTP with nodemailer: one connection per message, every wait bounded. */
-export function createSmtpClient(o: { timeoutMs?: number } = {}) {
+/**
+ * Email over SMTP with nodemailer: one connection per message, every wait bounded. STARTTLS is required when
+ * chosen (never a fall back to clear text) and certificates are checked against the system's authorities, plus
+ * `ca` (tests; a deployment with a private authority sets NODE_EXTRA_CA_CERTS).
+ */
+export function createSmtpClient(o: { timeoutMs?: number; ca?: string | string[] } = {}) {
   const timeoutMs = o.timeoutMs ?? 15_000;
   return {
     /** Sends a text and an HTML part; answers with the server's final response line. */
@@ -29,6 +33,7 @@ export function createSmtpClient(o: { timeoutMs?: number } = {}) {
         secure: c.security === 'tls',
         requireTLS: c.security === 'starttls',
         ignoreTLS: c.security === 'none',
+        ...(o.ca ? { tls: { ca: o.ca } } : {}),
         auth: c.user ? { user: c.user, pass: c.password ?? '' } : undefined,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
@@ -57,9 +62,35 @@ export function createSmtpClient(o: { timeoutMs?: number } = {}) {
 }
 export type SmtpClient = ReturnType<typeof createSmtpClient>;
 
+/** Node's codes for a certificate that does not verify (self-signed, unknown authority, expired, wrong name). */
+const CERT_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
+
 function smtpError(c: SmtpSettings, err: unknown): ChannelSendError {
-  const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
+  const e = err as {
+    code?: string;
+    originalCode?: string;
+    command?: string;
+    responseCode?: number;
+    response?: string;
+    message?: string;
+  };
   const where = `${c.host}:${c.port}`;
+  // A setting to fix, not an outage: retrying cannot help.
+  if (e.originalCode && CERT_CODE.test(e.originalCode))
+    return new ChannelSendError(
+      PROVIDER,
+      `${where} has a TLS certificate that is not trusted (${(e.message ?? e.originalCode).slice(0, 200)})`,
+      false,
+    );
+  if (e.code === 'ETLS' && e.command === 'STARTTLS')
+    return new ChannelSendError(
+      PROVIDER,
+      `${where} does not offer STARTTLS; choose TLS or None for this server`,
+      false,
+      {
+        upstreamStatus: e.responseCode,
+      },
+    );
   if (e.responseCode) {
     const line = (e.response ?? e.message ?? '').replace(/\s+/g, ' ').slice(0, 300);
     // 4xx is a temporary refusal by SMTP's own rule; 5xx (a refused login or recipient) is final.

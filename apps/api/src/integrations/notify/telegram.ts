@@ -1,11 +1,14 @@
 import { TELEGRAM_API_BASE } from '@fleetdesk/contract';
+import { cutText } from '../../lib/text-cut.ts';
 import { providerFetch } from '../provider-calls.ts';
 import { ChannelSendError, excerpt, isTimeout, readBounded } from './errors.ts';
 import { createSpacing, sleep } from './rate-limit.ts';
 
 const PROVIDER = 'Telegram';
-/** A 429 asking for at most this long is waited out in place; a longer one goes back to the job's retry. */
+/** A 429 asking for at most this long is waited out in place; a longer one goes to the job, which waits it out. */
 const MAX_INLINE_WAIT_S = 30;
+/** Bot API: a message's text is 1–4096 characters. */
+const TEXT_LIMIT = 4096;
 
 type BotAnswer = {
   ok: boolean;
@@ -15,7 +18,10 @@ type BotAnswer = {
   parameters?: { retry_after?: number };
 };
 
-/** The Bot API client: `sendMessage` within Telegram's limits (1 a second per chat, 30 a second per bot). */
+/**
+ * The Bot API client: `sendMessage` within Telegram's limits (1 a second per chat, 20 a minute in a group, 30 a
+ * second per bot).
+ */
 export function createTelegramClient(o: { timeoutMs?: number } = {}) {
   const fetch = providerFetch('telegram');
   const spacing = createSpacing();
@@ -74,10 +80,13 @@ export function createTelegramClient(o: { timeoutMs?: number } = {}) {
       text: string,
       signal?: AbortSignal,
     ): Promise<string> {
-      const body = { chat_id: c.chatId, text: text.slice(0, 4096), disable_web_page_preview: true };
+      // Bot API 7.0 replaced disable_web_page_preview with link_preview_options.
+      const body = { chat_id: c.chatId, text: cutText(text, TEXT_LIMIT), link_preview_options: { is_disabled: true } };
+      // A group (negative id) takes 20 messages a minute: one each 3 s keeps within it.
+      const chatGapMs = c.chatId.startsWith('-') ? 3000 : 1000;
       for (let tries = 0; ; tries++) {
         await spacing.acquire(`bot:${c.token}`, 34, signal);
-        await spacing.acquire(`chat:${c.token}:${c.chatId}`, 1000, signal);
+        await spacing.acquire(`chat:${c.token}:${c.chatId}`, chatGapMs, signal);
         try {
           const { answer } = await call(c.base, c.token, 'sendMessage', body, signal);
           // Telegram's answer in short: the message id it gave (the whole answer repeats the text).

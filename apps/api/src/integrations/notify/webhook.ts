@@ -5,13 +5,35 @@ import { ChannelSendError, excerpt, isTimeout, readBounded } from './errors.ts';
 
 const PROVIDER = 'Webhook';
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<body>">`, as Stripe signs its events. */
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<body>">` keyed by the secret's text, as Stripe signs its events. */
 export function signWebhook(secret: string, body: string, t: number) {
   const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
   return `t=${t},v1=${v1}`;
 }
 
-/** POSTs a JSON body to the channel's URL, signed; the delivery id travels in its own header on every retry. */
+/**
+ * Standard Webhooks' `webhook-signature`: `v1,<base64 HMAC-SHA256 over "<id>.<t>.<body>">`, keyed by the bytes the
+ * secret's base64 (after `whsec_`) stands for. Node's decoder also reads the base64url of secrets made before
+ * decision 059, so their key is the same 32 bytes.
+ */
+export function signStandardWebhook(secret: string, id: string, t: number, body: string) {
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${t}.${body}`).digest('base64')}`;
+}
+
+/** A `Retry-After` value (delay-seconds or an HTTP date) in whole seconds from now; undefined when unreadable. */
+export function parseRetryAfter(v: string | null | undefined, now = Date.now()): number | undefined {
+  const s = v?.trim();
+  if (!s) return undefined;
+  if (/^\d+$/.test(s)) return Number(s);
+  const at = Date.parse(s);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * POSTs a JSON body to the channel's URL, signed twice: Standard Webhooks' headers (`webhook-id` is the delivery
+ * id, the same on every retry) and our older `Fleetdesk-Signature` for receivers written for it.
+ */
 export function createWebhookClient(o: { timeoutMs?: number } = {}) {
   const fetch = providerFetch('webhook');
   const timeoutMs = o.timeoutMs ?? 10_000;
@@ -30,6 +52,9 @@ export function createWebhookClient(o: { timeoutMs?: number } = {}) {
           headers: {
             'content-type': 'application/json',
             'user-agent': 'Fleetdesk-Alerts/1',
+            'webhook-id': deliveryId,
+            'webhook-timestamp': String(t),
+            'webhook-signature': signStandardWebhook(c.secret, deliveryId, t, body),
             [WEBHOOK_SIGNATURE_HEADER]: signWebhook(c.secret, body, t),
             [WEBHOOK_DELIVERY_HEADER]: deliveryId,
           },
@@ -47,7 +72,18 @@ export function createWebhookClient(o: { timeoutMs?: number } = {}) {
       const answer = `HTTP ${res.status}${text ? ` ${text}` : ''}`;
       if (res.status >= 200 && res.status < 300) return answer;
       const temporary = res.status >= 500 || res.status === 408 || res.status === 429;
-      throw new ChannelSendError(PROVIDER, answer, temporary, { upstreamStatus: res.status });
+      // The receiver's own wait (RFC 9110 allows it on 429 and 503): the retry comes no sooner.
+      const retryAfter =
+        res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
+      throw new ChannelSendError(
+        PROVIDER,
+        retryAfter === undefined ? answer : `${answer} (retry after ${retryAfter} s)`,
+        temporary,
+        {
+          upstreamStatus: res.status,
+          retryAfterSeconds: retryAfter,
+        },
+      );
     },
   };
 }

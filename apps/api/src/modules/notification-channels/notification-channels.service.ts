@@ -88,10 +88,11 @@ export function createNotificationChannelsService(deps: {
         if (k !== input.kind) for (const col of cols) (w as Record<string, unknown>)[col] = null;
       }
     }
-    // A webhook gets its signing secret at creation (revealed through the audited reveal), never typed in.
+    // A webhook gets its signing secret at creation (revealed through the audited reveal), never typed in:
+    // Standard Webhooks' form, `whsec_` and the standard base64 of 32 random bytes (decision 059).
     const kind = input.kind ?? current?.kind;
     if (kind === 'webhook' && (!current || current.webhookSecret === null)) {
-      w.webhookSecretEnc = secrets.encrypt(`whsec_${randomBytes(32).toString('base64url')}`);
+      w.webhookSecretEnc = secrets.encrypt(`whsec_${randomBytes(32).toString('base64')}`);
     }
     return w;
   };

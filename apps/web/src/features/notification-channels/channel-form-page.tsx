@@ -46,8 +46,9 @@ function WebhookSecret({ channelId }: { channelId: string }) {
         </Button>
       )}
       <div className="form-text">
-        Each POST carries Fleetdesk-Signature: t=…,v1=… (HMAC-SHA256 of “t.body” with this secret) and a
-        Fleetdesk-Delivery id that stays the same on retries.
+        Each POST is signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature: verify it with
+        a Standard Webhooks library and this secret), and with Fleetdesk-Signature: t=…,v1=… (HMAC-SHA256 of “t.body”
+        with this secret). The id stays the same on retries.
       </div>
     </div>
   );
