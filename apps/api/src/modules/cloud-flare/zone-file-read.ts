@@ -141,8 +141,10 @@ function* entriesOf(lines: Iterable<{ no: number; text: string }>): Generator<En
     let bad: string | null = null;
     let comment: string | null = null;
     const fields: string[] = [];
+    // Fields past the bound are not kept (the entry is refused): only its quotes and parentheses are followed.
+    const room = cur?.over ? 0 : maxFields + 1 - (cur?.tokens.length ?? 0);
     const end = (i: number) => {
-      if (start >= 0) fields.push(text.slice(start, i));
+      if (start >= 0 && fields.length < room) fields.push(text.slice(start, i));
       start = -1;
     };
     for (let i = 0; i < text.length; i++) {

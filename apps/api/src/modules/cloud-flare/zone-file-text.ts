@@ -66,6 +66,7 @@ export function splitTxt(text: string): Uint8Array[] {
 export function decodeToken(raw: string): Uint8Array | null {
   const quoted = raw.startsWith('"');
   const body = quoted ? raw.slice(1, -1) : raw;
+  if (!body.includes('\\')) return utf8.encode(body);
   const out: number[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body.charCodeAt(i);
