@@ -53,6 +53,17 @@ describe('writing: one record is always one line', () => {
     expect(text).toContain('_xmpp._tcp.example.com.\t3600\tIN\tSRV\t20 5 5269 xmpp.example.com.');
   });
 
+  it('writes HTTPS, SVCB and NAPTR target names absolute, "." as it is', () => {
+    const text = render([
+      rec('1', 'HTTPS', 'example.com', '1 . alpn="h3,h2"'),
+      rec('2', 'SVCB', '_dns.example.com', '1 dns.example.net alpn="dot"'),
+      rec('3', 'NAPTR', 'example.com', '100 10 "S" "SIP+D2U" "" _sip._udp.example.com'),
+    ]);
+    expect(text).toContain('\tHTTPS\t1 . alpn="h3,h2"');
+    expect(text).toContain('\tSVCB\t1 dns.example.net. alpn="dot"');
+    expect(text).toContain('\tNAPTR\t100 10 "S" "SIP+D2U" "" _sip._udp.example.com.');
+  });
+
   it('cuts TXT strings at 255 bytes, not 255 UTF-16 characters', () => {
     const text = render([rec('1', 'TXT', 'ru.example.com', 'я'.repeat(200))]);
     const line = recordLines(text).find((l) => l.includes('\tTXT\t'))!;

@@ -121,7 +121,7 @@ const EXPORTED: DnsRecord[] = [
   rec('SRV', '_sip._tcp.example.com', '10 5 5060 sip.example.com'),
   rec('SRV', '_xmpp._tcp.example.com', '5 5269 xmpp.example.net', { priority: 20 }),
   rec('SSHFP', 'host.example.com', `4 2 ${HEX64}`),
-  rec('SVCB', '_dns.example.com', '1 . alpn="dot"'),
+  rec('SVCB', '_dns.example.com', '1 dns.example.net alpn="dot"'),
   rec('TLSA', '_443._tcp.example.com', `3 1 1 ${HEX64}`),
   rec('TXT', 'example.com', 'v=spf1 include:_spf.example.net -all'),
   rec('TXT', 'ru.example.com', 'кириллица '.repeat(30)),

@@ -37,6 +37,14 @@ function dataOf(r: Pick<DnsRecord, 'type' | 'content' | 'priority'>): string {
     if (parts.length === 4) parts[3] = absolute(parts[3]!);
     return escapeData(parts.join(' '));
   }
+  // A target name in HTTPS/SVCB (second field) and NAPTR (last field) is absolute too; "." means none.
+  const named = type === 'HTTPS' || type === 'SVCB' ? 1 : type === 'NAPTR' ? 5 : -1;
+  if (named >= 0) {
+    const parts = r.content.trim().split(/\s+/);
+    const t = parts[named];
+    if (t && t !== '.' && !t.startsWith('"') && !t.endsWith('.')) parts[named] = `${t}.`;
+    return escapeData(parts.join(' '));
+  }
   if (type === 'URI' && r.priority !== undefined) return escapeData(`${r.priority} ${r.content}`);
   return escapeData(r.content);
 }
