@@ -682,6 +682,7 @@ export async function createContainer(
       if (drainTimer) clearInterval(drainTimer);
       await jobEngine.stop(true, graceMs).catch(() => undefined);
       ssh.closeAll();
+      await zoneFile.close();
       await database.close();
     },
   };
