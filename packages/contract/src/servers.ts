@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { CREDENTIAL_MESSAGES, IdSchema, isUserSafe, optionalText, secretOutput, secretPassword } from './common.ts';
+import {
+  CREDENTIAL_MESSAGES,
+  IdSchema,
+  hasNoUrlCredentials,
+  isUserSafe,
+  urlCredentialsMessage,
+  optionalText,
+  secretOutput,
+  secretPassword,
+} from './common.ts';
 import { IpAddressSchema, portInput } from './proxies.ts';
 
 export const SERVER_STATUSES = ['online', 'offline', 'unknown'] as const;
@@ -14,6 +23,7 @@ const optionalUrl = (label: string) =>
       .trim()
       .max(2000)
       .pipe(z.url({ protocol: /^https?$/, message: `${label} must be an http(s) URL` }))
+      .refine(hasNoUrlCredentials, urlCredentialsMessage(label))
       .nullable()
       .optional(),
   );

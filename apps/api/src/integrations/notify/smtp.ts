@@ -1,5 +1,7 @@
+import net from 'node:net';
 import nodemailer from 'nodemailer';
 import type { SmtpSecurity } from '@fleetdesk/contract';
+import { type DestinationPolicy, DestinationRefusedError, checkedAddress } from './destination.ts';
 import { ChannelSendError } from './errors.ts';
 
 const PROVIDER = 'SMTP';
@@ -15,16 +17,25 @@ export type SmtpSettings = {
 };
 
 /** Email over SMTP with nodemailer: one connection per message, every wait bounded. */
-export function createSmtpClient(o: { timeoutMs?: number } = {}) {
+export function createSmtpClient(o: { timeoutMs?: number; destinations?: DestinationPolicy } = {}) {
   const timeoutMs = o.timeoutMs ?? 15_000;
+  const policy = o.destinations ?? { allowPrivate: false };
   return {
     /** Sends a text and an HTML part; answers with the server's final response line. */
     async send(
       c: SmtpSettings,
       m: { subject: string; text: string; html: string; messageId: string },
     ): Promise<string> {
+      // Connect to the address that was checked (decision 058); TLS still verifies the name.
+      let address: string;
+      try {
+        address = (await checkedAddress(c.host, policy)).address;
+      } catch (err) {
+        throw smtpError(c, err);
+      }
       const transport = nodemailer.createTransport({
-        host: c.host,
+        host: address,
+        servername: net.isIP(c.host) ? undefined : c.host,
         port: c.port,
         secure: c.security === 'tls',
         requireTLS: c.security === 'starttls',
@@ -46,7 +57,9 @@ export function createSmtpClient(o: { timeoutMs?: number } = {}) {
           // The same Message-ID on every retry of one delivery, so a mailbox can drop a repeat.
           messageId: m.messageId,
         });
-        return String(info.response ?? 'accepted').slice(0, 300);
+        return String(info.response ?? 'accepted')
+          .replace(/\s+/g, ' ')
+          .slice(0, 120);
       } catch (err) {
         throw smtpError(c, err);
       } finally {
@@ -60,8 +73,9 @@ export type SmtpClient = ReturnType<typeof createSmtpClient>;
 function smtpError(c: SmtpSettings, err: unknown): ChannelSendError {
   const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
   const where = `${c.host}:${c.port}`;
+  if (err instanceof DestinationRefusedError) return new ChannelSendError(PROVIDER, `refused: ${err.message}`, false);
   if (e.responseCode) {
-    const line = (e.response ?? e.message ?? '').replace(/\s+/g, ' ').slice(0, 300);
+    const line = (e.response ?? e.message ?? '').replace(/\s+/g, ' ').slice(0, 120);
     // 4xx is a temporary refusal by SMTP's own rule; 5xx (a refused login or recipient) is final.
     return new ChannelSendError(PROVIDER, `${where} refused: ${line}`, e.responseCode < 500, {
       upstreamStatus: e.responseCode,
@@ -70,6 +84,8 @@ function smtpError(c: SmtpSettings, err: unknown): ChannelSendError {
   if (e.code === 'EAUTH') return new ChannelSendError(PROVIDER, `${where} refused the login`, false);
   if (e.code === 'ETIMEDOUT')
     return new ChannelSendError(PROVIDER, `${where} did not answer in time`, true, { timeout: true });
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')
+    return new ChannelSendError(PROVIDER, `cannot resolve ${c.host}`, true);
   if (e.code === 'ESOCKET' || e.code === 'ECONNECTION' || e.code === 'EDNS')
     return new ChannelSendError(PROVIDER, `cannot reach ${where} (${(e.message ?? '').slice(0, 200)})`, true);
   return new ChannelSendError(PROVIDER, `${where}: ${(e.message ?? 'failed').slice(0, 200)}`, true);
