@@ -31,7 +31,8 @@ export const TOKEN_DESTINATION_MESSAGE = 'An API token cannot change where a sto
  * API token may not change such a field at all (token-limits.ts lists what else tokens may not do).
  */
 export function assertCredentialDestinations(actor: Actor, list: CredentialDestination[]) {
-  const changed = list.filter((d) => d.next !== undefined && norm(d.next) !== norm(d.current));
+  // Clearing a destination sends the credential nowhere (a later new one is a change like any other).
+  const changed = list.filter((d) => norm(d.next) !== null && norm(d.next) !== norm(d.current));
   if (!changed.length) return;
   if (actor.tokenId) {
     const names = changed.map((d) => d.field).join(', ');

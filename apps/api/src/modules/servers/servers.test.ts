@@ -140,6 +140,8 @@ describe('where the panel logins go (decision 058)', () => {
     const moved = await patch(s._id, { directAdminUri: 'https://da2.example:2222', directAdminPassword: 'da-new' });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json().data.directAdminUri).toBe('https://da2.example:2222');
+    // Clearing a URI sends the password nowhere.
+    expect((await patch(s._id, { ispmanagerUri: null })).statusCode).toBe(200);
     // A server without a stored password has nothing to send anywhere.
     const bare = (await post({ IPAddress: '5.6.7.9' })).json().data;
     expect((await patch(bare._id, { directAdminUri: 'https://da.example' })).statusCode).toBe(200);
