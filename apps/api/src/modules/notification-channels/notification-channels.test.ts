@@ -1,10 +1,13 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED, SECRET_MASK } from '@fleetdesk/contract';
 import { startSmtpCatcher, type SmtpCatcher } from '@fleetdesk/simulators/smtp/index.ts';
 import { startTelegramSim, type TelegramSim } from '@fleetdesk/simulators/telegram/index.ts';
+import { MIGRATIONS_DIR } from '../../db/client.ts';
 import { notificationChannels } from '../../db/schema/index.ts';
 import { isPublicAddress } from '../../integrations/notify/destination.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
@@ -192,8 +195,19 @@ describe('secrets in answers, logs and the audit', () => {
     const r = (await call(open, session, 'POST', `/api/notification-channels/${chat._id}/test`)).json().data;
     expect(r.ok).toBe(false);
     expect(r.answer).toBe(`Telegram: cannot reach the Bot API at 127.0.0.1:${port}`);
+    const hook = await create(open, session, {
+      name: 'Hook',
+      kind: 'webhook',
+      webhookUrl: 'https://hooks.example.com/',
+    });
+    await open.c.database.db
+      .update(notificationChannels)
+      .set({ webhookUrl: `http://x:y@127.0.0.1:${port}/hook` })
+      .where(eq(notificationChannels.id, hook._id));
+    const r2 = (await call(open, session, 'POST', `/api/notification-channels/${hook._id}/test`)).json().data;
+    expect(r2).toMatchObject({ ok: false, answer: `Webhook: cannot reach 127.0.0.1:${port}` });
     const log = JSON.stringify((await call(open, session, 'GET', '/api/alerts/deliveries')).json().data);
-    for (const text of [JSON.stringify(r), log, open.logs.join('\n')]) {
+    for (const text of [JSON.stringify(r), JSON.stringify(r2), log, open.logs.join('\n')]) {
       expect(text).not.toContain('111:TOKEN');
       expect(text).not.toContain('x:y@');
     }
@@ -236,6 +250,54 @@ describe('secrets in answers, logs and the audit', () => {
     expect(text).not.toContain(row!.telegramBotTokenEnc!);
     const update = audit.find((a) => a.action === 'update')!;
     expect(update.diff.telegramBotTokenEnc).toEqual({ before: REDACTED, after: REDACTED });
+  });
+});
+
+describe('what was stored before (migration 0035)', () => {
+  it('scrubs bot tokens, URL passwords, webhook pages and sealed secrets from answers, the log and the audit', async () => {
+    const { session } = await apiToken(open, ['cnv']);
+    const chat = await create(open, session, telegram());
+    const hook = await create(open, session, {
+      name: 'Hook',
+      kind: 'webhook',
+      webhookUrl: 'https://hooks.example.com/',
+    });
+    const leaked =
+      'Telegram: cannot reach the Bot API (includes credentials: http://x:y@127.0.0.1:1/bot123456:AAsecret-_x/sendMessage)';
+    const db = open.c.database.db;
+    await db.update(notificationChannels).set({ lastTestAnswer: leaked }).where(eq(notificationChannels.id, chat._id));
+    await db
+      .update(notificationChannels)
+      .set({ lastTestAnswer: 'Webhook: HTTP 503 <html>admin login page</html>' })
+      .where(eq(notificationChannels.id, hook._id));
+    await db.execute(sql`insert into alert_delivery_log (channel_name, channel_kind, event, outcome, answer) values
+      ('Ops chat', 'telegram', 'Test message', 'failed', ${leaked}),
+      ('Hook', 'webhook', 'Test message', 'test', 'HTTP 200 welcome back, the admin session is abc')`);
+    await db.execute(sql`insert into audit_log (action, entity, entity_id, details, diff) values
+      ('test', 'notification-channels', ${chat._id}, ${JSON.stringify({ ok: false, answer: leaked })}::jsonb, null),
+      ('update', 'notification-channels', ${chat._id}, null,
+        ${JSON.stringify({ telegramBotTokenEnc: { before: 'v1:aaa', after: 'v1:bbb' }, name: { before: 'a', after: 'b' } })}::jsonb)`);
+
+    const file = fs.readFileSync(path.join(MIGRATIONS_DIR, '0035_scrub_channel_answers.sql'), 'utf8');
+    for (const statement of file.split('--> statement-breakpoint')) await open.c.database.exec(statement);
+
+    const scrubbed =
+      'Telegram: cannot reach the Bot API (includes credentials: http://127.0.0.1:1/bot[redacted]/sendMessage)';
+    const rows = await db.select().from(notificationChannels);
+    expect(rows.find((r) => r.id === chat._id)!.lastTestAnswer).toBe(scrubbed);
+    expect(rows.find((r) => r.id === hook._id)!.lastTestAnswer).toBe('Webhook: HTTP 503');
+    const log = (await db.execute(sql`select answer from alert_delivery_log order by id`)) as unknown as {
+      rows: { answer: string }[];
+    };
+    expect(log.rows.map((r) => r.answer)).toEqual([scrubbed, 'HTTP 200']);
+    const audit = (await db.execute(
+      sql`select action, details, diff from audit_log where entity = 'notification-channels' and action in ('test', 'update')`,
+    )) as unknown as { rows: { action: string; details: { answer?: string } | null; diff: unknown }[] };
+    expect(audit.rows.find((r) => r.action === 'test')!.details!.answer).toBe(scrubbed);
+    expect(audit.rows.find((r) => r.action === 'update')!.diff).toEqual({
+      telegramBotTokenEnc: { before: REDACTED, after: REDACTED },
+      name: { before: 'a', after: 'b' },
+    });
   });
 });
 
