@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { IdSchema, NUL_MESSAGE, hasNoNul, optionalText, requiredText, secretInput, secretOutput } from './common.ts';
+import {
+  IdSchema,
+  NUL_MESSAGE,
+  hasNoNul,
+  hasNoUrlCredentials,
+  optionalText,
+  requiredText,
+  secretInput,
+  secretOutput,
+  urlCredentialsMessage,
+} from './common.ts';
 import { DomainFilterPartialSchema } from './domains.ts';
 import { portInput } from './proxies.ts';
 import { valuesOf } from './labels.ts';
@@ -57,7 +67,8 @@ const httpUrl = (label: string) =>
       } catch {
         return false;
       }
-    }, `${label} must be an http(s) URL`);
+    }, `${label} must be an http(s) URL`)
+    .refine(hasNoUrlCredentials, urlCredentialsMessage(label));
 
 export const NotificationChannelSchema = z.object({
   _id: IdSchema,

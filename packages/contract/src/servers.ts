@@ -3,7 +3,9 @@ import {
   CREDENTIAL_MESSAGES,
   IdSchema,
   ListQuerySchema,
+  hasNoUrlCredentials,
   isUserSafe,
+  urlCredentialsMessage,
   optionalText,
   secretOutput,
   secretPassword,
@@ -31,6 +33,7 @@ const optionalUrl = (label: string) =>
       .trim()
       .max(2000)
       .pipe(z.url({ protocol: /^https?$/, message: `${label} must be an http(s) URL` }))
+      .refine(hasNoUrlCredentials, urlCredentialsMessage(label))
       .nullable()
       .optional(),
   );

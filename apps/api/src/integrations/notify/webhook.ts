@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@fleetdesk/contract';
 import { providerFetch } from '../provider-calls.ts';
-import { ChannelSendError, excerpt, isTimeout, readBounded } from './errors.ts';
+import { type DestinationPolicy, destinationAgent, hostOf, refusalOf } from './destination.ts';
+import { ChannelSendError, isTimeout, readBounded, statusLine } from './errors.ts';
 
 const PROVIDER = 'Webhook';
 
@@ -34,9 +35,10 @@ export function parseRetryAfter(v: string | null | undefined, now = Date.now()):
  * POSTs a JSON body to the channel's URL, signed twice: Standard Webhooks' headers (`webhook-id` is the delivery
  * id, the same on every retry) and our older `Fleetdesk-Signature` for receivers written for it.
  */
-export function createWebhookClient(o: { timeoutMs?: number } = {}) {
+export function createWebhookClient(o: { timeoutMs?: number; destinations?: DestinationPolicy } = {}) {
   const fetch = providerFetch('webhook');
   const timeoutMs = o.timeoutMs ?? 10_000;
+  const dispatcher = destinationAgent(o.destinations ?? { allowPrivate: false });
   return {
     async post(
       c: { url: string; secret: string },
@@ -60,16 +62,21 @@ export function createWebhookClient(o: { timeoutMs?: number } = {}) {
           },
           body,
           redirect: 'manual',
+          dispatcher,
           signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
         if (signal?.aborted) throw err;
         if (isTimeout(err))
           throw new ChannelSendError(PROVIDER, `no answer within ${timeoutMs / 1000} s`, true, { timeout: true });
-        throw new ChannelSendError(PROVIDER, `cannot reach ${new URL(c.url).host} (${(err as Error).message})`, true);
+        const refused = refusalOf(err);
+        if (refused) throw new ChannelSendError(PROVIDER, `refused: ${refused.message}`, false);
+        // The host only: the URL's path may itself be a credential, and undici's message repeats the URL.
+        throw new ChannelSendError(PROVIDER, `cannot reach ${hostOf(c.url)}`, true);
       }
-      const text = excerpt(await readBounded(res.body as ReadableStream<Uint8Array> | null, 8 * 1024), 200);
-      const answer = `HTTP ${res.status}${text ? ` ${text}` : ''}`;
+      // The receiver's body is neither shown nor stored (decision 058): only the status line.
+      await readBounded(res.body as ReadableStream<Uint8Array> | null, 8 * 1024);
+      const answer = statusLine(res.status);
       if (res.status >= 200 && res.status < 300) return answer;
       const temporary = res.status >= 500 || res.status === 408 || res.status === 429;
       // The receiver's own wait (RFC 9110 allows it on 429 and 503): the retry comes no sooner.

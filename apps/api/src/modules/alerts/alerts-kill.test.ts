@@ -36,7 +36,13 @@ describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (P
     dbUrl: () => dbUrl,
     dataDir,
     appKey: APP_KEY,
-    env: { JOB_HEARTBEAT_SECONDS: '1', JOB_TAKEOVER_SECONDS: '3', ALERTS_RETRY_SECONDS: '1' },
+    env: {
+      JOB_HEARTBEAT_SECONDS: '1',
+      JOB_TAKEOVER_SECONDS: '3',
+      ALERTS_RETRY_SECONDS: '1',
+      // The receiver listens on loopback.
+      ALERT_ALLOW_PRIVATE_DESTINATIONS: '1',
+    },
   });
   const spawnWorker = () => procs.start('worker');
 

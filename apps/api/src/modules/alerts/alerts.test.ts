@@ -207,7 +207,7 @@ describe('notification channels', () => {
 
     const hook = await webhookChannel();
     const r2 = (await call('POST', `/api/notification-channels/${hook._id}/test`)).json().data;
-    expect(r2).toMatchObject({ ok: true, answer: 'HTTP 200 received' });
+    expect(r2).toMatchObject({ ok: true, answer: 'HTTP 200 OK' });
     expect(hooks[0]!.valid).toBe(true);
     expect(JSON.parse(hooks[0]!.body)).toMatchObject({ type: 'test', total: 0 });
 
@@ -230,7 +230,7 @@ describe('notification channels', () => {
     hookStatus = 503;
     const hook = await webhookChannel();
     const r3 = (await call('POST', `/api/notification-channels/${hook._id}/test`)).json().data;
-    expect(r3).toMatchObject({ ok: false, answer: 'Webhook: HTTP 503 unavailable' });
+    expect(r3).toMatchObject({ ok: false, answer: 'Webhook: HTTP 503 Service Unavailable' });
     const log = (await call('GET', '/api/alerts/deliveries')).json().data;
     expect(log.items.map((i: { outcome: string }) => i.outcome)).toEqual(['failed', 'failed', 'failed']);
   });

@@ -2,6 +2,7 @@ import type { RsaKeyInfo, Server, ServerInput, ServerListQuery, TestConnectionRe
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { AppError, NotFoundError, UpstreamError, ValidationError } from '../../http/errors.ts';
+import { assertCredentialDestinations } from '../../lib/credential-destinations.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
@@ -79,6 +80,32 @@ export function createServersService(deps: {
     entity: 'servers',
     label: 'server',
     toWrite,
+    // A panel's URI is where its stored login goes (decision 058).
+    validate: async (input, current, _tx, actor) => {
+      if (!current) return;
+      assertCredentialDestinations(actor, [
+        {
+          field: 'directAdminUri',
+          label: 'Direct Admin URI',
+          credentialField: 'directAdminPassword',
+          credentialLabel: 'Direct Admin password',
+          next: input.directAdminUri,
+          current: current.directAdminUri,
+          credentialGiven: input.directAdminPassword !== undefined,
+          credentialStored: current.directAdminPassword !== null,
+        },
+        {
+          field: 'ispmanagerUri',
+          label: 'ISP Manager URI',
+          credentialField: 'ispmanagerPassword',
+          credentialLabel: 'ISP Manager password',
+          next: input.ispmanagerUri,
+          current: current.ispmanagerUri,
+          credentialGiven: input.ispmanagerPassword !== undefined,
+          credentialStored: current.ispmanagerPassword !== null,
+        },
+      ]);
+    },
     snapshot: async (id, ex) => {
       const r = await repo.findRow(id, ex);
       return r && snapshot(r);

@@ -86,6 +86,7 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
           label="Password"
           maxLength={4096}
           reveal={reveal('smtpPassword')}
+          help={item ? 'Enter it again to change the host, port or security.' : undefined}
         />
         <TextField<ChannelFormValues>
           name="emailFrom"
@@ -110,9 +111,11 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
           label="URL"
           maxLength={2000}
           placeholder="https://example.com/hooks/fleetdesk"
+          help={item ? 'A new URL gets a new signing secret.' : undefined}
         />
         {item ? (
-          <WebhookSecret channelId={item._id} />
+          // Saved with a new URL, the secret is new: the one revealed before is forgotten.
+          <WebhookSecret key={item.webhookUrl ?? ''} channelId={item._id} />
         ) : (
           <p className="form-text">A signing secret is made when the channel is saved; reveal it on this page then.</p>
         )}
@@ -126,6 +129,7 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
           label="Bot token"
           maxLength={200}
           reveal={reveal('telegramBotToken')}
+          help={item ? 'Enter it again to change the Bot API address.' : undefined}
         />
         <TextField<ChannelFormValues>
           name="telegramChatId"
