@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSendError } from './errors.ts';
 import { createSmtpClient, type SmtpSettings } from './smtp.ts';
 
+/** The catchers listen on loopback: let the client reach them (decision 058 refuses it by default). */
+const LOOPBACK = { allowPrivate: true };
+
 // Email over STARTTLS and over TLS, against the catcher with a certificate made now (no key is kept in the repo).
 let cert: string;
 let starttls: SmtpCatcher;
@@ -56,35 +59,49 @@ const failure = async (p: Promise<unknown>) => {
 
 describe('SMTP over TLS', () => {
   it('upgrades with STARTTLS, trusting the certificate, and logs in over it', async () => {
-    const answer = await createSmtpClient({ ca: cert }).send(settings(starttls, 'starttls'), message('over STARTTLS'));
+    const answer = await createSmtpClient({ ca: cert, destinations: LOOPBACK }).send(
+      settings(starttls, 'starttls'),
+      message('over STARTTLS'),
+    );
     expect(answer).toMatch(/^250 .*Message queued/);
     expect(starttls.mails.at(-1)).toMatchObject({ subject: 'over STARTTLS', secure: true, to: ['ops@example.com'] });
   });
 
   it('speaks TLS from the first byte', async () => {
-    const answer = await createSmtpClient({ ca: cert }).send(settings(implicit, 'tls'), message('over TLS'));
+    const answer = await createSmtpClient({ ca: cert, destinations: LOOPBACK }).send(
+      settings(implicit, 'tls'),
+      message('over TLS'),
+    );
     expect(answer).toMatch(/^250 /);
     expect(implicit.mails.at(-1)).toMatchObject({ subject: 'over TLS', secure: true });
   });
 
   it('refuses a certificate it does not trust, for good, naming the reason', async () => {
-    const err = await failure(createSmtpClient().send(settings(starttls, 'starttls'), message('untrusted')));
+    const err = await failure(
+      createSmtpClient({ destinations: LOOPBACK }).send(settings(starttls, 'starttls'), message('untrusted')),
+    );
     expect(err).toBeInstanceOf(ChannelSendError);
     expect(err.message).toMatch(/^SMTP: 127\.0\.0\.1:\d+ has a TLS certificate that is not trusted \(.*self-signed/);
     expect(err.temporary).toBe(false);
-    const tls = await failure(createSmtpClient().send(settings(implicit, 'tls'), message('untrusted')));
+    const tls = await failure(
+      createSmtpClient({ destinations: LOOPBACK }).send(settings(implicit, 'tls'), message('untrusted')),
+    );
     expect(tls.message).toMatch(/has a TLS certificate that is not trusted/);
   });
 
   it('does not send in clear when STARTTLS is asked for and the server has none', async () => {
-    const err = await failure(createSmtpClient({ ca: cert }).send(settings(plain, 'starttls'), message('clear')));
+    const err = await failure(
+      createSmtpClient({ ca: cert, destinations: LOOPBACK }).send(settings(plain, 'starttls'), message('clear')),
+    );
     expect(err.message).toMatch(/^SMTP: 127\.0\.0\.1:\d+ does not offer STARTTLS; choose TLS or None/);
     expect(err.temporary).toBe(false);
     expect(plain.mails).toHaveLength(0);
   });
 
   it('is refused a login in clear by a server that offers STARTTLS', async () => {
-    const err = await failure(createSmtpClient({ ca: cert }).send(settings(starttls, 'none'), message('no tls')));
+    const err = await failure(
+      createSmtpClient({ ca: cert, destinations: LOOPBACK }).send(settings(starttls, 'none'), message('no tls')),
+    );
     expect(err.message).toMatch(/^SMTP: 127\.0\.0\.1:\d+ refused: 538 /);
   });
 });

@@ -27,14 +27,14 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => server.close(r)));
 
-const client = createWebhookClient({ timeoutMs: 5000 });
+const client = createWebhookClient({ timeoutMs: 5000, destinations: { allowPrivate: true } });
 
 describe('webhook signatures', () => {
   it('verify with the standardwebhooks library, beside the Fleetdesk-Signature of before', async () => {
     answer = { status: 200 };
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const body = JSON.stringify({ type: 'test', summary: 'Ünïcode ✓ 🚀' });
-    expect(await client.post({ url, secret }, body, 'delivery-1')).toBe('HTTP 200 ok');
+    expect(await client.post({ url, secret }, body, 'delivery-1')).toBe('HTTP 200 OK');
     const { headers, body: received } = got.at(-1)!;
     expect(new Webhook(secret).verify(received, headers as Record<string, string>)).toEqual(JSON.parse(body));
     expect(headers['webhook-id']).toBe('delivery-1');
@@ -86,7 +86,7 @@ describe('Retry-After', () => {
     expect(await fail()).toMatchObject({
       temporary: true,
       retryAfterSeconds: 120,
-      message: 'Webhook: HTTP 429 busy (retry after 120 s)',
+      message: 'Webhook: HTTP 429 Too Many Requests (retry after 120 s)',
     });
     answer = { status: 503, headers: { 'retry-after': new Date(Date.now() + 30_000).toUTCString() } };
     const e503 = await fail();
@@ -96,7 +96,7 @@ describe('Retry-After', () => {
     expect(await fail()).toMatchObject({
       temporary: true,
       retryAfterSeconds: undefined,
-      message: 'Webhook: HTTP 500 busy',
+      message: 'Webhook: HTTP 500 Internal Server Error',
     });
   });
 });

@@ -13,7 +13,7 @@ afterAll(() => tg?.close());
 
 describe('Telegram messages', () => {
   it('ask for no link preview with Bot API 7.0 link_preview_options', async () => {
-    const client = createTelegramClient();
+    const client = createTelegramClient({ destinations: { allowPrivate: true } });
     await client.sendMessage({ base: tg.url, token: '5:LIMITS', chatId: '1' }, 'see https://example.com');
     expect(tg.messages.at(-1)).toMatchObject({
       text: 'see https://example.com',
@@ -23,7 +23,7 @@ describe('Telegram messages', () => {
   });
 
   it('are cut to 4096 characters between characters, never inside a surrogate pair', async () => {
-    const client = createTelegramClient();
+    const client = createTelegramClient({ destinations: { allowPrivate: true } });
     // The 4096th unit is the first half of a rocket: a plain slice would send half of it.
     const text = `${'a'.repeat(4095)}🚀${'b'.repeat(900)}`;
     const answer = await client.sendMessage({ base: tg.url, token: '5:LIMITS', chatId: '2' }, text);
@@ -34,7 +34,7 @@ describe('Telegram messages', () => {
   });
 
   it('to a group are spaced 3 s apart, within its 20 a minute', async () => {
-    const client = createTelegramClient();
+    const client = createTelegramClient({ destinations: { allowPrivate: true } });
     const group = { base: tg.url, token: '5:LIMITS', chatId: '-100777' };
     const t0 = Date.now();
     await client.sendMessage(group, 'one');
