@@ -454,7 +454,7 @@ describe('delivery', () => {
     await evaluate();
     const { at, log } = await laterRetry();
     expect(hooks).toHaveLength(1);
-    expect(log[0].answer).toBe('Webhook: HTTP 503 unavailable (retry after 60 s)');
+    expect(log[0].answer).toBe('Webhook: HTTP 503 Service Unavailable (retry after 60 s)');
     expect(at).toBeGreaterThanOrEqual(t0 + 59_000);
   }, 30_000);
 
