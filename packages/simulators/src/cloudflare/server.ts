@@ -3,6 +3,7 @@ import { loadState, saveState } from './state-file.ts';
 import { CfError, cfErrors, failure, ok, type Envelope, type ResultInfo } from './envelope.ts';
 import { applyBatch, createRecord, deleteRecord, filterRecords, recordJson, updateRecord } from './dns-records.ts';
 import { putEntrypoint, RULESET_PHASES, rulesetJson } from './rulesets.ts';
+import { refusalOf, warmRequestValidator } from './openapi/request-check.ts';
 import {
   accountJson,
   addAccountTo,
@@ -188,6 +189,15 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
   const batchLimitOf = (zone: SimZone) => opts.dnsBatchLimit ?? dnsBatchLimitOf(zone.plan);
   const hooks = new Set<(entry: RequestLogEntry) => void>();
   const windows = new Map<string, number[]>();
+
+  const recordTypeOf = (id: string): string | undefined => {
+    for (const zone of state.zones.values()) {
+      const r = zone.dnsRecords.get(id);
+      if (r) return r.type;
+    }
+    return undefined;
+  };
+  warmRequestValidator();
 
   const zoneFor = (ctx: Ctx): SimZone => {
     const id = ctx.params.zone ?? '';
@@ -599,6 +609,9 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
         }
       }
       const query = new URLSearchParams(url.search);
+      // Cloudflare's own document decides what a request may hold, before any handler looks at it.
+      const refused = refusalOf({ method, path, query, auth: auth.scheme, body }, recordTypeOf);
+      if (refused) throw refused;
       const envelope = found.handler({
         method,
         path,

@@ -17,7 +17,7 @@ import {
   TOKEN_SECURITY_GAP,
   type Exchange,
   type SchemaGap,
-} from './openapi-contract.ts';
+} from '@fleetdesk/simulators/cloudflare/openapi/contract.ts';
 import type { CloudflareCredentials } from './types.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
