@@ -198,6 +198,21 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
     return undefined;
   };
   warmRequestValidator();
+  /** The CfError `fn` throws when run against a copy of the zones, or undefined. */
+  const dryRun = (fn: () => unknown): CfError | undefined => {
+    const { zones, purgeLog } = state;
+    state.zones = structuredClone(zones);
+    state.purgeLog = [];
+    try {
+      fn();
+      return undefined;
+    } catch (err) {
+      return err instanceof CfError ? err : undefined;
+    } finally {
+      state.zones = zones;
+      state.purgeLog = purgeLog;
+    }
+  };
 
   const zoneFor = (ctx: Ctx): SimZone => {
     const id = ctx.params.zone ?? '';
@@ -610,17 +625,12 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       }
       const query = new URLSearchParams(url.search);
       // Cloudflare's own document decides what a request may hold, before any handler looks at it.
+      const ctx: Ctx = { method, path, query, body, account: auth.account, scheme: auth.scheme, params: found.params };
       const refused = refusalOf({ method, path, query, auth: auth.scheme, body }, recordTypeOf);
-      if (refused) throw refused;
-      const envelope = found.handler({
-        method,
-        path,
-        query,
-        body,
-        account: auth.account,
-        scheme: auth.scheme,
-        params: found.params,
-      });
+      // Where the simulator knows Cloudflare's own, more specific refusal (9021 for a TTL, 1007 for a setting), that
+      // one is answered; the handler runs on a copy, so a refused request changes nothing either way.
+      if (refused) throw dryRun(() => found.handler(ctx)) ?? refused;
+      const envelope = found.handler(ctx);
       status = 200;
       log.status = status;
       for (const hook of hooks) hook(log);

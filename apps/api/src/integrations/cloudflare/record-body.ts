@@ -1,4 +1,4 @@
-import { dnsContentFromData, dnsDataFromContent, isDnsDataType } from '@fleetdesk/contract';
+import { dnsContentFromData, dnsDataFromContent, isDnsDataType, isProxiableType } from '@fleetdesk/contract';
 import type { CfDnsRecord } from './types.ts';
 
 /**
@@ -9,8 +9,14 @@ import type { CfDnsRecord } from './types.ts';
  * stays at the top level, where its schema has it.
  */
 export function toRecordBody<T extends object>(record: T): T {
-  const r = record as Record<string, unknown>;
+  let r = record as Record<string, unknown>;
   const type = typeof r.type === 'string' ? r.type.trim().toUpperCase() : undefined;
+  // Only A, AAAA and CNAME schemas have `proxied`; on other types false says nothing and is left out.
+  if (type && !isProxiableType(type) && r.proxied === false) {
+    const { proxied: _unused, ...rest } = r;
+    r = rest;
+    record = rest as T;
+  }
   if (!type || !isDnsDataType(type)) return record;
   const { content, ...rest } = r;
   let data = rest.data;
@@ -23,8 +29,6 @@ export function toRecordBody<T extends object>(record: T): T {
     data = parsed.data;
   }
   const out: Record<string, unknown> = { ...rest, data };
-  // These types cannot be proxied and their schemas have no `proxied`; false says nothing.
-  if (out.proxied === false) delete out.proxied;
   if (type === 'SRV') {
     if (typeof out.priority === 'number' && typeof (data as Record<string, unknown>).priority !== 'number')
       out.data = { ...(data as object), priority: out.priority };

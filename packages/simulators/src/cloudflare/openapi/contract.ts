@@ -268,16 +268,9 @@ function prepare(doc: Json, mode: 'request' | 'response', knownFormats: Set<stri
       },
       // patches are checked one by one against their type's partial variant.
       patches: { type: 'array', items: { type: 'object', required: ['id'] } },
-      puts: {
-        type: 'array',
-        items: {
-          allOf: [
-            { $ref: '#/components/schemas/dns-records_dns-record' },
-            { required: ['id', 'type', 'name'] },
-          ],
-        },
-      },
-      posts: { type: 'array', items: { $ref: '#/components/schemas/dns-records_dns-record' } },
+      // puts and posts are checked one by one against their type's record schema.
+      puts: { type: 'array', items: { type: 'object', required: ['id'] } },
+      posts: { type: 'array', items: { type: 'object' } },
     },
   };
   schemas['fleetdesk_dns_batch_response'] = {
@@ -673,8 +666,20 @@ export function createContractValidator(doc: Json) {
     }
     if (opId === 'dns-records-for-a-zone-create-dns-record' || opId === 'dns-records-for-a-zone-update-dns-record') {
       gaps.add('dnsRecordBodyId');
+      return checkRecord(ex.requestBody, 'request');
     }
     return check(REQ, parts, ex.requestBody, 'request', strictBodies);
+  };
+
+  /**
+   * A record body against its own type's branch of the record oneOf (the same verdict, since each branch fixes
+   * `type`, but the reasons name that type's fields instead of every branch's); an unknown type meets the oneOf.
+   */
+  const checkRecord = (body: unknown, where: string): string[] => {
+    const type = (body as { type?: unknown } | undefined)?.type;
+    const variant = typeof type === 'string' ? `dns-records_${type}Record` : '';
+    const name = variant && reqDoc.components.schemas[variant] ? variant : 'dns-records_dns-record';
+    return check(REQ, ['components', 'schemas', name], body, where, strictBodies);
   };
 
   const checkBatchRequest = (ex: Exchange, gaps: Set<SchemaGap>): string[] => {
@@ -687,7 +692,11 @@ export function createContractValidator(doc: Json) {
       'request',
       strictBodies,
     );
-    const body = ex.requestBody as { patches?: { id?: string; type?: string }[] };
+    const body = ex.requestBody as { patches?: { id?: string; type?: string }[]; puts?: unknown; posts?: unknown };
+    for (const kind of ['puts', 'posts'] as const) {
+      const list = body?.[kind];
+      if (Array.isArray(list)) list.forEach((r, i) => problems.push(...checkRecord(r, `request /${kind}/${i}`)));
+    }
     (body?.patches ?? []).forEach((p, i) => {
       gaps.add('dnsPatchPartial');
       const { id, ...fields } = p;

@@ -43,7 +43,8 @@ export function refusalOf(req: SimRequest, recordType: (id: string) => string | 
     recordType,
   );
   if (report.problems.length === 0) return undefined;
-  const reasons = report.problems.slice(0, 3).map((p) => p.replace(/^request\/?/, 'body /').trim());
+  // "request /posts/0/ttl: must be <= 86400" → "/posts/0/ttl: must be <= 86400"; parameters keep their name.
+  const reasons = report.problems.slice(0, 3).map((p) => p.replace(/^request\s*(?=[/:])/, '').replace(/^: /, ''));
   const chain = reasons.map((message) => ({ code: 9207, message }));
   if (/^dns-records/.test(report.operation)) {
     return new CfError(400, [{ code: 1004, message: 'DNS Validation Error', error_chain: chain }]);
