@@ -353,16 +353,41 @@ export function dnsDataFromContent(type: string, content: string, priority?: num
   return def.priority === 'top' && priority !== undefined ? { ok: true, data, priority } : { ok: true, data };
 }
 
+/**
+ * The editor's view of a content text: one string per field of the type, '' where nothing was typed yet. Lenient
+ * on purpose (a half-typed record still shows what it has); dnsDataFromContent decides whether it can be sent.
+ */
+export function dnsDataFieldTexts(type: string, content: string): string[] {
+  const t = type.trim().toUpperCase();
+  const def = DNS_DATA_TYPES[t];
+  if (!def) return [];
+  let tokens = dnsTokens(content) ?? content.trim().split(/\s+/).filter(Boolean);
+  if (t === 'LOC') tokens = (locTokens(tokens) ?? tokens).map((x, i) => (i >= 8 ? x.replace(/m$/i, '') : x));
+  const n = def.fields.length;
+  if (tokens.length > n) tokens = [...tokens.slice(0, n - 1), tokens.slice(n - 1).join(' ')];
+  return def.fields.map((_, i) => tokens[i] ?? '');
+}
+
+/** The content text from one string per field (quoted fields quoted, LOC's metres marked); the inverse of the above. */
+export function dnsContentFromFieldTexts(type: string, texts: readonly string[]): string {
+  const t = type.trim().toUpperCase();
+  const def = DNS_DATA_TYPES[t];
+  if (!def) return '';
+  const parts: string[] = [];
+  def.fields.forEach((f, i) => {
+    const s = (texts[i] ?? '').trim();
+    if (f.quoted) parts.push(quote(s));
+    else if (s !== '') parts.push(t === 'LOC' && i >= 8 ? `${s}m` : s);
+  });
+  return parts.join(' ');
+}
+
 /** The content text for Cloudflare's `data` (what the console shows and a zone file holds). */
 export function dnsContentFromData(type: string, data: Record<string, unknown>): string {
   const def = DNS_DATA_TYPES[type.trim().toUpperCase()];
   if (!def) return '';
-  const parts: string[] = [];
-  for (const f of def.fields) {
-    const v = data[f.key];
-    const s = v === undefined || v === null ? '' : String(v);
-    if (f.quoted) parts.push(quote(s));
-    else if (s !== '' || !f.optional) parts.push(type.toUpperCase() === 'LOC' && f.kind === 'number' && !f.key.endsWith('seconds') ? `${s}m` : s);
-  }
-  return parts.join(' ');
+  return dnsContentFromFieldTexts(
+    type,
+    def.fields.map((f) => (data[f.key] === undefined || data[f.key] === null ? '' : String(data[f.key]))),
+  );
 }

@@ -432,12 +432,20 @@ export function createContractValidator(doc: Json) {
   const REQ = 'cf-request.json';
   const RES = 'cf-response.json';
   const reqDoc = prepare(doc, 'request', knownFormats);
-  const resDoc = prepare(doc, 'response', knownFormats);
   ajv.addSchema({ ...reqDoc, $id: REQ });
-  ajv.addSchema({ ...resDoc, $id: RES });
+  // The simulator checks requests only; the answers' copy is prepared on first use.
+  let resDocCache: Json;
+  const resDoc = (): Json => {
+    if (!resDocCache) {
+      resDocCache = prepare(doc, 'response', knownFormats);
+      ajv.addSchema({ ...resDocCache, $id: RES });
+    }
+    return resDocCache;
+  };
 
   const compiled = new Map<string, ValidateFunction>();
   const validatorAt = (docId: string, parts: (string | number)[]): ValidateFunction => {
+    if (docId === RES) resDoc();
     const ref = `${docId}${pointer(parts)}`;
     let v = compiled.get(ref);
     if (!v) {
@@ -450,7 +458,7 @@ export function createContractValidator(doc: Json) {
     const v = validatorAt(docId, parts);
     const problems = v(data) ? [] : formatErrors(v.errors, where);
     if (!strict) return problems;
-    const prepared = docId === REQ ? reqDoc : resDoc;
+    const prepared = docId === REQ ? reqDoc : resDoc();
     const schema = parts.reduce((n: Json, k) => n?.[k], prepared);
     unknownProperties(prepared, schema, data, where, problems);
     return problems;
