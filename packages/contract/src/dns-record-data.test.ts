@@ -11,10 +11,20 @@ import { dnsRecordProblems } from './dns-rules.ts';
 describe('structured DNS records: content text ↔ Cloudflare data', () => {
   const cases: [string, string, number | undefined, Record<string, unknown>][] = [
     ['CAA', '0 issue "letsencrypt.org"', undefined, { flags: 0, tag: 'issue', value: 'letsencrypt.org' }],
-    ['CAA', '128 iodef "mailto:a\\"b@example.com"', undefined, { flags: 128, tag: 'iodef', value: 'mailto:a"b@example.com' }],
+    [
+      'CAA',
+      '128 iodef "mailto:a\\"b@example.com"',
+      undefined,
+      { flags: 128, tag: 'iodef', value: 'mailto:a"b@example.com' },
+    ],
     ['SRV', '5 5060 sip.example.com', 10, { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' }],
     ['URI', '1 "https://example.com/"', 10, { weight: 1, target: 'https://example.com/' }],
-    ['HTTPS', '1 . alpn="h3,h2" ipv4hint=192.0.2.1', undefined, { priority: 1, target: '.', value: 'alpn="h3,h2" ipv4hint=192.0.2.1' }],
+    [
+      'HTTPS',
+      '1 . alpn="h3,h2" ipv4hint=192.0.2.1',
+      undefined,
+      { priority: 1, target: '.', value: 'alpn="h3,h2" ipv4hint=192.0.2.1' },
+    ],
     ['SVCB', '0 svc.example.com', undefined, { priority: 0, target: 'svc.example.com', value: '' }],
     ['TLSA', '3 1 1 ABCDEF', undefined, { usage: 3, selector: 1, matching_type: 1, certificate: 'ABCDEF' }],
     ['SMIMEA', '3 0 1 ABCDEF', undefined, { usage: 3, selector: 0, matching_type: 1, certificate: 'ABCDEF' }],
@@ -23,7 +33,14 @@ describe('structured DNS records: content text ↔ Cloudflare data', () => {
       'NAPTR',
       '100 10 "U" "E2U+sip" "!^.*$!sip:info@example.com!" .',
       undefined,
-      { order: 100, preference: 10, flags: 'U', service: 'E2U+sip', regex: '!^.*$!sip:info@example.com!', replacement: '.' },
+      {
+        order: 100,
+        preference: 10,
+        flags: 'U',
+        service: 'E2U+sip',
+        regex: '!^.*$!sip:info@example.com!',
+        replacement: '.',
+      },
     ],
     ['DS', '2371 13 2 1F987CC6', undefined, { key_tag: 2371, algorithm: 13, digest_type: 2, digest: '1F987CC6' }],
     ['DNSKEY', '257 3 13 mdsswUyr', undefined, { flags: 257, protocol: 3, algorithm: 13, public_key: 'mdsswUyr' }],
@@ -62,7 +79,13 @@ describe('structured DNS records: content text ↔ Cloudflare data', () => {
       data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
     });
     const loc = dnsDataFromContent('LOC', '52 N 4 E 10m');
-    expect(loc.ok && loc.data).toMatchObject({ lat_degrees: 52, lat_minutes: 0, long_direction: 'E', altitude: 10, size: 1 });
+    expect(loc.ok && loc.data).toMatchObject({
+      lat_degrees: 52,
+      lat_minutes: 0,
+      long_direction: 'E',
+      altitude: 10,
+      size: 1,
+    });
   });
 
   it.each([

@@ -107,7 +107,13 @@ export const DNS_DATA_TYPES: Record<string, DnsDataType> = {
         max: 59.999,
         hint: 'Seconds of latitude.',
       },
-      { key: 'lat_direction', label: 'Latitude direction', kind: 'choice', options: ['N', 'S'], hint: 'Latitude direction.' },
+      {
+        key: 'lat_direction',
+        label: 'Latitude direction',
+        kind: 'choice',
+        options: ['N', 'S'],
+        hint: 'Latitude direction.',
+      },
       {
         key: 'long_degrees',
         label: 'Longitude degrees',
@@ -309,8 +315,7 @@ function locTokens(tokens: string[]): string[] | null {
 }
 
 export type DnsDataResult =
-  | { ok: true; data: Record<string, number | string>; priority?: number }
-  | { ok: false; message: string };
+  { ok: true; data: Record<string, number | string>; priority?: number } | { ok: false; message: string };
 
 /**
  * Cloudflare's `data` for a record given as content text (and, for SRV and URI, its priority). SRV content may
@@ -337,7 +342,10 @@ export function dnsDataFromContent(type: string, content: string, priority?: num
   if (tokens.length > def.fields.length) {
     // The last field takes the rest: a key in several parts, HTTPS parameters.
     if (last.kind !== 'text' || last.quoted) return fail;
-    tokens = [...tokens.slice(0, def.fields.length - 1), tokens.slice(def.fields.length - 1).join(last.key === 'value' ? ' ' : '')];
+    tokens = [
+      ...tokens.slice(0, def.fields.length - 1),
+      tokens.slice(def.fields.length - 1).join(last.key === 'value' ? ' ' : ''),
+    ];
   }
   const data: Record<string, number | string> = {};
   for (let k = 0; k < def.fields.length; k++) {

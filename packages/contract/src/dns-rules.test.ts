@@ -18,7 +18,13 @@ const priorityOf = (type: string) => (['MX', 'URI', 'SRV'].includes(type) ? { pr
 describe('the shared DNS rules, for every record type', () => {
   for (const type of DNS_RECORD_TYPES) {
     it(`${type}: proxied only when Cloudflare can proxy it; the record as such is fine`, () => {
-      const r = { type, name: 'www', content: GOOD[type] ?? DNS_DATA_TYPES[type]?.example ?? 'x', ttl: 1, ...priorityOf(type) };
+      const r = {
+        type,
+        name: 'www',
+        content: GOOD[type] ?? DNS_DATA_TYPES[type]?.example ?? 'x',
+        ttl: 1,
+        ...priorityOf(type),
+      };
       expect(dnsRecordProblems({ ...r, proxied: false }, 'example.com')).toEqual([]);
       const proxied = dnsRecordProblems({ ...r, proxied: true }, 'example.com');
       if (['A', 'AAAA', 'CNAME'].includes(type)) expect(proxied).toEqual([]);

@@ -669,6 +669,13 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
     addDnsRecord(zoneId, record) {
       const zone = state.zones.get(zoneId);
       if (!zone) throw new Error(`unknown zone ${zoneId}`);
+      // What the API would refuse (CAA as content, …) is refused here too, so seeds and tests stay real.
+      const path = `/zones/${zoneId}/dns_records`;
+      const refused = refusalOf(
+        { method: 'POST', path, query: new URLSearchParams(), auth: 'token', body: record },
+        recordTypeOf,
+      );
+      if (refused) throw refused;
       return createRecord(zone, record).id;
     },
     setZonePlan(zoneId, plan) {

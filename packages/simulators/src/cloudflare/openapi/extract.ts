@@ -69,7 +69,9 @@ export function extractOpenApi(doc: Json): Json {
   // Stable order, so a fresh extraction compares equal to the committed one.
   for (const section of Object.keys(components)) {
     components[section] = Object.fromEntries(
-      Object.keys(components[section]).sort().map((k) => [k, components[section][k]]),
+      Object.keys(components[section])
+        .sort()
+        .map((k) => [k, components[section][k]]),
     );
   }
   const out: Json = { openapi: doc.openapi, info: doc.info, paths, components };

@@ -7,5 +7,5 @@ export const OFFICIAL_SCHEMA_FILE = resolve(here, '../../../../../../shared/docs
 export const EXTRACT_FILE = resolve(here, 'cloudflare-openapi.extract.json');
 
 export function serializeExtract(extract: unknown): string {
-  return `${JSON.stringify(extract, null, 1)}\n`;
+  return `${JSON.stringify(extract, null, 2)}\n`;
 }

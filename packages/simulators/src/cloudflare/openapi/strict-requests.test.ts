@@ -140,7 +140,11 @@ describe('cloudflare simulator: requests checked against the official OpenAPI do
   });
 
   it('a patch is checked against the stored record type (data for CAA, content refused)', async () => {
-    const id = sim.addDnsRecord(zoneId, { type: 'CAA', name: 'p', data: { flags: 0, tag: 'issue', value: 'a.example' } });
+    const id = sim.addDnsRecord(zoneId, {
+      type: 'CAA',
+      name: 'p',
+      data: { flags: 0, tag: 'issue', value: 'a.example' },
+    });
     const bad = await call('PATCH', `/zones/${zoneId}/dns_records/${id}`, { content: '0 issue "b.example"' });
     expect(bad.status).toBe(400);
     const good = await call('PATCH', `/zones/${zoneId}/dns_records/${id}`, {
@@ -151,7 +155,12 @@ describe('cloudflare simulator: requests checked against the official OpenAPI do
   });
 
   it("keeps Cloudflare's own, more specific code where the simulator knows it (TTL 9021)", async () => {
-    const r = await call('POST', `/zones/${zoneId}/dns_records`, { type: 'A', name: 't', content: '192.0.2.9', ttl: 5 });
+    const r = await call('POST', `/zones/${zoneId}/dns_records`, {
+      type: 'A',
+      name: 't',
+      content: '192.0.2.9',
+      ttl: 5,
+    });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].error_chain[0].code).toBe(9021);
   });
