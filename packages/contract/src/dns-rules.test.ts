@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DNS_RECORD_TYPES } from './cloud-flare.ts';
+import { DNS_DATA_TYPES } from './dns-record-data.ts';
 import { DNS_RULE_MESSAGES, dnsConflict, dnsFullName, dnsRecordProblems } from './dns-rules.ts';
 
 /** A content Cloudflare takes for each type, so that only the rule under test can fail. */
@@ -12,12 +13,18 @@ const GOOD: Record<string, string> = {
   PTR: 'host.example.net',
   TXT: 'v=spf1 -all',
 };
-const priorityOf = (type: string) => (['MX', 'URI'].includes(type) ? { priority: 10 } : {});
+const priorityOf = (type: string) => (['MX', 'URI', 'SRV'].includes(type) ? { priority: 10 } : {});
 
 describe('the shared DNS rules, for every record type', () => {
   for (const type of DNS_RECORD_TYPES) {
     it(`${type}: proxied only when Cloudflare can proxy it; the record as such is fine`, () => {
-      const r = { type, name: 'www', content: GOOD[type] ?? '0 issue "letsencrypt.org"', ttl: 1, ...priorityOf(type) };
+      const r = {
+        type,
+        name: 'www',
+        content: GOOD[type] ?? DNS_DATA_TYPES[type]?.example ?? 'x',
+        ttl: 1,
+        ...priorityOf(type),
+      };
       expect(dnsRecordProblems({ ...r, proxied: false }, 'example.com')).toEqual([]);
       const proxied = dnsRecordProblems({ ...r, proxied: true }, 'example.com');
       if (['A', 'AAAA', 'CNAME'].includes(type)) expect(proxied).toEqual([]);

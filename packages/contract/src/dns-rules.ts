@@ -1,4 +1,5 @@
 import { DNS_TTL_AUTO, DNS_TTL_MAX, PROXIABLE_DNS_TYPES } from './cloud-flare.ts';
+import { dnsDataFromContent, isDnsDataType } from './dns-record-data.ts';
 
 /**
  * Cloudflare's own rules for a DNS record, checked before anything is sent: by the single-domain DNS editor, by
@@ -16,7 +17,7 @@ export type DnsRecordDraft = {
 export type DnsRuleField = 'type' | 'name' | 'content' | 'proxied' | 'ttl' | 'priority';
 export type DnsProblem = { field: DnsRuleField; message: string };
 
-/** Types whose records need a priority. */
+/** Types whose records need a priority (SRV's may also lead its content, as in a zone file). */
 export const DNS_PRIORITY_TYPES: readonly string[] = ['MX', 'URI'];
 /** Types whose content is a host name. */
 export const DNS_HOST_TYPES: readonly string[] = ['CNAME', 'MX', 'NS', 'PTR'];
@@ -101,6 +102,14 @@ export function dnsRecordProblems(r: DnsRecordDraft, zone?: string): DnsProblem[
     }
     if (type === 'TXT' && content.length > DNS_TXT_MAX)
       out.push({ field: 'content', message: DNS_RULE_MESSAGES.txtLong });
+    // Cloudflare takes these as `data`; content that does not split into its fields could not be sent.
+    if (isDnsDataType(type)) {
+      const parsed = dnsDataFromContent(type, content, r.priority);
+      // SRV content without its priority is fine as content; the priority is what is missing.
+      const srvPriority = type === 'SRV' && r.priority === undefined && dnsDataFromContent(type, content, 0).ok;
+      if (srvPriority) out.push({ field: 'priority', message: DNS_RULE_MESSAGES.priority(type) });
+      else if (!parsed.ok) out.push({ field: 'content', message: parsed.message });
+    }
   }
   if (
     r.ttl !== undefined &&
