@@ -73,6 +73,14 @@ describe('structured DNS records: content text ↔ Cloudflare data', () => {
     expect(dnsContentFromFieldTexts(type, dnsDataFieldTexts(type, content))).toBe(content);
   });
 
+  it('reads a CERT as BIND writes it (named-compilezone -D), its type and algorithm by name', () => {
+    expect(dnsDataFromContent('CERT', 'PKIX 0 RSASHA256 MIIB')).toEqual({
+      ok: true,
+      data: { type: 1, key_tag: 0, algorithm: 8, certificate: 'MIIB' },
+    });
+    expect(dnsDataFromContent('CERT', 'NOSUCH 0 0 MIIB').ok).toBe(false);
+  });
+
   it('reads a zone file SRV (priority first) and a LOC with minutes, seconds and sizes left out', () => {
     expect(dnsDataFromContent('SRV', '10 5 5060 sip.example.com')).toEqual({
       ok: true,

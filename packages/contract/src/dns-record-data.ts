@@ -18,6 +18,8 @@ export type DnsDataField = {
   optional?: boolean;
   /** Written in double quotes in the content text. */
   quoted?: boolean;
+  /** Names a zone file may write for a number (BIND writes a CERT's type as PKIX, PGP, …). */
+  mnemonics?: Readonly<Record<string, number>>;
 };
 
 export type DnsDataType = {
@@ -32,6 +34,27 @@ export type DnsDataType = {
 const u8 = { kind: 'integer', min: 0, max: 255 } as const;
 const u16 = { kind: 'integer', min: 0, max: 65_535 } as const;
 const text = { kind: 'text' } as const;
+/** RFC 4398 §2.1: certificate types. */
+const CERT_TYPES = { PKIX: 1, SPKI: 2, PGP: 3, IPKIX: 4, ISPKI: 5, IPGP: 6, ACPKIX: 7, IACPKIX: 8, URI: 253, OID: 254 };
+/** RFC 4034 appendix A.1 and the IANA registry: DNSSEC algorithm names. */
+const DNSSEC_ALGORITHMS = {
+  RSAMD5: 1,
+  DH: 2,
+  DSA: 3,
+  RSASHA1: 5,
+  'DSA-NSEC3-SHA1': 6,
+  'RSASHA1-NSEC3-SHA1': 7,
+  RSASHA256: 8,
+  RSASHA512: 10,
+  'ECC-GOST': 12,
+  ECDSAP256SHA256: 13,
+  ECDSAP384SHA384: 14,
+  ED25519: 15,
+  ED448: 16,
+  INDIRECT: 252,
+  PRIVATEDNS: 253,
+  PRIVATEOID: 254,
+};
 
 export const DNS_DATA_TYPES: Record<string, DnsDataType> = {
   CAA: {
@@ -58,9 +81,9 @@ export const DNS_DATA_TYPES: Record<string, DnsDataType> = {
     format: 'type key_tag algorithm certificate',
     example: '1 0 0 MIIB...',
     fields: [
-      { key: 'type', label: 'Type', ...u16, hint: 'Type.' },
+      { key: 'type', label: 'Type', ...u16, hint: 'Type.', mnemonics: CERT_TYPES },
       { key: 'key_tag', label: 'Key Tag', ...u16, hint: 'Key Tag.' },
-      { key: 'algorithm', label: 'Algorithm', ...u8, hint: 'Algorithm.' },
+      { key: 'algorithm', label: 'Algorithm', ...u8, hint: 'Algorithm.', mnemonics: DNSSEC_ALGORITHMS },
       { key: 'certificate', label: 'Certificate', ...text, hint: 'Certificate.' },
     ],
   },
@@ -289,7 +312,8 @@ function fieldValue(f: DnsDataField, raw: string | undefined): number | string |
     const v = raw.toUpperCase();
     return f.options?.includes(v) ? v : undefined;
   }
-  const n = Number(raw);
+  const named = f.mnemonics?.[raw.toUpperCase()];
+  const n = named ?? Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || (f.kind === 'integer' && !Number.isInteger(n))) return undefined;
   if ((f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max)) return undefined;
   return n;
