@@ -75,6 +75,8 @@ export const ImportPlanSchema = z.object({
   source: z.enum(IMPORT_SOURCES),
   sourceId: IdSchema,
   sourceLabel: z.string(),
+  /** The panel users whose sites were read (a DirectAdmin admin login reads every user's); null for other sources. */
+  sourceUsers: z.array(z.string()).nullable(),
   state: z.enum(IMPORT_STATES),
   error: z.string().nullable(),
   counts: Counts,

@@ -88,6 +88,7 @@ export function createImportsService(deps: {
       source: p.source as ImportSource,
       sourceId: p.sourceId,
       sourceLabel: p.sourceLabel,
+      sourceUsers: p.sourceUsers ?? null,
       state: p.state,
       error: p.error,
       counts,
@@ -125,31 +126,44 @@ export function createImportsService(deps: {
     }
   };
 
-  /** Everything the source holds, read once when planning. */
-  const listSource = async (p: ImportPlanRow): Promise<Listed[]> => {
+  /**
+   * Everything the source holds, read once when planning, and the panel users whose sites were read (null for a
+   * source without users).
+   */
+  const listSource = async (p: ImportPlanRow): Promise<{ listed: Listed[]; users: string[] | null }> => {
     const source = p.source as ImportSource;
     if (source === 'cloudflare') {
       const { zones } = await deps.routing.background(deps.budgetWaitMs, () =>
         deps.cloudFlare.listCloudZones(p.sourceId),
       );
-      return zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } }));
+      return {
+        listed: zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } })),
+        users: null,
+      };
     }
     // The panels' own refusal speaks of "the domain's server": here it is the import's server.
-    const panel = async (list: () => Promise<string[]>, label: string) => {
+    const panel = async <T>(list: () => Promise<T>, label: string): Promise<T> => {
       try {
-        return (await list()).map((name) => ({ name, detail: {} }));
+        return await list();
       } catch (err) {
         if (err instanceof AppError && err.code === 'no_panel_credentials')
           throw new ValidationError(IMPORT_TEXT.notPanel(label), undefined, 'no_panel_credentials');
         throw err;
       }
     };
-    if (source === 'directadmin') return panel(() => deps.directAdmin.listServerDomains(p.sourceId), 'DirectAdmin');
-    if (source === 'ispmanager') return panel(() => deps.ispManager.listServerSites(p.sourceId), 'ISPmanager');
-    return (await deps.registrar.accountDomains(p.sourceId)).map((d) => ({
-      name: d.domainName,
-      detail: { expirationDate: d.expirationDate },
-    }));
+    if (source === 'directadmin') {
+      const { users, domains } = await panel(() => deps.directAdmin.listServerDomains(p.sourceId), 'DirectAdmin');
+      return { listed: domains.map((d) => ({ name: d.name, detail: { user: d.user } })), users };
+    }
+    if (source === 'ispmanager') {
+      const sites = await panel(() => deps.ispManager.listServerSites(p.sourceId), 'ISPmanager');
+      return { listed: sites.map((name) => ({ name, detail: {} })), users: null };
+    }
+    const domains = await deps.registrar.accountDomains(p.sourceId);
+    return {
+      listed: domains.map((d) => ({ name: d.domainName, detail: { expirationDate: d.expirationDate } })),
+      users: null,
+    };
   };
 
   /** The rule of each source: what to do with a name, given the console's domain of that name (if any). */
@@ -321,7 +335,7 @@ export function createImportsService(deps: {
         unit: 'names',
         message: `Reading ${IMPORT_SOURCE_LABELS[p.source as ImportSource]}`,
       });
-      const listed = await listSource(p);
+      const { listed, users } = await listSource(p);
       if (listed.length > IMPORT_MAX_NAMES) throw new ValidationError(IMPORT_TEXT.tooMany);
       const seen = new Set<string>();
       const rows: { name: string; detail: Record<string, unknown>; bad: boolean }[] = [];
@@ -360,7 +374,7 @@ export function createImportsService(deps: {
         };
       });
       await repo.replaceItems(p.id, items);
-      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
+      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date(), sourceUsers: users });
       // The last progress read "Reading …": the Jobs screen shows what was read instead.
       await ctx.progress({ done: items.length, total: items.length, unit: 'names', message: 'Planned' });
       return { names: items.length };
