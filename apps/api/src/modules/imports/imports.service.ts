@@ -1,6 +1,8 @@
 import {
   IMPORT_MAX_NAMES,
   IMPORT_SOURCE_LABELS,
+  IMPORT_SOURCE_RULES,
+  hasRule,
   IMPORT_TEXT,
   toAsciiDomain,
   type ImportItem,
@@ -12,7 +14,7 @@ import {
   type ListResult,
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
@@ -33,6 +35,8 @@ const LOAD_BATCH = 2000;
 
 type PhaseCtx = {
   signal: AbortSignal;
+  /** The rules of whoever queued the job: the source's rule is checked against them before it is read. */
+  rules: string[];
   progress(p: { done: number; total: number; unit: string; message: string }): Promise<void>;
 };
 type Listed = { name: string; detail: Record<string, unknown> };
@@ -69,6 +73,15 @@ export function createImportsService(deps: {
     const p = await repo.findPlan(id);
     if (!p) throw new NotFoundError(IMPORT_TEXT.notFound);
     return p;
+  };
+
+  /**
+   * Each source is read under the rule of the area its list belongs to (decision 064): a registrar account's
+   * domains, names and expiry dates, are the Domain Registrators area's, as on that area's own screens.
+   */
+  const assertSourceRule = (source: ImportSource, rules: readonly string[]) => {
+    if (!hasRule(rules, IMPORT_SOURCE_RULES[source]))
+      throw new ForbiddenError(IMPORT_TEXT.needsRule(source), 'import_rule_missing');
   };
 
   const toPlan = async (p: ImportPlanRow): Promise<ImportPlan> => {
@@ -207,7 +220,8 @@ export function createImportsService(deps: {
     systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
 
   const startJob = async (p: ImportPlanRow, kind: string, actor: Actor) => {
-    const job = await deps.engine().enqueue(kind, { planId: p.id }, { createdBy: actor.username });
+    const payload = { planId: p.id, rules: actor.rules };
+    const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
     await repo.updatePlan(p.id, { jobId: job.id });
   };
 
@@ -263,6 +277,7 @@ export function createImportsService(deps: {
     async create(input: ImportPlanInput, actor: Actor): Promise<ImportPlan> {
       const source = input.source;
       const sourceId = input.sourceId!;
+      assertSourceRule(source, actor.rules);
       const label = await labelOf(source, sourceId);
       const plan = await repo.insertPlan({ source, sourceId, sourceLabel: label, createdBy: actor.username });
       await audit.record(actor, {
@@ -284,14 +299,15 @@ export function createImportsService(deps: {
       return { items: await Promise.all(res.items.map(toPlan)), itemsCount: res.itemsCount };
     },
 
-    async items(id: string, q: ImportItemsQuery): Promise<ListResult<ImportItem>> {
-      await mustFind(id);
+    async items(id: string, q: ImportItemsQuery, actor: Actor): Promise<ListResult<ImportItem>> {
+      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
       const res = await repo.itemsPage(id, q);
       return { items: res.items.map(toItem), itemsCount: res.itemsCount };
     },
 
     async run(id: string, actor: Actor): Promise<ImportPlan> {
       const p = await mustFind(id);
+      assertSourceRule(p.source as ImportSource, actor.rules);
       if (p.state === 'planning') throw new ConflictError(IMPORT_TEXT.notPlanned, undefined, 'import_not_planned');
       const plan = await toPlan(p);
       if (p.state === 'planned' && plan.run.total === 0)
@@ -329,6 +345,7 @@ export function createImportsService(deps: {
     async planPhase(planId: string, ctx: PhaseCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'planning') return { skipped: p?.state ?? 'missing' };
+      assertSourceRule(p.source as ImportSource, ctx.rules);
       await ctx.progress({
         done: 0,
         total: 0,
@@ -384,6 +401,7 @@ export function createImportsService(deps: {
     async runPhase(planId: string, ctx: PhaseCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'running') return { skipped: p?.state ?? 'missing' };
+      assertSourceRule(p.source as ImportSource, ctx.rules);
       const actor = jobActorOf(p);
       const total = (await toPlan(p)).run.total;
       let done = total - (await toPlan(p)).run.pending;

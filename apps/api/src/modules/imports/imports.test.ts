@@ -349,4 +349,48 @@ describe('importing a registrar account', () => {
     const again = await plan('registrar', reg._id);
     expect(again.counts).toMatchObject({ create: 0, link: 0, skip: 105 });
   }, 120_000);
+
+  it("needs the Domain Registrators area to read the account's domains, when created, planned and run", async () => {
+    const apiUser = unique('rule').slice(0, 20);
+    ncSim.addAccount({ apiUser, apiKey: 'nc-key-0123456789abcdef', balance: 10 });
+    const reg = await create('domain-registrators', {
+      name: unique('Namecheap'),
+      type: 'namecheap',
+      credentials: { endpointUrl: ncSim.url, apiUsername: apiUser, apiKey: 'nc-key-0123456789abcdef' },
+    });
+    const tag = unique('hidden');
+    ncSim.addDomain(apiUser, `${tag}.net`, { expires: '2028-03-01' });
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const needs = 'Importing from a registrar needs the Domain Registrators area';
+    // The account's own list refuses a domains-only person; so does the import, before reading anything.
+    expect((await call('GET', `/api/domain-registrators/${reg._id}/domains`, undefined, domainsOnly)).statusCode).toBe(
+      403,
+    );
+    const refused = await call('POST', '/api/imports', { source: 'registrar', sourceId: reg._id }, domainsOnly);
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'import_rule_missing', message: needs });
+    // A plan made by someone with the rule: its names and expiry dates stay with that area, and so does Run.
+    const p = await plan('registrar', reg._id);
+    expect(p.state, p.error ?? '').toBe('planned');
+    const items = await call('GET', `/api/imports/${p._id}/items`, undefined, domainsOnly);
+    expect(items.statusCode).toBe(403);
+    expect(items.body).not.toContain(tag);
+    expect((await call('POST', `/api/imports/${p._id}/run`, undefined, domainsOnly)).statusCode).toBe(403);
+    // A plan job queued without the rule (as one queued before a rule was taken away) fails with the reason.
+    const row = await t.c.repos.imports.insertPlan({
+      source: 'registrar',
+      sourceId: reg._id,
+      sourceLabel: 'test',
+      createdBy: 'someone',
+    });
+    await t.c.jobEngine.enqueue('imports.plan', { planId: row.id, rules: ['cnv:domains'] });
+    const failed = await waitPlan(row.id, ['failed', 'planned']);
+    expect(failed).toMatchObject({ state: 'failed', error: needs });
+    expect(failed.counts.total).toBe(0);
+    // Panels and Cloudflare accounts are read on domain screens: the domains rule is theirs.
+    const server = await create('servers', { IPAddress: '127.0.0.9', domainsLimitQty: 0 });
+    expect(
+      (await call('POST', '/api/imports', { source: 'ispmanager', sourceId: server._id }, domainsOnly)).statusCode,
+    ).toBe(201);
+  }, 60_000);
 });

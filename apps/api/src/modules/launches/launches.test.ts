@@ -300,6 +300,50 @@ describe('plan (dryRun)', () => {
     expect(p.blockers).toEqual([{ stage: 'content', message: 'The copy source domain is missing' }]);
   });
 
+  it('blocks the Yandex stages for a person or token without the Yandex Webmaster rule, and refuses the launch', async () => {
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const both = await t.tokenFor(['cnv:domains', 'cnv:yandex-webmaster']);
+    const as = (auth: string, input: object) =>
+      t.inject({ method: 'POST', url: '/api/launches', headers: { authorization: auth }, payload: input });
+    const name = `${unique('norule')}.com`;
+    const before = ya.requests.length;
+    const res = await as(domainsOnly, { ...full(name, { registration: null }), dryRun: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json().data as LaunchPlan;
+    const needs = 'Needs the Yandex Webmaster area';
+    expect(p.blockers).toEqual([
+      { stage: 'yandex-verify', message: needs },
+      { stage: 'yandex-sitemap', message: needs },
+      { stage: 'yandex-recrawl', message: needs },
+    ]);
+    expect(ya.requests.length).toBe(before);
+    // Without the dry run: refused (403) naming the stage and the area; nothing is created.
+    const refused = await as(domainsOnly, full(name, { registration: null }));
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toMatchObject({
+      code: 'launch_rule_missing',
+      message: `Add and verify the host in Yandex Webmaster: ${needs}`,
+    });
+    expect((await call('GET', `/api/domains?search=${name}`)).json().data.items).toHaveLength(0);
+    // The account given by a launch profile counts the same.
+    const profile = await create('launch-profiles', {
+      name: unique('Yandex profile'),
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      yandexWebmasterAccountId: fx.yandexId,
+    });
+    const viaProfile = await as(domainsOnly, { domainName: name, profileId: profile._id });
+    expect(viaProfile.statusCode, viaProfile.body).toBe(403);
+    // Without an account the stages are skipped and need no rule; with the rule they are planned.
+    const none = await as(domainsOnly, {
+      ...full(name, { registration: null, yandexWebmasterAccountId: null }),
+      dryRun: true,
+    });
+    expect(none.json().data.blockers).toEqual([]);
+    const allowed = await as(both, { ...full(name, { registration: null }), dryRun: true });
+    expect(allowed.json().data.blockers).toEqual([]);
+  });
+
   it('refuses an input it cannot read, per field', async () => {
     const res = await call('POST', '/api/launches', { domainName: 'not a name', dryRun: true });
     expect(res.statusCode).toBe(400);
@@ -329,7 +373,7 @@ describe('a launch', () => {
     expect(confirm.statusCode, confirm.body).toBe(200);
     // The zone is pending until "the name servers point at Cloudflare": the stage waits, visibly.
     const waiting = await until(first._id, (l) => stage(l, 'zone-active').state === 'waiting' || settled(l));
-    expect(waiting.state).toBe('waiting');
+    expect(waiting.state, waiting.error ?? '').toBe('waiting');
     expect(stage(waiting, 'zone-active').waitingFor).toMatch(/Cloudflare to activate the zone/);
     expect(stage(waiting, 'zone-active').since).toBeTruthy();
     expect(stage(waiting, 'zone-active').nextCheckAt).toBeTruthy();
@@ -388,6 +432,44 @@ describe('a launch', () => {
     expect(stage(second, 'zone').detail).toMatch(/^Already done: the zone \w+ is linked/);
   }, 90_000);
 
+  it("checks each stage's rule as it runs: Confirm without it is refused, and a run queued without it fails that stage", async () => {
+    const name = `${unique('runrule')}.com`;
+    const first = await until((await start(full(name)))._id, settled);
+    expect(first.state).toBe('needs_confirmation');
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const confirm = await t.inject({
+      method: 'POST',
+      url: `/api/launches/${first._id}/confirm`,
+      headers: { authorization: domainsOnly },
+    });
+    expect(confirm.statusCode, confirm.body).toBe(403);
+    expect(confirm.json().message).toBe('Add and verify the host in Yandex Webmaster: Needs the Yandex Webmaster area');
+    // A run queued with the domains rule alone (as a batch of a domains-only person queues it) stops at the first
+    // Yandex stage, having done the rest; Retry by someone with the rule finishes it.
+    const row = (await t.c.repos.launches.find(first._id))!;
+    await t.c.repos.launches.transition(first._id, ['needs_confirmation'], {
+      state: 'queued',
+      confirmed: true,
+      stages: row.stages.map((s) => (s.state === 'needs_confirmation' ? { ...s, state: 'pending' as const } : s)),
+    });
+    await t.c.jobEngine.enqueue('launches.run', { launchId: first._id, rules: ['cnv:domains'] });
+    // The zone turns active once the name servers point at Cloudflare (as the simulator is told).
+    const waiting = await until(first._id, (l) => stage(l, 'zone-active').state === 'waiting' || settled(l));
+    cf.setZoneStatus(await zoneOf(waiting.domainId!), 'active');
+    const stopped = await until(first._id, (l) => l.state === 'failed', 60_000);
+    expect(stage(stopped, 'yandex-verify')).toMatchObject({
+      state: 'failed',
+      error: 'Needs the Yandex Webmaster area',
+    });
+    expect(stage(stopped, 'site').state).toBe('done');
+    expect(ya.requests.some((r) => r.path.includes(encodeURIComponent(name)) || r.path.includes(name))).toBe(false);
+    const retried = await call('POST', `/api/launches/${first._id}/retry`, {});
+    expect(retried.statusCode, retried.body).toBe(200);
+    const live = await until(first._id, settled, 60_000);
+    expect(live.state, live.error ?? '').toBe('completed');
+    expect(stage(live, 'yandex-verify').detail).toMatch(/^Verified/);
+  }, 90_000);
+
   it('a provider refusal fails its stage with the message; Retry runs that stage again and the launch goes on', async () => {
     const name = `${unique('refused')}.com`;
     const input = full(name, { registration: null, yandexWebmasterAccountId: null, content: { type: 'none' } });
@@ -438,7 +520,7 @@ describe('a launch', () => {
     const input = full(name, { registration: null, yandexWebmasterAccountId: null, content: { type: 'none' } });
     const l = await start(input);
     const waiting = await until(l._id, (x) => stage(x, 'zone-active').state === 'waiting' || settled(x));
-    expect(waiting.state).toBe('waiting');
+    expect(waiting.state, waiting.error ?? '').toBe('waiting');
     // The worker goes away (the steps in flight are handed back), then a worker comes back.
     await t.c.jobEngine.stop(true, 1000);
     const job = await t.c.repos.jobs.find(waiting.jobId!);
