@@ -254,6 +254,9 @@ export type LaunchPlanStep = z.infer<typeof LaunchPlanStepSchema>;
 
 export const LaunchPlanSchema = z.object({
   domainName: z.string(),
+  domainNameUnicode: z.string(),
+  /** Set when the name may pass for another (mixed scripts, UTS #39; `domainNameLook`). */
+  nameWarning: z.string().nullable(),
   steps: z.array(LaunchPlanStepSchema),
   blockers: z.array(LaunchBlockerSchema),
 });

@@ -3,6 +3,7 @@ import {
   LAUNCH_STAGES,
   LAUNCH_STAGE_FINISHED,
   LaunchSettingsSchema,
+  domainNameLook,
   launchStageRuleMissing,
   type Launch,
   type LaunchBlocker,
@@ -246,7 +247,14 @@ export function createLaunchesService(deps: {
       steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...p });
       if (p.outcome === 'blocked') blockers.push({ stage: stage.key, message: p.detail });
     }
-    return { domainName: input.domainName, steps, blockers };
+    const look = domainNameLook(input.domainName);
+    return {
+      domainName: input.domainName,
+      domainNameUnicode: look?.unicode ?? unicodeOf(input.domainName),
+      nameWarning: look?.warning ?? null,
+      steps,
+      blockers,
+    };
   }
 
   /** Queues a run of the launch (a new job) with the rules of who queued it; the launch's stages say what is left. */
