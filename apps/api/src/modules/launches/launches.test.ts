@@ -655,3 +655,37 @@ describe('many at once', () => {
     }
   }, 90_000);
 });
+
+describe('a batch of a person without the Yandex Webmaster rule', () => {
+  it("plans its names with that person's rules, not the console's: the Yandex stages block each row", async () => {
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const name = `${unique('batch-norule')}.com`;
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/launches/batches',
+      headers: { authorization: domainsOnly },
+      payload: {
+        settings: {
+          serverId: fx.serverId,
+          cloudId: fx.cloudId,
+          content: { type: 'none' },
+          yandexWebmasterAccountId: fx.yandexId,
+          verification: 'DNS',
+        },
+        csv: `domainName\r\n${name}`,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data._id as string;
+    const end = Date.now() + 60_000;
+    let state = 'planning';
+    while (state === 'planning' && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 150));
+      state = (await call('GET', `/api/launches/batches/${id}`)).json().data.state;
+    }
+    expect(state).toBe('planned');
+    const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items;
+    expect(rows[0]).toMatchObject({ status: 'blocked' });
+    expect(rows[0].message).toContain('Add and verify the host in Yandex Webmaster: Needs the Yandex Webmaster area');
+  });
+});
