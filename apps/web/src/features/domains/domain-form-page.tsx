@@ -225,6 +225,7 @@ function DomainFields({ item }: { item?: Domain }) {
           help={
             <DomainNameLookNote
               value={domainName ?? ''}
+              stored={item?.domainName}
               fallback={
                 item && item.domainName !== item.domainNameUnicode ? `Stored as ${item.domainName}` : 'e.g. example.com'
               }
