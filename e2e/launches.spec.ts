@@ -128,3 +128,27 @@ test("the header's create menu works by keyboard at 390 px and offers what the u
   await page.locator('main').click({ position: { x: 5, y: 5 } });
   await expect(menu).toHaveCount(0);
 });
+
+/** A look-alike name (Cyrillic "а") is taken, but the launch and domain forms say so under the field. */
+test('shows a look-alike name in Unicode and ASCII with a warning, at 1280 and 390 px', async ({ page }, info) => {
+  await signIn(page);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/launches/new');
+    await page.getByLabel('Domain name').fill('\u0430pple-test.com');
+    await expect(page.getByText('ASCII: xn--pple-test-zyh.com')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Look-alike name:' })).toContainText(
+      'mixes Latin and Cyrillic letters',
+    );
+    await page.screenshot({ path: info.outputPath(`launch-look-alike-${width}.png`) });
+    await page.goto('/domains/create');
+    await page.getByLabel('Domain Name').fill('paypa\u04cf-test.com');
+    await expect(page.getByText('ASCII: xn--paypa-test-25j.com')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Look-alike name:' })).toBeVisible();
+    await page.screenshot({ path: info.outputPath(`domain-look-alike-${width}.png`) });
+    // A name in one script shows its two forms and no warning.
+    await page.getByLabel('Domain Name').fill('bücher-e2e.de');
+    await expect(page.getByText('ASCII: xn--bcher-e2e-q9a.de')).toBeVisible();
+    await expect(page.getByText('Look-alike name:')).toHaveCount(0);
+  }
+});

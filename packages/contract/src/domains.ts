@@ -85,6 +85,8 @@ export const DomainSchema = z.object({
   domainName: z.string(),
   /** For display. */
   domainNameUnicode: z.string(),
+  /** Set when the name may pass for another (mixed scripts, UTS #39; `domainNameLook`). */
+  domainNameWarning: z.string().nullable(),
   status: z.enum(['active', 'inactive']),
   serverId: IdSchema.nullable(),
   server: DomainServerRefSchema.nullable(),

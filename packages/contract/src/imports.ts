@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
 import { SEARCH_MAX } from './constants.ts';
+import { RULE_LABELS, type Rule } from './rules.ts';
 
 /** Where an import reads its domains from. */
 export const IMPORT_SOURCES = ['cloudflare', 'directadmin', 'ispmanager', 'registrar'] as const;
@@ -10,6 +11,26 @@ export const IMPORT_SOURCE_LABELS: Record<ImportSource, string> = {
   directadmin: 'DirectAdmin server',
   ispmanager: 'ISPmanager server',
   registrar: 'Registrar',
+};
+
+/**
+ * The area whose list each source reads, as the screens that show the same list require it: a registrar
+ * account's domains are the Domain Registrators area's (`GET /api/domain-registrators/{id}/domains`); a cloud's
+ * zones and a panel's sites are read on domain screens (the Link Zone picker, the panel tabs). Checked when the
+ * import is created, when its plan reads the source, and when it runs (docs/decisions/064).
+ */
+export const IMPORT_SOURCE_RULES: Record<ImportSource, Rule> = {
+  cloudflare: 'cnv:domains',
+  directadmin: 'cnv:domains',
+  ispmanager: 'cnv:domains',
+  registrar: 'cnv:domainRegistrators',
+};
+
+const SOURCE_NOUNS: Record<ImportSource, string> = {
+  cloudflare: 'a Cloudflare account',
+  directadmin: 'a DirectAdmin server',
+  ispmanager: 'an ISPmanager server',
+  registrar: 'a registrar',
 };
 
 export const IMPORT_OUTCOMES = ['create', 'link', 'skip'] as const;
@@ -28,6 +49,8 @@ export const IMPORT_TEXT = {
   nothingToDo: 'Nothing to import: every name is skipped',
   finished: (state: string) => `The import is already ${state}`,
   notPanel: (panel: string) => `The server has no ${panel} credentials`,
+  needsRule: (source: ImportSource) =>
+    `Importing from ${SOURCE_NOUNS[source]} needs the ${RULE_LABELS[IMPORT_SOURCE_RULES[source]]} area`,
   tooMany: `The source holds more than ${IMPORT_MAX_NAMES} names`,
   // Reasons shown on the plan's rows.
   newZone: (zoneId: string) => `New domain, linked to the cloud and its zone ${zoneId}`,
@@ -75,6 +98,8 @@ export const ImportPlanSchema = z.object({
   source: z.enum(IMPORT_SOURCES),
   sourceId: IdSchema,
   sourceLabel: z.string(),
+  /** The panel users whose sites were read (a DirectAdmin admin login reads every user's); null for other sources. */
+  sourceUsers: z.array(z.string()).nullable(),
   state: z.enum(IMPORT_STATES),
   error: z.string().nullable(),
   counts: Counts,

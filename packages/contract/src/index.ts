@@ -41,3 +41,4 @@ export * from './api-tokens.ts';
 export * from './audit-labels.ts';
 export * from './alerts.ts';
 export * from './launches.ts';
+export * from './domain-name-look.ts';

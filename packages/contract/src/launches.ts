@@ -4,6 +4,7 @@ import { DnsRecordPostSchema, SSL_MODES } from './cloud-flare.ts';
 import { DOMAIN_FIREWALL_RULES_MAX, toAsciiDomain } from './domains.ts';
 import { isHttpUrl } from './domain-registrators.ts';
 import { valuesOf } from './labels.ts';
+import { RULE_LABELS, type Rule } from './rules.ts';
 
 /**
  * A launch (issue 27, decision 044): one domain taken from a name to a verified, indexed site, stage by stage.
@@ -90,6 +91,8 @@ export const LAUNCH_MESSAGES = {
   running: 'The launch is running; wait for it to stop or cancel it first',
   nothingToConfirm: 'The launch does not wait for a confirmation',
   finished: 'The launch has already finished',
+  /** A stage whose area the person (or token) does not hold: the plan's blocker and the run's failure. */
+  needsRule: (rule: Rule) => `Needs the ${RULE_LABELS[rule]} area`,
 } as const;
 
 const hostName = (message: string) =>
@@ -153,6 +156,39 @@ export const LaunchSettingsSchema = z.object({
   verification: z.enum(['DNS', 'HTML_FILE']).default('DNS'),
 });
 export type LaunchSettings = z.infer<typeof LaunchSettingsSchema>;
+
+/**
+ * The area each stage acts on, as the single-domain screens that do the same thing require it (the domain's
+ * registrar, Cloudflare, panel and files tabs are domain screens; its Yandex Webmaster tab is that area's), and
+ * whether the launch's settings make the stage act at all. Checked at plan time (a blocker) and when the stage
+ * runs, against the rules of whoever queued that run (docs/decisions/064).
+ */
+export const LAUNCH_STAGE_RULES: Record<LaunchStageKey, { rule: Rule; acts: (s: LaunchSettings) => boolean }> = {
+  domain: { rule: 'cnv:domains', acts: () => true },
+  register: { rule: 'cnv:domains', acts: (s) => !!s.registration },
+  zone: { rule: 'cnv:domains', acts: (s) => !!s.cloudId },
+  'name-servers': { rule: 'cnv:domains', acts: (s) => !!s.registration && !!s.cloudId },
+  'zone-active': { rule: 'cnv:domains', acts: (s) => !!s.cloudId },
+  dns: { rule: 'cnv:domains', acts: (s) => !!s.cloudId },
+  ssl: { rule: 'cnv:domains', acts: (s) => !!s.cloudId },
+  waf: { rule: 'cnv:domains', acts: (s) => !!s.cloudId },
+  site: { rule: 'cnv:domains', acts: (s) => !!s.serverId },
+  content: { rule: 'cnv:domains', acts: (s) => s.content.type !== 'none' },
+  sitemap: { rule: 'cnv:domains', acts: (s) => !!s.serverId },
+  'yandex-verify': { rule: 'cnv:yandex-webmaster', acts: (s) => !!s.yandexWebmasterAccountId },
+  'yandex-sitemap': { rule: 'cnv:yandex-webmaster', acts: (s) => !!s.yandexWebmasterAccountId },
+  'yandex-recrawl': { rule: 'cnv:yandex-webmaster', acts: (s) => !!s.yandexWebmasterAccountId },
+};
+
+/** The rule a stage needs with these settings that `held` lacks, or null. */
+export function launchStageRuleMissing(
+  key: LaunchStageKey,
+  settings: LaunchSettings,
+  held: readonly string[],
+): Rule | null {
+  const r = LAUNCH_STAGE_RULES[key];
+  return r.acts(settings) && !held.includes('cnv') && !held.includes(r.rule) ? r.rule : null;
+}
 
 /** The settings as a launch answers them (already read, so plain types: answers are not parsed twice). */
 export const LaunchSettingsOutputSchema = z.object({
@@ -218,6 +254,9 @@ export type LaunchPlanStep = z.infer<typeof LaunchPlanStepSchema>;
 
 export const LaunchPlanSchema = z.object({
   domainName: z.string(),
+  domainNameUnicode: z.string(),
+  /** Set when the name may pass for another (mixed scripts, UTS #39; `domainNameLook`). */
+  nameWarning: z.string().nullable(),
   steps: z.array(LaunchPlanStepSchema),
   blockers: z.array(LaunchBlockerSchema),
 });

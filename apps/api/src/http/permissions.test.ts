@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RULES } from '@fleetdesk/contract';
+import {
+  IMPORT_SOURCE_RULES,
+  LAUNCH_STAGE_RULES,
+  RULES,
+  RULE_LABELS,
+  type ImportSource,
+  type LaunchStageKey,
+} from '@fleetdesk/contract';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { tokenMayCall } from '../modules/api-tokens/token-limits.ts';
 
@@ -82,6 +89,59 @@ describe('route permissions', () => {
         if (res.statusCode === 401 || res.statusCode === 403)
           failures.push(`${r.method} ${r.url} with ${rule}: ${res.statusCode}`);
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("refuses each launch stage and import source to whoever lacks its area's rule (decision 064)", async () => {
+    const none = '00000000-0000-4000-8000-000000000000';
+    // Settings under which every stage acts; the references need not exist for a stage that is refused.
+    const launch = {
+      domainName: 'matrix-rules.com',
+      serverId: none,
+      cloudId: none,
+      registration: { domainRegistratorId: none, register: true, contactId: none, years: 1 },
+      content: { type: 'copy', fromDomainId: none },
+      yandexWebmasterAccountId: none,
+      verification: 'DNS',
+    };
+    const without = (rule: string) => t.tokenFor(RULES.filter((r) => r !== 'cnv' && r !== rule));
+    const failures: string[] = [];
+    for (const [key, { rule }] of Object.entries(LAUNCH_STAGE_RULES) as [LaunchStageKey, { rule: string }][]) {
+      const auth = await without(rule);
+      const post = (dryRun: boolean) =>
+        t.inject({
+          method: 'POST',
+          url: '/api/launches',
+          headers: { authorization: auth },
+          payload: { ...launch, dryRun },
+        });
+      const planned = await post(true);
+      const needs = `Needs the ${RULE_LABELS[rule as keyof typeof RULE_LABELS]} area`;
+      if (planned.statusCode === 200) {
+        const blockers = planned.json().data.blockers as { stage: string; message: string }[];
+        if (!blockers.some((b) => b.stage === key && b.message === needs))
+          failures.push(`plan without ${rule}: no blocker on ${key}`);
+      } else if (planned.statusCode !== 403) failures.push(`plan without ${rule}: ${planned.statusCode}`);
+      const started = await post(false);
+      if (started.statusCode !== 403) failures.push(`launch without ${rule}: ${started.statusCode}`);
+    }
+    for (const [source, rule] of Object.entries(IMPORT_SOURCE_RULES) as [ImportSource, string][]) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/imports',
+        headers: { authorization: await without(rule) },
+        payload: { source, sourceId: none },
+      });
+      if (res.statusCode !== 403) failures.push(`import from ${source} without ${rule}: ${res.statusCode}`);
+      // With its rule (and the domains rule every import needs) it gets as far as the missing source.
+      const ok = await t.inject({
+        method: 'POST',
+        url: '/api/imports',
+        headers: { authorization: await t.tokenFor([rule, 'cnv:domains']) },
+        payload: { source, sourceId: none },
+      });
+      if (ok.statusCode !== 400) failures.push(`import from ${source} with ${rule}: ${ok.statusCode}`);
     }
     expect(failures).toEqual([]);
   });

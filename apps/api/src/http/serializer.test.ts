@@ -9,6 +9,7 @@ const domain = {
   domainNo: 1,
   domainName: 'xn--bcher-kva.example',
   domainNameUnicode: 'bücher.example',
+  domainNameWarning: null,
   status: 'active',
   serverId: id(2),
   server: { _id: id(2), IPAddress: '10.0.0.1', email: null },

@@ -4,8 +4,8 @@ import { createFailureQueue, listenOnLoopback, readStateFile, writeStateFile } f
 
 /**
  * A wire-level DirectAdmin simulator: the legacy `CMD_API_*` commands a client needs for one user's domains
- * (SHOW_DOMAINS, DOMAIN create/select-delete, ADDITIONAL_DOMAINS), over HTTP Basic with the `admin|user`
- * login-as form. Answers are url-encoded text by default and JSON with `json=yes`, with HTTP 200 for
+ * (SHOW_DOMAINS, DOMAIN create/select-delete, ADDITIONAL_DOMAINS) and the admin's list of users
+ * (SHOW_ALL_USERS, admin level only), over HTTP Basic with the `admin|user` login-as form. Answers are url-encoded text by default and JSON with `json=yes`, with HTTP 200 for
  * logical errors, as DirectAdmin does (see docs/integrations/directadmin.md); `jsonErrors` makes JSON refusals
  * come with a non-2xx status, as newer builds may send them.
  */
@@ -152,7 +152,7 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
   /** The user the call acts for, or null for bad credentials. */
   const authenticate = (
     req: IncomingMessage,
-  ): { user: UserState; login: string } | { error: string; login: string | null } => {
+  ): { user: UserState; login: string; asAdmin: boolean } | { error: string; login: string | null } => {
     const header = req.headers.authorization ?? '';
     const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
     if (!m) return { error: 'no credentials', login: null };
@@ -164,11 +164,12 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     const [who = '', actAs] = login.split('|', 2);
     const principal = users.get(who);
     if (!principal || principal.password !== password) return { error: 'bad password', login };
-    if (actAs === undefined) return { user: principal, login };
+    if (actAs === undefined) return { user: principal, login, asAdmin: principal.level === 'admin' };
     const target = users.get(actAs);
     // Login-as works only for an admin acting as an existing user.
     if (principal.level !== 'admin' || !target) return { error: 'login-as refused', login };
-    return { user: target, login };
+    // Acting as a user is that user's level: admin-level commands are refused then.
+    return { user: target, login, asAdmin: false };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -250,6 +251,16 @@ export async function startDirectAdminSim(opts: DirectAdminSimOptions = {}): Pro
     };
 
     switch (command) {
+      case 'CMD_API_SHOW_ALL_USERS': {
+        // Admin level: a user's login (or an admin acting as a user) may not list the server's users.
+        if (!auth.asAdmin) {
+          return sendResult(false, 'You cannot execute that command', 'The request requires an admin login');
+        }
+        const list = [...users.keys()];
+        if (json) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
+        else res.writeHead(200, { 'content-type': 'text/plain' }).end(urlEncoded(list.map((u) => ['list[]', u])));
+        return;
+      }
       case 'CMD_API_SHOW_DOMAINS': {
         const list = [...user.domains.keys()];
         if (json) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));

@@ -11,6 +11,8 @@ export const importPlans = pgTable(
     source: text('source').notNull(),
     sourceId: uuid('source_id').notNull(),
     sourceLabel: text('source_label').notNull(),
+    /** The panel users whose sites the plan read (migration 0041); null for sources without users. */
+    sourceUsers: text('source_users').array(),
     state: text('state', { enum: IMPORT_PLAN_STATES }).notNull().default('planning'),
     error: text('error'),
     jobId: uuid('job_id'),

@@ -301,9 +301,12 @@ export function openContentFs(opts: ContentFsOptions) {
         return shown(remote);
       }),
 
-    /** Removes a file, a link or a whole directory tree (bounded). The root itself cannot be removed. */
+    /**
+     * Removes a file, a link or a whole directory tree (bounded). The root itself cannot be removed. Answers what
+     * it removed, read without following a link (a caller that checked the path first would refuse a link out).
+     */
     remove: (clientPath: string) =>
-      withSftp(async (sftp) => {
+      withSftp(async (sftp): Promise<'file' | 'directory' | 'link'> => {
         // A link is removed itself, never followed (issue 26): only its directory must lie inside the root, so a
         // link that leads out can be removed too.
         const lexical = resolveInside(root, clientPath);
@@ -314,16 +317,18 @@ export function openContentFs(opts: ContentFsOptions) {
             await call<void>('remove', (cb) => sftp.unlink(lexical, cb)).catch((err) => {
               throw mapError(err, lexical);
             });
-            return;
+            return 'link';
           }
         }
         const remote = await safe(sftp, clientPath);
         if (remote === root)
           throw new ValidationError('The domain directory itself cannot be removed', { path: 'the root' }, 'bad_path');
-        if (!(await exists(sftp, remote))) throw new NotFoundError(`No such file or directory (${shown(remote)})`);
+        const own = await exists(sftp, remote);
+        if (!own) throw new NotFoundError(`No such file or directory (${shown(remote)})`);
         await removeTree(sftp, remote, { left: maxWalkEntries }, 0).catch((err) => {
           throw mapError(err, remote);
         });
+        return typeOf(own) === 'directory' ? 'directory' : 'file';
       }),
 
     /** Renames an entry within its directory to a new name; 409 when the name is taken. Answers the new path. */

@@ -119,6 +119,27 @@ describe('DirectAdmin client against the simulator', () => {
     expect(err.code).toBe('upstream_auth_failed');
   });
 
+  for (const mode of ['json', 'url-encoded'] as const) {
+    it(`lists the server's users for an admin login only (${mode})`, async () => {
+      const s = mode === 'json' ? sim : legacy;
+      const client = createDirectAdminClient();
+      expect(await client.listUsers(as(s, 'admin', 'adm1n-secret'))).toEqual(['admin', 'alice', 'bob']);
+      // A user's login, and an admin acting as a user, are refused the admin-level command: null, not an error.
+      expect(await client.listUsers(as(s, 'bob', 'b0b-secret'))).toBeNull();
+      expect(await client.listUsers(as(s, 'admin', 'adm1n-secret', 'alice'))).toBeNull();
+      // A build that refuses with an HTML page (not its login page) is read the same way; a 5xx is an error.
+      s.fail({ kind: 'html_error' });
+      expect(await client.listUsers(as(s, 'bob', 'b0b-secret'))).toBeNull();
+      s.fail({ kind: '5xx' });
+      await expect(client.listUsers(as(s, 'admin', 'adm1n-secret'))).rejects.toThrow(/DirectAdmin: HTTP 500/);
+      // Bad credentials stay bad credentials.
+      const bad = (await client
+        .listUsers(as(s, 'admin', 'wrong-password'))
+        .catch((e: unknown) => e)) as DirectAdminError;
+      expect(bad.code).toBe('upstream_auth_failed');
+    });
+  }
+
   it('refuses past the package limit with the reason', async () => {
     const client = createDirectAdminClient();
     const err = (await client

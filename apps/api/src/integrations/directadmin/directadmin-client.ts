@@ -172,6 +172,8 @@ export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
   const fetchImpl = providerFetch('directadmin', opts.fetchImpl ?? undiciFetch);
   const now = opts.now ?? Date.now;
   const rejectedLogins = new Map<string, number>();
+  /** Failures that were an HTML page other than the login page (how some builds refuse a command). */
+  const htmlPages = new WeakSet<DirectAdminError>();
 
   const loginOf = (c: DirectAdminCredentials) => (c.actAs ? `${c.username}|${c.actAs}` : c.username);
   const keyOf = (c: DirectAdminCredentials) =>
@@ -277,13 +279,15 @@ export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
           { upstreamStatus: status },
         );
       }
-      throw fail(
+      const page = fail(
         c,
         `HTTP ${status} with an HTML page instead of an API answer (an unknown command, or a panel error)`,
         {
           upstreamStatus: status,
         },
       );
+      htmlPages.add(page);
+      throw page;
     }
 
     let answer: Answer;
@@ -348,6 +352,28 @@ export function createDirectAdminClient(opts: DirectAdminClientOptions = {}) {
   const canonical = (domain: string) => domain.trim().toLowerCase();
 
   return {
+    /**
+     * Every user of the server (CMD_API_SHOW_ALL_USERS, admin level), or null when the login may not list them
+     * (a user's login, or an admin acting as a user): DirectAdmin refuses the command then, with error=1 or, on
+     * some builds, an HTML error page that is not its login page. Any other failure is thrown.
+     */
+    async listUsers(c: DirectAdminCredentials): Promise<string[] | null> {
+      let a: Answer;
+      try {
+        a = await command(c, 'GET', 'CMD_API_SHOW_ALL_USERS');
+      } catch (err) {
+        const refused =
+          err instanceof DirectAdminError &&
+          (err.code === 'upstream_refused' ||
+            (htmlPages.has(err) && (err.upstreamStatus === 200 || err.upstreamStatus === 404)));
+        if (refused) return null;
+        throw err;
+      }
+      const list = a.kind === 'json' ? (Array.isArray(a.value) ? a.value : null) : (a.value.get('list[]') ?? []);
+      if (!list) throw fail(c, 'the list of users came in an unexpected form');
+      return list.filter((x): x is string => typeof x === 'string' && USER_RE.test(x));
+    },
+
     /** The user's domains (CMD_API_SHOW_DOMAINS), lower case. */
     async listDomains(c: DirectAdminCredentials): Promise<string[]> {
       const a = await command(c, 'GET', 'CMD_API_SHOW_DOMAINS');

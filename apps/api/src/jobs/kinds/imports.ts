@@ -4,7 +4,8 @@ import { IMPORT_PLAN_JOB, IMPORT_RUN_JOB, type ImportsService } from '../../modu
 import { AppError } from '../../http/errors.ts';
 import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
 
-const Payload = z.object({ planId: IdSchema });
+/** The plan, and the rules of whoever queued the job (absent in jobs queued before imports carried them). */
+const Payload = z.object({ planId: IdSchema, rules: z.array(z.string().max(100)).max(50).optional() });
 
 /**
  * The import jobs (decision 043): one reads the source and plans every name, the other writes them. The names
@@ -21,6 +22,7 @@ const importJob = (kind: string, which: 'plan' | 'run', imports: () => ImportsSe
     async handler(ctx: JobContext<z.infer<typeof Payload>>) {
       const phaseCtx = {
         signal: ctx.signal,
+        rules: ctx.payload.rules ?? ['cnv:domains'],
         progress: (p: { done: number; total: number; unit: string; message: string }) => ctx.progress(p),
       };
       try {

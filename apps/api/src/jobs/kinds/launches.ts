@@ -3,9 +3,13 @@ import { IdSchema, LAUNCH_STAGES } from '@fleetdesk/contract';
 import {
   LAUNCH_BATCH_PLAN_JOB,
   LAUNCH_BATCH_RUN_JOB,
+  type BatchJobPayload,
   type LaunchBatchesService,
 } from '../../modules/launches/launch-batches.service.ts';
-import { LAUNCH_JOB, type LaunchesService } from '../../modules/launches/launches.service.ts';
+import { LAUNCH_JOB, type LaunchJobPayload, type LaunchesService } from '../../modules/launches/launches.service.ts';
+
+/** The rules of whoever queued the job (absent in jobs queued before runs carried them). */
+const QueuedBy = z.array(z.string().max(100)).max(50).optional();
 import { defineJob } from '../registry.ts';
 
 /** pg-boss keeps a job at most 24 hours; a run (or a batch's run) stays within it, with its grace. */
@@ -18,12 +22,12 @@ const LONGEST_RUN_SECONDS = 22 * 60 * 60;
  * process takes at once, if more than the engine's.
  */
 export const launchRunJob = (launches: () => LaunchesService, concurrency?: number) =>
-  defineJob<{ launchId: string }>({
+  defineJob<LaunchJobPayload>({
     kind: LAUNCH_JOB,
     // As many at once as a batch keeps going (LAUNCH_BATCH_CONCURRENCY), else a batch would wait for workers.
     concurrency,
     area: 'cnv:domains',
-    payload: z.object({ launchId: IdSchema }),
+    payload: z.object({ launchId: IdSchema, rules: QueuedBy }),
     steps: () => LAUNCH_STAGES.map((s) => ({ key: s.key, label: s.label })),
     retry: { limit: 0, delaySeconds: 0, backoff: false },
     // Two waiting stages (and a parse) may each take up to the wait limit (at most 7 hours each).
@@ -31,11 +35,11 @@ export const launchRunJob = (launches: () => LaunchesService, concurrency?: numb
     handler: (ctx) => launches().runJob(ctx),
   });
 
-const BatchPayload = z.object({ batchId: IdSchema });
+const BatchPayload = z.object({ batchId: IdSchema, rules: QueuedBy });
 
 /** Plans every name of a batch; a resumed job plans only the names without a plan yet. */
 export const launchBatchPlanJob = (batches: () => LaunchBatchesService) =>
-  defineJob<{ batchId: string }>({
+  defineJob<BatchJobPayload>({
     kind: LAUNCH_BATCH_PLAN_JOB,
     area: 'cnv:domains',
     payload: BatchPayload,
@@ -46,7 +50,7 @@ export const launchBatchPlanJob = (batches: () => LaunchBatchesService) =>
 
 /** Runs a batch: starts its names' launches a few at a time and follows them; Resume queues it again. */
 export const launchBatchRunJob = (batches: () => LaunchBatchesService) =>
-  defineJob<{ batchId: string }>({
+  defineJob<BatchJobPayload>({
     kind: LAUNCH_BATCH_RUN_JOB,
     area: 'cnv:domains',
     payload: BatchPayload,

@@ -108,9 +108,9 @@ export function createContentFilesService(deps: {
 
     async remove(domainId: string, target: string, actor: Actor): Promise<string> {
       const { files } = await filesOf(domainId);
-      const stat = await files.stat(target);
-      await files.remove(target);
-      await record(actor, domainId, 'content_files_remove', { path: shown(target), type: stat?.type ?? 'file' });
+      // No stat first: it checks the path with realpath, which refuses a link that leads out (issue 42).
+      const type = await files.remove(target);
+      await record(actor, domainId, 'content_files_remove', { path: shown(target), type });
       return shown(target);
     },
 

@@ -231,6 +231,32 @@ describe('content files API', () => {
       expect(log).toContain(a);
   });
 
+  it('removes a symbolic link that leads outside through the route, never what it leads to', async () => {
+    await createDir();
+    makeSite();
+    for (const link of ['link-out', 'link-up', 'link-file', 'dangling', 'nested/deeper/link-back']) {
+      const res = await api('DELETE', '/content-files/remove', { path: link });
+      expect(res.statusCode, `${link}: ${res.body}`).toBe(200);
+      expect(res.json()).toEqual({ data: { path: `/${link}` } });
+      expect(() => fs.lstatSync(path.join(dir, link))).toThrow();
+    }
+    expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+    expect(fs.readdirSync(path.join(host.rootDir, 'www', 'other.example'))).toEqual(['secret.txt']);
+    // A path through a link that leads out is still refused.
+    fs.symlinkSync(outside, path.join(dir, 'link-out'));
+    expect((await api('DELETE', '/content-files/remove', { path: 'link-out/secret.txt' })).statusCode).toBe(400);
+    expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+    const entries = (
+      await t.inject({
+        method: 'GET',
+        url: `/api/audit-log?entity=domains&entityId=${domainId}`,
+        headers: { authorization: await t.tokenFor(['cnv']) },
+      })
+    ).json().data.items as { action: string; details: { path: string; type: string } }[];
+    const removed = entries.filter((e) => e.action === 'content_files_remove').map((e) => e.details);
+    expect(removed).toContainEqual({ path: '/link-out', type: 'link' });
+  });
+
   it('uploads a folder keeping its structure, and downloads a file as an attachment', async () => {
     await createDir();
     const res = await upload('/', [
@@ -305,7 +331,10 @@ describe('content files API', () => {
         api('GET', `/content-files/download${q(attack)}`),
         api('POST', `/content-files/rename${q(attack)}`, { name: 'renamed' }),
         api('POST', '/content-files/create-dir', { path: attack, name: 'pwned-dir' }),
-        api('DELETE', '/content-files/remove', { path: attack }),
+        // A bare link (link-up, …/link-back) is removed itself: the test above.
+        ...(attack.includes('link-') && !attack.includes('/secret')
+          ? []
+          : [api('DELETE', '/content-files/remove', { path: attack })]),
         upload(attack, [{ file: 'files', name: 'pwned.html', data: 'x' }]),
       ];
       for (const res of await Promise.all(calls)) {

@@ -76,9 +76,25 @@ export function createDirectAdminService(deps: {
   };
 
   return {
-    /** Every domain the server's panel user has, lower case (the imports, decision 043). */
-    async listServerDomains(serverId: string): Promise<string[]> {
-      return da.listDomains(await credsOf(serverId));
+    /**
+     * Every domain on the server the login can see, lower case, with the user that owns it (the imports, decision
+     * 043). CMD_API_SHOW_DOMAINS is a user-level command: with an admin's own login it would list only the admin's
+     * domains, so every user is listed (CMD_API_SHOW_ALL_USERS) and each user's domains read through login-as
+     * (`admin|user`). A user's login, or an admin acting as one user, reads that user's domains. Users are read
+     * one after another: the panel has no rate limit, but this is one server's process.
+     */
+    async listServerDomains(serverId: string): Promise<{ users: string[]; domains: { name: string; user: string }[] }> {
+      const creds = await credsOf(serverId);
+      const own = async (user: string, c: DirectAdminCredentials) =>
+        (await da.listDomains(c)).map((name) => ({ name, user }));
+      if (creds.actAs) return { users: [creds.actAs], domains: await own(creds.actAs, creds) };
+      const users = await da.listUsers(creds);
+      if (!users) return { users: [creds.username], domains: await own(creds.username, creds) };
+      const domains: { name: string; user: string }[] = [];
+      for (const user of users) {
+        domains.push(...(await own(user, user === creds.username ? creds : { ...creds, actAs: user })));
+      }
+      return { users, domains };
     },
 
     async domainInfo(domainId: string): Promise<DirectAdminDomainInfo> {

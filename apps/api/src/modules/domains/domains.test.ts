@@ -392,6 +392,19 @@ describe('domain names', () => {
       ).toEqual([d._id]);
     }
   });
+
+  it('warns on a name that mixes scripts (a look-alike), and not on a name in one script', async () => {
+    // Cyrillic "а" (U+0430) for the Latin "a".
+    const d = await mkDomain({ domainName: '\u0430pple-test.com' });
+    expect(d).toMatchObject({
+      domainName: 'xn--pple-test-zyh.com',
+      domainNameUnicode: '\u0430pple-test.com',
+      domainNameWarning: expect.stringMatching(/mixes Latin and Cyrillic letters.*xn--pple-test-zyh\.com$/),
+    });
+    const got = await call('GET', `/api/domains/${d._id}`);
+    expect(got.json().data.domainNameWarning).toMatch(/mixes Latin and Cyrillic/);
+    expect((await mkDomain({ domainName: 'bücher-warn.example' })).domainNameWarning).toBeNull();
+  });
 });
 
 describe('server capacity', () => {

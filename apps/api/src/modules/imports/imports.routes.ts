@@ -44,7 +44,7 @@ export const importsRoutes = (service: ImportsService) => async (app: FastifyIns
       config,
       schema: { tags, params, querystring: ImportItemsQuerySchema, response: { 200: listOf(ImportItemSchema) } },
     },
-    async (req) => ({ data: await service.items(idOf(req), req.query as ImportItemsQuery) }),
+    async (req) => ({ data: await service.items(idOf(req), req.query as ImportItemsQuery, req.actor) }),
   );
   app.post(`${path}/:id/run`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
     data: await service.run(idOf(req), req.actor),

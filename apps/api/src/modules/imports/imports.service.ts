@@ -1,6 +1,8 @@
 import {
   IMPORT_MAX_NAMES,
   IMPORT_SOURCE_LABELS,
+  IMPORT_SOURCE_RULES,
+  hasRule,
   IMPORT_TEXT,
   toAsciiDomain,
   type ImportItem,
@@ -12,7 +14,7 @@ import {
   type ListResult,
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
@@ -33,6 +35,8 @@ const LOAD_BATCH = 2000;
 
 type PhaseCtx = {
   signal: AbortSignal;
+  /** The rules of whoever queued the job: the source's rule is checked against them before it is read. */
+  rules: string[];
   progress(p: { done: number; total: number; unit: string; message: string }): Promise<void>;
 };
 type Listed = { name: string; detail: Record<string, unknown> };
@@ -71,6 +75,15 @@ export function createImportsService(deps: {
     return p;
   };
 
+  /**
+   * Each source is read under the rule of the area its list belongs to (decision 064): a registrar account's
+   * domains, names and expiry dates, are the Domain Registrators area's, as on that area's own screens.
+   */
+  const assertSourceRule = (source: ImportSource, rules: readonly string[]) => {
+    if (!hasRule(rules, IMPORT_SOURCE_RULES[source]))
+      throw new ForbiddenError(IMPORT_TEXT.needsRule(source), 'import_rule_missing');
+  };
+
   const toPlan = async (p: ImportPlanRow): Promise<ImportPlan> => {
     const counts = { total: 0, create: 0, link: 0, skip: 0 };
     const run = { total: 0, done: 0, failed: 0, skipped: 0, pending: 0 };
@@ -88,6 +101,7 @@ export function createImportsService(deps: {
       source: p.source as ImportSource,
       sourceId: p.sourceId,
       sourceLabel: p.sourceLabel,
+      sourceUsers: p.sourceUsers ?? null,
       state: p.state,
       error: p.error,
       counts,
@@ -125,31 +139,44 @@ export function createImportsService(deps: {
     }
   };
 
-  /** Everything the source holds, read once when planning. */
-  const listSource = async (p: ImportPlanRow): Promise<Listed[]> => {
+  /**
+   * Everything the source holds, read once when planning, and the panel users whose sites were read (null for a
+   * source without users).
+   */
+  const listSource = async (p: ImportPlanRow): Promise<{ listed: Listed[]; users: string[] | null }> => {
     const source = p.source as ImportSource;
     if (source === 'cloudflare') {
       const { zones } = await deps.routing.background(deps.budgetWaitMs, () =>
         deps.cloudFlare.listCloudZones(p.sourceId),
       );
-      return zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } }));
+      return {
+        listed: zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } })),
+        users: null,
+      };
     }
     // The panels' own refusal speaks of "the domain's server": here it is the import's server.
-    const panel = async (list: () => Promise<string[]>, label: string) => {
+    const panel = async <T>(list: () => Promise<T>, label: string): Promise<T> => {
       try {
-        return (await list()).map((name) => ({ name, detail: {} }));
+        return await list();
       } catch (err) {
         if (err instanceof AppError && err.code === 'no_panel_credentials')
           throw new ValidationError(IMPORT_TEXT.notPanel(label), undefined, 'no_panel_credentials');
         throw err;
       }
     };
-    if (source === 'directadmin') return panel(() => deps.directAdmin.listServerDomains(p.sourceId), 'DirectAdmin');
-    if (source === 'ispmanager') return panel(() => deps.ispManager.listServerSites(p.sourceId), 'ISPmanager');
-    return (await deps.registrar.accountDomains(p.sourceId)).map((d) => ({
-      name: d.domainName,
-      detail: { expirationDate: d.expirationDate },
-    }));
+    if (source === 'directadmin') {
+      const { users, domains } = await panel(() => deps.directAdmin.listServerDomains(p.sourceId), 'DirectAdmin');
+      return { listed: domains.map((d) => ({ name: d.name, detail: { user: d.user } })), users };
+    }
+    if (source === 'ispmanager') {
+      const sites = await panel(() => deps.ispManager.listServerSites(p.sourceId), 'ISPmanager');
+      return { listed: sites.map((name) => ({ name, detail: {} })), users: null };
+    }
+    const domains = await deps.registrar.accountDomains(p.sourceId);
+    return {
+      listed: domains.map((d) => ({ name: d.domainName, detail: { expirationDate: d.expirationDate } })),
+      users: null,
+    };
   };
 
   /** The rule of each source: what to do with a name, given the console's domain of that name (if any). */
@@ -193,7 +220,8 @@ export function createImportsService(deps: {
     systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
 
   const startJob = async (p: ImportPlanRow, kind: string, actor: Actor) => {
-    const job = await deps.engine().enqueue(kind, { planId: p.id }, { createdBy: actor.username });
+    const payload = { planId: p.id, rules: actor.rules };
+    const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
     await repo.updatePlan(p.id, { jobId: job.id });
   };
 
@@ -249,6 +277,7 @@ export function createImportsService(deps: {
     async create(input: ImportPlanInput, actor: Actor): Promise<ImportPlan> {
       const source = input.source;
       const sourceId = input.sourceId!;
+      assertSourceRule(source, actor.rules);
       const label = await labelOf(source, sourceId);
       const plan = await repo.insertPlan({ source, sourceId, sourceLabel: label, createdBy: actor.username });
       await audit.record(actor, {
@@ -270,14 +299,15 @@ export function createImportsService(deps: {
       return { items: await Promise.all(res.items.map(toPlan)), itemsCount: res.itemsCount };
     },
 
-    async items(id: string, q: ImportItemsQuery): Promise<ListResult<ImportItem>> {
-      await mustFind(id);
+    async items(id: string, q: ImportItemsQuery, actor: Actor): Promise<ListResult<ImportItem>> {
+      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
       const res = await repo.itemsPage(id, q);
       return { items: res.items.map(toItem), itemsCount: res.itemsCount };
     },
 
     async run(id: string, actor: Actor): Promise<ImportPlan> {
       const p = await mustFind(id);
+      assertSourceRule(p.source as ImportSource, actor.rules);
       if (p.state === 'planning') throw new ConflictError(IMPORT_TEXT.notPlanned, undefined, 'import_not_planned');
       const plan = await toPlan(p);
       if (p.state === 'planned' && plan.run.total === 0)
@@ -315,13 +345,14 @@ export function createImportsService(deps: {
     async planPhase(planId: string, ctx: PhaseCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'planning') return { skipped: p?.state ?? 'missing' };
+      assertSourceRule(p.source as ImportSource, ctx.rules);
       await ctx.progress({
         done: 0,
         total: 0,
         unit: 'names',
         message: `Reading ${IMPORT_SOURCE_LABELS[p.source as ImportSource]}`,
       });
-      const listed = await listSource(p);
+      const { listed, users } = await listSource(p);
       if (listed.length > IMPORT_MAX_NAMES) throw new ValidationError(IMPORT_TEXT.tooMany);
       const seen = new Set<string>();
       const rows: { name: string; detail: Record<string, unknown>; bad: boolean }[] = [];
@@ -360,7 +391,7 @@ export function createImportsService(deps: {
         };
       });
       await repo.replaceItems(p.id, items);
-      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
+      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date(), sourceUsers: users });
       // The last progress read "Reading …": the Jobs screen shows what was read instead.
       await ctx.progress({ done: items.length, total: items.length, unit: 'names', message: 'Planned' });
       return { names: items.length };
@@ -370,6 +401,7 @@ export function createImportsService(deps: {
     async runPhase(planId: string, ctx: PhaseCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'running') return { skipped: p?.state ?? 'missing' };
+      assertSourceRule(p.source as ImportSource, ctx.rules);
       const actor = jobActorOf(p);
       const total = (await toPlan(p)).run.total;
       let done = total - (await toPlan(p)).run.pending;

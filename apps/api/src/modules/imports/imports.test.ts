@@ -224,6 +224,74 @@ describe('importing a server panel', () => {
   }, 60_000);
 });
 
+describe('importing a DirectAdmin server with an admin login', () => {
+  it("reads every user's sites through login-as, and the plan names the users read", async () => {
+    const tag = unique('dadm');
+    const sim = await startDirectAdminSim({
+      users: [
+        { username: 'admin', password: DA_PASSWORD, level: 'admin', domains: [`${tag}-admin.com`] },
+        { username: 'alice', password: 'alice-pa55', domains: [`${tag}-a1.com`, `${tag}-a2.com`] },
+        { username: 'bob', password: 'bob-pa55word', domains: [`${tag}-b1.com`] },
+        { username: 'carol', password: 'carol-pa55', domains: [] },
+      ],
+    });
+    try {
+      const server = await create('servers', {
+        IPAddress: '127.0.0.4',
+        domainsLimitQty: 0,
+        directAdminUri: sim.url,
+        directAdminUsername: 'admin',
+        directAdminPassword: DA_PASSWORD,
+      });
+      const p = await plan('directadmin', server._id);
+      expect(p.state, p.error ?? '').toBe('planned');
+      expect(p.sourceUsers).toEqual(['admin', 'alice', 'bob', 'carol']);
+      expect(p.counts).toMatchObject({ total: 4, create: 4 });
+      const rows = await allItems(p._id);
+      expect(rows.map((r) => [r.name, r.detail.user]).sort()).toEqual([
+        [`${tag}-a1.com`, 'alice'],
+        [`${tag}-a2.com`, 'alice'],
+        [`${tag}-admin.com`, 'admin'],
+        [`${tag}-b1.com`, 'bob'],
+      ]);
+      // The users are listed with the admin's own login; each user's domains are read as that user.
+      const logins = sim.requests.map((r) => `${r.command} ${r.login}`);
+      expect(logins).toContain('CMD_API_SHOW_ALL_USERS admin');
+      expect(logins).toContain('CMD_API_SHOW_DOMAINS admin|alice');
+      expect(logins).toContain('CMD_API_SHOW_DOMAINS admin|carol');
+      expect((await run(p._id)).run).toMatchObject({ done: 4, failed: 0 });
+      expect(await domainByName(`${tag}-b1.com`)).toMatchObject({ serverId: server._id });
+
+      // A user's own login reads that user's sites only (the panel refuses it the list of users).
+      const userServer = await create('servers', {
+        IPAddress: '127.0.0.5',
+        domainsLimitQty: 0,
+        directAdminUri: sim.url,
+        directAdminUsername: 'bob',
+        directAdminPassword: 'bob-pa55word',
+      });
+      const q = await plan('directadmin', userServer._id);
+      expect(q.state, q.error ?? '').toBe('planned');
+      expect(q.sourceUsers).toEqual(['bob']);
+      expect((await allItems(q._id)).map((r) => r.name)).toEqual([`${tag}-b1.com`]);
+      // An admin acting as one user ("admin|alice" on the server) reads that user's sites only.
+      const asAlice = await create('servers', {
+        IPAddress: '127.0.0.6',
+        domainsLimitQty: 0,
+        directAdminUri: sim.url,
+        directAdminUsername: 'admin|alice',
+        directAdminPassword: DA_PASSWORD,
+      });
+      const r = await plan('directadmin', asAlice._id);
+      expect(r.sourceUsers).toEqual(['alice']);
+      expect(r.counts.total).toBe(2);
+      expect(sim.failedLogins()).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  }, 90_000);
+});
+
 describe('importing an ISPmanager panel', () => {
   it('imports every site on a server without a limit, and a second plan skips them all', async () => {
     const tag = unique('isp');
@@ -281,4 +349,48 @@ describe('importing a registrar account', () => {
     const again = await plan('registrar', reg._id);
     expect(again.counts).toMatchObject({ create: 0, link: 0, skip: 105 });
   }, 120_000);
+
+  it("needs the Domain Registrators area to read the account's domains, when created, planned and run", async () => {
+    const apiUser = unique('rule').slice(0, 20);
+    ncSim.addAccount({ apiUser, apiKey: 'nc-key-0123456789abcdef', balance: 10 });
+    const reg = await create('domain-registrators', {
+      name: unique('Namecheap'),
+      type: 'namecheap',
+      credentials: { endpointUrl: ncSim.url, apiUsername: apiUser, apiKey: 'nc-key-0123456789abcdef' },
+    });
+    const tag = unique('hidden');
+    ncSim.addDomain(apiUser, `${tag}.net`, { expires: '2028-03-01' });
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const needs = 'Importing from a registrar needs the Domain Registrators area';
+    // The account's own list refuses a domains-only person; so does the import, before reading anything.
+    expect((await call('GET', `/api/domain-registrators/${reg._id}/domains`, undefined, domainsOnly)).statusCode).toBe(
+      403,
+    );
+    const refused = await call('POST', '/api/imports', { source: 'registrar', sourceId: reg._id }, domainsOnly);
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'import_rule_missing', message: needs });
+    // A plan made by someone with the rule: its names and expiry dates stay with that area, and so does Run.
+    const p = await plan('registrar', reg._id);
+    expect(p.state, p.error ?? '').toBe('planned');
+    const items = await call('GET', `/api/imports/${p._id}/items`, undefined, domainsOnly);
+    expect(items.statusCode).toBe(403);
+    expect(items.body).not.toContain(tag);
+    expect((await call('POST', `/api/imports/${p._id}/run`, undefined, domainsOnly)).statusCode).toBe(403);
+    // A plan job queued without the rule (as one queued before a rule was taken away) fails with the reason.
+    const row = await t.c.repos.imports.insertPlan({
+      source: 'registrar',
+      sourceId: reg._id,
+      sourceLabel: 'test',
+      createdBy: 'someone',
+    });
+    await t.c.jobEngine.enqueue('imports.plan', { planId: row.id, rules: ['cnv:domains'] });
+    const failed = await waitPlan(row.id, ['failed', 'planned']);
+    expect(failed).toMatchObject({ state: 'failed', error: needs });
+    expect(failed.counts.total).toBe(0);
+    // Panels and Cloudflare accounts are read on domain screens: the domains rule is theirs.
+    const server = await create('servers', { IPAddress: '127.0.0.9', domainsLimitQty: 0 });
+    expect(
+      (await call('POST', '/api/imports', { source: 'ispmanager', sourceId: server._id }, domainsOnly)).statusCode,
+    ).toBe(201);
+  }, 60_000);
 });

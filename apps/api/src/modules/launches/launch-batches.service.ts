@@ -25,6 +25,11 @@ import { unicodeOf } from '../domains/domains.repository.ts';
 import type { LaunchBatchRow as BatchRow, LaunchBatchRowRow, LaunchesRepository } from './launches.repository.ts';
 import type { LaunchesService } from './launches.service.ts';
 
+/** A batch job: the batch, and the rules of whoever queued the job (the launches it plans and starts get them). */
+export type BatchJobPayload = { batchId: string; rules?: string[] };
+/** A job queued before batch jobs carried rules gets the launch jobs' own area only. */
+const rulesOf = (p: BatchJobPayload) => p.rules ?? ['cnv:domains'];
+
 export const LAUNCH_BATCH_PLAN_JOB = 'launches.batch-plan';
 export const LAUNCH_BATCH_RUN_JOB = 'launches.batch-run';
 
@@ -205,8 +210,10 @@ export function createLaunchBatchesService(deps: {
     } as LaunchInputParsed;
   };
 
+  // The batch's jobs plan and start launches with the rules of whoever queued them (decision 064).
   const enqueue = async (b: BatchRow, kind: string, actor: Actor) => {
-    const job = await deps.engine().enqueue(kind, { batchId: b.id }, { createdBy: actor.username });
+    const payload: BatchJobPayload = { batchId: b.id, rules: actor.rules };
+    const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
     return (await repo.transitionBatch(b.id, [b.state], { jobId: job.id })) ?? b;
   };
 
@@ -362,12 +369,12 @@ export function createLaunchBatchesService(deps: {
     },
 
     /** The plan job: each name planned like a single launch (a few at a time), blocked names marked. */
-    async planJob(ctx: JobContext<{ batchId: string }>) {
+    async planJob(ctx: JobContext<BatchJobPayload>) {
       const b = await repo.findBatch(ctx.payload.batchId);
       if (!b) throw new PermanentJobError(MESSAGES.notFound);
       const counts = (await repo.rowCounts([b.id])).get(b.id);
       const total = [...(counts?.values() ?? [])].reduce((a, n) => a + n, 0);
-      const actor: Actor = { userId: null, username: b.createdBy, rules: ['cnv'], requestId: null };
+      const actor: Actor = { userId: null, username: b.createdBy, rules: rulesOf(ctx.payload), requestId: null };
       let planned = 0;
       let blocked = 0;
       // Rows still pending without a plan message are the ones not planned yet (a resumed job skips the others).
@@ -407,11 +414,11 @@ export function createLaunchBatchesService(deps: {
     },
 
     /** The run job: keeps `concurrency` launches going, follows them to their end, until no name is left. */
-    async runJob(ctx: JobContext<{ batchId: string }>) {
+    async runJob(ctx: JobContext<BatchJobPayload>) {
       const id = ctx.payload.batchId;
       const b = await repo.findBatch(id);
       if (!b) throw new PermanentJobError(MESSAGES.notFound);
-      const actor: Actor = { userId: null, username: b.createdBy, rules: ['cnv'], requestId: null };
+      const actor: Actor = { userId: null, username: b.createdBy, rules: rulesOf(ctx.payload), requestId: null };
       for (;;) {
         ctx.signal.throwIfAborted();
         const now = await repo.findBatch(id);

@@ -3,6 +3,8 @@ import {
   LAUNCH_STAGES,
   LAUNCH_STAGE_FINISHED,
   LaunchSettingsSchema,
+  domainNameLook,
+  launchStageRuleMissing,
   type Launch,
   type LaunchBlocker,
   type LaunchInputParsed,
@@ -17,7 +19,14 @@ import {
   type ListResult,
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
-import { AppError, ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../../http/errors.ts';
+import {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  ValidationError,
+} from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/registry.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -37,6 +46,10 @@ import {
 } from './stages/index.ts';
 
 export const LAUNCH_JOB = 'launches.run';
+/** A run's job: the launch, and the rules of whoever queued the run, which each stage is checked against. */
+export type LaunchJobPayload = { launchId: string; rules?: string[] };
+/** A run queued before runs carried rules gets the launch job's own area only. */
+const RULES_OF_OLD_RUNS = ['cnv:domains'];
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -216,8 +229,12 @@ export function createLaunchesService(deps: {
     // Stages are planned one after another: their reads go through the providers' budgets like any call.
     for (const [i, stage] of STAGES.entries()) {
       let p;
+      // A stage in an area the person (or token) does not hold is not even planned: its plan reads that area.
+      const missing = launchStageRuleMissing(stage.key, settings, actor.rules);
       try {
-        p = await stage.plan(ctx);
+        p = missing
+          ? { outcome: 'blocked' as const, detail: LAUNCH_MESSAGES.needsRule(missing) }
+          : await stage.plan(ctx);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         // A provider's budget used up for now is no reason to refuse: the stage checks again when it runs.
@@ -230,13 +247,32 @@ export function createLaunchesService(deps: {
       steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...p });
       if (p.outcome === 'blocked') blockers.push({ stage: stage.key, message: p.detail });
     }
-    return { domainName: input.domainName, steps, blockers };
+    const look = domainNameLook(input.domainName);
+    return {
+      domainName: input.domainName,
+      domainNameUnicode: look?.unicode ?? unicodeOf(input.domainName),
+      nameWarning: look?.warning ?? null,
+      steps,
+      blockers,
+    };
   }
 
-  /** Queues a run of the launch (a new job); the launch's stages say what is left. */
-  async function dispatch(r: LaunchRow, createdBy: string | null) {
-    const job = await deps.engine().enqueue(LAUNCH_JOB, { launchId: r.id }, { createdBy, domainName: r.domainName });
+  /** Queues a run of the launch (a new job) with the rules of who queued it; the launch's stages say what is left. */
+  async function dispatch(r: LaunchRow, actor: Actor) {
+    const payload: LaunchJobPayload = { launchId: r.id, rules: actor.rules };
+    const job = await deps
+      .engine()
+      .enqueue(LAUNCH_JOB, payload, { createdBy: actor.username, domainName: r.domainName });
     return (await repo.update(r.id, { jobId: job.id }))!;
+  }
+
+  /** A run that would reach a stage in an area the actor does not hold is refused before it is queued. */
+  function assertMayRun(r: LaunchRow, actor: Actor) {
+    for (const s of r.stages) {
+      if (LAUNCH_STAGE_FINISHED.includes(s.state)) continue;
+      const missing = launchStageRuleMissing(s.key, r.input, actor.rules);
+      if (missing) throw new ForbiddenError(`${s.label}: ${LAUNCH_MESSAGES.needsRule(missing)}`, 'launch_rule_missing');
+    }
   }
 
   const activeStates = ['queued', 'running', 'waiting'] as const;
@@ -248,6 +284,13 @@ export function createLaunchesService(deps: {
     async create(input: LaunchInputParsed, actor: Actor): Promise<{ plan: LaunchPlan } | { launch: Launch }> {
       const p = await plan(input, actor);
       if (input.dryRun) return { plan: p };
+      const settings = await resolve(LaunchSettingsSchema.parse(input));
+      // A missing rule is a 403, before any other blocker (a 409 would say that something else must change).
+      const ruleBlocker = p.blockers.find((b) => launchStageRuleMissing(b.stage, settings, actor.rules));
+      if (ruleBlocker) {
+        const label = LAUNCH_STAGES.find((s) => s.key === ruleBlocker.stage)!.label;
+        throw new ForbiddenError(`${label}: ${ruleBlocker.message}`, 'launch_rule_missing');
+      }
       if (p.blockers.length) {
         const b = p.blockers[0]!;
         const label = LAUNCH_STAGES.find((s) => s.key === b.stage)!.label;
@@ -260,7 +303,6 @@ export function createLaunchesService(deps: {
           { domainName: `Launch #${active.launchNo} is not finished` },
           'launch_active',
         );
-      const settings = await resolve(LaunchSettingsSchema.parse(input));
       const row = await repo.insert({
         domainName: input.domainName,
         domainNameUnicode: unicodeOf(input.domainName),
@@ -276,7 +318,7 @@ export function createLaunchesService(deps: {
         entityId: row.id,
         details: { domainName: input.domainName, confirmCostly: input.confirmCostly },
       });
-      return { launch: toLaunch(await dispatch(row, actor.username)) };
+      return { launch: toLaunch(await dispatch(row, actor)) };
     },
 
     async list(q: LaunchListQuery): Promise<ListResult<Launch>> {
@@ -295,6 +337,7 @@ export function createLaunchesService(deps: {
         const s = r.stages.find((x) => x.key === stage)!;
         if (s.state !== 'failed') throw new ConflictError(LAUNCH_MESSAGES.notFailed(s.label));
       }
+      assertMayRun(r, actor);
       const stages = r.stages.map((s) =>
         s.state === 'failed' || s.state === 'running' || s.state === 'waiting'
           ? { ...s, state: 'pending' as const, error: null, waitingFor: null, nextCheckAt: null }
@@ -308,13 +351,14 @@ export function createLaunchesService(deps: {
       });
       if (!again) throw new ConflictError(LAUNCH_MESSAGES.running);
       await audit.record(actor, { action: 'retry_launch', entity: 'launches', entityId: id, details: { stage } });
-      return toLaunch(await dispatch(again, actor.username));
+      return toLaunch(await dispatch(again, actor));
     },
 
     /** The operator confirms the costly stage (registration); the run goes on from it. */
     async confirm(id: string, actor: Actor): Promise<Launch> {
       const r = await load(id);
       if (r.state !== 'needs_confirmation') throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
+      assertMayRun(r, actor);
       // The stop before the costly step was no attempt at it.
       const stages = r.stages.map((s) =>
         s.state === 'needs_confirmation'
@@ -328,7 +372,7 @@ export function createLaunchesService(deps: {
       });
       if (!again) throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
       await audit.record(actor, { action: 'confirm_launch', entity: 'launches', entityId: id, details: {} });
-      return toLaunch(await dispatch(again, actor.username));
+      return toLaunch(await dispatch(again, actor));
     },
 
     /** Stops the launch: its job is cancelled (a stage in flight stops at its next check); done stages stay done. */
@@ -349,8 +393,9 @@ export function createLaunchesService(deps: {
     },
 
     /** The job: runs each stage not finished yet, in order, as one job step each (a crash resumes there). */
-    async runJob(ctx: JobContext<{ launchId: string }>): Promise<Record<string, unknown>> {
+    async runJob(ctx: JobContext<LaunchJobPayload>): Promise<Record<string, unknown>> {
       const id = ctx.payload.launchId;
+      const runRules = ctx.payload.rules ?? RULES_OF_OLD_RUNS;
       const first = await repo.find(id);
       if (!first) throw new PermanentJobError(LAUNCH_MESSAGES.notFound);
       if (first.state === 'cancelled' || first.state === 'completed') return { launchId: id, state: first.state };
@@ -425,6 +470,9 @@ export function createLaunchesService(deps: {
             },
           };
           const attempt = async (): Promise<StageOutcome> => {
+            // Checked again as the stage runs: the rules of whoever queued this run (a Retry or a batch's run).
+            const missing = launchStageRuleMissing(stage.key, input, runRules);
+            if (missing) throw new Error(LAUNCH_MESSAGES.needsRule(missing));
             if (stage.key === 'domain') {
               const made = await ensureDomain(runCtx);
               domainId = made.id;

@@ -300,6 +300,60 @@ describe('plan (dryRun)', () => {
     expect(p.blockers).toEqual([{ stage: 'content', message: 'The copy source domain is missing' }]);
   });
 
+  it('blocks the Yandex stages for a person or token without the Yandex Webmaster rule, and refuses the launch', async () => {
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const both = await t.tokenFor(['cnv:domains', 'cnv:yandex-webmaster']);
+    const as = (auth: string, input: object) =>
+      t.inject({ method: 'POST', url: '/api/launches', headers: { authorization: auth }, payload: input });
+    const name = `${unique('norule')}.com`;
+    const before = ya.requests.length;
+    const res = await as(domainsOnly, { ...full(name, { registration: null }), dryRun: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json().data as LaunchPlan;
+    const needs = 'Needs the Yandex Webmaster area';
+    expect(p.blockers).toEqual([
+      { stage: 'yandex-verify', message: needs },
+      { stage: 'yandex-sitemap', message: needs },
+      { stage: 'yandex-recrawl', message: needs },
+    ]);
+    expect(ya.requests.length).toBe(before);
+    // Without the dry run: refused (403) naming the stage and the area; nothing is created.
+    const refused = await as(domainsOnly, full(name, { registration: null }));
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toMatchObject({
+      code: 'launch_rule_missing',
+      message: `Add and verify the host in Yandex Webmaster: ${needs}`,
+    });
+    expect((await call('GET', `/api/domains?search=${name}`)).json().data.items).toHaveLength(0);
+    // The account given by a launch profile counts the same.
+    const profile = await create('launch-profiles', {
+      name: unique('Yandex profile'),
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      yandexWebmasterAccountId: fx.yandexId,
+    });
+    const viaProfile = await as(domainsOnly, { domainName: name, profileId: profile._id });
+    expect(viaProfile.statusCode, viaProfile.body).toBe(403);
+    // Without an account the stages are skipped and need no rule; with the rule they are planned.
+    const none = await as(domainsOnly, {
+      ...full(name, { registration: null, yandexWebmasterAccountId: null }),
+      dryRun: true,
+    });
+    expect(none.json().data.blockers).toEqual([]);
+    const allowed = await as(both, { ...full(name, { registration: null }), dryRun: true });
+    expect(allowed.json().data.blockers).toEqual([]);
+  });
+
+  it('shows a name that mixes scripts in Unicode and ASCII, with the look-alike warning', async () => {
+    const p = await planOf(full('paypa\u04cf-test.com', { registration: null }));
+    expect(p).toMatchObject({
+      domainName: 'xn--paypa-test-25j.com',
+      domainNameUnicode: 'paypa\u04cf-test.com',
+      nameWarning: expect.stringMatching(/mixes Latin and Cyrillic letters/),
+    });
+    expect((await planOf(full(`${unique('plain')}.com`, { registration: null }))).nameWarning).toBeNull();
+  });
+
   it('refuses an input it cannot read, per field', async () => {
     const res = await call('POST', '/api/launches', { domainName: 'not a name', dryRun: true });
     expect(res.statusCode).toBe(400);
@@ -329,7 +383,7 @@ describe('a launch', () => {
     expect(confirm.statusCode, confirm.body).toBe(200);
     // The zone is pending until "the name servers point at Cloudflare": the stage waits, visibly.
     const waiting = await until(first._id, (l) => stage(l, 'zone-active').state === 'waiting' || settled(l));
-    expect(waiting.state).toBe('waiting');
+    expect(waiting.state, waiting.error ?? '').toBe('waiting');
     expect(stage(waiting, 'zone-active').waitingFor).toMatch(/Cloudflare to activate the zone/);
     expect(stage(waiting, 'zone-active').since).toBeTruthy();
     expect(stage(waiting, 'zone-active').nextCheckAt).toBeTruthy();
@@ -388,6 +442,52 @@ describe('a launch', () => {
     expect(stage(second, 'zone').detail).toMatch(/^Already done: the zone \w+ is linked/);
   }, 90_000);
 
+  it("checks each stage's rule as it runs: Confirm without it is refused, and a run queued without it fails that stage", async () => {
+    const name = `${unique('runrule')}.com`;
+    // A light launch: registration (it stops to confirm), the panel's site, then Yandex through a file.
+    const input = full(name, {
+      cloudId: null,
+      dnsRecords: [],
+      firewallRules: [],
+      content: { type: 'none' },
+      verification: 'HTML_FILE',
+    });
+    const first = await until((await start(input))._id, settled);
+    expect(first.state, first.error ?? '').toBe('needs_confirmation');
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const as = (action: string) =>
+      t.inject({
+        method: 'POST',
+        url: `/api/launches/${first._id}/${action}`,
+        headers: { authorization: domainsOnly },
+        payload: {},
+      });
+    const confirm = await as('confirm');
+    expect(confirm.statusCode, confirm.body).toBe(403);
+    expect(confirm.json().message).toBe('Add and verify the host in Yandex Webmaster: Needs the Yandex Webmaster area');
+    // A run queued with the domains rule alone (as a batch of a domains-only person queues it) does what that rule
+    // allows and fails the first Yandex stage, without calling Yandex.
+    const row = (await t.c.repos.launches.find(first._id))!;
+    await t.c.repos.launches.transition(first._id, ['needs_confirmation'], {
+      state: 'queued',
+      confirmed: true,
+      stages: row.stages.map((s) => (s.state === 'needs_confirmation' ? { ...s, state: 'pending' as const } : s)),
+    });
+    const yandexCalls = ya.requests.length;
+    await t.c.jobEngine.enqueue('launches.run', { launchId: first._id, rules: ['cnv:domains'] });
+    const stopped = await until(first._id, (l) => l.state === 'failed', 60_000);
+    expect(stopped.error).toBe('Add and verify the host in Yandex Webmaster: Needs the Yandex Webmaster area');
+    expect(stage(stopped, 'yandex-verify')).toMatchObject({
+      state: 'failed',
+      error: 'Needs the Yandex Webmaster area',
+    });
+    expect(stage(stopped, 'register').state).toBe('done');
+    expect(stage(stopped, 'site').state).toBe('done');
+    expect(ya.requests.length).toBe(yandexCalls);
+    // Retry is refused to the domains-only person the same way.
+    expect((await as('retry')).statusCode).toBe(403);
+  }, 90_000);
+
   it('a provider refusal fails its stage with the message; Retry runs that stage again and the launch goes on', async () => {
     const name = `${unique('refused')}.com`;
     const input = full(name, { registration: null, yandexWebmasterAccountId: null, content: { type: 'none' } });
@@ -438,7 +538,7 @@ describe('a launch', () => {
     const input = full(name, { registration: null, yandexWebmasterAccountId: null, content: { type: 'none' } });
     const l = await start(input);
     const waiting = await until(l._id, (x) => stage(x, 'zone-active').state === 'waiting' || settled(x));
-    expect(waiting.state).toBe('waiting');
+    expect(waiting.state, waiting.error ?? '').toBe('waiting');
     // The worker goes away (the steps in flight are handed back), then a worker comes back.
     await t.c.jobEngine.stop(true, 1000);
     const job = await t.c.repos.jobs.find(waiting.jobId!);
@@ -554,4 +654,38 @@ describe('many at once', () => {
       zoneReady();
     }
   }, 90_000);
+});
+
+describe('a batch of a person without the Yandex Webmaster rule', () => {
+  it("plans its names with that person's rules, not the console's: the Yandex stages block each row", async () => {
+    const domainsOnly = await t.tokenFor(['cnv:domains']);
+    const name = `${unique('batch-norule')}.com`;
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/launches/batches',
+      headers: { authorization: domainsOnly },
+      payload: {
+        settings: {
+          serverId: fx.serverId,
+          cloudId: fx.cloudId,
+          content: { type: 'none' },
+          yandexWebmasterAccountId: fx.yandexId,
+          verification: 'DNS',
+        },
+        csv: `domainName\r\n${name}`,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data._id as string;
+    const end = Date.now() + 60_000;
+    let state = 'planning';
+    while (state === 'planning' && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 150));
+      state = (await call('GET', `/api/launches/batches/${id}`)).json().data.state;
+    }
+    expect(state).toBe('planned');
+    const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items;
+    expect(rows[0]).toMatchObject({ status: 'blocked' });
+    expect(rows[0].message).toContain('Add and verify the host in Yandex Webmaster: Needs the Yandex Webmaster area');
+  });
 });

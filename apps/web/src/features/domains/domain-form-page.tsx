@@ -3,6 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import Form from 'react-bootstrap/Form';
 import Tab from 'react-bootstrap/Tab';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
+import { DomainNameLookNote } from '../../components/domain-name-look.tsx';
 import {
   DomainInputSchema,
   STATUSES,
@@ -183,6 +184,7 @@ function DomainFields({ item }: { item?: Domain }) {
   const { control } = useFormContext<DomainFormValues>();
   const brandId = useWatch({ control, name: 'brandId' });
   const cloudId = useWatch({ control, name: 'cloudId' });
+  const domainName = useWatch({ control, name: 'domainName' });
   const [server, setServer] = useState<ServerRef | null>(item?.server ?? null);
   const [brand, setBrand] = useState<NamedRef | null>(item?.brand ?? null);
   const [cloud, setCloud] = useState<Pick<Cloud, '_id' | 'email'> | null>(item?.cloud ?? null);
@@ -221,7 +223,13 @@ function DomainFields({ item }: { item?: Domain }) {
           maxLength={253}
           autoFocus={!item}
           help={
-            item && item.domainName !== item.domainNameUnicode ? `Stored as ${item.domainName}` : 'e.g. example.com'
+            <DomainNameLookNote
+              value={domainName ?? ''}
+              stored={item?.domainName}
+              fallback={
+                item && item.domainName !== item.domainNameUnicode ? `Stored as ${item.domainName}` : 'e.g. example.com'
+              }
+            />
           }
         />
         <SelectField<DomainFormValues> name="status" label="Status" required options={STATUS_OPTIONS} />

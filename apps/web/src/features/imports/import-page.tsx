@@ -199,7 +199,12 @@ function Items({ plan }: { plan: ImportPlan }) {
                     <td>
                       <Badge bg={OUTCOME_VARIANT[it.outcome]}>{OUTCOME_LABEL[it.outcome]}</Badge>
                     </td>
-                    <td className="small text-break">{it.reason ?? ''}</td>
+                    <td className="small text-break">
+                      {it.reason ?? ''}
+                      {typeof it.detail.user === 'string' && (
+                        <div className="text-body-secondary">Panel user: {it.detail.user}</div>
+                      )}
+                    </td>
                     {ran && (
                       <td className="small">
                         {it.outcome !== 'skip' ? (STATUS_LABEL[it.status] ?? it.status) : ''}
@@ -240,6 +245,12 @@ export function ImportPage() {
       <p className="text-body-secondary mb-3">
         <strong className="text-body">{IMPORT_SOURCE_LABELS[plan.source]}</strong>: {plan.sourceLabel} · planned by{' '}
         {plan.createdBy ?? 'unknown'} · <DateTime value={plan.createdAt} />
+        {plan.sourceUsers && (
+          <>
+            <br />
+            Panel users read ({plan.sourceUsers.length}): {plan.sourceUsers.join(', ') || 'none'}
+          </>
+        )}
       </p>
       {plan.error && <Alert variant="danger">{plan.error}</Alert>}
       <Counts plan={plan} />

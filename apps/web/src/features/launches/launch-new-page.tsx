@@ -9,6 +9,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import type { LaunchInput, LaunchPlanStep } from '@fleetdesk/contract';
+import { DomainNameLookNote } from '../../components/domain-name-look.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { LAUNCH_BATCH_NEW_PATH, launchPath, useCreateLaunch, useLaunchPlan } from './launches-api.ts';
@@ -69,6 +70,11 @@ export function LaunchNewPage() {
                   required
                 />
                 <Form.Control.Feedback type="invalid">{fields.domainName}</Form.Control.Feedback>
+                {!fields.domainName && (
+                  <Form.Text muted>
+                    <DomainNameLookNote value={domainName} />
+                  </Form.Text>
+                )}
               </Form.Group>
             </Card>
             {view(fields)}
