@@ -194,6 +194,7 @@ export async function createContainer(
     users: repos.users,
     roles: repos.roles,
     sessions: repos.auth,
+    tokens: repos.apiTokens,
     audit,
     usage,
   });
@@ -210,6 +211,7 @@ export async function createContainer(
     repo: repos.twoFactor,
     users: repos.users,
     sessions: repos.auth,
+    tokens: repos.apiTokens,
     audit,
     secrets,
     throttle,
@@ -256,7 +258,7 @@ export async function createContainer(
       settings: oidcSettingsOf(config),
       passwordSignIn: config.PASSWORD_SIGN_IN,
     }),
-    apiTokens: createApiTokensService({ database, repo: repos.apiTokens, audit }),
+    apiTokens: createApiTokensService({ database, repo: repos.apiTokens, audit, users: repos.users }),
     sessions: createSessionsService({
       database,
       repo: repos.sessions,

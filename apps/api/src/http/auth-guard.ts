@@ -40,9 +40,10 @@ export function installAuthGuard(
     const apiToken = apiTokenFromHeader(req.headers.authorization);
     if (apiToken) {
       // A personal API token (decision 042): its rules are those its owner still holds, and some routes never.
-      const actor = apiTokens ? await apiTokens.authenticate(apiToken, req.ip) : undefined;
-      if (!actor) throw new UnauthorizedError('This API token is invalid, expired or revoked.', 'invalid_token');
-      req.actor = { ...actor, requestId: String(req.id), ip: req.ip };
+      const found = apiTokens ? await apiTokens.authenticate(apiToken, req.ip) : undefined;
+      if (!found) throw new UnauthorizedError('This API token is invalid, expired or revoked.', 'invalid_token');
+      if (found.suspended) throw new ForbiddenError(API_TOKEN_MESSAGES.suspended, 'two_factor_setup_required');
+      req.actor = { ...found.actor, requestId: String(req.id), ip: req.ip };
       if (!tokenMayCall(req.method, req.routeOptions.url ?? req.url)) {
         throw new ForbiddenError(API_TOKEN_MESSAGES.forbidden, 'token_forbidden');
       }

@@ -26,6 +26,7 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { sessionsChanged } from '../../lib/session-cache.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
+import type { ApiTokensRepository } from '../api-tokens/api-tokens.repository.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { UserRow, UsersRepository } from '../users/users.repository.ts';
 import { assertHoldsAll, toSessionUser } from '../users/users.service.ts';
@@ -67,6 +68,8 @@ export function createTwoFactorService(deps: {
   repo: TwoFactorRepository;
   users: UsersRepository;
   sessions: Pick<AuthRepository, 'revokeAllForUser'>;
+  /** A reset revokes the user's API tokens (issue 42). */
+  tokens: Pick<ApiTokensRepository, 'revokeAllForUser'>;
   audit: AuditService;
   secrets: SecretBox;
   throttle: LoginThrottle;
@@ -143,8 +146,12 @@ export function createTwoFactorService(deps: {
     return user;
   }
 
-  const record = (actor: Actor, userId: string, action: string, ex: Executor) =>
-    audit.record(actor, { action: 'update', entity: 'users', entityId: userId, details: { twoFactor: action } }, ex);
+  const record = (actor: Actor, userId: string, action: string, ex: Executor, more: Record<string, unknown> = {}) =>
+    audit.record(
+      actor,
+      { action: 'update', entity: 'users', entityId: userId, details: { twoFactor: action, ...more } },
+      ex,
+    );
 
   return {
     /**
@@ -315,7 +322,8 @@ export function createTwoFactorService(deps: {
         );
         if (!(await repo.remove(userId, tx))) throw new ConflictError(TWO_FACTOR_MESSAGES.notEnabled);
         await deps.sessions.revokeAllForUser(userId, tx);
-        await record(actor, userId, 'reset', tx);
+        const apiTokensRevoked = await deps.tokens.revokeAllForUser(userId, tx);
+        await record(actor, userId, 'reset', tx, apiTokensRevoked ? { apiTokensRevoked } : {});
       });
       sessionsChanged(database);
     },
