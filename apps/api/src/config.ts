@@ -95,6 +95,14 @@ const ConfigSchema = z.object({
     .default(15),
   LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(50),
   LOGIN_USERNAME_SLOW_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  // Wrong two-factor codes per user, whatever the address (issue 42, decision 060).
+  LOGIN_CODE_FREE_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_CODE_WINDOW_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(10),
+  LOGIN_CODE_DELAY_SECONDS: z.coerce.number().positive().max(3600).default(30),
   TRUST_PROXY: z
     .string()
     .optional()
