@@ -131,6 +131,12 @@ const ConfigSchema = z.object({
   CONTENT_UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(1000),
   CONTENT_EDIT_MAX_KB: z.coerce.number().int().min(1).max(100_000).default(5120),
   DEMO: boolish,
+  // /api/docs (the OpenAPI document lists every route): public when true; otherwise for signed-in callers.
+  // Unset: public only in the demo.
+  API_DOCS_PUBLIC: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === '1' || v === 'true' || v === 'yes')),
   WEB_DIST: z.string().optional(),
   PROXY_CHECK_URL: z.url().default('https://www.cloudflare.com/cdn-cgi/trace'),
   CLOUDFLARE_API_URL: z.url().default('https://api.cloudflare.com/client/v4'),

@@ -20,6 +20,7 @@ export function installAuthGuard(
   app: FastifyInstance,
   auth: AuthService,
   apiTokens?: Pick<ApiTokensService, 'authenticate'>,
+  opts: { docsPublic?: boolean } = {},
 ): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
   app.decorateRequest('actor', null as never);
@@ -35,7 +36,9 @@ export function installAuthGuard(
 
   app.addHook('onRequest', async (req) => {
     req.actor = { userId: null, username: null, rules: [], requestId: String(req.id), ip: req.ip };
-    const access = req.routeOptions.config?.access;
+    // The OpenAPI document and its viewer: for any signed-in caller unless a setting makes them public.
+    const docs = !opts.docsPublic && isDocs(req.routeOptions.url ?? req.url.split('?')[0]!);
+    const access = req.routeOptions.config?.access ?? (docs ? 'authenticated' : undefined);
     if (!access || access === 'public') return;
     const apiToken = apiTokenFromHeader(req.headers.authorization);
     if (apiToken) {

@@ -206,8 +206,9 @@ describe('personal API tokens', () => {
     expect(entry!.userId).toBe(owner.id);
   });
 
-  it('are described in the OpenAPI document', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/api/docs/json' })).json();
+  it('are described in the OpenAPI document, which a token may read', async () => {
+    const { token } = await newToken(await t.tokenFor(['cnv:brands']), ['cnv:brands']);
+    const doc = (await t.inject({ method: 'GET', url: '/api/docs/json', headers: bearer(token) })).json();
     expect(doc.components.securitySchemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.securitySchemes.apiToken.description).toMatch(/personal API token/);
     expect(doc.security).toContainEqual({ apiToken: [] });
