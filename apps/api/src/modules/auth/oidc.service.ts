@@ -87,6 +87,33 @@ function detailOf(err: unknown): string {
 const groupsOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).filter((g): g is string => typeof g === 'string');
 
+/**
+ * The groups claim at a path (issue 43): a top-level claim of that exact name first (namespaced claims such as
+ * `https://example.com/groups` hold dots), else the dotted path through objects, as Keycloak's
+ * `realm_access.roles`. Undefined when absent.
+ */
+export function claimAt(claims: Record<string, unknown>, path: string): unknown {
+  if (Object.hasOwn(claims, path)) return claims[path];
+  let v: unknown = claims;
+  for (const part of path.split('.')) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, part)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/**
+ * Entra ID's group overage: past its limit the ID token names a source (`_claim_names.groups`, or `hasgroups`)
+ * instead of listing the groups. The console does not read Microsoft Graph, so it says so rather than mapping none.
+ */
+export function groupsOverage(claims: Record<string, unknown>, path: string): boolean {
+  if (claimAt(claims, path) !== undefined) return false;
+  const names = claims._claim_names;
+  const top = path.split('.')[0]!;
+  const named = !!names && typeof names === 'object' && (Object.hasOwn(names, path) || Object.hasOwn(names, top));
+  return named || claims.hasgroups === true || claims.hasgroups === 'true';
+}
+
 /** Whether the ID token says a second factor was checked: an `amr` value (RFC 8176) or an `acr` configured as MFA. */
 export function providerAssertedMfa(claims: Record<string, unknown>, s: Pick<OidcSettings, 'mfaAmr' | 'mfaAcr'>) {
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((v): v is string => typeof v === 'string') : [];
@@ -176,7 +203,7 @@ export function createOidcService(deps: {
       const idOf = new Map(known.map((r) => [r.name.toLowerCase(), r.id]));
       const managed = new Set(known.map((r) => r.id));
       const granted = new Set(
-        groupsOf(claims[s.groupsClaim])
+        groupsOf(claimAt(claims, s.groupsClaim))
           .map((g) => s.groupRoles[g])
           .filter((n): n is string => !!n)
           .map((n) => idOf.get(n.toLowerCase()))
@@ -399,9 +426,13 @@ export function createOidcService(deps: {
         if (!idClaims) throw new OidcCallbackError('no_id_token', 'no ID token');
         let claims: Record<string, unknown> = { ...idClaims };
         // Some providers put profile and groups only behind the userinfo endpoint.
-        if ((claims[s.groupsClaim] === undefined || !claims.preferred_username) && tokens.access_token) {
+        if ((claimAt(claims, s.groupsClaim) === undefined || !claims.preferred_username) && tokens.access_token) {
           const info = await oidc.fetchUserInfo(cfg, tokens.access_token, idClaims.sub);
           claims = { ...info, ...claims };
+        }
+        // Mapping no groups would take the mapped roles away: the person is told instead (issue 43).
+        if (Object.keys(s.groupRoles).length && groupsOverage(claims, s.groupsClaim)) {
+          throw new OidcCallbackError('groups_overage', `the provider signalled a group overage for ${s.groupsClaim}`);
         }
         const user = login.linkId
           ? await linkThroughInvitation(login.linkId, idClaims.iss, idClaims.sub, meta)

@@ -329,6 +329,46 @@ describe('single sign-on (OIDC)', () => {
     }
   }, 60_000);
 
+  it('reads groups at a claim path, as Keycloak sends realm_access.roles', async () => {
+    const kc = await createTestApp(envFor(idp, { OIDC_GROUPS_CLAIM: 'realm_access.roles' }));
+    try {
+      await kc.c.repos.roles.insert({ name: 'Operators', rules: ['cnv:domains'] });
+      await kc.c.repos.roles.insert({ name: 'Viewers', rules: ['cnv:audit'] });
+      idp.state.accounts.set('sub-kc', {
+        sub: 'sub-kc',
+        preferred_username: 'kira',
+        email: 'kira@example.test',
+        name: 'Kira',
+        extra: { realm_access: { roles: ['ops', 'offline_access'] } },
+      });
+      idp.state.autoLogin = 'sub-kc';
+      const res = await exchange(kc, await browse(kc));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await rolesOf(kc, 'kira')).toEqual(['Operators']);
+    } finally {
+      await kc.close();
+    }
+  }, 60_000);
+
+  it('says so when Entra ID signals a group overage, rather than mapping no groups', async () => {
+    idp.state.accounts.set('sub-big', {
+      sub: 'sub-big',
+      preferred_username: 'bigco',
+      email: 'bigco@example.test',
+      name: 'Many Groups',
+      extra: {
+        _claim_names: { groups: 'src1' },
+        _claim_sources: { src1: { endpoint: 'https://graph.microsoft.com/v1.0/users/x/getMemberObjects' } },
+      },
+    });
+    idp.state.autoLogin = 'sub-big';
+    const back = await browse(t);
+    expect(back.searchParams.get('error')).toBe('groups_overage');
+    expect(back.searchParams.get('code')).toBeNull();
+    expect(await lastFailure(t)).toMatchObject({ method: 'oidc', reason: 'groups_overage' });
+    expect(await t.c.repos.users.findByUsername('bigco')).toBeUndefined();
+  });
+
   it('refuses to start when the configuration is incomplete', async () => {
     const { loadConfig } = await import('../../config.ts');
     expect(() => loadConfig({ OIDC_ISSUER: 'https://idp.example.test' }, { dotenv: false })).toThrow(
