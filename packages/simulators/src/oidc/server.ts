@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { readBody } from '../http-body.ts';
+import { createMemoryAdapterFactory } from './memory-adapter.ts';
 
 /** An account of the simulated provider; `sub` is its stable subject, `amr` what the ID token says was checked. */
 export type OidcSimAccount = {
@@ -88,6 +89,7 @@ export async function startOidcSim(opts: OidcSimOptions): Promise<OidcSim> {
     tamperJwks: false,
   };
   const provider = new Provider(issuer, {
+    adapter: createMemoryAdapterFactory(),
     clients: [
       {
         client_id: opts.client.id,
