@@ -223,6 +223,7 @@ test("an administrator sees a user's API tokens on the user's page and revokes o
     name: 'E2E Token Owner',
     email: `${username}@example.com`,
     password,
+    status: 'active',
     roles: [role._id],
   });
   const owner = await apiToken(request, { username, password });
