@@ -37,6 +37,17 @@ describe('the shared DNS rules, for every record type', () => {
     expect(content('TXT', 'a'.repeat(2049))).toEqual([DNS_RULE_MESSAGES.txtLong]);
   });
 
+  it('refuses control characters in content (a zone file would hold an injected line)', () => {
+    const content = (type: string, c: string) =>
+      dnsRecordProblems({ type, name: 'x', content: c, ...priorityOf(type) }).map((p) => p.message);
+    expect(content('TXT', '"v=1"\nevil.example. 300 IN A 127.0.0.1')).toEqual([DNS_RULE_MESSAGES.control]);
+    expect(content('TXT', 'trailing\n')).toEqual([DNS_RULE_MESSAGES.control]);
+    for (const c of ['\t', '\r', '\u0000', '\u007f', '\u0085'])
+      expect(content('TXT', `a${c}b`)).toEqual([DNS_RULE_MESSAGES.control]);
+    expect(content('CAA', '0 issue "ca.example"\n')).toEqual([DNS_RULE_MESSAGES.control]);
+    expect(content('TXT', 'café — ✓ "quoted" \\ ok')).toEqual([]);
+  });
+
   it('TTL bounds, priority, names outside the zone', () => {
     const base = { type: 'A', name: 'www', content: '203.0.113.1' };
     expect(dnsRecordProblems({ ...base, ttl: 30 })).toEqual([{ field: 'ttl', message: DNS_RULE_MESSAGES.ttl }]);

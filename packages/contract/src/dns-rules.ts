@@ -29,6 +29,7 @@ export const DNS_RULE_MESSAGES = {
   host: (type: string) => `Content of a ${type} record must be a host name, such as mail.example.com`,
   selfTarget: (type: string) => `A ${type} record cannot point to its own name`,
   txtLong: `Content of a TXT record must be at most ${DNS_TXT_MAX} characters`,
+  control: 'Content must not contain control characters (such as a line break or a tab)',
   priority: (type: string) => `Priority is required for ${type} records (0–65535)`,
   name: 'Name must be a host name: letters, digits, "-" and "_", labels separated by dots (a leading "*." is allowed)',
   outside: (zone: string) => `The name is outside the zone ${zone}`,
@@ -37,6 +38,10 @@ export const DNS_RULE_MESSAGES = {
   hostClash: 'An A, AAAA or CNAME record with that name already exists; a CNAME cannot share its name with them',
   nsClash: 'NS records cannot share their name with records of other types',
 } as const;
+
+/** C0 and C1 control characters and DEL: Cloudflare refuses them, and a zone file could not hold them on one line. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 
 const IPV4_RE = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const HOSTNAME_RE =
@@ -85,6 +90,7 @@ export function dnsRecordProblems(r: DnsRecordDraft, zone?: string): DnsProblem[
   }
   if (full !== null && full !== '@' && (full.length > 255 || !RECORD_NAME_RE.test(full)))
     out.push({ field: 'name', message: DNS_RULE_MESSAGES.name });
+  if (CONTROL_RE.test(r.content)) out.push({ field: 'content', message: DNS_RULE_MESSAGES.control });
   if (content) {
     if (type === 'A' && !isIpv4(content)) out.push({ field: 'content', message: DNS_RULE_MESSAGES.ipv4 });
     if (type === 'AAAA' && !isIpv6(content)) out.push({ field: 'content', message: DNS_RULE_MESSAGES.ipv6 });

@@ -145,6 +145,9 @@ export function buildRecord(
       throw contentError(upperType, at('content'));
     }
   }
+  // Cloudflare refuses control characters in content (a line break would break its zone-file export).
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(content)) throw contentError(upperType, at('content'));
   if (upperType === 'TXT' && content.length > 2048) {
     throw cfErrors.dnsValidation(9104, 'Content for TXT record is too long.', at('content'));
   }
