@@ -1,4 +1,16 @@
-import { apiDelete, apiToken, dialog, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import {
+  apiCall,
+  apiCreate,
+  apiDelete,
+  apiToken,
+  dialog,
+  expect,
+  expectToast,
+  signIn,
+  tableRows,
+  test,
+  uniqueName,
+} from './fixtures.ts';
 
 const idFrom = (url: string) => /\/([0-9a-f-]{36})(?:\/|\?|$)/.exec(url)?.[1] ?? '';
 
@@ -199,4 +211,42 @@ test('people and catalogues: roles, users, forbidden areas, firewall rules, regi
   await apiDelete(request, token, 'roles', roleId);
   await apiDelete(request, token, 'firewall-rules', ruleId);
   await apiDelete(request, token, 'domain-registrators', registratorId);
+});
+
+test("an administrator sees a user's API tokens on the user's page and revokes one", async ({ page, request }) => {
+  const admin = await apiToken(request);
+  const role = await apiCreate(request, admin, 'roles', { name: uniqueName('E2E Token role'), rules: ['cnv:brands'] });
+  const username = `e2etok${Date.now().toString(36)}`;
+  const password = 'e2e password 123';
+  const user = await apiCreate(request, admin, 'users', {
+    username,
+    name: 'E2E Token Owner',
+    email: `${username}@example.com`,
+    password,
+    status: 'active',
+    roles: [role._id],
+  });
+  const owner = await apiToken(request, { username, password });
+  const made = await apiCall<{ token: string }>(request, owner, 'POST', '/auth/tokens', {
+    name: 'nightly sync',
+    rules: ['cnv:brands'],
+    expiresInDays: 30,
+  });
+  const bearer = `Bearer ${made.token}`;
+  expect((await request.get('/api/brands', { headers: { Authorization: bearer } })).status()).toBe(200);
+
+  await signIn(page);
+  await page.goto(`/users/${user._id}`);
+  const list = page.getByRole('list', { name: 'API tokens' });
+  await expect(list).toContainText('nightly sync');
+  await expect(list).toContainText('Brands');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await list.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath(`user-tokens-${width}.png`) });
+  }
+  await page.getByRole('button', { name: 'Revoke token nightly sync' }).click();
+  await dialog(page).getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('No API token.')).toBeVisible();
+  expect((await request.get('/api/brands', { headers: { Authorization: bearer } })).status()).toBe(401);
 });

@@ -95,6 +95,14 @@ const ConfigSchema = z.object({
     .default(15),
   LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(50),
   LOGIN_USERNAME_SLOW_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  // Wrong two-factor codes per user, whatever the address (issue 42, decision 060).
+  LOGIN_CODE_FREE_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_CODE_WINDOW_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(10),
+  LOGIN_CODE_DELAY_SECONDS: z.coerce.number().positive().max(3600).default(30),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -123,6 +131,12 @@ const ConfigSchema = z.object({
   CONTENT_UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(1000),
   CONTENT_EDIT_MAX_KB: z.coerce.number().int().min(1).max(100_000).default(5120),
   DEMO: boolish,
+  // /api/docs (the OpenAPI document lists every route): public when true; otherwise for signed-in callers.
+  // Unset: public only in the demo.
+  API_DOCS_PUBLIC: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === '1' || v === 'true' || v === 'yes')),
   WEB_DIST: z.string().optional(),
   PROXY_CHECK_URL: z.url().default('https://www.cloudflare.com/cdn-cgi/trace'),
   CLOUDFLARE_API_URL: z.url().default('https://api.cloudflare.com/client/v4'),

@@ -9,6 +9,7 @@ import { createAuditService } from './modules/audit/audit.service.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginThrottle } from './modules/auth/login-throttle.ts';
+import { createCodeThrottle } from './modules/auth/code-throttle.ts';
 import { createSessionOpener } from './modules/auth/open-session.ts';
 import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
@@ -194,6 +195,7 @@ export async function createContainer(
     users: repos.users,
     roles: repos.roles,
     sessions: repos.auth,
+    tokens: repos.apiTokens,
     audit,
     usage,
   });
@@ -210,9 +212,21 @@ export async function createContainer(
     repo: repos.twoFactor,
     users: repos.users,
     sessions: repos.auth,
+    tokens: repos.apiTokens,
     audit,
     secrets,
     throttle,
+    codes: createCodeThrottle({
+      database,
+      policy: {
+        freeFailures: config.LOGIN_CODE_FREE_FAILURES,
+        windowMs: config.LOGIN_CODE_WINDOW_MINUTES * 60_000,
+        delayMs: config.LOGIN_CODE_DELAY_SECONDS * 1000,
+        maxDelayMs: config.LOGIN_MAX_DELAY_MINUTES * 60_000,
+      },
+    }),
+    // Through the first email channel's server, when there is one (the channels are created later here).
+    mailUser: (to, mail) => notificationChannels.mailTo(to, mail),
     openSession,
   });
   const brands = createBrandsService({ database, audit, usage, repo: repos.brands });
@@ -256,7 +270,7 @@ export async function createContainer(
       settings: oidcSettingsOf(config),
       passwordSignIn: config.PASSWORD_SIGN_IN,
     }),
-    apiTokens: createApiTokensService({ database, repo: repos.apiTokens, audit }),
+    apiTokens: createApiTokensService({ database, repo: repos.apiTokens, audit, users: repos.users }),
     sessions: createSessionsService({
       database,
       repo: repos.sessions,

@@ -14,6 +14,8 @@ export const API_TOKEN_MESSAGES = {
   noExpiry: 'None of your roles allows a token without an expiry',
   notHeld: (rules: string) => `You cannot give a token rules you do not hold yourself (${rules})`,
   forbidden: 'API tokens cannot do this: sign in as a person',
+  suspended:
+    'This API token is suspended: a role of its owner requires two-factor sign-in, which the owner has not set up',
   tooMany: (n: number) => `You have ${n} active tokens, the most allowed: revoke one first`,
 } as const;
 
@@ -55,3 +57,6 @@ export type ApiTokenCreated = z.infer<typeof ApiTokenCreatedSchema>;
 /** What the console lets a token's owner pick from. */
 export const ApiTokenOptionsSchema = z.object({ rules: z.array(z.string()), noExpiryAllowed: z.boolean() });
 export type ApiTokenOptions = z.infer<typeof ApiTokenOptionsSchema>;
+
+/** The user's page: one of a user's tokens, revoked by an administrator. */
+export const UserTokenParamsSchema = z.object({ id: IdSchema, tokenId: IdSchema });

@@ -20,6 +20,7 @@ export function installAuthGuard(
   app: FastifyInstance,
   auth: AuthService,
   apiTokens?: Pick<ApiTokensService, 'authenticate'>,
+  opts: { docsPublic?: boolean } = {},
 ): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
   app.decorateRequest('actor', null as never);
@@ -35,14 +36,17 @@ export function installAuthGuard(
 
   app.addHook('onRequest', async (req) => {
     req.actor = { userId: null, username: null, rules: [], requestId: String(req.id), ip: req.ip };
-    const access = req.routeOptions.config?.access;
+    // The OpenAPI document and its viewer: for any signed-in caller unless a setting makes them public.
+    const docs = !opts.docsPublic && isDocs(req.routeOptions.url ?? req.url.split('?')[0]!);
+    const access = req.routeOptions.config?.access ?? (docs ? 'authenticated' : undefined);
     if (!access || access === 'public') return;
     const apiToken = apiTokenFromHeader(req.headers.authorization);
     if (apiToken) {
       // A personal API token (decision 042): its rules are those its owner still holds, and some routes never.
-      const actor = apiTokens ? await apiTokens.authenticate(apiToken, req.ip) : undefined;
-      if (!actor) throw new UnauthorizedError('This API token is invalid, expired or revoked.', 'invalid_token');
-      req.actor = { ...actor, requestId: String(req.id), ip: req.ip };
+      const found = apiTokens ? await apiTokens.authenticate(apiToken, req.ip) : undefined;
+      if (!found) throw new UnauthorizedError('This API token is invalid, expired or revoked.', 'invalid_token');
+      if (found.suspended) throw new ForbiddenError(API_TOKEN_MESSAGES.suspended, 'two_factor_setup_required');
+      req.actor = { ...found.actor, requestId: String(req.id), ip: req.ip };
       if (!tokenMayCall(req.method, req.routeOptions.url ?? req.url)) {
         throw new ForbiddenError(API_TOKEN_MESSAGES.forbidden, 'token_forbidden');
       }

@@ -68,7 +68,11 @@ describe('production defaults', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['cache-control']).toBe('no-store');
-    const docs = await t.inject({ method: 'GET', url: '/api/docs/static/index.html' });
+    const docs = await t.inject({
+      method: 'GET',
+      url: '/api/docs/static/index.html',
+      headers: { authorization: await t.tokenFor([]) },
+    });
     expect(String(docs.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     expect(String(docs.headers['content-security-policy'])).not.toMatch(/https?:/);
   });
@@ -247,5 +251,40 @@ describe('the console page under the strict CSP', () => {
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).toMatch(/style-src 'self'/);
     expect(csp).not.toMatch(/nonce|unsafe-inline/);
+  });
+});
+
+describe('the API documentation (/api/docs)', () => {
+  let priv: TestApp;
+  let open: TestApp;
+  beforeAll(async () => {
+    priv = await createTestApp();
+    open = await createTestApp({ API_DOCS_PUBLIC: 'true' });
+  });
+  afterAll(async () => {
+    await priv?.close();
+    await open?.close();
+  });
+
+  it('lists every route only to a signed-in caller, unless a setting makes it public', async () => {
+    for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html']) {
+      const anonymous = await priv.inject({ method: 'GET', url });
+      expect(anonymous.statusCode, url).toBe(401);
+      expect(anonymous.body).not.toContain('/api/users');
+    }
+    const signedIn = await priv.inject({
+      method: 'GET',
+      url: '/api/docs/json',
+      headers: { authorization: await priv.tokenFor([]) },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(Object.keys(signedIn.json().paths)).toContain('/api/users');
+    expect((await open.inject({ method: 'GET', url: '/api/docs/json' })).statusCode).toBe(200);
+  });
+
+  it('is public in the demo unless turned off', () => {
+    expect(loadConfig({ DEMO: '1' }, { dotenv: false }).API_DOCS_PUBLIC).toBeUndefined();
+    expect(loadConfig({ API_DOCS_PUBLIC: 'false' }, { dotenv: false }).API_DOCS_PUBLIC).toBe(false);
+    expect(() => loadConfig({ API_DOCS_PUBLIC: 'maybe' }, { dotenv: false })).toThrow(/API_DOCS_PUBLIC/);
   });
 });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { readBody } from '../http-body.ts';
+import { createMemoryAdapterFactory } from './memory-adapter.ts';
 
 /** An account of the simulated provider; `sub` is its stable subject, `amr` what the ID token says was checked. */
 export type OidcSimAccount = {
@@ -10,7 +11,10 @@ export type OidcSimAccount = {
   preferred_username: string;
   email: string;
   name: string;
-  groups: string[];
+  /** None: as Entra ID in a group overage, which names a source in `_claim_names` instead (see `extra`). */
+  groups?: string[];
+  /** More claims under the groups scope, as providers send them: Keycloak's `realm_access`, Entra's `_claim_names`. */
+  extra?: { realm_access?: { roles: string[] }; _claim_names?: Record<string, string>; _claim_sources?: object };
   /** For the sign-in form; an account without one signs in only as `autoLogin`. */
   password?: string;
   amr?: string[];
@@ -85,6 +89,7 @@ export async function startOidcSim(opts: OidcSimOptions): Promise<OidcSim> {
     tamperJwks: false,
   };
   const provider = new Provider(issuer, {
+    adapter: createMemoryAdapterFactory(),
     clients: [
       {
         client_id: opts.client.id,
@@ -101,7 +106,7 @@ export async function startOidcSim(opts: OidcSimOptions): Promise<OidcSim> {
       openid: ['sub', 'acr', 'amr'],
       email: ['email'],
       profile: ['preferred_username', 'name'],
-      groups: ['groups'],
+      groups: ['groups', 'realm_access'],
     },
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
@@ -112,8 +117,8 @@ export async function startOidcSim(opts: OidcSimOptions): Promise<OidcSim> {
     findAccount: async (_ctx, id) => {
       const account = state.accounts.get(id);
       if (!account) return undefined;
-      const { password: _password, amr: _amr, acr: _acr, ...claims } = account;
-      return { accountId: id, claims: async () => claims };
+      const { password: _password, amr: _amr, acr: _acr, extra, ...claims } = account;
+      return { accountId: id, claims: async () => ({ ...claims, ...extra }) };
     },
     // A first-party client: consent is given without asking.
     loadExistingGrant: async (ctx) => {
@@ -122,7 +127,7 @@ export async function startOidcSim(opts: OidcSimOptions): Promise<OidcSim> {
         accountId: ctx.oidc.session!.accountId!,
       });
       grant.addOIDCScope('openid profile email groups');
-      grant.addOIDCClaims(['preferred_username', 'email', 'name', 'groups']);
+      grant.addOIDCClaims(['preferred_username', 'email', 'name', 'groups', 'realm_access']);
       await grant.save();
       return grant;
     },

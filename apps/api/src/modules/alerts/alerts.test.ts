@@ -246,7 +246,7 @@ describe('notification channels', () => {
 
 describe('the webhook payload', () => {
   it('is documented in the OpenAPI document', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const doc = (await call('GET', '/api/docs/json')).json();
     const schema = doc.components.schemas.AlertWebhookPayload;
     expect(Object.keys(schema.properties)).toEqual(
       expect.arrayContaining(['deliveryId', 'type', 'sentAt', 'rule', 'summary', 'alerts', 'total']),

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { apiTokens, roles, userRoles, users } from '../../db/schema/index.ts';
+import { apiTokens, roles, userRoles, userTwoFactor, users } from '../../db/schema/index.ts';
 import { userRulesColumn } from '../../db/user-rules.ts';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
@@ -13,6 +13,8 @@ export type ActiveToken = {
   ownerRules: string[];
   lastUsedAt: Date | null;
   lastUsedIp: string | null;
+  /** A role of the owner requires two-factor and the owner has none on: the token is suspended (issue 42). */
+  twoFactorMissing: boolean;
 };
 
 const notExpired = sql`(${apiTokens.expiresAt} is null or ${apiTokens.expiresAt} > now())`;
@@ -53,6 +55,10 @@ export function createApiTokensRepository(db: Db) {
           lastUsedAt: apiTokens.lastUsedAt,
           lastUsedIp: apiTokens.lastUsedIp,
           ownerRules: userRulesColumn(),
+          twoFactorMissing: sql<boolean>`(exists (select 1 from ${userRoles} ur join ${roles} r on r.id = ur.role_id
+            where ur.user_id = ${users.id} and r.require_two_factor)
+            and not exists (select 1 from ${userTwoFactor} tf where tf.user_id = ${users.id}
+            and tf.enabled_at is not null))`.mapWith(Boolean),
         })
         .from(apiTokens)
         .innerJoin(users, eq(users.id, apiTokens.userId))
@@ -72,6 +78,15 @@ export function createApiTokensRepository(db: Db) {
         .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
         .returning();
       return r;
+    },
+    /** Revokes every live token of the user (a password or two-factor reset); answers how many. */
+    async revokeAllForUser(userId: string, ex: Executor = db): Promise<number> {
+      const rows = await ex
+        .update(apiTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), notExpired))
+        .returning({ id: apiTokens.id });
+      return rows.length;
     },
     /** True when a role of the user allows tokens without an expiry. */
     async noExpiryAllowed(userId: string, ex: Executor = db): Promise<boolean> {

@@ -6,6 +6,7 @@ import {
   ApiTokenOptionsSchema,
   ApiTokenSchema,
   IdParamsSchema,
+  UserTokenParamsSchema,
   dataOf,
 } from '@fleetdesk/contract';
 import type { ApiTokensService } from './api-tokens.service.ts';
@@ -36,6 +37,32 @@ export const apiTokensRoutes =
       { config, schema: { tags, params: IdParamsSchema, response: { 200: dataOf(z.object({ ok: z.boolean() })) } } },
       async (req) => {
         await service.revoke(req.params.id, req.actor);
+        return { data: { ok: true } };
+      },
+    );
+
+    // An administrator's list and revoke of a user's tokens (cnv:users and every rule of the user; never a token).
+    const admin = { access: 'cnv:users' } as const;
+    app.get(
+      '/api/users/:id/tokens',
+      {
+        config: admin,
+        schema: { tags: ['users'], params: IdParamsSchema, response: { 200: dataOf(z.array(ApiTokenSchema)) } },
+      },
+      async (req) => ({ data: await service.listOf(req.params.id, req.actor) }),
+    );
+    app.delete(
+      '/api/users/:id/tokens/:tokenId',
+      {
+        config: admin,
+        schema: {
+          tags: ['users'],
+          params: UserTokenParamsSchema,
+          response: { 200: dataOf(z.object({ ok: z.boolean() })) },
+        },
+      },
+      async (req) => {
+        await service.revokeOf(req.params.id, req.params.tokenId, req.actor);
         return { data: { ok: true } };
       },
     );

@@ -16,7 +16,8 @@ import type { Actor } from '../../http/context.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { rulesNotHeld } from '../users/users.service.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import { assertHoldsAll, rulesNotHeld } from '../users/users.service.ts';
 import type { ApiTokenRow, ApiTokensRepository } from './api-tokens.repository.ts';
 
 /** Active tokens one user may hold at once. */
@@ -37,8 +38,31 @@ export function effectiveTokenRules(tokenRules: readonly string[], ownerRules: r
   return tokenRules.filter((r) => RULES.includes(r as never) && hasRule(ownerRules, r as never)).sort();
 }
 
-export function createApiTokensService(deps: { database: Database; repo: ApiTokensRepository; audit: AuditService }) {
-  const { database, repo, audit } = deps;
+/** What a token's call is: its actor, or refused because its owner must set two-factor up first. */
+export type TokenAuthentication =
+  | { actor: Omit<Actor, 'requestId'>; suspended?: undefined }
+  | { suspended: 'two_factor_setup_required'; actor?: undefined };
+
+export function createApiTokensService(deps: {
+  database: Database;
+  repo: ApiTokensRepository;
+  audit: AuditService;
+  users: Pick<UsersRepository, 'findById' | 'rulesOf'>;
+}) {
+  const { database, repo, audit, users } = deps;
+
+  /** An administrator reaches a user's tokens with cnv:users and every rule the user holds (decision 017). */
+  async function guardOwner(userId: string, actor: Actor, ex: Parameters<UsersRepository['rulesOf']>[1]) {
+    const owner = await users.findById(userId, ex);
+    if (!owner) throw new NotFoundError('User not found');
+    assertHoldsAll(
+      actor,
+      await users.rulesOf(userId, ex),
+      "manage this user's API tokens",
+      'manage them for a user holding it',
+    );
+    return owner;
+  }
 
   const toApiToken = (r: ApiTokenRow, ownerRules: readonly string[], now = Date.now()): ApiToken => ({
     _id: r.id,
@@ -114,23 +138,55 @@ export function createApiTokensService(deps: { database: Database; repo: ApiToke
       });
     },
 
+    /** An administrator's view of a user's tokens (the user's page); never their values. */
+    async listOf(userId: string, actor: Actor): Promise<ApiToken[]> {
+      await guardOwner(userId, actor, database.db);
+      const ownerRules = await users.rulesOf(userId, database.db);
+      return (await repo.listForUser(userId)).map((r) => toApiToken(r, ownerRules));
+    },
+
+    /** An administrator revokes one of a user's tokens; audited under the administrator, naming the owner. */
+    async revokeOf(userId: string, id: string, actor: Actor): Promise<void> {
+      await database.db.transaction(async (tx) => {
+        const owner = await guardOwner(userId, actor, tx);
+        const r = await repo.revoke(id, userId, tx);
+        if (!r) throw new NotFoundError(API_TOKEN_MESSAGES.notFound);
+        await audit.record(
+          actor,
+          {
+            action: 'delete',
+            entity: 'api_tokens',
+            entityId: id,
+            before: snapshot(r),
+            after: null,
+            details: { ownerId: userId, owner: owner.username },
+          },
+          tx,
+        );
+      });
+    },
+
     /**
      * The actor behind an API token, or undefined when it is unknown, revoked, expired or its owner inactive.
      * Read from the database on every call (no cache), so a revocation or a lost rule holds on the next request
      * in every process. The last use is written at most once a minute, or when the address changes.
      */
-    async authenticate(token: string, ip: string): Promise<Omit<Actor, 'requestId'> | undefined> {
+    async authenticate(token: string, ip: string): Promise<TokenAuthentication | undefined> {
       const t = await repo.findActive(hashToken(token));
       if (!t) return undefined;
+      // Suspended, not revoked: it works again once the owner has set two-factor up (issue 42).
+      if (t.twoFactorMissing) return { suspended: 'two_factor_setup_required' };
       if (!t.lastUsedAt || Date.now() - t.lastUsedAt.getTime() > 60_000 || t.lastUsedIp !== ip) {
         await repo.touch(t.tokenId, ip);
       }
       return {
-        userId: t.userId,
-        username: t.username,
-        rules: effectiveTokenRules(t.tokenRules, t.ownerRules),
-        tokenId: t.tokenId,
-        tokenName: t.name,
+        actor: {
+          userId: t.userId,
+          username: t.username,
+          rules: effectiveTokenRules(t.tokenRules, t.ownerRules),
+          tokenId: t.tokenId,
+          tokenName: t.name,
+        },
       };
     },
   };

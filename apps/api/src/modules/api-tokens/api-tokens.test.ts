@@ -206,8 +206,9 @@ describe('personal API tokens', () => {
     expect(entry!.userId).toBe(owner.id);
   });
 
-  it('are described in the OpenAPI document', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/api/docs/json' })).json();
+  it('are described in the OpenAPI document, which a token may read', async () => {
+    const { token } = await newToken(await t.tokenFor(['cnv:brands']), ['cnv:brands']);
+    const doc = (await t.inject({ method: 'GET', url: '/api/docs/json', headers: bearer(token) })).json();
     expect(doc.components.securitySchemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.securitySchemes.apiToken.description).toMatch(/personal API token/);
     expect(doc.security).toContainEqual({ apiToken: [] });
@@ -276,5 +277,123 @@ describe('a script with a token', () => {
     } finally {
       await t.app.server.close();
     }
+  });
+});
+
+describe('tokens follow their owner (issue 42)', () => {
+  async function ownerWithToken(username: string) {
+    const session = await t.tokenFor(['cnv:brands'], { username });
+    const { token, apiToken } = await newToken(session, ['cnv:brands']);
+    expect((await t.inject({ method: 'GET', url: '/api/brands', headers: bearer(token) })).statusCode).toBe(200);
+    const user = (await t.c.repos.users.findByUsername(username))!;
+    return { session, token, apiToken, user };
+  }
+
+  it("are revoked when an administrator resets the owner's password", async () => {
+    const { token, user } = await ownerWithToken('pat');
+    const admin = await t.tokenFor(['cnv']);
+    const res = await t.inject({
+      method: 'PATCH',
+      url: `/api/users/${user.id}`,
+      headers: auth(admin),
+      payload: { password: 'a brand new password' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/api/brands', headers: bearer(token) })).statusCode).toBe(401);
+    const [entry] = await t.c.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, user.id))
+      .then((rows) => rows.filter((r) => r.action === 'update'));
+    expect(entry!.details).toMatchObject({ apiTokensRevoked: 1 });
+  });
+
+  it("are revoked when an administrator resets the owner's two-factor", async () => {
+    const { token, user } = await ownerWithToken('tia');
+    await t.c.repos.twoFactor.putPending(user.id, t.c.secrets.encrypt('JBSWY3DPEHPK3PXP'));
+    await t.c.database.db.transaction((tx) => t.c.repos.twoFactor.enable(user.id, 1, tx));
+    const admin = await t.tokenFor(['cnv']);
+    const res = await t.inject({ method: 'POST', url: `/api/users/${user.id}/two-factor/reset`, headers: auth(admin) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/api/brands', headers: bearer(token) })).statusCode).toBe(401);
+  });
+
+  it('are suspended while a role requires two-factor the owner has not set up', async () => {
+    const { token, user } = await ownerWithToken('rex');
+    const role = (await t.c.repos.roles.findByName('role-rex'))!;
+    await t.c.repos.roles.update(role.id, { requireTwoFactor: true });
+    const res = await t.inject({ method: 'GET', url: '/api/brands', headers: bearer(token) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'two_factor_setup_required' });
+    expect(res.json().message).toMatch(/two-factor/);
+    // Once the owner has set two-factor up, the token works again.
+    await t.c.repos.twoFactor.putPending(user.id, t.c.secrets.encrypt('JBSWY3DPEHPK3PXP'));
+    await t.c.database.db.transaction((tx) => t.c.repos.twoFactor.enable(user.id, 1, tx));
+    expect((await t.inject({ method: 'GET', url: '/api/brands', headers: bearer(token) })).statusCode).toBe(200);
+  });
+
+  it("are listed and revoked by an administrator on the user's page, audited", async () => {
+    const { token, apiToken, user } = await ownerWithToken('uma');
+    const admin = await t.tokenFor(['cnv:users', 'cnv:brands'], { username: 'boss' });
+    const list = await t.inject({ method: 'GET', url: `/api/users/${user.id}/tokens`, headers: auth(admin) });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().data).toEqual([expect.objectContaining({ _id: apiToken._id, name: 'ci', status: 'active' })]);
+    expect(list.body).not.toContain(token);
+
+    const bad = await t.inject({ method: 'DELETE', url: `/api/users/${user.id}/tokens/nope`, headers: auth(admin) });
+    expect(bad.statusCode).toBe(400);
+    const other = await ownerWithToken('vic');
+    const wrongUser = await t.inject({
+      method: 'DELETE',
+      url: `/api/users/${user.id}/tokens/${other.apiToken._id}`,
+      headers: auth(admin),
+    });
+    expect(wrongUser.statusCode).toBe(404);
+
+    const del = await t.inject({
+      method: 'DELETE',
+      url: `/api/users/${user.id}/tokens/${apiToken._id}`,
+      headers: auth(admin),
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/api/brands', headers: bearer(token) })).statusCode).toBe(401);
+    expect(
+      (await t.inject({ method: 'GET', url: `/api/users/${user.id}/tokens`, headers: auth(admin) })).json().data,
+    ).toEqual([]);
+    const entries = await t.c.database.db.select().from(auditLog).where(eq(auditLog.entityId, apiToken._id));
+    const entry = entries.find((e) => e.action === 'delete');
+    expect(entry).toMatchObject({ username: 'boss', entity: 'api_tokens' });
+    expect(entry!.details).toMatchObject({ ownerId: user.id, owner: 'uma' });
+  });
+
+  it('are never listed or revoked by an administrator lacking a rule of the owner, nor by a token', async () => {
+    const { apiToken, user } = await ownerWithToken('wes');
+    const weak = await t.tokenFor(['cnv:users']);
+    for (const [method, url] of [
+      ['GET', `/api/users/${user.id}/tokens`],
+      ['DELETE', `/api/users/${user.id}/tokens/${apiToken._id}`],
+    ] as const) {
+      const res = await t.inject({ method, url, headers: auth(weak) });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().message).toMatch(/rules you do not hold yourself/);
+    }
+    const none = await t.tokenFor(['cnv:brands']);
+    expect(
+      (await t.inject({ method: 'GET', url: `/api/users/${user.id}/tokens`, headers: auth(none) })).statusCode,
+    ).toBe(403);
+    const adminSession = await t.tokenFor(['cnv']);
+    const { token: adminToken } = await newToken(adminSession, ['cnv']);
+    for (const [method, url] of [
+      ['GET', `/api/users/${user.id}/tokens`],
+      ['DELETE', `/api/users/${user.id}/tokens/${apiToken._id}`],
+    ] as const) {
+      const res = await t.inject({ method, url, headers: bearer(adminToken) });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().code).toBe('token_forbidden');
+    }
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect(
+      (await t.inject({ method: 'GET', url: `/api/users/${missing}/tokens`, headers: auth(adminSession) })).statusCode,
+    ).toBe(404);
   });
 });

@@ -12,5 +12,7 @@ export function tokenMayCall(method: string, url: string): boolean {
   const write = method !== 'GET' && method !== 'HEAD';
   if (write && /^\/api\/(users|roles)(\/|$)/.test(path)) return false;
   if (/\/reveal$/.test(path)) return false;
+  // Another user's tokens are not for a token to read either.
+  if (/^\/api\/users\/[^/]+\/tokens(\/|$)/.test(path)) return false;
   return true;
 }

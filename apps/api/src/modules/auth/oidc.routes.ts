@@ -12,7 +12,8 @@ import {
   UserIdentitySchema,
   dataOf,
 } from '@fleetdesk/contract';
-import type { OidcService } from './oidc.service.ts';
+import { OIDC_EXCHANGE_COOKIE, OIDC_STATE_COOKIE, oidcCookieOf, setOidcCookie } from './oidc-cookie.ts';
+import { EXCHANGE_MS, LOGIN_MS, type OidcService } from './oidc.service.ts';
 
 const meta = (req: { ip: string; id: unknown; headers: { 'user-agent'?: string } }) => ({
   ip: req.ip,
@@ -39,7 +40,12 @@ export const oidcRoutes =
         // `link`: an administrator's link invitation (the next sign-in links the account to its user).
         schema: { tags: ['auth'], querystring: z.object({ link: z.string().max(200).optional() }).strip() },
       },
-      async (req, reply) => reply.redirect(await oidc.start(req.query.link), 302),
+      async (req, reply) => {
+        const { location, stateHash } = await oidc.start(req.query.link);
+        // The browser that starts is the one the callback answers (login CSRF, oidc-cookie.ts).
+        if (stateHash) setOidcCookie(reply, OIDC_STATE_COOKIE, stateHash, LOGIN_MS / 1000, oidc.secureCookies);
+        return reply.redirect(location, 302);
+      },
     );
 
     app.get(
@@ -60,7 +66,16 @@ export const oidcRoutes =
             .strip(),
         },
       },
-      async (req, reply) => reply.redirect(await oidc.callback(req.query, meta(req)), 302),
+      async (req, reply) => {
+        const bound = oidcCookieOf(req, OIDC_STATE_COOKIE);
+        const { location, exchangeHash } = await oidc.callback(req.query, meta(req), bound);
+        // A state works once: its cookie goes with it (a callback from elsewhere leaves this browser's alone).
+        if (bound && exchangeHash) setOidcCookie(reply, OIDC_STATE_COOKIE, '', 0, oidc.secureCookies);
+        if (exchangeHash) {
+          setOidcCookie(reply, OIDC_EXCHANGE_COOKIE, exchangeHash, EXCHANGE_MS / 1000, oidc.secureCookies);
+        }
+        return reply.redirect(location, 302);
+      },
     );
 
     app.post(
@@ -70,7 +85,11 @@ export const oidcRoutes =
         schema: { tags: ['auth'], body: OidcExchangeInputSchema, response: { 200: dataOf(LoginResultSchema) } },
       },
       async (req, reply) => {
-        const { token, result } = await oidc.exchange(req.body.code, meta(req));
+        const { token, result } = await oidc.exchange(
+          req.body.code,
+          meta(req),
+          oidcCookieOf(req, OIDC_EXCHANGE_COOKIE),
+        );
         // No token when the console's code step follows (a challenge is answered instead).
         if (token) reply.header('authorization', `Bearer ${token}`);
         return { data: result };

@@ -22,8 +22,8 @@ import type { SessionMeta, SessionOpener } from './open-session.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
 
 /** How long a user has at the provider, and how long the web app has to exchange its one-time code. */
-const LOGIN_MS = 10 * 60_000;
-const EXCHANGE_MS = 60_000;
+export const LOGIN_MS = 10 * 60_000;
+export const EXCHANGE_MS = 60_000;
 const PROVIDER = 'OpenID provider';
 
 export type OidcSettings = {
@@ -86,6 +86,33 @@ function detailOf(err: unknown): string {
 
 const groupsOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).filter((g): g is string => typeof g === 'string');
+
+/**
+ * The groups claim at a path (issue 43): a top-level claim of that exact name first (namespaced claims such as
+ * `https://example.com/groups` hold dots), else the dotted path through objects, as Keycloak's
+ * `realm_access.roles`. Undefined when absent.
+ */
+export function claimAt(claims: Record<string, unknown>, path: string): unknown {
+  if (Object.hasOwn(claims, path)) return claims[path];
+  let v: unknown = claims;
+  for (const part of path.split('.')) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, part)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/**
+ * Entra ID's group overage: past its limit the ID token names a source (`_claim_names.groups`, or `hasgroups`)
+ * instead of listing the groups. The console does not read Microsoft Graph, so it says so rather than mapping none.
+ */
+export function groupsOverage(claims: Record<string, unknown>, path: string): boolean {
+  if (claimAt(claims, path) !== undefined) return false;
+  const names = claims._claim_names;
+  const top = path.split('.')[0]!;
+  const named = !!names && typeof names === 'object' && (Object.hasOwn(names, path) || Object.hasOwn(names, top));
+  return named || claims.hasgroups === true || claims.hasgroups === 'true';
+}
 
 /** Whether the ID token says a second factor was checked: an `amr` value (RFC 8176) or an `acr` configured as MFA. */
 export function providerAssertedMfa(claims: Record<string, unknown>, s: Pick<OidcSettings, 'mfaAmr' | 'mfaAcr'>) {
@@ -176,7 +203,7 @@ export function createOidcService(deps: {
       const idOf = new Map(known.map((r) => [r.name.toLowerCase(), r.id]));
       const managed = new Set(known.map((r) => r.id));
       const granted = new Set(
-        groupsOf(claims[s.groupsClaim])
+        groupsOf(claimAt(claims, s.groupsClaim))
           .map((g) => s.groupRoles[g])
           .filter((n): n is string => !!n)
           .map((n) => idOf.get(n.toLowerCase()))
@@ -296,7 +323,14 @@ export function createOidcService(deps: {
     return user;
   }
 
+  /** Whether the hash a browser's cookie holds is the one of this value (the browser binding, oidc-cookie.ts). */
+  const boundTo = (cookieHash: string | undefined, value: string) =>
+    !!cookieHash && crypto.timingSafeEqual(Buffer.from(cookieHash, 'utf8'), Buffer.from(hashToken(value), 'utf8'));
+
   return {
+    /** Whether the console is served over https (its cookies are then Secure). */
+    secureCookies: !!settings && settings.redirectBase.startsWith('https:'),
+
     /** What the sign-in page needs to know; nothing secret. */
     publicConfig() {
       return {
@@ -308,9 +342,10 @@ export function createOidcService(deps: {
 
     /**
      * Starts a sign-in: a state, a PKCE verifier and a nonce kept for the callback; the provider's address. With
-     * a link invitation's token, the sign-in links the provider account to the invited user.
+     * a link invitation's token, the sign-in links the provider account to the invited user. `stateHash` is for
+     * the browser's cookie: the callback is taken only from the browser that started (oidc-cookie.ts).
      */
-    async start(linkToken?: string): Promise<string> {
+    async start(linkToken?: string): Promise<{ location: string; stateHash?: string }> {
       const s = enabled();
       if (Date.now() - lastPurge > 600_000) {
         lastPurge = Date.now();
@@ -320,7 +355,7 @@ export function createOidcService(deps: {
       if (linkToken !== undefined) {
         const link = /^[0-9a-f]{64}$/i.test(linkToken) ? await repo.findLinkByToken(hashToken(linkToken)) : undefined;
         // A browser followed this address: it goes to the web page that says why.
-        if (!link) return `${s.redirectBase}/login/sso?error=link_expired`;
+        if (!link) return { location: `${s.redirectBase}/login/sso?error=link_expired` };
         linkId = link.id;
       }
       let cfg: oidc.Configuration;
@@ -339,7 +374,7 @@ export function createOidcService(deps: {
         expiresAt: new Date(Date.now() + LOGIN_MS),
         linkId,
       });
-      return oidc
+      const location = oidc
         .buildAuthorizationUrl(cfg, {
           redirect_uri: callbackUrl,
           scope: s.scopes,
@@ -349,17 +384,30 @@ export function createOidcService(deps: {
           nonce,
         })
         .toString();
+      return { location, stateHash: hashToken(state) };
     },
 
     /**
      * The provider's answer: state taken once, code exchanged with the PKCE verifier, the ID token verified (its
-     * signature against the provider's JWKS, issuer, audience, expiry, nonce). Returns where to send the browser.
+     * signature against the provider's JWKS, issuer, audience, expiry, nonce). Only the browser that started may
+     * call it (`boundState`, its cookie's hash): a callback address opened elsewhere is refused and its sign-in
+     * stays usable where it began. Returns where to send the browser, and the code's hash for its next cookie.
      */
-    async callback(query: Record<string, string | undefined>, meta: SessionMeta): Promise<string> {
+    async callback(
+      query: Record<string, string | undefined>,
+      meta: SessionMeta,
+      boundState: string | undefined,
+    ): Promise<{ location: string; exchangeHash?: string }> {
       const s = enabled();
       const web = `${s.redirectBase}/login/sso`;
       try {
         const state = query.state ?? '';
+        if (!boundTo(boundState, state)) {
+          throw new OidcCallbackError(
+            'other_browser',
+            'the callback came to a browser that did not start this sign-in',
+          );
+        }
         const login = state && state.length <= 200 ? await repo.takeLogin(hashToken(state)) : undefined;
         if (!login) throw new OidcCallbackError('bad_state', 'unknown, used or expired state');
         if (query.error) {
@@ -378,9 +426,13 @@ export function createOidcService(deps: {
         if (!idClaims) throw new OidcCallbackError('no_id_token', 'no ID token');
         let claims: Record<string, unknown> = { ...idClaims };
         // Some providers put profile and groups only behind the userinfo endpoint.
-        if ((claims[s.groupsClaim] === undefined || !claims.preferred_username) && tokens.access_token) {
+        if ((claimAt(claims, s.groupsClaim) === undefined || !claims.preferred_username) && tokens.access_token) {
           const info = await oidc.fetchUserInfo(cfg, tokens.access_token, idClaims.sub);
           claims = { ...info, ...claims };
+        }
+        // Mapping no groups would take the mapped roles away: the person is told instead (issue 43).
+        if (Object.keys(s.groupRoles).length && groupsOverage(claims, s.groupsClaim)) {
+          throw new OidcCallbackError('groups_overage', `the provider signalled a group overage for ${s.groupsClaim}`);
         }
         const user = login.linkId
           ? await linkThroughInvitation(login.linkId, idClaims.iss, idClaims.sub, meta)
@@ -394,7 +446,7 @@ export function createOidcService(deps: {
           expiresAt: new Date(Date.now() + EXCHANGE_MS),
           providerMfa: providerAssertedMfa(idClaims, s),
         });
-        return `${web}?code=${code}`;
+        return { location: `${web}?code=${code}`, exchangeHash: hashToken(code) };
       } catch (err) {
         const reason = err instanceof OidcCallbackError ? err.reason : 'invalid_response';
         await audit.record(failureActor(meta), {
@@ -403,21 +455,33 @@ export function createOidcService(deps: {
           entityId: null,
           details: { ip: meta.ip, method: 'oidc', reason, detail: detailOf(err) },
         });
-        return `${web}?error=${reason}`;
+        return { location: `${web}?error=${reason}` };
       }
     },
 
-    /** The web app's one-time code for a session: the token travels in a response header, never in a URL. */
-    async exchange(code: string, meta: SessionMeta): Promise<{ token?: string; result: LoginResult }> {
+    /**
+     * The web app's one-time code for a session: the token travels in a response header, never in a URL. Only the
+     * browser the callback answered may spend it (`boundCode`, its cookie's hash).
+     */
+    async exchange(
+      code: string,
+      meta: SessionMeta,
+      boundCode: string | undefined,
+    ): Promise<{ token?: string; result: LoginResult }> {
       const s = enabled();
-      const taken = await repo.takeExchange(hashToken(code));
+      const bound = boundTo(boundCode, code);
+      const taken = bound ? await repo.takeExchange(hashToken(code)) : undefined;
       const user = taken ? await users.findById(taken.userId) : undefined;
       if (!user || user.status !== 'active') {
         await audit.record(failureActor(meta, user?.id ?? null, user?.username ?? null), {
           action: 'login_failed',
           entity: 'sessions',
           entityId: user?.id ?? null,
-          details: { ip: meta.ip, method: 'oidc', reason: user ? 'inactive user' : 'unknown or used code' },
+          details: {
+            ip: meta.ip,
+            method: 'oidc',
+            reason: user ? 'inactive user' : bound ? 'unknown or used code' : 'other browser',
+          },
         });
         throw new UnauthorizedError('This sign-in link has expired or was already used', 'oidc_code_invalid');
       }

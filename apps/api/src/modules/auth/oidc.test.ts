@@ -20,6 +20,19 @@ const startProvider = () =>
 
 type Idp = Awaited<ReturnType<typeof startProvider>>;
 
+/** The console's cookies a browser holds (the sign-in's binding to it), by the address it came back to. */
+const consoleCookies = new WeakMap<URL, Map<string, string>>();
+const keepCookies = (jar: Map<string, string>, setCookie: string | string[] | undefined) => {
+  for (const c of [setCookie ?? []].flat()) {
+    const kv = c.split(';')[0]!;
+    const [k, v] = [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)];
+    if (v) jar.set(k, v);
+    else jar.delete(k);
+  }
+};
+const cookieHeader = (jar: Map<string, string> | undefined) =>
+  jar?.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+
 /** The browser: start at the console, follow the provider's redirects, come back to the console's callback. */
 async function browse(
   t: TestApp,
@@ -27,6 +40,8 @@ async function browse(
 ): Promise<URL> {
   const start = await t.inject({ method: 'GET', url: opts.start ?? '/auth/oidc/start' });
   expect(start.statusCode).toBe(302);
+  const console = new Map<string, string>();
+  keepCookies(console, start.headers['set-cookie']);
   let url = String(start.headers.location);
   const jar = new Map<string, string>();
   for (let i = 0; i < 10 && !url.startsWith(REDIRECT_BASE); i++) {
@@ -45,14 +60,26 @@ async function browse(
   const callback = new URL(url);
   expect(callback.pathname).toBe('/auth/oidc/callback');
   await opts.beforeCallback?.(callback);
-  const res = await t.inject({ method: 'GET', url: callback.pathname + callback.search });
+  const res = await t.inject({
+    method: 'GET',
+    url: callback.pathname + callback.search,
+    headers: cookieHeader(console),
+  });
   expect(res.statusCode).toBe(302);
-  return new URL(String(res.headers.location));
+  keepCookies(console, res.headers['set-cookie']);
+  const back = new URL(String(res.headers.location));
+  consoleCookies.set(back, console);
+  return back;
 }
 
 async function exchange(t: TestApp, back: URL) {
   expect(back.pathname).toBe('/login/sso');
-  return t.inject({ method: 'POST', url: '/auth/oidc/exchange', payload: { code: back.searchParams.get('code') } });
+  return t.inject({
+    method: 'POST',
+    url: '/auth/oidc/exchange',
+    payload: { code: back.searchParams.get('code') },
+    headers: cookieHeader(consoleCookies.get(back)),
+  });
 }
 
 async function rows<T>(t: TestApp, q: SQL): Promise<T[]> {
@@ -170,11 +197,21 @@ describe('single sign-on (OIDC)', () => {
 
   it('refuses a callback whose state is not one it issued', async () => {
     idp.state.autoLogin = 'sub-alice';
+    const forged = crypto.randomBytes(32).toString('base64url');
+    let callback = '';
     const back = await browse(t, {
-      beforeCallback: (cb) => cb.searchParams.set('state', crypto.randomBytes(32).toString('base64url')),
+      beforeCallback: (cb) => {
+        cb.searchParams.set('state', forged);
+        callback = cb.pathname + cb.search;
+      },
     });
-    expect(back.searchParams.get('error')).toBe('bad_state');
+    // Not the state this browser started with.
+    expect(back.searchParams.get('error')).toBe('other_browser');
     expect(back.searchParams.get('code')).toBeNull();
+    // Even with a cookie that matches it, a state the console did not issue is refused.
+    const cookie = `fd_oidc_state=${crypto.createHash('sha256').update(forged).digest('hex')}`;
+    const res = await t.inject({ method: 'GET', url: callback, headers: { cookie } });
+    expect(new URL(String(res.headers.location)).searchParams.get('error')).toBe('bad_state');
     expect(await lastFailure(t)).toMatchObject({ method: 'oidc', reason: 'bad_state' });
   });
 
@@ -189,12 +226,58 @@ describe('single sign-on (OIDC)', () => {
     expect(String((await lastFailure(t))?.detail)).toMatch(/nonce/i);
   });
 
+  it("binds the sign-in to the browser that started it (login CSRF): client B cannot take client A's", async () => {
+    idp.state.autoLogin = 'sub-alice';
+    // Client A starts, signs in at the provider, and keeps the callback address instead of following it.
+    let kept = '';
+    await browse(t, {
+      beforeCallback: (cb) => {
+        kept = cb.pathname + cb.search;
+        // A's own callback goes elsewhere: a state nobody issued, so nothing is spent here.
+        cb.searchParams.set('state', 'not-the-state');
+      },
+    });
+    // Client B, with no cookies, opens it: no code, no session.
+    const b = await t.inject({ method: 'GET', url: kept });
+    expect(b.statusCode).toBe(302);
+    const bBack = new URL(String(b.headers.location));
+    expect(bBack.searchParams.get('code')).toBeNull();
+    expect(bBack.searchParams.get('error')).toBe('other_browser');
+    expect(b.headers['set-cookie']).toBeUndefined();
+    expect(await lastFailure(t)).toMatchObject({ method: 'oidc', reason: 'other_browser' });
+    // B with a cookie of its own sign-in is refused as well.
+    const own = await t.inject({ method: 'GET', url: '/auth/oidc/start' });
+    const bCookie = String([own.headers['set-cookie']].flat()[0]).split(';')[0]!;
+    expect(bCookie).toMatch(/^fd_oidc_state=[0-9a-f]{64}$/);
+    expect(String([own.headers['set-cookie']].flat()[0])).toMatch(/HttpOnly; SameSite=Lax/);
+    const withOwn = await t.inject({ method: 'GET', url: kept, headers: { cookie: bCookie } });
+    expect(new URL(String(withOwn.headers.location)).searchParams.get('error')).toBe('other_browser');
+
+    // The one-time code is bound too: A's /login/sso?code=… opened by B exchanges nothing, and A's still works.
+    const aBack = await browse(t);
+    expect(aBack.searchParams.get('code')).toBeTruthy();
+    const stolen = await t.inject({
+      method: 'POST',
+      url: '/auth/oidc/exchange',
+      payload: { code: aBack.searchParams.get('code') },
+    });
+    expect(stolen.statusCode).toBe(401);
+    expect(stolen.headers.authorization).toBeUndefined();
+    expect(await lastFailure(t)).toMatchObject({ method: 'oidc', reason: 'other browser' });
+    const a = await exchange(t, aBack);
+    expect(a.statusCode).toBe(200);
+    expect(a.json().data.user.username).toBe('alice');
+  });
+
   it('refuses a callback replayed with a state already used', async () => {
     idp.state.autoLogin = 'sub-alice';
     let replay = '';
     const back = await browse(t, { beforeCallback: (cb) => void (replay = cb.pathname + cb.search) });
     expect(back.searchParams.get('code')).toBeTruthy();
-    const res = await t.inject({ method: 'GET', url: replay });
+    // The same browser (its cookie holds the state's hash) replays it.
+    const state = new URL(replay, REDIRECT_BASE).searchParams.get('state')!;
+    const cookie = `fd_oidc_state=${crypto.createHash('sha256').update(state).digest('hex')}`;
+    const res = await t.inject({ method: 'GET', url: replay, headers: { cookie } });
     expect(new URL(String(res.headers.location)).searchParams.get('error')).toBe('bad_state');
   });
 
@@ -245,6 +328,46 @@ describe('single sign-on (OIDC)', () => {
       await closed.close();
     }
   }, 60_000);
+
+  it('reads groups at a claim path, as Keycloak sends realm_access.roles', async () => {
+    const kc = await createTestApp(envFor(idp, { OIDC_GROUPS_CLAIM: 'realm_access.roles' }));
+    try {
+      await kc.c.repos.roles.insert({ name: 'Operators', rules: ['cnv:domains'] });
+      await kc.c.repos.roles.insert({ name: 'Viewers', rules: ['cnv:audit'] });
+      idp.state.accounts.set('sub-kc', {
+        sub: 'sub-kc',
+        preferred_username: 'kira',
+        email: 'kira@example.test',
+        name: 'Kira',
+        extra: { realm_access: { roles: ['ops', 'offline_access'] } },
+      });
+      idp.state.autoLogin = 'sub-kc';
+      const res = await exchange(kc, await browse(kc));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await rolesOf(kc, 'kira')).toEqual(['Operators']);
+    } finally {
+      await kc.close();
+    }
+  }, 60_000);
+
+  it('says so when Entra ID signals a group overage, rather than mapping no groups', async () => {
+    idp.state.accounts.set('sub-big', {
+      sub: 'sub-big',
+      preferred_username: 'bigco',
+      email: 'bigco@example.test',
+      name: 'Many Groups',
+      extra: {
+        _claim_names: { groups: 'src1' },
+        _claim_sources: { src1: { endpoint: 'https://graph.microsoft.com/v1.0/users/x/getMemberObjects' } },
+      },
+    });
+    idp.state.autoLogin = 'sub-big';
+    const back = await browse(t);
+    expect(back.searchParams.get('error')).toBe('groups_overage');
+    expect(back.searchParams.get('code')).toBeNull();
+    expect(await lastFailure(t)).toMatchObject({ method: 'oidc', reason: 'groups_overage' });
+    expect(await t.c.repos.users.findByUsername('bigco')).toBeUndefined();
+  });
 
   it('refuses to start when the configuration is incomplete', async () => {
     const { loadConfig } = await import('../../config.ts');

@@ -14,7 +14,7 @@ import {
   type UserTwoFactor,
 } from '@fleetdesk/contract';
 import type { Database, Executor } from '../../db/client.ts';
-import type { Actor } from '../../http/context.ts';
+import { systemActor, type Actor } from '../../http/context.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -26,10 +26,12 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { sessionsChanged } from '../../lib/session-cache.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
+import type { ApiTokensRepository } from '../api-tokens/api-tokens.repository.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { UserRow, UsersRepository } from '../users/users.repository.ts';
 import { assertHoldsAll, toSessionUser } from '../users/users.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
+import type { CodeThrottle } from './code-throttle.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { SessionMeta, SessionOpener } from './open-session.ts';
 import type { TwoFactorRepository } from './two-factor.repository.ts';
@@ -67,9 +69,15 @@ export function createTwoFactorService(deps: {
   repo: TwoFactorRepository;
   users: UsersRepository;
   sessions: Pick<AuthRepository, 'revokeAllForUser'>;
+  /** A reset revokes the user's API tokens (issue 42). */
+  tokens: Pick<ApiTokensRepository, 'revokeAllForUser'>;
   audit: AuditService;
   secrets: SecretBox;
   throttle: LoginThrottle;
+  /** Wrong codes per user, whatever the address (issue 42). */
+  codes: CodeThrottle;
+  /** Tells a user by email that wrong codes are being tried; false when no email is configured. */
+  mailUser?: (to: string, mail: { subject: string; text: string }) => Promise<boolean>;
   openSession: SessionOpener;
   issuer?: string;
 }) {
@@ -143,8 +151,44 @@ export function createTwoFactorService(deps: {
     return user;
   }
 
-  const record = (actor: Actor, userId: string, action: string, ex: Executor) =>
-    audit.record(actor, { action: 'update', entity: 'users', entityId: userId, details: { twoFactor: action } }, ex);
+  /** The owner hears of it when the wrong codes reach the limit: whoever tries them knows the password. */
+  function warnOwner(user: UserRow, ip: string) {
+    const text = [
+      `Hello ${user.name || user.username},`,
+      '',
+      `Several wrong two-factor codes were entered for your Fleetdesk user "${user.username}" after a correct`,
+      `password (the last from ${ip}, at ${new Date().toISOString()}). Further codes are now slowed down.`,
+      '',
+      'If this was not you, someone knows your password: change it, or ask an administrator to reset it.',
+    ].join('\n');
+    const mail = { subject: '[Fleetdesk] Wrong two-factor codes for your account', text };
+    const sent = async () => {
+      if (!deps.mailUser || !user.email) return 'no email configured';
+      try {
+        return (await deps.mailUser(user.email, mail)) ? 'sent' : 'no email configured';
+      } catch (err) {
+        return `not sent: ${(err as Error).message.slice(0, 200)}`;
+      }
+    };
+    // Not awaited: the answer to the sign-in does not wait for the mail server. The audit log says what happened.
+    void sent().then((outcome) =>
+      audit
+        .record(systemActor('two-factor'), {
+          action: 'update',
+          entity: 'users',
+          entityId: user.id,
+          details: { twoFactor: 'wrong codes warning', ip, mail: outcome },
+        })
+        .catch(() => undefined),
+    );
+  }
+
+  const record = (actor: Actor, userId: string, action: string, ex: Executor, more: Record<string, unknown> = {}) =>
+    audit.record(
+      actor,
+      { action: 'update', entity: 'users', entityId: userId, details: { twoFactor: action, ...more } },
+      ex,
+    );
 
   return {
     /**
@@ -184,8 +228,14 @@ export function createTwoFactorService(deps: {
     async completeLogin(input: LoginTwoFactorInput, meta: SessionMeta): Promise<LoginOutcome> {
       const challenge = await repo.findChallenge(hashToken(input.challenge));
       if (!challenge) throw new UnauthorizedError(TWO_FACTOR_MESSAGES.challengeGone, 'challenge_expired');
+      // Counted per user first, whatever the address; then per address as before.
+      const counted = await deps.codes.admit(challenge.userId);
+      if (!counted.ok) throw tooMany(counted.retryAfterSeconds);
       const admission = await throttle.admit(codeStepKey(challenge.userId), meta.ip);
-      if (!admission.ok) throw tooMany(admission.retryAfterSeconds);
+      if (!admission.ok) {
+        await deps.codes.succeed(challenge.userId);
+        throw tooMany(admission.retryAfterSeconds);
+      }
       const user = await users.findById(challenge.userId);
       const method = await database.db.transaction(async (tx) => {
         if (!user || user.status !== 'active') return null;
@@ -211,12 +261,14 @@ export function createTwoFactorService(deps: {
             details: { ip: meta.ip, reason: !user || user.status !== 'active' ? 'inactive user' : 'wrong code' },
           },
         );
+        if (user && counted.failures === deps.codes.freeFailures) warnOwner(user, meta.ip);
         if (failures >= CHALLENGE_MAX_FAILURES) {
           throw new UnauthorizedError(TWO_FACTOR_MESSAGES.challengeGone, 'challenge_expired');
         }
         throw new UnauthorizedError(TWO_FACTOR_MESSAGES.invalidCode, 'invalid_code');
       }
       await throttle.succeed(admission.keys);
+      await deps.codes.succeed(user.id);
       const { token, user: fresh } = await openSession(user, meta, {
         twoFactorSetup: false,
         method: `${challenge.firstFactor} and ${method}`,
@@ -315,7 +367,8 @@ export function createTwoFactorService(deps: {
         );
         if (!(await repo.remove(userId, tx))) throw new ConflictError(TWO_FACTOR_MESSAGES.notEnabled);
         await deps.sessions.revokeAllForUser(userId, tx);
-        await record(actor, userId, 'reset', tx);
+        const apiTokensRevoked = await deps.tokens.revokeAllForUser(userId, tx);
+        await record(actor, userId, 'reset', tx, apiTokensRevoked ? { apiTokensRevoked } : {});
       });
       sessionsChanged(database);
     },

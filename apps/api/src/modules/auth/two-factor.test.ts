@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { Secret, TOTP } from 'otpauth';
 import { eq } from 'drizzle-orm';
 import { auditLog, userRecoveryCodes, userTwoFactor } from '../../db/schema/index.ts';
+import { startSmtpCatcher } from '@fleetdesk/simulators/smtp/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
@@ -172,9 +173,70 @@ describe('signing in with a code', () => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json().message).toMatch(/^Too many failed two-factor codes\. Try again in \d+ seconds?\.$/);
-    // From another address the pair is fresh, and the right code passes.
+    // Another address waits too: wrong codes are counted per user (issue 42). Once the wait is over, it passes.
     const other = (await login('tess', PASSWORD, '10.9.0.2')).json().data.challenge;
-    expect((await codeStep(other, codeAt(secret, Date.now() + 30_000), '10.9.0.2')).statusCode).toBe(200);
+    expect((await codeStep(other, codeAt(secret, Date.now() + 30_000), '10.9.0.2')).statusCode).toBe(429);
+    setClock(Date.now() + 31_000);
+    const passed = await codeStep(other, codeAt(secret, Date.now() + 30_000), '10.9.0.2');
+    expect(passed.statusCode, passed.body).toBe(200);
+  });
+
+  it('counts wrong codes per user whatever the address, with a growing wait, and tells the owner by email', async () => {
+    const smtp = await startSmtpCatcher({ users: { mailer: 'smtp-pa55' } });
+    try {
+      const admin = await t.tokenFor(['cnv']);
+      const channel = await t.inject({
+        method: 'POST',
+        url: '/api/notification-channels',
+        headers: auth(admin),
+        payload: {
+          name: 'Mail',
+          kind: 'email',
+          smtpHost: '127.0.0.1',
+          smtpPort: smtp.port,
+          smtpSecurity: 'none',
+          smtpUser: 'mailer',
+          smtpPassword: 'smtp-pa55',
+          emailFrom: 'fleetdesk@example.com',
+          emailTo: 'ops@example.com',
+        },
+      });
+      expect(channel.statusCode, channel.body).toBe(201);
+      const { secret } = await withTwoFactor(['cnv:brands'], 'many');
+      const start = Date.now();
+      setClock(start);
+      // The password is known; each wrong code comes from a fresh address with a fresh challenge.
+      const tryFrom = async (n: number, code = '000000') => {
+        const ip = `10.66.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+        const challenge = (await login('many', PASSWORD, ip)).json().data.challenge;
+        return codeStep(challenge, code, ip);
+      };
+      const codes: number[] = [];
+      for (let n = 0; n < 8; n++) codes.push((await tryFrom(n)).statusCode);
+      expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      // The waits grow: 30 s after the fifth, then 60 s after the next one.
+      setClock(start + 31_000);
+      expect((await tryFrom(20)).statusCode).toBe(401);
+      setClock(start + 31_000 + 59_000);
+      expect((await tryFrom(21)).statusCode).toBe(429);
+      // Even the owner's right code waits its turn, then passes.
+      setClock(start + 31_000 + 61_000);
+      expect((await tryFrom(22, codeAt(secret, Date.now()))).statusCode).toBe(200);
+
+      // The owner was told once, at the fifth wrong code, at the address the user has.
+      await expect.poll(() => smtp.mails.length, { timeout: 10_000 }).toBe(1);
+      expect(smtp.mails[0]).toMatchObject({
+        to: ['many@example.test'],
+        subject: '[Fleetdesk] Wrong two-factor codes for your account',
+      });
+      expect(smtp.mails[0]!.text).toMatch(/someone knows your password/);
+      const warned = await t.c.database.db.select().from(auditLog).where(eq(auditLog.action, 'update'));
+      expect(warned.map((e) => e.details)).toContainEqual(
+        expect.objectContaining({ twoFactor: 'wrong codes warning', mail: 'sent' }),
+      );
+    } finally {
+      await smtp.close();
+    }
   });
 
   it('refuses an unknown or malformed challenge', async () => {

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type ListQuery, type ListResult, type NotificationChannel } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { alertRules, notificationChannels } from '../../db/schema/index.ts';
@@ -52,6 +52,16 @@ export function createNotificationChannelsRepository(db: Db) {
     async findById(id: string, ex: Executor = db) {
       const r = await this.findRow(id, ex);
       return r ? toChannel(r) : undefined;
+    },
+    /** The enabled email channel made first: its server also sends mail to users (two-factor warnings). */
+    async firstEmail(ex: Executor = db): Promise<ChannelRow | undefined> {
+      const [r] = await ex
+        .select()
+        .from(notificationChannels)
+        .where(and(eq(notificationChannels.kind, 'email'), eq(notificationChannels.enabled, true)))
+        .orderBy(asc(notificationChannels.channelNo))
+        .limit(1);
+      return r;
     },
     async findRow(id: string, ex: Executor = db): Promise<ChannelRow | undefined> {
       const [r] = await ex.select().from(notificationChannels).where(eq(notificationChannels.id, id));

@@ -248,6 +248,33 @@ export function createNotificationChannelsService(deps: {
     }),
     send,
     findRow: (id: string) => repo.findRow(id),
+
+    /**
+     * A mail to one person (a user's own warning), through the server of the first enabled email channel, its
+     * sender kept; false when no email channel is configured.
+     */
+    async mailTo(to: string, m: { subject: string; text: string }): Promise<boolean> {
+      const c = await repo.firstEmail();
+      if (!c) return false;
+      await deps.smtp.send(
+        {
+          host: c.smtpHost ?? '',
+          port: c.smtpPort ?? 25,
+          security: c.smtpSecurity ?? 'starttls',
+          user: c.smtpUser,
+          password: open(c.smtpPasswordEnc),
+          from: c.emailFrom ?? '',
+          to,
+        },
+        {
+          subject: m.subject,
+          text: m.text,
+          html: `<pre>${escapeHtml(m.text)}</pre>`,
+          messageId: `<${randomBytes(16).toString('hex')}@fleetdesk.account>`,
+        },
+      );
+      return true;
+    },
     providerOf: (c: Pick<ChannelRow, 'kind'>) => PROVIDER_OF[c.kind],
 
     /** Sends a sample message now and answers with what the provider said (also on the channel and in the log). */

@@ -3,8 +3,10 @@ import { PAGE_SIZE, type SessionListQuery } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { likePattern, pageOffset } from '../../http/list-query.ts';
+import { userRulesColumn } from '../../db/user-rules.ts';
 
 export type SessionRow = typeof sessions.$inferSelect & { username: string };
+export type SessionListRow = SessionRow & { userRules: string[] };
 
 const columns = {
   id: sessions.id,
@@ -40,17 +42,40 @@ export function createSessionsRepository(db: Db) {
         .orderBy(desc(sessions.lastUsedAt))
         .limit(500);
     },
-    /** Everyone's live sessions, most recently used first; search on username and address. */
-    async list(q: SessionListQuery, idleSince: Date, ex: Executor = db) {
+    /**
+     * Everyone's live sessions, most recently used first; search on username and address. `addressesOf` says
+     * whose addresses the search may match: `all`, or only the sessions of users whose rules are all in the list
+     * (so a search cannot tell where someone one may not see signed in from).
+     */
+    async list(
+      q: SessionListQuery,
+      idleSince: Date,
+      addressesOf: 'all' | { selfId: string | null; rules: string[] },
+      ex: Executor = db,
+    ): Promise<{ rows: SessionListRow[]; count: number }> {
       const s = q.search?.trim();
+      const ruleList =
+        addressesOf === 'all'
+          ? sql``
+          : sql.join(
+              addressesOf.rules.map((r) => sql`${r}`),
+              sql`, `,
+            );
+      const ipVisible =
+        addressesOf === 'all'
+          ? undefined
+          : or(
+              addressesOf.selfId ? eq(sessions.userId, addressesOf.selfId) : undefined,
+              sql`${userRulesColumn()} <@ array[${ruleList}]::text[]`,
+            );
       const where = and(
         live(idleSince),
         q.userId ? eq(sessions.userId, q.userId) : undefined,
-        s ? or(ilike(users.username, likePattern(s)), ilike(sessions.ip, likePattern(s))) : undefined,
+        s ? or(ilike(users.username, likePattern(s)), and(ilike(sessions.ip, likePattern(s)), ipVisible)) : undefined,
       );
       const [rows, [c]] = await Promise.all([
         ex
-          .select(columns)
+          .select({ ...columns, userRules: userRulesColumn() })
           .from(sessions)
           .innerJoin(users, eq(users.id, sessions.userId))
           .where(where)

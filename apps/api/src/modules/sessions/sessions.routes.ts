@@ -29,7 +29,7 @@ export const sessionsRoutes =
         config: { access: 'cnv:users' },
         schema: { tags, querystring: SessionListQuerySchema, response: { 200: listOf(SessionSchema) } },
       },
-      async (req) => ({ data: await service.list(req.query, req.sessionId) }),
+      async (req) => ({ data: await service.list(req.query, req.sessionId, req.actor) }),
     );
     app.delete(
       '/api/sessions/:id',

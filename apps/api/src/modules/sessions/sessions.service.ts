@@ -5,7 +5,8 @@ import { NotFoundError } from '../../http/errors.ts';
 import { sessionsChanged } from '../../lib/session-cache.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
-import { assertHoldsAll } from '../users/users.service.ts';
+import { ADMIN_RULE } from '@fleetdesk/contract';
+import { assertHoldsAll, rulesNotHeld } from '../users/users.service.ts';
 import type { SessionRow, SessionsRepository } from './sessions.repository.ts';
 import { describeUserAgent } from './user-agent.ts';
 
@@ -63,9 +64,27 @@ export function createSessionsService(deps: {
       if (!r || r.userId !== actor.userId) throw new NotFoundError(SESSION_MESSAGES.notFound);
       await end(r, actor);
     },
-    async list(q: SessionListQuery, currentId: string | null): Promise<ListResult<Session>> {
-      const { rows, count } = await repo.list(q, idleSince());
-      return { items: rows.map((r) => toSession(r, currentId)), itemsCount: count };
+    /**
+     * Everyone's sessions; the address and browser of a user holding a rule the caller lacks are hidden, as the
+     * subset rule (decision 017) hides that user's resets (issue 42).
+     */
+    async list(q: SessionListQuery, currentId: string | null, actor: Actor): Promise<ListResult<Session>> {
+      const admin = actor.rules.includes(ADMIN_RULE);
+      const { rows, count } = await repo.list(
+        q,
+        idleSince(),
+        admin ? 'all' : { selfId: actor.userId, rules: actor.rules },
+      );
+      const visible = (r: { userId: string; userRules: string[] }) =>
+        admin || r.userId === actor.userId || rulesNotHeld(actor, r.userRules).length === 0;
+      return {
+        items: rows.map((r) =>
+          visible(r)
+            ? toSession(r, currentId)
+            : { ...toSession(r, currentId), browser: 'Hidden', userAgent: null, ip: null },
+        ),
+        itemsCount: count,
+      };
     },
     /** An administrator ends anyone's session, as long as they hold every rule its user holds (decision 017). */
     async end(id: string, actor: Actor): Promise<void> {

@@ -114,3 +114,32 @@ describe("an administrator and everyone's sessions", () => {
     expect((await t.inject({ method: 'GET', url: '/auth/me', headers: auth(chief) })).statusCode).toBe(200);
   });
 });
+
+describe("another user's session details", () => {
+  it('are shown only to holders of every rule its user holds, and never found by address otherwise', async () => {
+    await t.tokenFor(['cnv'], { username: 'root' });
+    await t.tokenFor(['cnv:brands'], { username: 'bea' });
+    await signIn('root', CHROME, '10.4.0.1');
+    await signIn('bea', FIREFOX, '10.4.0.2');
+    const manager = await t.tokenFor(['cnv:users', 'cnv:brands'], { username: 'max' });
+    const list = await t.inject({ method: 'GET', url: '/api/sessions', headers: auth(manager) });
+    expect(list.statusCode).toBe(200);
+    type Row = { username: string; ip: string | null; browser: string; userAgent: string | null };
+    const items = list.json().data.items as Row[];
+    expect(list.body).not.toContain('10.4.0.1');
+    expect(list.body).not.toContain(CHROME);
+    for (const s of items.filter((x) => x.username === 'root')) {
+      expect(s).toMatchObject({ ip: null, userAgent: null, browser: 'Hidden' });
+    }
+    expect(items.find((x) => x.username === 'bea' && x.ip === '10.4.0.2')).toMatchObject({
+      browser: 'Firefox 133 on Windows 10',
+    });
+    // The address search does not tell whether an administrator signed in from there.
+    const probe = await t.inject({ method: 'GET', url: '/api/sessions?search=10.4.0.1', headers: auth(manager) });
+    expect(probe.json().data.itemsCount).toBe(0);
+    // An administrator sees everything.
+    const admin = await t.tokenFor(['cnv']);
+    const all = await t.inject({ method: 'GET', url: '/api/sessions?search=10.4.0.1', headers: auth(admin) });
+    expect(all.json().data.items).toEqual([expect.objectContaining({ username: 'root', ip: '10.4.0.1' })]);
+  });
+});

@@ -15,6 +15,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { generatePassword, hashPassword } from '../../lib/passwords.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
 import { sessionsChanged } from '../../lib/session-cache.ts';
+import type { ApiTokensRepository } from '../api-tokens/api-tokens.repository.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import type { RolesRepository } from '../roles/roles.repository.ts';
@@ -91,6 +92,8 @@ export function createUsersService(deps: {
   roles: RolesRepository;
   /** Ends a user's sessions when they are deactivated or their password changes. */
   sessions: Pick<AuthRepository, 'revokeAllForUser'>;
+  /** Revokes a user's API tokens when an administrator sets their password (issue 42). */
+  tokens: Pick<ApiTokensRepository, 'revokeAllForUser'>;
   audit: AuditService;
   usage?: UsageRegistry;
 }) {
@@ -196,10 +199,19 @@ export function createUsersService(deps: {
             if (patch.roles !== undefined) await users.setRoles(id, patch.roles, tx);
             const deactivated = current.status === 'active' && statusAfter !== 'active';
             if (deactivated || passwordHash !== undefined) await sessions.revokeAllForUser(id, tx);
+            // A new password ends the tokens too: whoever made them may have had the old one.
+            const apiTokensRevoked = passwordHash !== undefined ? await deps.tokens.revokeAllForUser(id, tx) : 0;
             const updated = await mustFind(id, tx);
             await audit.record(
               actor,
-              { action: 'update', entity: 'users', entityId: id, before: snapshot(current), after: snapshot(updated) },
+              {
+                action: 'update',
+                entity: 'users',
+                entityId: id,
+                before: snapshot(current),
+                after: snapshot(updated),
+                ...(apiTokensRevoked ? { details: { apiTokensRevoked } } : {}),
+              },
               tx,
             );
             return toUser(updated);

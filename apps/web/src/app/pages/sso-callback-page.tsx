@@ -7,6 +7,9 @@ import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 /** What the API's callback reported, in words; the details are in the audit log. */
 const REASONS: Record<string, string> = {
   bad_state: 'This sign-in took too long or was already used. Please try again.',
+  groups_overage:
+    'Your account at the provider is in more groups than its sign-in can list, so your roles cannot be read. Ask an administrator to have the provider send only the groups given to this application.',
+  other_browser: 'This sign-in was started in another browser. Please start it again here.',
   no_user: 'No console user is linked to your account at the provider. Ask an administrator.',
   inactive: 'Your user is deactivated. Ask an administrator.',
   provider_error: 'The provider did not sign you in. Please try again.',

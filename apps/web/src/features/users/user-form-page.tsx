@@ -12,6 +12,7 @@ import { FormView } from '../../components/form-view.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import { RolesField } from './roles-field.tsx';
 import { UserIdentitiesField } from './user-identities.tsx';
+import { UserTokensField } from './user-tokens.tsx';
 import { UserTwoFactorField } from './user-two-factor.tsx';
 import { userPaths, usersApi, type UserFormValues } from './users-api.ts';
 
@@ -64,6 +65,7 @@ export function UserFormPage() {
               <StaticField label="Last Login" value={formatLocalDateTime(item.dateLastLogin)} />
               <UserTwoFactorField userId={item._id} />
               <UserIdentitiesField userId={item._id} />
+              <UserTokensField userId={item._id} />
             </>
           )}
         </>
