@@ -14,7 +14,17 @@ export const IMPORT_SOURCE_LABELS: Record<ImportSource, string> = {
 
 export const IMPORT_OUTCOMES = ['create', 'link', 'skip'] as const;
 export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
-export const IMPORT_STATES = ['planning', 'planned', 'running', 'completed', 'cancelled', 'failed'] as const;
+export const IMPORT_STATES = [
+  'planning',
+  'planned',
+  'running',
+  'completed',
+  'completed_with_failures',
+  'cancelled',
+  'failed',
+] as const;
+/** A name's run step (a skipped name at the plan is "skipped" from the start). */
+export const IMPORT_ITEM_STATUSES = ['pending', 'running', 'done', 'skipped', 'failed', 'cancelled'] as const;
 export type ImportState = (typeof IMPORT_STATES)[number];
 /** A source holds at most this many names (a larger account is refused rather than cut short). */
 export const IMPORT_MAX_NAMES = 100_000;

@@ -263,7 +263,9 @@ export const LAUNCH_BATCH_STATE_LABELS = {
   planned: 'Planned',
   running: 'Running',
   paused: 'Paused',
+  waiting_for_confirmation: 'Waiting for confirmation',
   completed: 'Completed',
+  completed_with_failures: 'Completed with failures',
   cancelled: 'Cancelled',
   failed: 'Failed',
 };
