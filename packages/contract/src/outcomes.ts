@@ -152,7 +152,8 @@ export function tallyText(t: RunTally): string {
 
 /** The state in words, with the failures counted in them: "Completed with failures: 2 of 5 failed". */
 export function stateText(state: string, t?: RunTally | null): string {
-  if (state === 'waiting_for_confirmation') return `${stateLabel(state)} (${(t?.waiting ?? 0).toLocaleString('en-US')})`;
+  if (state === 'waiting_for_confirmation')
+    return `${stateLabel(state)} (${(t?.waiting ?? 0).toLocaleString('en-US')})`;
   if (t && (state === 'completed_with_failures' || state === 'failed') && t.failed)
     return `${stateLabel(state)}: ${t.failed.toLocaleString('en-US')} of ${t.total.toLocaleString('en-US')} failed`;
   return stateLabel(state);
