@@ -86,6 +86,8 @@ export const ImportPlanSchema = z.object({
   sourceId: IdSchema,
   sourceLabel: z.string(),
   state: z.enum(IMPORT_STATES),
+  /** The state in words, failures counted (outcomes.ts): the same words as a fleet run's. */
+  stateText: z.string(),
   error: z.string().nullable(),
   counts: Counts,
   run: Run,

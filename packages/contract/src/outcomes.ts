@@ -193,7 +193,8 @@ export function jobSentence(j: JobFacts): string {
   const r = j.result ?? {};
   const n = (k: string) => Number(r[k] ?? 0);
   const tally = tallyOf(j.result);
-  if (tally) {
+  // An import counts names imported, in its own words below; its tally decides its state only.
+  if (tally && j.kind !== 'imports.run') {
     const failed = tally.failed ? `, ${tally.failed.toLocaleString('en-US')} failed: see the plan` : '';
     const same = tally.same ? `, ${tally.same.toLocaleString('en-US')} already matched` : '';
     const skipped = tally.skipped ? `, ${tally.skipped.toLocaleString('en-US')} skipped` : '';
