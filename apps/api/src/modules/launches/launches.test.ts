@@ -217,6 +217,26 @@ describe('plan (dryRun)', () => {
     expect(ids).toHaveLength(0);
   });
 
+  it('a name the console already holds: says what it would change, and never buys it as the routine step', async () => {
+    const name = `${unique('held')}.com`;
+    await create('domains', { domainName: name, status: 'active' });
+    const p = await planOf(full(name));
+    expect(p.steps.find((s) => s.key === 'domain')).toMatchObject({ outcome: 'run' });
+    expect(p.steps.find((s) => s.key === 'domain')!.detail).toMatch(
+      /^Already a console domain: the launch will set its server to 127\.0\.0\.1 \(was none\), its cloud account \(was none\)/,
+    );
+    expect(p.steps.find((s) => s.key === 'register')).toMatchObject({ outcome: 'blocked' });
+    expect(p.blockers).toEqual([
+      {
+        stage: 'register',
+        message: expect.stringContaining('already a console domain, not at our registrator: registering would buy it'),
+      },
+    ]);
+    // Launched without registering, the same name is not blocked.
+    const noBuy = await planOf(full(name, { registration: undefined }));
+    expect(noBuy.blockers).toEqual([]);
+  });
+
   it('takes every empty field from the profile, and the records from its DNS template', async () => {
     const template = await create('dns-templates', {
       name: unique('Template'),
