@@ -441,6 +441,7 @@ describe('runs', () => {
     const ds: { id: string; zoneId: string | null }[] = [];
     for (let i = 0; i < 4; i++) ds.push(await domain(a.cloudId));
     const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'flexible' });
+    expect(p.counts.change).toBe(4);
     // A run whose worker was killed mid-way: one domain changed, one in flight, two to do, its heartbeat 2 s old.
     const repos = t.c.repos;
     await repos.fleet.transition(p._id, ['planned'], { state: 'running', startedAt: new Date() });
