@@ -146,3 +146,64 @@ test('a partly failing run reads the same on the plan page, the fleet list and t
   await expect(page).toHaveURL(new RegExp(`/fleet/${plan._id}$`));
   await expect(page.getByTestId('plan-state')).toHaveText(state);
 });
+
+test('Resume of a failed run on the Jobs screen keeps each failure and its reason, in the same words everywhere', async ({
+  page,
+  request,
+}) => {
+  const s = await setUp(request);
+  const token = await apiToken(request);
+  const headers = { Authorization: token };
+  const created = await request.post('/api/fleet/plans', {
+    headers,
+    data: { selection: { ids: s.domains.map((d) => d._id) }, action: { kind: 'ssl', value: 'flexible' } },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const plan = ((await created.json()) as { data: { _id: string } }).data;
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/api/fleet/plans/${plan._id}`, { headers })).json()) as { data: { state: string } })
+          .data.state,
+      { timeout: 30_000 },
+    )
+    .toBe('planned');
+  // Every domain loses its zone after the plan: the run fails on all three.
+  for (const d of s.domains) {
+    const unlinked = await request.put(`/api/domains/${d._id}/cloud-flare/unlink-zone`, { headers });
+    expect(unlinked.ok(), await unlinked.text()).toBe(true);
+  }
+  await signIn(page);
+  await page.goto(`/fleet/${plan._id}`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await dialog(page).getByRole('button', { name: 'Run' }).click();
+  const state = 'Failed: 3 of 3 failed';
+  await expect(page.getByTestId('plan-state')).toHaveText(state, { timeout: 60_000 });
+
+  const jobOf = async () =>
+    (
+      (await (await request.get(`/api/fleet/plans/${plan._id}`, { headers })).json()) as {
+        data: { jobId: string };
+      }
+    ).data.jobId;
+  const jobId = await jobOf();
+  const finishedAt = async () =>
+    ((await (await request.get(`/api/jobs/${jobId}`, { headers })).json()) as { data: { finishedAt: string | null } })
+      .data.finishedAt;
+  const before = await finishedAt();
+  await page.goto('/jobs?kind=fleet.run');
+  const jobRow = tableRows(page).first();
+  await expect(jobRow.getByTestId('job-state')).toHaveText(state);
+  await jobRow.getByRole('button', { name: 'Resume', exact: true }).click();
+  // Tried again and failing again: still failed, never "Completed" with the failures turned into skips.
+  await expect.poll(async () => (await finishedAt()) ?? before, { timeout: 60_000 }).not.toBe(before);
+  await page.reload();
+  await expect(tableRows(page).first().getByTestId('job-state')).toHaveText(state);
+  await expect(tableRows(page).first().getByTestId('job-summary')).toHaveText(
+    '0 of 3 domains changed, 3 failed: see the plan',
+  );
+  await page.goto(`/fleet/${plan._id}`);
+  await expect(page.getByTestId('plan-state')).toHaveText(state);
+  await expect(page.getByTestId('run-text')).toHaveText('0 of 3 domains changed · 3 failed');
+  await expect(page.getByText(/has no Cloudflare zone/).first()).toBeVisible();
+});

@@ -1,4 +1,4 @@
-import { ADMIN, apiCreate, apiToken, dialog, expect, signIn, test } from './fixtures.ts';
+import { ADMIN, apiCreate, apiToken, dialog, expect, signIn, tableRows, test } from './fixtures.ts';
 
 /**
  * Launch a site in the demo with its ready profile: the live plan, Launch, the timeline stopping before the
@@ -151,4 +151,37 @@ test('shows a look-alike name in Unicode and ASCII with a warning, at 1280 and 3
     await expect(page.getByText('ASCII: xn--bcher-e2e-q9a.de')).toBeVisible();
     await expect(page.getByText('Look-alike name:')).toHaveCount(0);
   }
+});
+
+/**
+ * Launch many with "Confirm the registrations" unticked: the batch stops with its launches waiting, reads
+ * "Waiting for confirmation (2)" (never a green Completed with a full bar), and Confirm all says what it buys first.
+ */
+test('a batch waiting for its registrations reads so, and Confirm all goes on', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page);
+  await page.goto('/launches/batches/new');
+  await expect(page.getByLabel('Launch profile')).toHaveValue(/[0-9a-f-]{36}/);
+  const tag = Date.now().toString(36);
+  const names = [`e2e-batch-${tag}-a.com`, `e2e-batch-${tag}-b.com`];
+  await page.getByLabel('Names, one per line').fill(names.join('\n'));
+  await expect(page.getByLabel(/^Confirm the registrations now/)).not.toBeChecked();
+  await page.getByRole('button', { name: 'Plan', exact: true }).click();
+  await expect(page.getByRole('heading', { name: /^Launch batch #\d+$/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+
+  await expect(page.getByText('Waiting for confirmation (2)', { exact: true })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('progressbar')).not.toHaveAttribute('aria-valuenow', '100');
+  const rows = tableRows(page);
+  for (const name of names)
+    await expect(rows.filter({ hasText: name })).toContainText(/Waiting for confirmation: Registering .+ costs money/);
+
+  await page.getByRole('button', { name: 'Confirm all (2)' }).click();
+  await expect(dialog(page)).toContainText('Register 2 names for 1 year each: 2 name-years in all');
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 240_000 });
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  for (const name of names) await expect(rows.filter({ hasText: name })).toContainText('Live');
 });

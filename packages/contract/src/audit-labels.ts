@@ -72,6 +72,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   resume_launch_batch: 'resumed',
   cancel_launch_batch: 'cancelled',
   retry_launch_batch: 'retried the failed names of',
+  confirm_launch_batch: 'confirmed the waiting registrations of',
 };
 
 /** Each entity of the audit trail as a noun (singular), and what the audit screen's filter calls it. */

@@ -35,7 +35,17 @@ const SOURCE_NOUNS: Record<ImportSource, string> = {
 
 export const IMPORT_OUTCOMES = ['create', 'link', 'skip'] as const;
 export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
-export const IMPORT_STATES = ['planning', 'planned', 'running', 'completed', 'cancelled', 'failed'] as const;
+export const IMPORT_STATES = [
+  'planning',
+  'planned',
+  'running',
+  'completed',
+  'completed_with_failures',
+  'cancelled',
+  'failed',
+] as const;
+/** A name's run step (a skipped name at the plan is "skipped" from the start). */
+export const IMPORT_ITEM_STATUSES = ['pending', 'running', 'done', 'skipped', 'failed', 'cancelled'] as const;
 export type ImportState = (typeof IMPORT_STATES)[number];
 /** A source holds at most this many names (a larger account is refused rather than cut short). */
 export const IMPORT_MAX_NAMES = 100_000;
@@ -101,6 +111,8 @@ export const ImportPlanSchema = z.object({
   /** The panel users whose sites were read (a DirectAdmin admin login reads every user's); null for other sources. */
   sourceUsers: z.array(z.string()).nullable(),
   state: z.enum(IMPORT_STATES),
+  /** The state in words, failures counted (outcomes.ts): the same words as a fleet run's. */
+  stateText: z.string(),
   error: z.string().nullable(),
   counts: Counts,
   run: Run,

@@ -302,7 +302,9 @@ export const LAUNCH_BATCH_STATE_LABELS = {
   planned: 'Planned',
   running: 'Running',
   paused: 'Paused',
+  waiting_for_confirmation: 'Waiting for confirmation',
   completed: 'Completed',
+  completed_with_failures: 'Completed with failures',
   cancelled: 'Cancelled',
   failed: 'Failed',
 };
@@ -353,6 +355,8 @@ export const LaunchBatchSchema = z.object({
   _id: IdSchema,
   batchNo: z.number().int(),
   state: z.enum(LAUNCH_BATCH_STATES),
+  /** The state in words (outcomes.ts): "Waiting for confirmation (4)", "Completed with failures: 1 of 5 failed". */
+  stateText: z.string(),
   settings: LaunchSettingsOutputSchema,
   confirmCostly: z.boolean(),
   error: z.string().nullable(),
@@ -360,6 +364,8 @@ export const LaunchBatchSchema = z.object({
   createdAt: z.string(),
   counts: z.record(z.enum(LAUNCH_ROW_STATUSES), z.number().int()),
   total: z.number().int(),
+  /** What Confirm all would buy (the launches waiting for their registration), shown before it; null if none. */
+  confirmation: z.object({ names: z.number().int(), years: z.number().int(), text: z.string() }).nullable(),
 });
 export type LaunchBatch = z.infer<typeof LaunchBatchSchema>;
 

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { FLEET_ITEM_STATUSES } from './fleet.ts';
+import { IMPORT_ITEM_STATUSES } from './imports.ts';
 import { JOB_KINDS } from './jobs.ts';
-import { jobSentence } from './outcomes.ts';
+import { LAUNCH_ROW_STATUSES } from './launches.ts';
+import {
+  PLAN_ITEM_BUCKETS,
+  PLAN_KINDS,
+  jobSentence,
+  planStateOf,
+  planTallyOf,
+  stateText,
+  tallyText,
+  type PlanKind,
+} from './outcomes.ts';
 
 describe('jobSentence', () => {
   it('says what every kind of job did in its own words, never a bare "Done"', () => {
@@ -24,5 +36,109 @@ describe('jobSentence', () => {
     expect(s('health.cycle', { message: 'Whole fleet (70 domains) checked every 24 hours' })).toBe(
       'Whole fleet (70 domains) checked every 24 hours',
     );
+  });
+});
+
+describe('one rule for every kind of plan (fleet runs, health fixes, imports, launch batches)', () => {
+  const cases: {
+    name: string;
+    kind: PlanKind;
+    counts: [string, number][];
+    state: string;
+    text: string;
+    tally: string;
+  }[] = [
+    {
+      name: 'a fleet run where every domain failed',
+      kind: 'fleet',
+      counts: [['failed', 6]],
+      state: 'failed',
+      text: 'Failed: 6 of 6 failed',
+      tally: '0 of 6 domains changed · 6 failed',
+    },
+    {
+      name: 'a health fix (a fleet run) that changed some and failed others',
+      kind: 'fleet',
+      counts: [
+        ['done', 3],
+        ['failed', 3],
+      ],
+      state: 'completed_with_failures',
+      text: 'Completed with failures: 3 of 6 failed',
+      tally: '3 of 6 domains changed · 3 failed',
+    },
+    {
+      name: 'a fleet run with a domain still being worked on',
+      kind: 'fleet',
+      counts: [
+        ['done', 2],
+        ['running', 1],
+      ],
+      state: 'running',
+      text: 'Running',
+      tally: '2 of 3 domains changed',
+    },
+    {
+      name: 'an import with a failed name',
+      kind: 'imports',
+      counts: [
+        ['done', 4],
+        ['skipped', 1],
+        ['failed', 1],
+      ],
+      state: 'completed_with_failures',
+      text: 'Completed with failures: 1 of 6 failed',
+      tally: '4 of 6 domains changed · 1 skipped · 1 failed',
+    },
+    {
+      name: 'an import that wrote nothing',
+      kind: 'imports',
+      counts: [['failed', 2]],
+      state: 'failed',
+      text: 'Failed: 2 of 2 failed',
+      tally: '0 of 2 domains changed · 2 failed',
+    },
+    {
+      name: 'a launch batch with rows waiting for confirmation: never "Completed"',
+      kind: 'launches',
+      counts: [
+        ['done', 1],
+        ['needs_confirmation', 4],
+      ],
+      state: 'waiting_for_confirmation',
+      text: 'Waiting for confirmation (4)',
+      tally: '1 of 5 domains changed · 4 waiting for confirmation',
+    },
+    {
+      name: 'a launch batch all launched, one blocked at the plan',
+      kind: 'launches',
+      counts: [
+        ['done', 4],
+        ['blocked', 1],
+      ],
+      state: 'completed',
+      text: 'Completed',
+      tally: '4 of 5 domains changed · 1 skipped',
+    },
+  ];
+  for (const c of cases)
+    it(c.name, () => {
+      const t = planTallyOf(c.kind, c.counts);
+      const state = planStateOf(t);
+      expect(state).toBe(c.state);
+      expect(stateText(state, t)).toBe(c.text);
+      expect(tallyText(t)).toBe(c.tally);
+    });
+
+  it("maps every status of every kind's items (an unknown one is refused)", () => {
+    const statuses: Record<PlanKind, readonly string[]> = {
+      fleet: FLEET_ITEM_STATUSES,
+      imports: IMPORT_ITEM_STATUSES,
+      launches: LAUNCH_ROW_STATUSES,
+    };
+    for (const kind of PLAN_KINDS) {
+      expect(Object.keys(PLAN_ITEM_BUCKETS[kind]).sort(), kind).toEqual([...statuses[kind]].sort());
+      expect(() => planTallyOf(kind, [['bogus', 1]])).toThrow();
+    }
   });
 });

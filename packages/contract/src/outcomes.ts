@@ -14,6 +14,8 @@ export type RunTally = {
   same: number;
   skipped: number;
   failed: number;
+  /** Stopped before a costly step, waiting for a person to confirm it (a launch batch's rows). */
+  waiting?: number;
   /** Not reached: cancelled, or still to do. */
   cancelled?: number;
   pending?: number;
@@ -25,6 +27,76 @@ export function terminalStateOf(t: RunTally): Exclude<TerminalState, 'cancelled'
   return t.changed === 0 ? 'failed' : 'completed_with_failures';
 }
 
+/** Every kind of plan: fleet runs (health fixes are fleet runs too), imports, launch batches. */
+export const PLAN_KINDS = ['fleet', 'imports', 'launches'] as const;
+export type PlanKind = (typeof PLAN_KINDS)[number];
+type Bucket = 'changed' | 'same' | 'skipped' | 'failed' | 'waiting' | 'cancelled' | 'pending';
+/**
+ * What each item status of each kind of plan counts as: the one table the plans' counts come from. An item
+ * being worked on (running) is not done yet; a row waiting for a confirmation is neither done nor failed.
+ */
+export const PLAN_ITEM_BUCKETS: Record<PlanKind, Record<string, Bucket>> = {
+  fleet: {
+    pending: 'pending',
+    running: 'pending',
+    done: 'changed',
+    same: 'same',
+    skipped: 'skipped',
+    failed: 'failed',
+    cancelled: 'cancelled',
+  },
+  imports: {
+    pending: 'pending',
+    running: 'pending',
+    done: 'changed',
+    skipped: 'skipped',
+    failed: 'failed',
+    cancelled: 'cancelled',
+  },
+  launches: {
+    pending: 'pending',
+    running: 'pending',
+    done: 'changed',
+    blocked: 'skipped',
+    needs_confirmation: 'waiting',
+    failed: 'failed',
+    cancelled: 'cancelled',
+  },
+};
+
+/** The tally of a plan from its items' statuses and their numbers (unknown statuses are a bug: thrown). */
+export function planTallyOf(kind: PlanKind, counts: Iterable<readonly [string, number]>): RunTally {
+  const t: Required<RunTally> = {
+    total: 0,
+    changed: 0,
+    same: 0,
+    skipped: 0,
+    failed: 0,
+    waiting: 0,
+    cancelled: 0,
+    pending: 0,
+  };
+  for (const [status, n] of counts) {
+    const bucket = PLAN_ITEM_BUCKETS[kind][status];
+    if (!bucket) throw new Error(`Unknown ${kind} item status ${status}`);
+    t.total += n;
+    t[bucket] += n;
+  }
+  return t;
+}
+
+/**
+ * The state of a plan from its items, the same rule for every kind: items still to do, it runs; rows waiting
+ * for a confirmation, it waits (never "completed" with nothing done); else completed, completed with failures
+ * or failed by `terminalStateOf`. A plan a person cancelled stays cancelled (the caller knows that, not the items).
+ */
+export type PlanState = 'running' | 'waiting_for_confirmation' | Exclude<TerminalState, 'cancelled'>;
+export function planStateOf(t: RunTally): PlanState {
+  if (t.pending) return 'running';
+  if (t.waiting) return 'waiting_for_confirmation';
+  return terminalStateOf(t);
+}
+
 /** The words of every state a job or a plan can be in. */
 export const STATE_LABELS: Record<string, string> = {
   queued: 'Queued',
@@ -34,9 +106,12 @@ export const STATE_LABELS: Record<string, string> = {
   paused: 'Paused',
   completed: 'Completed',
   completed_with_failures: 'Completed with failures',
+  waiting_for_confirmation: 'Waiting for confirmation',
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
+/** A running job or plan whose cancel was asked for: what the answer says until its worker (or a takeover) ends it. */
+export const CANCELLING_TEXT = 'Cancelling…';
 export const stateLabel = (state: string) => STATE_LABELS[state] ?? state;
 
 /** Bootstrap's colour for a state: green only for a run where nothing failed. */
@@ -48,6 +123,8 @@ export function stateVariant(state: string): 'success' | 'warning' | 'danger' | 
       return 'warning';
     case 'failed':
       return 'danger';
+    case 'waiting_for_confirmation':
+      return 'warning';
     case 'running':
     case 'planning':
       return 'primary';
@@ -68,12 +145,15 @@ export function tallyText(t: RunTally): string {
   if (t.same) parts.push(`${t.same.toLocaleString('en-US')} already matched`);
   if (t.skipped) parts.push(`${t.skipped.toLocaleString('en-US')} skipped`);
   if (t.failed) parts.push(`${t.failed.toLocaleString('en-US')} failed`);
+  if (t.waiting) parts.push(`${t.waiting.toLocaleString('en-US')} waiting for confirmation`);
   if (t.cancelled) parts.push(`${t.cancelled.toLocaleString('en-US')} not reached`);
   return parts.join(' · ');
 }
 
 /** The state in words, with the failures counted in them: "Completed with failures: 2 of 5 failed". */
 export function stateText(state: string, t?: RunTally | null): string {
+  if (state === 'waiting_for_confirmation')
+    return `${stateLabel(state)} (${(t?.waiting ?? 0).toLocaleString('en-US')})`;
   if (t && (state === 'completed_with_failures' || state === 'failed') && t.failed)
     return `${stateLabel(state)}: ${t.failed.toLocaleString('en-US')} of ${t.total.toLocaleString('en-US')} failed`;
   return stateLabel(state);
@@ -113,15 +193,17 @@ export function jobSentence(j: JobFacts): string {
   const r = j.result ?? {};
   const n = (k: string) => Number(r[k] ?? 0);
   const tally = tallyOf(j.result);
-  if (tally) {
+  // An import counts names imported, in its own words below; its tally decides its state only.
+  if (tally && j.kind !== 'imports.run') {
     const failed = tally.failed ? `, ${tally.failed.toLocaleString('en-US')} failed: see the plan` : '';
     const same = tally.same ? `, ${tally.same.toLocaleString('en-US')} already matched` : '';
     const skipped = tally.skipped ? `, ${tally.skipped.toLocaleString('en-US')} skipped` : '';
+    const waiting = tally.waiting ? `, ${tally.waiting.toLocaleString('en-US')} waiting for confirmation` : '';
     const left =
       tally.cancelled || tally.pending
         ? `, ${((tally.cancelled ?? 0) + (tally.pending ?? 0)).toLocaleString('en-US')} not reached`
         : '';
-    return `${tally.changed.toLocaleString('en-US')} of ${plural(tally.total, 'domain')} changed${same}${skipped}${failed}${left}`;
+    return `${tally.changed.toLocaleString('en-US')} of ${plural(tally.total, 'domain')} changed${same}${skipped}${failed}${waiting}${left}`;
   }
   if (j.state === 'cancelled') return j.error ?? 'Cancelled before it finished';
   if (j.state === 'failed') return j.error ?? 'Failed';

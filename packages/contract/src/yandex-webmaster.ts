@@ -194,5 +194,7 @@ export const OneClickVerifySchema = z.object({
   method: z.enum(['DNS', 'HTML_FILE']),
   placed: z.string(),
   verification: VerificationSchema,
+  /** False when a verification was already verified or under way: nothing was placed or started this time. */
+  started: z.boolean(),
 });
 export type OneClickVerify = z.infer<typeof OneClickVerifySchema>;

@@ -169,7 +169,7 @@ export function createJobEngine(deps: {
     });
     if (!row) return { skipped: 'moved' };
     if (row.cancelRequested) {
-      await finishCancelled(row);
+      await finishCancelled(row, def);
       return { cancelled: true };
     }
     const myBossId = bossJob.id;
@@ -276,7 +276,7 @@ export function createJobEngine(deps: {
       }
       if (err instanceof JobCancelled || (ac.signal.aborted && ac.signal.reason instanceof JobCancelled)) {
         const now = await repo.find(jobId);
-        if (now) await finishCancelled({ ...now, steps });
+        if (now) await finishCancelled({ ...now, steps }, def);
         return { cancelled: true };
       }
       const message = messageOf(err);
@@ -368,13 +368,23 @@ export function createJobEngine(deps: {
     log.info({ jobId, kind: def.kind }, 'job handed back to the queue at shutdown');
   }
 
-  async function finishCancelled(row: JobRow) {
-    await repo.transition(row.id, ['queued', 'running'], {
+  /** Ends a job as cancelled; its kind tidies up what it owns and says what was done before (its result). */
+  async function finishCancelled(row: JobRow, def: JobDefinition | undefined) {
+    const moved = await repo.transition(row.id, ['queued', 'running'], {
       state: 'cancelled',
       finishedAt: new Date(),
       steps: row.steps,
       error: null,
     });
+    if (moved) await afterCancelled(row, def);
+  }
+  async function afterCancelled(row: Pick<JobRow, 'id' | 'payload'>, def: JobDefinition | undefined) {
+    try {
+      const result = await def?.stopped?.(row.payload);
+      if (result) await repo.update(row.id, { result });
+    } catch (err) {
+      log.warn({ jobId: row.id, err: { message: messageOf(err) } }, 'tidying up a cancelled job failed');
+    }
   }
 
   /**
@@ -402,7 +412,7 @@ export function createJobEngine(deps: {
         });
         if (!moved) continue;
         if (row.bossId) await b.cancel(row.kind, row.bossId).catch(() => undefined);
-        await def.stopped?.(row.payload).catch(() => undefined);
+        await afterCancelled(row, def);
         log.warn({ jobId: row.id, kind: row.kind }, 'cancelled job of a silent worker ended');
         continue;
       }
@@ -444,7 +454,7 @@ export function createJobEngine(deps: {
           finishedAt: new Date(),
         });
       } else if (bj.state === 'cancelled') {
-        await finishCancelled(row);
+        await finishCancelled(row, registry.get(row.kind));
       } else if (bj.state === 'completed' && row.state === 'running') {
         // Completed in pg-boss without our write: the handler's own result was lost with its process.
         await repo.transition(row.id, ['running'], {
@@ -602,9 +612,12 @@ export function createJobEngine(deps: {
       });
       if (queued) {
         if (row.bossId) await b.cancel(row.kind, row.bossId).catch(() => undefined);
-        return queued;
+        await afterCancelled(queued, registry.get(row.kind));
+        return (await repo.find(row.id)) ?? queued;
       }
       const asked = await repo.transition(row.id, ['running'], { cancelRequested: true });
+      // At once, whoever holds the job (a live worker, a dead one, the next after a takeover): nothing new starts.
+      if (asked) await registry.get(row.kind)?.cancelling?.(row.payload);
       const here = running.get(row.id);
       here?.abort(new JobCancelled());
       // A worker that misses its heartbeats for a while is gone: nobody would see the request, so end it here.

@@ -37,8 +37,13 @@ export type JobDefinition<P = any> = {
   resumable?: boolean;
   /** Before a failed or cancelled job is queued again (Resume): may put the work it belongs to back, or refuse. */
   beforeResume?: (p: P) => Promise<void>;
-  /** The engine ended the job as cancelled without its handler (its worker was gone): tidy up what it owns. */
-  stopped?: (p: P) => Promise<void>;
+  /**
+   * The job ended cancelled (its handler stopped, or its worker was gone): tidy up what it owns, so that nothing
+   * is left running. What it returns is stored as the job's result (a `tally` counts what was done before).
+   */
+  stopped?: (p: P) => Promise<Record<string, unknown> | void>;
+  /** A cancel was asked for while the job runs: no new work starts from now on, whichever worker holds it. */
+  cancelling?: (p: P) => Promise<void>;
   retry: RetryPolicy;
   timeoutSeconds: number;
   /**

@@ -76,6 +76,8 @@ export interface YandexWebmasterSim {
   addHost(token: string, hostUrl: string, opts?: { verified?: boolean }): SimHost;
   setDnsTxtLookup(fn: YandexWebmasterSimOptions['dnsTxtLookup']): void;
   setFileLookup(fn: YandexWebmasterSimOptions['fileLookup']): void;
+  /** How long verifications started from now stay IN_PROGRESS (Yandex checks when it gets to it). */
+  setVerifyDelay(ms: number): void;
   fail(f: YandexWebmasterFailure): void;
   /** Paths of the requests seen (never a token). */
   requests: { method: string; path: string; status: number }[];
@@ -125,7 +127,7 @@ export async function startYandexWebmasterSim(opts: YandexWebmasterSimOptions = 
   const users = new Map<string, SimUser>();
   const now = opts.now ?? (() => Date.now());
   const quota = opts.dailyRecrawlQuota ?? 20;
-  const verifyDelayMs = opts.verifyDelayMs ?? 300;
+  let verifyDelayMs = opts.verifyDelayMs ?? 300;
   let dnsTxtLookup = opts.dnsTxtLookup;
   let fileLookup = opts.fileLookup;
   let nextUserId = 1_000_000 + Math.floor(Math.random() * 1000);
@@ -465,6 +467,9 @@ export async function startYandexWebmasterSim(opts: YandexWebmasterSimOptions = 
     },
     setFileLookup(fn) {
       fileLookup = fn;
+    },
+    setVerifyDelay(ms) {
+      verifyDelayMs = ms;
     },
     fail(f) {
       failures.push({ f, left: f.count ?? 1 });

@@ -1,6 +1,8 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
-export const IMPORT_PLAN_STATES = ['planning', 'planned', 'running', 'completed', 'cancelled', 'failed'] as const;
+import { IMPORT_STATES } from '@fleetdesk/contract';
+
+export const IMPORT_PLAN_STATES = IMPORT_STATES;
 
 /** An import: where from (a cloud, a server's panel, a registrator), and where its plan and run stand (decision 043). */
 export const importPlans = pgTable(

@@ -111,7 +111,7 @@ export async function generateSitemap(
 async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: string, toId: string) {
   const [from, to] = [await domainDirOf(deps, fromId), await domainDirOf(deps, toId)];
   await requireDir(from);
-  return copyTree(from.fs, to.fs, {
+  const summary = await copyTree(from.fs, to.fs, {
     signal: ctx.signal,
     onProgress: (p) =>
       ctx.progress({
@@ -124,6 +124,11 @@ async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: 
         message: p.current ? `Copying ${p.current}` : 'Done',
       }),
   });
+  // Every file failed: nothing was copied, and the job says why rather than "completed".
+  const first = summary.failed[0];
+  if (summary.files === 0 && first)
+    throw new PermanentJobError(`No file copied: every file failed; the first, ${first.path}: ${first.error}`);
+  return summary;
 }
 
 const TargetPayload = z.object({ domainId: IdSchema, targetDomainId: IdSchema });

@@ -18,6 +18,8 @@ const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService
     // A stopped run resumes from its first domain not done, from the Jobs screen as from the plan page.
     resumable: which === 'run',
     beforeResume: (p) => fleet().jobResuming(p.planId),
+    // Cancelled on the Jobs screen: the plan reads "Cancelled" at once and its job ends in the same word.
+    cancelling: (p) => fleet().jobCancelling(p.planId, which),
     stopped: (p) => fleet().jobStopped(p.planId, which),
     // A crashed worker's job comes back and carries on; a handler error is the plan's, shown on it.
     retry: { limit: 2, delaySeconds: 5, backoff: true },
@@ -33,11 +35,7 @@ const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService
           ? await fleet().planPhase(ctx.payload.planId, phaseCtx)
           : await fleet().runPhase(ctx.payload.planId, phaseCtx);
       } catch (err) {
-        // Stopped from the Jobs screen rather than the plan's own buttons: the plan says so.
-        if (ctx.signal.aborted)
-          await fleet()
-            .jobStopped(ctx.payload.planId, which)
-            .catch(() => undefined);
+        // A cancel is the engine's to end (it calls `stopped`); a shutdown or a takeover hands the job on.
         if (!ctx.signal.aborted && ctx.attempt >= 3) {
           await fleet().jobFailed(ctx.payload.planId, which, err instanceof Error ? err.message : String(err));
         }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, type ParsingProgress } from '@fleetdesk/contract';
+import { IdSchema, plural, type ParsingProgress } from '@fleetdesk/contract';
 import type { ProxyEndpoint } from '../../integrations/proxy/index.ts';
 import type { DomainsRepository } from '../../modules/domains/domains.repository.ts';
 import type { ProxiesService } from '../../modules/proxies/proxies.service.ts';
@@ -175,8 +175,15 @@ export const parsingJob = (deps: ParsingJobDeps) =>
         });
         await flushing;
         events.push(...fetcher.takeEvents());
-        await dir.fs.remove(PARSING_MARKER).catch(() => undefined);
         const saved = result.pagesDone + result.assets;
+        // A parse that saved nothing (and kept nothing from before) did not parse: it fails with the fetch's reason.
+        if (saved === 0 && alreadyWritten.size === 0 && result.errors > 0) {
+          const first = result.failed[0];
+          throw new PermanentJobError(
+            `Nothing saved: ${plural(result.errors, 'URL')} failed` + (first ? `; ${first.url}: ${first.reason}` : ''),
+          );
+        }
+        await dir.fs.remove(PARSING_MARKER).catch(() => undefined);
         state = {
           ...state,
           ...result,

@@ -328,7 +328,9 @@ export function createFleetActions(deps: FleetDeps) {
         if (r.state !== 'failing')
           return { status: 'skipped', reason: r.reason ?? FLEET_MESSAGES.healthNotFailing(r.state) };
         if (r.observed !== seen) return changed(seen, r.observed);
-        await health().applyFix(d._id, r, actor);
+        const fixed = await health().applyFix(d._id, r, actor);
+        // A fix made but awaiting the provider's own check reads as that; one that changed nothing is "same".
+        if (fixed.pending) return { status: fixed.changed === false ? 'same' : 'done', reason: fixed.pending };
         return { status: 'done' };
       }
       const name = d.domainName;

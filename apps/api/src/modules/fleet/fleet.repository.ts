@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE, type FleetItemsQuery, type FleetPlanState } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { clouds, domains, fleetPlanItems, fleetPlans } from '../../db/schema/index.ts';
@@ -159,11 +159,29 @@ export function createFleetRepository(db: Db) {
       return Number(r?.n ?? 0);
     },
 
-    /** Puts steps of the given statuses back to pending (retry failed; a stopped run's interrupted steps). */
+    /**
+     * Takes a pending step to run it; false when it is no longer pending (the run was cancelled meanwhile), so
+     * that no new step starts after a cancel, whichever worker holds the run.
+     */
+    async claimItem(planId: string, seq: number): Promise<boolean> {
+      const r = await db
+        .update(fleetPlanItems)
+        .set({ status: 'running' })
+        .where(
+          and(eq(fleetPlanItems.planId, planId), eq(fleetPlanItems.seq, seq), eq(fleetPlanItems.status, 'pending')),
+        )
+        .returning({ seq: fleetPlanItems.seq });
+      return r.length > 0;
+    },
+
+    /**
+     * Puts steps of the given statuses back to pending (retry failed; a stopped run's interrupted steps). The
+     * error stays: a step tried again keeps its last failure until an attempt decides otherwise.
+     */
     async resetSteps(planId: string, statuses: string[]): Promise<number> {
       const r = await db
         .update(fleetPlanItems)
-        .set({ status: 'pending', error: null, finishedAt: null })
+        .set({ status: 'pending', finishedAt: null })
         .where(
           and(
             eq(fleetPlanItems.planId, planId),
@@ -175,17 +193,24 @@ export function createFleetRepository(db: Db) {
       return r.length;
     },
 
-    async cancelPending(planId: string) {
+    /**
+     * Ends the steps not done (of `statuses`): a step that failed before (tried again, not reached) is failed
+     * again with its reason; the others are cancelled. Nothing stays running after its run ended.
+     */
+    async cancelPending(planId: string, statuses: ('pending' | 'running')[] = ['pending', 'running']) {
+      const open = and(
+        eq(fleetPlanItems.planId, planId),
+        eq(fleetPlanItems.outcome, 'change'),
+        inArray(fleetPlanItems.status, statuses),
+      );
+      await db
+        .update(fleetPlanItems)
+        .set({ status: 'failed', finishedAt: new Date() })
+        .where(and(open, isNotNull(fleetPlanItems.error)));
       await db
         .update(fleetPlanItems)
         .set({ status: 'cancelled', finishedAt: new Date() })
-        .where(
-          and(
-            eq(fleetPlanItems.planId, planId),
-            eq(fleetPlanItems.outcome, 'change'),
-            inArray(fleetPlanItems.status, ['pending', 'running']),
-          ),
-        );
+        .where(and(open, isNull(fleetPlanItems.error)));
     },
 
     /** One batch of the CSV, after item `afterSeq`. */

@@ -6,8 +6,9 @@ import {
   FleetActionSchema,
   describeFleetAction,
   stateText,
+  planStateOf,
+  planTallyOf,
   tallyText,
-  terminalStateOf,
   type RunTally,
   type FleetAction,
   type FleetItem,
@@ -52,25 +53,18 @@ type PhaseCtx = {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-type RunCounts = {
-  total: number;
-  done: number;
-  same: number;
-  failed: number;
-  skipped: number;
-  cancelled: number;
-  pending: number;
-};
-/** The run's counts as the shared outcome rules take them (outcomes.ts). */
-const tallyOfRun = (r: RunCounts): RunTally => ({
-  total: r.total,
-  changed: r.done,
-  same: r.same,
-  skipped: r.skipped,
-  failed: r.failed,
-  cancelled: r.cancelled,
-  pending: r.pending,
+/** The run's counts as the plan shows them, from the shared tally (outcomes.ts). */
+const runOf = (t: RunTally) => ({
+  total: t.total,
+  done: t.changed,
+  same: t.same,
+  failed: t.failed,
+  skipped: t.skipped,
+  cancelled: t.cancelled ?? 0,
+  pending: t.pending ?? 0,
 });
+/** A step not started: no longer pending when its turn came (cancelled meanwhile). */
+const UNCLAIMED = 'unclaimed';
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 export function createFleetService(
@@ -98,36 +92,32 @@ export function createFleetService(
   };
   const actionOf = (p: FleetPlanRow): FleetAction => FleetActionSchema.parse(p.action);
 
-  /** Counts by outcome and, for the changes, by step status; per account too. */
+  /** Counts by outcome and, for the changes, by step status (the one rule of outcomes.ts); per account too. */
   const countsOf = async (p: FleetPlanRow) => {
     const rows = await repo.counts(p.id);
     const counts = { total: 0, pending: 0, change: 0, same: 0, refused: 0 };
-    const run = { total: 0, done: 0, same: 0, failed: 0, skipped: 0, cancelled: 0, pending: 0 };
-    const accounts = new Map<string, FleetPlan['accounts'][number]>();
+    const all: [string, number][] = [];
+    const byAccount = new Map<
+      string,
+      { cloudId: string | null; cloudEmail: string | null; statuses: [string, number][] }
+    >();
     for (const r of rows) {
       counts.total += r.n;
       if (r.outcome in counts) counts[r.outcome as keyof typeof counts] += r.n;
       if (r.outcome !== 'change') continue;
+      all.push([r.status, r.n]);
       const key = r.cloudId ?? '';
-      const acc = accounts.get(key) ?? {
-        cloudId: r.cloudId,
-        cloudEmail: r.cloudEmail,
-        total: 0,
-        done: 0,
-        same: 0,
-        failed: 0,
-        skipped: 0,
-        cancelled: 0,
-        pending: 0,
-      };
-      const status = (r.status === 'running' ? 'pending' : r.status) as keyof typeof run;
-      for (const c of [run, acc]) {
-        c.total += r.n;
-        if (status in c && status !== 'total') c[status] += r.n;
-      }
-      accounts.set(key, acc);
+      const acc = byAccount.get(key) ?? { cloudId: r.cloudId, cloudEmail: r.cloudEmail, statuses: [] };
+      acc.statuses.push([r.status, r.n]);
+      byAccount.set(key, acc);
     }
-    return { counts, run, accounts: [...accounts.values()] };
+    const tally = planTallyOf('fleet', all);
+    const accounts: FleetPlan['accounts'] = [...byAccount.values()].map((a) => ({
+      cloudId: a.cloudId,
+      cloudEmail: a.cloudEmail,
+      ...runOf(planTallyOf('fleet', a.statuses)),
+    }));
+    return { counts, run: runOf(tally), tally, accounts };
   };
 
   /** Seconds left at the pace of the last minute of the run (or of planning). */
@@ -145,8 +135,7 @@ export function createFleetService(
 
   const toPlan = async (p: FleetPlanRow): Promise<FleetPlan> => {
     const action = p.action as FleetAction;
-    const { counts, run, accounts } = await countsOf(p);
-    const tally = tallyOfRun(run);
+    const { counts, run, tally, accounts } = await countsOf(p);
     return {
       _id: p.id,
       planNo: p.planNo,
@@ -232,8 +221,7 @@ export function createFleetService(
     }
     // Progress counts from the per-domain rows as they stand (a resumed run starts where its rows are), then
     // each finished domain by its own status: changed, already matching, skipped and failed apart.
-    const { run, counts } = await countsOf(p);
-    const tally = tallyOfRun(run);
+    const { run, counts, tally } = await countsOf(p);
     const planned = counts.total - counts.pending;
     let done = which === 'plan' ? planned : run.total - run.pending;
     const all = which === 'plan' ? counts.total : run.total;
@@ -254,6 +242,7 @@ export function createFleetService(
           const it = items[next++];
           if (!it) return;
           const status = await work(it);
+          if (status === UNCLAIMED) continue;
           done++;
           if (status === 'done') tally.changed++;
           else if (status === 'same') tally.same++;
@@ -439,14 +428,16 @@ export function createFleetService(
     async jobResuming(planId: string) {
       const p = await mustFind(planId);
       if (p.state === 'running') return;
-      const moved = await repo.transition(planId, ['paused', 'failed', 'completed_with_failures'], {
+      const moved = await repo.transition(planId, ['paused', 'failed', 'completed_with_failures', 'cancelled'], {
         state: 'running',
         error: null,
         finishedAt: null,
       });
       if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-      // A paused run carries on with the domains not reached; a failed one tries its failed domains again.
-      if (p.state !== 'paused') await repo.resetSteps(planId, ['failed']);
+      // A paused run carries on with the domains not reached; a failed one tries its failed domains again (each
+      // keeps its failure until its new attempt decides); a cancelled one both.
+      if (p.state !== 'paused')
+        await repo.resetSteps(planId, p.state === 'cancelled' ? ['failed', 'cancelled'] : ['failed']);
     },
 
     /** Cancels planning or a run: the domains not yet changed are left as they are. */
@@ -520,9 +511,16 @@ export function createFleetService(
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
       await phase(p, 'run', ctx, async (it) => {
-        await repo.updateItem(p.id, it.seq, { status: 'running' });
+        // Cancelled meanwhile (on the Jobs screen, or the plan's Cancel): this step does not start.
+        if (!(await repo.claimItem(p.id, it.seq))) return UNCLAIMED;
         try {
           const r = await actions.run(action, it.domainId, it.seen, actor, labels);
+          // A step tried again (resume, retry, takeover) that did nothing keeps its last failure and reason:
+          // a failure never turns into "skipped" because the domain moved since (the failed attempt moved it).
+          if (r.status === 'skipped' && it.error !== null) {
+            await repo.updateItem(p.id, it.seq, { status: 'failed', finishedAt: new Date() });
+            return 'failed';
+          }
           await repo.updateItem(p.id, it.seq, { status: r.status, error: r.reason ?? null, finishedAt: new Date() });
           return r.status;
         } catch (err) {
@@ -531,21 +529,43 @@ export function createFleetService(
         }
       });
       // The end state from the rows, by the rule every screen shows (outcomes.ts).
-      const { run } = await countsOf(p);
-      const tally = tallyOfRun(run);
-      const state = terminalStateOf(tally);
+      const { tally } = await countsOf(p);
+      const state = planStateOf(tally);
       // The counts say why (stateText, runText): no separate error to repeat them.
-      await repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null });
+      if (state !== 'running' && state !== 'waiting_for_confirmation')
+        await repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null });
       return { planId: p.id, planNo: p.planNo, tally };
     },
 
     /**
-     * The job was cancelled while its plan still says it works (cancelled on the Jobs screen, not by the plan's
-     * Pause or Cancel): a run becomes paused (it can be resumed), planning becomes cancelled.
+     * A cancel was asked for on the plan's job (the Jobs screen): the plan is cancelled at once and no step
+     * starts from now on; the steps in flight finish with their worker, or end with the job (`jobStopped`).
+     */
+    async jobCancelling(planId: string, which: 'plan' | 'run') {
+      const moved = await repo.transition(planId, which === 'run' ? ['running'] : ['planning'], {
+        state: 'cancelled',
+        finishedAt: new Date(),
+      });
+      if (moved && which === 'run') await repo.cancelPending(planId, ['pending']);
+    },
+
+    /**
+     * The job ended cancelled, whichever way (the Jobs screen, the plan's Pause or Cancel, a takeover of a dead
+     * worker's job): a plan still working reads "Cancelled" like its job, no step stays running, and the job's
+     * result counts what was done before.
      */
     async jobStopped(planId: string, which: 'plan' | 'run') {
-      if (which === 'run') await repo.transition(planId, ['running'], { state: 'paused' });
-      else await repo.transition(planId, ['planning'], { state: 'cancelled', finishedAt: new Date() });
+      const p = await repo.transition(planId, which === 'run' ? ['running'] : ['planning'], {
+        state: 'cancelled',
+        finishedAt: new Date(),
+      });
+      const plan = p ?? (await repo.findPlan(planId));
+      if (!plan || which === 'plan' || !plan.startedAt) return;
+      // A paused run's steps in flight go back to pending (Resume redoes them, re-reading first).
+      if (plan.state === 'paused') await repo.resetSteps(planId, ['running']);
+      else await repo.cancelPending(planId);
+      const { tally } = await countsOf(plan);
+      return { planId, planNo: plan.planNo, tally };
     },
 
     /** When a plan or run job ends without its handler (it failed for good): the plan says so. */

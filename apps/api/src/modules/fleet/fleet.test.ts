@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DNS_RULE_MESSAGES, FLEET_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 // Fleet operations end to end: the real job engine, the Cloudflare simulator, the single-domain services.
@@ -409,7 +410,77 @@ describe('runs', () => {
     expect((await call('POST', `/api/fleet/plans/${p._id}/cancel`)).statusCode).toBe(409);
   });
 
-  it('a run job cancelled on the Jobs screen leaves its plan paused, and Resume there carries it on', async () => {
+  it('Resume on the Jobs screen never turns a failure into a skip: a domain keeps its failure until an attempt decides', async () => {
+    const a = await account();
+    const ds = [await domain(a.cloudId), await domain(a.cloudId)];
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'flexible' });
+    sim.fail({ kind: 'bad_credentials', count: 2 });
+    const failed = await run(p._id);
+    expect(failed.stateText).toBe('Failed: 2 of 2 failed');
+    // The first domain moved meanwhile (as a failed fix may leave it): tried again, it is "changed since the plan".
+    zone(ds[0]!.zoneId).settings.ssl.value = 'full';
+    const resumed = await call('POST', `/api/jobs/${failed.jobId}/resume`);
+    expect(resumed.statusCode, resumed.body).toBe(202);
+    const end = await waitPlan(p._id, ['completed', 'completed_with_failures', 'failed']);
+    expect(end.state).toBe('completed_with_failures');
+    expect(end.stateText).toBe('Completed with failures: 1 of 2 failed');
+    expect(end.run).toMatchObject({ done: 1, failed: 1, skipped: 0 });
+    const got = byDomain(await items(p._id));
+    expect(got.get(ds[0]!.id)).toMatchObject({ status: 'failed' });
+    expect(got.get(ds[0]!.id)?.error).toMatch(/^Cloudflare: authentication failed/);
+    expect(got.get(ds[1]!.id)).toMatchObject({ status: 'done', error: null });
+    const job = (await call('GET', `/api/jobs/${failed.jobId}`)).json().data;
+    expect(job).toMatchObject({
+      state: 'completed_with_failures',
+      stateText: 'Completed with failures: 1 of 2 failed',
+    });
+  });
+
+  it('Cancel on a run whose worker died: "Cancelling…" at once, nothing new starts, both end "Cancelled", nothing left running', async () => {
+    const a = await account();
+    const ds: { id: string; zoneId: string | null }[] = [];
+    for (let i = 0; i < 4; i++) ds.push(await domain(a.cloudId));
+    const p = await plan({ ids: ds.map((d) => d.id) }, { kind: 'ssl', value: 'flexible' });
+    expect(p.counts.change).toBe(4);
+    // A run whose worker was killed mid-way: one domain changed, one in flight, two to do, its heartbeat 2 s old.
+    const repos = t.c.repos;
+    await repos.fleet.transition(p._id, ['planned'], { state: 'running', startedAt: new Date() });
+    const job = await repos.jobs.insert({
+      kind: 'fleet.run',
+      area: 'cnv:domains',
+      payload: { planId: p._id },
+      state: 'running',
+      createdBy: 'test',
+    });
+    await repos.jobs.update(job.id, { bossId: crypto.randomUUID(), worker: 'gone:1', startedAt: new Date() });
+    await repos.fleet.updatePlan(p._id, { jobId: job.id });
+    await repos.fleet.updateItem(p._id, 1, { status: 'done', finishedAt: new Date() });
+    await repos.fleet.updateItem(p._id, 2, { status: 'running' });
+    const setHeartbeat = (secondsAgo: number) =>
+      t.c.database.db.execute(
+        sql`UPDATE jobs SET heartbeat_at = now() - make_interval(secs => ${secondsAgo}) WHERE id = ${job.id}`,
+      );
+    await setHeartbeat(2);
+
+    const res = await call('POST', `/api/jobs/${job.id}/cancel`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ state: 'running', stateText: 'Cancelling…' });
+    // The plan says so at once, and its domains not started never will be.
+    expect(await waitPlan(p._id, ['cancelled'], 1)).toMatchObject({ stateText: 'Cancelled' });
+    expect((await items(p._id)).map((i) => i.status)).toEqual(['done', 'running', 'cancelled', 'cancelled']);
+
+    // The takeover sweep finds the silent worker's job: it ends cancelled, its last step with it.
+    await setHeartbeat(60);
+    await t.c.jobEngine.takeBackSilent();
+    const ended = (await call('GET', `/api/jobs/${job.id}`)).json().data;
+    expect(ended).toMatchObject({ state: 'cancelled', stateText: 'Cancelled' });
+    expect(ended.summary).toBe('1 of 4 domains changed, 3 not reached');
+    const end = await waitPlan(p._id, ['cancelled']);
+    expect(end.run).toMatchObject({ done: 1, cancelled: 3, pending: 0 });
+    expect((await items(p._id)).filter((i) => i.status === 'running')).toEqual([]);
+  });
+
+  it('a run job cancelled on the Jobs screen ends its plan in the same word, and Resume there carries it on', async () => {
     const a = await account();
     const ds: { id: string; zoneId: string | null }[] = [];
     for (let i = 0; i < 4; i++) ds.push(await domain(a.cloudId));
@@ -419,8 +490,10 @@ describe('runs', () => {
     const jobId = started.json().data.jobId as string;
     await waitUntil(async () => (await waitPlan(p._id, ['running'])).run.done >= 1);
     expect((await call('POST', `/api/jobs/${jobId}/cancel`)).statusCode).toBe(200);
-    const paused = await waitPlan(p._id, ['paused']);
-    expect(paused.run.done).toBeLessThan(4);
+    const stopped = await waitPlan(p._id, ['cancelled']);
+    expect(stopped.run.done).toBeLessThan(4);
+    await waitUntil(async () => (await call('GET', `/api/jobs/${jobId}`)).json().data.state === 'cancelled');
+    expect((await items(p._id)).filter((i) => i.status === 'running')).toEqual([]);
     sim.clearFailures();
     // Resume from the Jobs screen: the same job carries on, and the plan runs again.
     const resumed = await call('POST', `/api/jobs/${jobId}/resume`);

@@ -265,6 +265,32 @@ describe('Fix all through a fleet plan, each domain to its own expected value', 
     expect(check(await checkNow(d.id), 'yandex_host').state).toBe('ok');
   });
 
+  it('Yandex host, verified later: "DNS record added; waiting for Yandex to verify", counted as changed, not failed', async () => {
+    const prefix = unique('fixyalater');
+    const token = unique('ya-token');
+    ya.addUser(token);
+    const account = await create('yandex-webmaster/accounts', { name: unique('Yandex'), apiToken: token });
+    const d = await zoned(prefix, { yandexWebmasterAccountId: account._id });
+    const host = ya.addHost(token, `https://${d.name}`);
+    expect(check(await checkNow(d.id), 'yandex_host')).toMatchObject({ state: 'failing' });
+    const planned = await fixAll('yandex_host', prefix);
+    // Yandex reads the TXT record a while after it was asked to: the run ends before it does.
+    ya.setVerifyDelay(600_000);
+    try {
+      const done = await run(planned);
+      const items = await itemsOf(planned._id);
+      expect(items[0], JSON.stringify(items)).toMatchObject({
+        status: 'done',
+        error: 'DNS record added; waiting for Yandex to verify',
+      });
+      expect(done.state).toBe('completed');
+      expect(done.runText).toBe('1 of 1 domain changed');
+      expect(host.verification.state).toBe('IN_PROGRESS');
+    } finally {
+      ya.setVerifyDelay(0);
+    }
+  });
+
   it('Fix on the Health tab is the same path: the failing check set back, stored, audited', async () => {
     const d = await zoned(unique('fixone'));
     expect((await call('PUT', `/api/domains/${d.id}/cloud-flare/settings/ssl`, { value: 'full' })).statusCode).toBe(

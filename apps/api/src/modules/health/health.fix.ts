@@ -27,6 +27,9 @@ export function assertMayFix(check: string, actor: Actor) {
     throw new ForbiddenError(FLEET_MESSAGES.yandexRule);
 }
 
+/** What a fix did: whether it changed anything, and what it waits for when the provider completes it later. */
+export type FixApplied = { changed: boolean; pending: string | null };
+
 /**
  * Each fixable check's repair: the existing single-domain action (audited as it always is), given the value the
  * check expects, the same one whether Fix on the Health tab or a step of a "Fix all" fleet plan calls it.
@@ -38,7 +41,11 @@ export function createHealthFixes(deps: FixDeps) {
     return v as T;
   };
   return {
-    async apply(domainId: string, r: CheckResult, actor: Actor): Promise<void> {
+    /**
+     * Applies the fix. For a fix the provider completes later (Yandex checks the TXT record or file when it
+     * gets to it), `pending` says what was done and what is awaited; `changed` whether this call changed anything.
+     */
+    async apply(domainId: string, r: CheckResult, actor: Actor): Promise<FixApplied | void> {
       switch (r.check) {
         case 'registrar_ns':
           await deps.registrar.setNameServers(domainId, actor);
@@ -55,9 +62,18 @@ export function createHealthFixes(deps: FixDeps) {
         case 'yandex_host': {
           // Through the zone's TXT record where the domain has a zone, else the verification file.
           const d = await deps.domains.get(domainId);
-          if (d.cloudId && d.cloudZoneId) await deps.webmaster.verifyThroughDns(domainId, actor);
-          else await deps.webmaster.verifyThroughFile(domainId, actor);
-          return;
+          const dnsWay = !!(d.cloudId && d.cloudZoneId);
+          const v = dnsWay
+            ? await deps.webmaster.verifyThroughDns(domainId, actor)
+            : await deps.webmaster.verifyThroughFile(domainId, actor);
+          if (v.verification.verification_state !== 'IN_PROGRESS') return { changed: v.started, pending: null };
+          const placed = dnsWay ? 'DNS record added' : 'Verification file written';
+          return {
+            changed: v.started,
+            pending: v.started
+              ? `${placed}; waiting for Yandex to verify`
+              : 'Verification already under way; waiting for Yandex to verify',
+          };
         }
         default:
           throw new ValidationError('This check has no fix in the console', { check: r.check }, 'health_no_fix');

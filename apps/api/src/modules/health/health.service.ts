@@ -81,9 +81,16 @@ export function createHealthService(deps: {
    * the check is still failing (or cannot be read) throws, saying so: the step is not reported greener than the
    * facts. A warning left is not the fix's (a verified Yandex host with CRITICAL problems).
    */
-  const applyFix = async (domainId: string, r: CheckResult, actor: Actor): Promise<CheckResult> => {
-    await deps.fixes.apply(domainId, r, actor);
+  const applyFix = async (
+    domainId: string,
+    r: CheckResult,
+    actor: Actor,
+  ): Promise<CheckResult & { pending?: string; changed?: boolean }> => {
+    const applied = await deps.fixes.apply(domainId, r, actor);
     const after = await recheck(domainId, r.check);
+    // Made, but the provider verifies later: that is what it reads, not a failure that contradicts the change.
+    if (applied?.pending && after.state !== 'ok')
+      return { ...after, pending: applied.pending, changed: applied.changed };
     if (after.state === 'failing' || after.state === 'unknown') {
       const label = healthCheckOf(r.check)?.label ?? r.check;
       throw new Error(

@@ -4,6 +4,9 @@ import {
   IMPORT_SOURCE_RULES,
   hasRule,
   IMPORT_TEXT,
+  planStateOf,
+  planTallyOf,
+  stateText,
   toAsciiDomain,
   type ImportItem,
   type ImportItemsQuery,
@@ -86,15 +89,21 @@ export function createImportsService(deps: {
 
   const toPlan = async (p: ImportPlanRow): Promise<ImportPlan> => {
     const counts = { total: 0, create: 0, link: 0, skip: 0 };
-    const run = { total: 0, done: 0, failed: 0, skipped: 0, pending: 0 };
+    const statuses: [string, number][] = [];
     for (const r of await repo.counts(p.id)) {
       counts.total += r.n;
       if (r.outcome in counts) counts[r.outcome as ImportOutcome] += r.n;
-      if (r.outcome === 'skip') continue;
-      run.total += r.n;
-      const s = r.status === 'running' || r.status === 'cancelled' ? 'pending' : r.status;
-      if (s in run && s !== 'total') run[s as keyof typeof run] += r.n;
+      if (r.outcome !== 'skip') statuses.push([r.status, r.n]);
     }
+    // The names to write, counted by the rule every kind of plan shares (outcomes.ts).
+    const tally = planTallyOf('imports', statuses);
+    const run = {
+      total: tally.total,
+      done: tally.changed,
+      failed: tally.failed,
+      skipped: tally.skipped,
+      pending: (tally.pending ?? 0) + (tally.cancelled ?? 0),
+    };
     return {
       _id: p.id,
       planNo: p.planNo,
@@ -103,6 +112,7 @@ export function createImportsService(deps: {
       sourceLabel: p.sourceLabel,
       sourceUsers: p.sourceUsers ?? null,
       state: p.state,
+      stateText: stateText(p.state, tally),
       error: p.error,
       counts,
       run,
@@ -114,6 +124,9 @@ export function createImportsService(deps: {
       finishedAt: iso(p.finishedAt),
     };
   };
+
+  const statusesOf = async (planId: string): Promise<[string, number][]> =>
+    (await repo.counts(planId)).filter((r) => r.outcome !== 'skip').map((r) => [r.status, r.n]);
 
   const toItem = (r: ImportItemRow): ImportItem => ({
     seq: r.seq,
@@ -426,8 +439,12 @@ export function createImportsService(deps: {
         }
         after = batch[batch.length - 1]!.seq;
       }
-      await repo.transition(p.id, ['running'], { state: 'completed', finishedAt: new Date() });
-      return (await toPlan(p)).run;
+      // The end state from the names, by the one rule (outcomes.ts): never "completed" over a failure.
+      const tally = planTallyOf('imports', await statusesOf(p.id));
+      const state = planStateOf(tally);
+      if (state !== 'running' && state !== 'waiting_for_confirmation')
+        await repo.transition(p.id, ['running'], { state, finishedAt: new Date() });
+      return { ...(await toPlan(p)).run, tally };
     },
 
     /** The job failed for good (or was cancelled from the Jobs screen): the plan says so. */

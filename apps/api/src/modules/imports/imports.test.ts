@@ -75,7 +75,7 @@ async function plan(source: string, sourceId: string): Promise<ImportPlan> {
 async function run(id: string): Promise<ImportPlan> {
   const res = await call('POST', `/api/imports/${id}/run`);
   expect(res.statusCode, res.body).toBe(200);
-  return waitPlan(id, ['completed', 'failed', 'cancelled']);
+  return waitPlan(id, ['completed', 'completed_with_failures', 'failed', 'cancelled']);
 }
 async function allItems(id: string, query = ''): Promise<ImportItem[]> {
   const out: ImportItem[] = [];
@@ -392,5 +392,36 @@ describe('importing a registrar account', () => {
     expect(
       (await call('POST', '/api/imports', { source: 'ispmanager', sourceId: server._id }, domainsOnly)).statusCode,
     ).toBe(201);
+  }, 60_000);
+});
+
+describe('an import whose names fail', () => {
+  it('ends "Completed with failures" (the one rule of every plan), on the import and its job, never plain "Completed"', async () => {
+    const tag = unique('full');
+    const names = Array.from({ length: 4 }, (_, i) => `${tag}-${i}.com`);
+    for (const n of names) ispSim.addSite({ name: n, owner: 'www-root' });
+    const server = await create('servers', {
+      IPAddress: '127.0.0.3',
+      domainsLimitQty: 0,
+      ispmanagerUri: `${ispSim.url}/ispmgr`,
+      ispmanagerUsername: 'root',
+      ispmanagerPassword: ISP_PASSWORD,
+      ispmanagerAcceptSelfSigned: true,
+    });
+    const p = await plan('ispmanager', server._id);
+    expect(p.counts).toMatchObject({ create: 4 });
+    // The server fills up between plan and run: two names find no place and fail with the reason.
+    await t.c.database.db.execute(
+      (await import('drizzle-orm')).sql`update servers set domains_limit_qty = 2 where id = ${server._id}`,
+    );
+    const done = await run(p._id);
+    expect(done.run).toMatchObject({ total: 4, done: 2, failed: 2 });
+    expect(done.state).toBe('completed_with_failures');
+    expect(done.stateText).toBe('Completed with failures: 2 of 4 failed');
+    const job = (await call('GET', `/api/jobs/${done.jobId}`)).json().data;
+    expect(job).toMatchObject({
+      state: 'completed_with_failures',
+      summary: '2 of 4 names imported, 2 failed: see the import',
+    });
   }, 60_000);
 });

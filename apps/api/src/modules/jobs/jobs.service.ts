@@ -1,5 +1,6 @@
 import {
   ADMIN_RULE,
+  CANCELLING_TEXT,
   JOB_AREAS,
   jobSentence,
   stateText,
@@ -53,7 +54,11 @@ export function createJobsService(deps: {
     kindLabel: kindLabel(r.kind),
     state: r.state,
     // The same words as the plan page and the fleet list (outcomes.ts), from the result or the live progress.
-    stateText: stateText(r.state, tallyOf(r.result) ?? (r.progress as JobProgress | null)?.tally ?? null),
+    // A cancel asked for takes effect in the answer at once, until the worker (or a takeover) ends the job.
+    stateText:
+      r.state === 'running' && r.cancelRequested
+        ? CANCELLING_TEXT
+        : stateText(r.state, tallyOf(r.result) ?? (r.progress as JobProgress | null)?.tally ?? null),
     summary: jobSentence({ kind: r.kind, state: r.state, result: r.result ?? null, error: r.error }),
     link: linkOf(r),
     domainId: r.domainId,

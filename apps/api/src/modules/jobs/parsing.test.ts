@@ -125,6 +125,16 @@ describe('POST /api/domains/{id}/parsing', () => {
     );
   });
 
+  it('a parse that saved nothing fails with the fetch\'s reason, never "completed"', async () => {
+    const d = await domain({ parserURL: 'http://127.0.0.1:1/', parserEnabled: true });
+    const res = await call('POST', `/api/domains/${d.id}/parsing`, {});
+    expect(res.statusCode, res.body).toBe(202);
+    const job = await finish(res.json().data._id);
+    expect(job.state, JSON.stringify(job)).toBe('failed');
+    expect(job.error).toMatch(/^Nothing saved: 1 URL failed; http:\/\/127\.0\.0\.1:1\/: ./);
+    expect((await progressOf(d.id)).parsingProgress).toMatchObject({ state: 'failed' });
+  });
+
   it('says which of parser URL, server and directory is missing, and refuses bad input', async () => {
     const noUrl = await domain({ parserEnabled: true });
     let res = await call('POST', `/api/domains/${noUrl.id}/parsing`, {});

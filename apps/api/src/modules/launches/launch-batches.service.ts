@@ -13,8 +13,11 @@ import {
   type LaunchInputParsed,
   type LaunchRowStatus,
   type LaunchSettings,
+  type LaunchBatchState,
   type ListResult,
-  type RunTally,
+  planStateOf,
+  planTallyOf,
+  stateText,
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
@@ -45,8 +48,15 @@ const MESSAGES = {
   notPaused: 'The batch is not paused',
   finished: 'The batch has already finished',
   noFailed: 'No name of the batch has failed',
+  nothingToConfirm: 'No launch of the batch waits for a confirmation',
   csvHeader: `The CSV's first line names its columns: ${LAUNCH_CSV_COLUMNS.join(', ')} (domainName is required)`,
 } as const;
+
+/** What Confirm all will buy, said before it does: the registrations and their years (each costs money). */
+const confirmText = (names: number, years: number) =>
+  `Register ${names} name${names === 1 ? '' : 's'} for ${years} year${years === 1 ? '' : 's'} each: ` +
+  `${names * years} name-year${names * years === 1 ? '' : 's'} in all, charged by the registrar at its price. ` +
+  `Each registration costs money and cannot be undone.`;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -118,15 +128,25 @@ export function createLaunchBatchesService(deps: {
     return b;
   };
 
+  /**
+   * The batch as shown: its counts read from the launches as they stand, and its state from them by the one rule
+   * of every plan (outcomes.ts): rows waiting for a confirmation make it "Waiting for confirmation (n)", never
+   * "Completed"; a state a person set (planning, planned, paused, cancelled) stays as set.
+   */
   const toBatch = (b: BatchRow, counts: Map<LaunchRowStatus, number> | undefined): LaunchBatch => {
     const c = Object.fromEntries(LAUNCH_ROW_STATUSES.map((s) => [s, counts?.get(s) ?? 0])) as Record<
       LaunchRowStatus,
       number
     >;
+    const tally = planTallyOf('launches', Object.entries(c));
+    const fromRows = ['running', 'waiting_for_confirmation', 'completed', 'completed_with_failures'].includes(b.state);
+    const state: LaunchBatchState = fromRows || (b.state === 'failed' && !b.error) ? planStateOf(tally) : b.state;
+    const years = b.settings.registration?.years ?? 1;
     return {
       _id: b.id,
       batchNo: b.batchNo,
-      state: b.state,
+      state,
+      stateText: stateText(state, tally),
       settings: b.settings,
       confirmCostly: b.confirmCostly,
       error: b.error,
@@ -134,6 +154,13 @@ export function createLaunchBatchesService(deps: {
       createdAt: b.createdAt.toISOString(),
       counts: c,
       total: Object.values(c).reduce((a, n) => a + n, 0),
+      confirmation: c.needs_confirmation
+        ? {
+            names: c.needs_confirmation,
+            years,
+            text: confirmText(c.needs_confirmation, years),
+          }
+        : null,
     };
   };
   const shown = async (b: BatchRow) => toBatch(b, (await repo.rowCounts([b.id])).get(b.id));
@@ -217,6 +244,23 @@ export function createLaunchBatchesService(deps: {
     return (await repo.transitionBatch(b.id, [b.state], { jobId: job.id })) ?? b;
   };
 
+  /** What the "Plan or outcome" column says: the row's state as it stands, not the plan it started from. */
+  const rowMessage = (
+    status: LaunchRowStatus,
+    message: string | null,
+    launchError: string | null,
+    stages: { key: string; state: string; detail?: string | null }[] | null,
+  ) => {
+    if (status === 'needs_confirmation') {
+      const s = stages?.find((x) => x.state === 'needs_confirmation');
+      return `Waiting for confirmation: ${s?.detail ?? 'the next stage costs money'}`;
+    }
+    if (status === 'done') return 'Live: every stage done';
+    if (status === 'failed') return launchError ?? message;
+    if (status === 'running') return 'Launching';
+    return message;
+  };
+
   /** A row's status from its launch's state. */
   const statusOfLaunch = (state: string): LaunchRowStatus | null =>
     state === 'completed'
@@ -268,13 +312,13 @@ export function createLaunchBatchesService(deps: {
       await load(id);
       const r = await repo.rowsPage(id, q);
       return {
-        items: r.items.map(({ row, stages }) => ({
+        items: r.items.map(({ row, status, stages, launchError }) => ({
           seq: row.seq,
           domainName: row.domainName,
           domainNameUnicode: row.domainNameUnicode,
           overrides: row.overrides as Record<string, unknown>,
-          status: row.status,
-          message: row.message,
+          status,
+          message: rowMessage(status, row.message, launchError, stages),
           launchId: row.launchId,
           progress: stages
             ? {
@@ -329,6 +373,40 @@ export function createLaunchBatchesService(deps: {
       return shown((await repo.findBatch(id))!);
     },
 
+    /**
+     * Confirms every launch of the batch that waits for its costly stage (what it buys is the batch's
+     * `confirmation`, shown first); the batch runs again and follows them.
+     */
+    async confirmAll(id: string, actor: Actor) {
+      const b = await load(id);
+      if (b.state === 'cancelled' || b.state === 'planning') throw new ConflictError(MESSAGES.finished);
+      const rows = await repo.rowsWaiting(id);
+      if (!rows.length) throw new ConflictError(MESSAGES.nothingToConfirm);
+      let n = 0;
+      for (const r of rows) {
+        try {
+          await deps.launches.confirm(r.launchId!, actor);
+          await repo.updateRow(id, r.seq, { status: 'running', message: null });
+          n++;
+        } catch (err) {
+          // Confirmed or cancelled on its own page meanwhile: the live counts show where it is.
+          if (!(err instanceof ConflictError)) throw err;
+        }
+      }
+      await audit.record(actor, {
+        action: 'confirm_launch_batch',
+        entity: 'launch_batches',
+        entityId: id,
+        details: { names: n },
+      });
+      const again = await repo.transitionBatch(
+        id,
+        ['waiting_for_confirmation', 'completed', 'completed_with_failures', 'failed'],
+        { state: 'running', error: null },
+      );
+      return shown(again ? await enqueue(again, LAUNCH_BATCH_RUN_JOB, actor) : (await repo.findBatch(id))!);
+    },
+
     /** Every failed name again: its launch retries its failed stage; a name refused before starting starts anew. */
     async retryFailed(id: string, actor: Actor) {
       const b = await load(id);
@@ -360,7 +438,11 @@ export function createLaunchBatchesService(deps: {
         entityId: id,
         details: { names: n },
       });
-      const again = await repo.transitionBatch(id, ['completed', 'failed', 'paused', 'running'], { state: 'running' });
+      const again = await repo.transitionBatch(
+        id,
+        ['completed', 'completed_with_failures', 'waiting_for_confirmation', 'failed', 'paused', 'running'],
+        { state: 'running' },
+      );
       return shown(
         again && b.state !== 'running'
           ? await enqueue(again, LAUNCH_BATCH_RUN_JOB, actor)
@@ -455,15 +537,10 @@ export function createLaunchBatchesService(deps: {
         const finished = n('done') + n('failed') + n('cancelled') + n('blocked') + n('needs_confirmation');
         await ctx.progress({ done: finished, total, unit: 'names', message: `${n('running')} launching` });
         if (!n('running') && !n('pending')) {
-          await repo.transitionBatch(id, ['running'], { state: 'completed' });
-          const tally: RunTally = {
-            total,
-            changed: n('done'),
-            same: 0,
-            skipped: n('blocked') + n('needs_confirmation'),
-            failed: n('failed'),
-            cancelled: n('cancelled'),
-          };
+          // The end state from the rows by the one rule (outcomes.ts): waiting rows keep it waiting.
+          const tally = planTallyOf('launches', [...counts.entries()]);
+          const state = planStateOf(tally);
+          if (state !== 'running') await repo.transitionBatch(id, ['running'], { state });
           return { batchId: id, tally };
         }
         await sleep(deps.pollMs, ctx.signal);

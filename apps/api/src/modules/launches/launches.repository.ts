@@ -21,6 +21,21 @@ export type LaunchPatch = Partial<
   Pick<LaunchRow, 'state' | 'confirmed' | 'stages' | 'jobId' | 'error' | 'domainId' | 'startedAt' | 'finishedAt'>
 >;
 
+/**
+ * A row's status read from its launch as it stands (not from the batch job's copy, which only a live follower
+ * updates): counts keep moving when the batch's worker died, and a launch confirmed on its own page counts.
+ */
+const liveStatus = sql<LaunchRowStatus>`(CASE
+  WHEN ${launchBatchRows.launchId} IS NOT NULL AND ${launches.id} IS NOT NULL
+    AND ${launchBatchRows.status} IN ('running', 'needs_confirmation')
+  THEN (CASE ${launches.state}
+    WHEN 'completed' THEN 'done'
+    WHEN 'failed' THEN 'failed'
+    WHEN 'cancelled' THEN 'cancelled'
+    WHEN 'needs_confirmation' THEN 'needs_confirmation'
+    ELSE 'running' END)
+  ELSE ${launchBatchRows.status} END)`;
+
 export function createLaunchesRepository(db: Db) {
   return {
     async insert(values: typeof launches.$inferInsert): Promise<LaunchRow> {
@@ -141,10 +156,11 @@ export function createLaunchesRepository(db: Db) {
       const out = new Map<string, Map<LaunchRowStatus, number>>();
       if (!batchIds.length) return out;
       const rows = await db
-        .select({ batchId: launchBatchRows.batchId, status: launchBatchRows.status, n: count() })
+        .select({ batchId: launchBatchRows.batchId, status: liveStatus, n: count() })
         .from(launchBatchRows)
+        .leftJoin(launches, eq(launches.id, launchBatchRows.launchId))
         .where(inArray(launchBatchRows.batchId, batchIds))
-        .groupBy(launchBatchRows.batchId, launchBatchRows.status);
+        .groupBy(launchBatchRows.batchId, liveStatus);
       for (const r of rows) {
         const m = out.get(r.batchId) ?? new Map<LaunchRowStatus, number>();
         m.set(r.status, Number(r.n));
@@ -155,21 +171,41 @@ export function createLaunchesRepository(db: Db) {
 
     async rowsPage(batchId: string, q: LaunchBatchRowsQuery) {
       const where: SQL[] = [eq(launchBatchRows.batchId, batchId)];
-      if (q.status) where.push(eq(launchBatchRows.status, q.status));
+      if (q.status) where.push(sql`${liveStatus} = ${q.status}`);
       if (q.search) where.push(ilike(launchBatchRows.domainNameUnicode, likePattern(q.search)));
       const cond = and(...where);
       const [items, [total]] = await Promise.all([
         db
-          .select({ row: launchBatchRows, stages: launches.stages })
+          .select({
+            row: launchBatchRows,
+            status: liveStatus,
+            stages: launches.stages,
+            launchError: launches.error,
+          })
           .from(launchBatchRows)
           .leftJoin(launches, eq(launches.id, launchBatchRows.launchId))
           .where(cond)
           .orderBy(asc(launchBatchRows.seq))
           .limit(PAGE_SIZE)
           .offset(pageOffset(q.page)),
-        db.select({ n: count() }).from(launchBatchRows).where(cond),
+        db
+          .select({ n: count() })
+          .from(launchBatchRows)
+          .leftJoin(launches, eq(launches.id, launchBatchRows.launchId))
+          .where(cond),
       ]);
       return { items, itemsCount: Number(total?.n ?? 0) };
+    },
+
+    /** Rows whose launch waits for a confirmation now (whatever the batch's copy of its status says). */
+    async rowsWaiting(batchId: string): Promise<LaunchBatchRowRow[]> {
+      return db
+        .select({ row: launchBatchRows })
+        .from(launchBatchRows)
+        .innerJoin(launches, eq(launches.id, launchBatchRows.launchId))
+        .where(and(eq(launchBatchRows.batchId, batchId), eq(launches.state, 'needs_confirmation')))
+        .orderBy(asc(launchBatchRows.seq))
+        .then((rows) => rows.map((r) => r.row));
     },
 
     /** Rows in one of `statuses`, in order, at most `limit`. */

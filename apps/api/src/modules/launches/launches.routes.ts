@@ -72,6 +72,7 @@ export const launchesRoutes =
       resume: batches.resume,
       cancel: batches.cancel,
       'retry-failed': batches.retryFailed,
+      'confirm-all': batches.confirmAll,
     } as const;
     for (const [verb, fn] of Object.entries(verbs))
       app.post(

@@ -217,6 +217,26 @@ describe('plan (dryRun)', () => {
     expect(ids).toHaveLength(0);
   });
 
+  it('a name the console already holds: says what it would change, and never buys it as the routine step', async () => {
+    const name = `${unique('held')}.com`;
+    await create('domains', { domainName: name, status: 'active' });
+    const p = await planOf(full(name));
+    expect(p.steps.find((s) => s.key === 'domain')).toMatchObject({ outcome: 'run' });
+    expect(p.steps.find((s) => s.key === 'domain')!.detail).toMatch(
+      /^Already a console domain: the launch will set its server to 127\.0\.0\.1 \(was none\), its cloud account \(was none\)/,
+    );
+    expect(p.steps.find((s) => s.key === 'register')).toMatchObject({ outcome: 'blocked' });
+    expect(p.blockers).toEqual([
+      {
+        stage: 'register',
+        message: expect.stringContaining('already a console domain, not at our registrator: registering would buy it'),
+      },
+    ]);
+    // Launched without registering, the same name is not blocked.
+    const noBuy = await planOf(full(name, { registration: undefined }));
+    expect(noBuy.blockers).toEqual([]);
+  });
+
   it('takes every empty field from the profile, and the records from its DNS template', async () => {
     const template = await create('dns-templates', {
       name: unique('Template'),
@@ -654,6 +674,65 @@ describe('many at once', () => {
       zoneReady();
     }
   }, 90_000);
+
+  it('a batch whose launches wait for their registration reads "Waiting for confirmation (n)", counts from the launches, and Confirm all goes on', async () => {
+    const names = [1, 2, 3].map(() => `${unique('confirm')}.com`);
+    const zoneReady = cf.afterRequest(() => {
+      for (const z of cf.state.zones.values())
+        if (names.includes(z.name) && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
+    });
+    try {
+      const settings = {
+        serverId: fx.serverId,
+        cloudId: fx.cloudId,
+        registration: { domainRegistratorId: fx.registratorId, register: true, contactId: fx.contactId, years: 1 },
+        content: { type: 'none' },
+        dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
+        sslMode: 'strict',
+      };
+      // "Confirm the registrations" unticked: each launch stops before its registration.
+      const res = await call('POST', '/api/launches/batches', { settings, names: names.join('\n') });
+      expect(res.statusCode, res.body).toBe(201);
+      const id = res.json().data._id as string;
+      expect((await batchUntil(id, (b) => b.state !== 'planning')).state).toBe('planned');
+      expect((await call('POST', `/api/launches/batches/${id}/run`)).statusCode).toBe(200);
+      const waiting = await batchUntil(id, (b) => !['planned', 'running'].includes(b.state));
+      // Never a green "Completed" over launches that did nothing yet.
+      expect(waiting).toMatchObject({
+        state: 'waiting_for_confirmation',
+        stateText: 'Waiting for confirmation (3)',
+        counts: { needs_confirmation: 3, done: 0, running: 0 },
+        confirmation: { names: 3, years: 1 },
+      });
+      expect(waiting.confirmation.text).toMatch(/^Register 3 names for 1 year each: 3 name-years in all/);
+      const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items as {
+        launchId: string;
+        status: string;
+        message: string;
+      }[];
+      for (const r of rows) {
+        expect(r.status).toBe('needs_confirmation');
+        expect(r.message).toMatch(/^Waiting for confirmation: Registering .+ costs money/);
+      }
+
+      // One confirmed on its own page: the batch's counts follow its launch, though no batch job follows it now.
+      expect((await call('POST', `/api/launches/${rows[0]!.launchId}/confirm`)).statusCode).toBe(200);
+      await until(rows[0]!.launchId, (l) => l.state === 'completed', 60_000);
+      const moved = await batchOf(id);
+      expect(moved.counts).toMatchObject({ done: 1, needs_confirmation: 2, running: 0 });
+      expect(moved.stateText).toBe('Waiting for confirmation (2)');
+
+      const all = await call('POST', `/api/launches/batches/${id}/confirm-all`);
+      expect(all.statusCode, all.body).toBe(200);
+      const done = await batchUntil(id, (b) => ['completed', 'completed_with_failures', 'failed'].includes(b.state));
+      expect(done).toMatchObject({ state: 'completed', stateText: 'Completed', confirmation: null });
+      expect(done.counts).toMatchObject({ done: 3, needs_confirmation: 0, failed: 0 });
+      const again = await call('POST', `/api/launches/batches/${id}/confirm-all`);
+      expect(again.statusCode).toBe(409);
+    } finally {
+      zoneReady();
+    }
+  }, 150_000);
 });
 
 describe('a batch of a person without the Yandex Webmaster rule', () => {

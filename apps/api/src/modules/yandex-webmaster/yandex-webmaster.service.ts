@@ -353,7 +353,7 @@ export function createYandexWebmasterService(deps: {
       const content = yandexVerificationMarkers(current.verification_uin ?? '').dnsTxt;
       const placed = `TXT ${d.domainName} "${content}"`;
       if (current.verification_state === 'VERIFIED' || current.verification_state === 'IN_PROGRESS')
-        return { method: 'DNS', placed, verification: current };
+        return { method: 'DNS', placed, verification: current, started: false };
       const records = (await dns.listDnsRecords(domainId)).result;
       const unquote = (s: string) => s.replace(/^"|"$/g, '');
       const has = records.some((r) => r.type === 'TXT' && r.name === d.domainName && unquote(r.content) === content);
@@ -364,7 +364,7 @@ export function createYandexWebmasterService(deps: {
           actor,
         );
       }
-      return { method: 'DNS', placed, verification: await verify(accountId, hostId, 'DNS', actor) };
+      return { method: 'DNS', placed, verification: await verify(accountId, hostId, 'DNS', actor), started: true };
     },
     /** Adds the host if needed, writes yandex_<uin>.html in the domain's content directory, starts HTML_FILE verification. */
     async verifyThroughFile(domainId: string, actor: Actor): Promise<OneClickVerify> {
@@ -374,9 +374,14 @@ export function createYandexWebmasterService(deps: {
       const markers = yandexVerificationMarkers(current.verification_uin ?? '');
       const name = markers.htmlFileName;
       if (current.verification_state === 'VERIFIED' || current.verification_state === 'IN_PROGRESS')
-        return { method: 'HTML_FILE', placed: name, verification: current };
+        return { method: 'HTML_FILE', placed: name, verification: current, started: false };
       await files.writeRootFile(domainId, name, markers.htmlFileContent, actor);
-      return { method: 'HTML_FILE', placed: name, verification: await verify(accountId, hostId, 'HTML_FILE', actor) };
+      return {
+        method: 'HTML_FILE',
+        placed: name,
+        verification: await verify(accountId, hostId, 'HTML_FILE', actor),
+        started: true,
+      };
     },
   };
 }

@@ -9,7 +9,7 @@ import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { IMPORT_SOURCE_LABELS, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
+import { IMPORT_SOURCE_LABELS, stateVariant, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
@@ -19,22 +19,6 @@ import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
 
-const STATE_VARIANT: Record<ImportPlan['state'], string> = {
-  planning: 'info',
-  planned: 'secondary',
-  running: 'primary',
-  completed: 'success',
-  cancelled: 'dark',
-  failed: 'danger',
-};
-const STATE_LABEL: Record<ImportPlan['state'], string> = {
-  planning: 'Reading',
-  planned: 'Planned',
-  running: 'Running',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
 const OUTCOME_LABEL: Record<ImportItem['outcome'], string> = { create: 'Create', link: 'Link', skip: 'Skip' };
 const OUTCOME_VARIANT: Record<ImportItem['outcome'], string> = {
   create: 'success',
@@ -50,8 +34,10 @@ const STATUS_LABEL: Record<string, string> = {
   cancelled: 'Cancelled',
 };
 
-export function ImportStateBadge({ state }: { state: ImportPlan['state'] }) {
-  return <Badge bg={STATE_VARIANT[state]}>{STATE_LABEL[state]}</Badge>;
+/** The API's words (outcomes.ts: failures counted, the same as a fleet run's), never green over a failure. */
+export function ImportStateBadge({ plan }: { plan: Pick<ImportPlan, 'state' | 'stateText'> }) {
+  if (plan.state === 'planning') return <Badge bg="info">Reading</Badge>;
+  return <Badge bg={stateVariant(plan.state)}>{plan.stateText}</Badge>;
 }
 
 const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 100) : 0);
@@ -238,7 +224,7 @@ export function ImportPage() {
     <section>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
         <h1 className="h3 mb-0 me-auto">
-          Import #{plan.planNo} <ImportStateBadge state={plan.state} />
+          Import #{plan.planNo} <ImportStateBadge plan={plan} />
         </h1>
         <Link to={IMPORTS_PATH}>All imports</Link>
       </div>

@@ -16,7 +16,7 @@ const columns: Column<ImportPlan>[] = [
       </Link>
     ),
   },
-  { header: 'State', render: (p) => <ImportStateBadge state={p.state} />, width: '8rem' },
+  { header: 'State', render: (p) => <ImportStateBadge plan={p} />, width: '8rem' },
   { header: 'Names', render: (p) => p.counts.total, width: '6rem' },
   {
     header: 'Imported',

@@ -6,12 +6,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
-import {
-  LAUNCH_BATCH_STATE_LABELS,
-  LAUNCH_ROW_STATUSES,
-  type LaunchBatch,
-  type LaunchRowStatus,
-} from '@fleetdesk/contract';
+import { LAUNCH_ROW_STATUSES, stateVariant, type LaunchRowStatus } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
@@ -26,15 +21,6 @@ import {
   type LaunchBatchVerb,
 } from './launches-api.ts';
 
-const STATE_VARIANT: Record<LaunchBatch['state'], string> = {
-  planning: 'info',
-  planned: 'secondary',
-  running: 'primary',
-  paused: 'warning',
-  completed: 'success',
-  cancelled: 'dark',
-  failed: 'danger',
-};
 const ROW_LABEL: Record<LaunchRowStatus, string> = {
   pending: 'Waiting',
   blocked: 'Blocked',
@@ -71,7 +57,8 @@ export function LaunchBatchPage() {
   if (batch.isError) return <ErrorBox message={batch.error.message} onRefresh={() => void batch.refetch()} />;
   const b = batch.data;
   const c = b.counts;
-  const finished = c.done + c.failed + c.cancelled + c.blocked + c.needs_confirmation;
+  // A launch waiting for its confirmation is not finished: the bar never reads full over it.
+  const finished = c.done + c.failed + c.cancelled + c.blocked;
   const act = (v: LaunchBatchVerb) => verb.mutate(v, { onError: (e) => void dialogs.apiError(e) });
   const confirmThen = (v: LaunchBatchVerb, message: string, title: string) =>
     void dialogs.confirm(message, { title }).then((ok) => ok && act(v));
@@ -79,8 +66,18 @@ export function LaunchBatchPage() {
     <section>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
         <h1 className="h3 mb-0">Launch batch #{b.batchNo}</h1>
-        <Badge bg={STATE_VARIANT[b.state]}>{LAUNCH_BATCH_STATE_LABELS[b.state]}</Badge>
+        {/* The API's words (outcomes.ts): "Waiting for confirmation (4)", never green over a waiting or failed row. */}
+        <Badge bg={b.state === 'paused' ? 'warning' : stateVariant(b.state)}>{b.stateText}</Badge>
         <div className="ms-auto d-flex flex-wrap gap-2">
+          {b.confirmation && b.state !== 'cancelled' && (
+            <Button
+              variant="warning"
+              disabled={verb.isPending}
+              onClick={() => confirmThen('confirm-all', `${b.confirmation!.text} Go on?`, 'Confirm all registrations')}
+            >
+              Confirm all ({b.confirmation.names})
+            </Button>
+          )}
           {b.state === 'planned' && (
             <Button
               disabled={verb.isPending || b.total === c.blocked}

@@ -88,7 +88,8 @@ export function useLaunchVerb(id: string) {
 
 const batchApiPath = (id: string) => `/api/launches/batches/${encodeURIComponent(id)}`;
 const batchKey = (id: string) => ['launches', 'batch', id] as const;
-const BATCH_ACTIVE = new Set<LaunchBatch['state']>(['planning', 'running']);
+// Waiting too: a launch confirmed on its own page moves the batch's counts.
+const BATCH_ACTIVE = new Set<LaunchBatch['state']>(['planning', 'running', 'waiting_for_confirmation']);
 
 export function useLaunchBatches(page: number) {
   return useQuery({
@@ -129,7 +130,7 @@ export function useCreateLaunchBatch() {
   });
 }
 
-export type LaunchBatchVerb = 'run' | 'pause' | 'resume' | 'cancel' | 'retry-failed';
+export type LaunchBatchVerb = 'run' | 'pause' | 'resume' | 'cancel' | 'retry-failed' | 'confirm-all';
 
 export function useLaunchBatchVerb(id: string) {
   const queryClient = useQueryClient();

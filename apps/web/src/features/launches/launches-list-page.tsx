@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import Table from 'react-bootstrap/Table';
-import { LAUNCH_BATCH_STATE_LABELS, type Launch } from '@fleetdesk/contract';
+import { type Launch } from '@fleetdesk/contract';
 import { LinkButton } from '../../components/link-button.tsx';
 import { Pager } from '../../components/pager.tsx';
 import type { Column } from '../../components/list-table.tsx';
@@ -48,7 +48,7 @@ function Batches() {
               <td>
                 <Link to={launchBatchPath(b._id)}>#{b.batchNo}</Link>
               </td>
-              <td>{LAUNCH_BATCH_STATE_LABELS[b.state]}</td>
+              <td>{b.stateText}</td>
               <td>
                 {b.counts.done} of {b.total} live{b.counts.failed ? `, ${b.counts.failed} failed` : ''}
               </td>

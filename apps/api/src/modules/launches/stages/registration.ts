@@ -22,6 +22,15 @@ const refsOf = (ctx: Pick<StagePlanContext, 'input'>) => ({
   yandexWebmasterAccountId: ctx.input.yandexWebmasterAccountId ?? null,
 });
 
+/** The references other than the server, as the plan names them. */
+const REF_WORDS = {
+  serverId: 'server',
+  brandId: 'brand',
+  cloudId: 'cloud account',
+  domainRegistratorId: 'registrator',
+  yandexWebmasterAccountId: 'Yandex Webmaster account',
+} as const;
+
 /** Server full: its count has reached its limit (0 is no limit), unless the domain is on it already. */
 async function serverFull(ctx: StagePlanContext, currentServerId: string | null) {
   const id = ctx.input.serverId;
@@ -59,12 +68,27 @@ export const domainStage: Stage = {
     const current = id ? await ctx.deps.domains.get(id) : null;
     const full = await serverFull(ctx, current?.serverId ?? null);
     if (full) return { outcome: 'blocked', detail: full };
-    return current
-      ? { outcome: 'done', detail: `${current.domainNameUnicode} is in the console; empty references are filled in` }
-      : {
-          outcome: 'run',
-          detail: `Create ${ctx.domainName} in the console with the chosen server, brand and accounts`,
-        };
+    if (current) {
+      // What the launch would change on a domain the console already holds, said in the plan before Launch.
+      const refs = refsOf(ctx);
+      const changes: string[] = [];
+      for (const [k, v] of Object.entries(refs) as [keyof typeof refs, string | null][]) {
+        if (!v || current[k]) continue;
+        const what =
+          k === 'serverId' ? `its server to ${(await ctx.deps.servers.get(v)).IPAddress}` : `its ${REF_WORDS[k]}`;
+        changes.push(`${what} (was none)`);
+      }
+      if (!changes.length)
+        return { outcome: 'done', detail: `Already a console domain: ${current.domainNameUnicode} is kept as it is` };
+      return {
+        outcome: 'run',
+        detail: `Already a console domain: the launch will set ${changes.join(', ')}`,
+      };
+    }
+    return {
+      outcome: 'run',
+      detail: `Create ${ctx.domainName} in the console with the chosen server, brand and accounts`,
+    };
   },
   async run(ctx) {
     const d = await ctx.deps.domains.get(ctx.domainId);
@@ -89,7 +113,19 @@ export const registerStage: Stage = {
     const r = ctx.input.registration;
     if (!r) return { outcome: 'skip', detail: 'No registrator chosen' };
     const info = await ctx.deps.registrar.inAccount(r.domainRegistratorId, ctx.domainName);
-    if (info.inAccount) return { outcome: 'done', detail: `${ctx.domainName} is in the registrator's account` };
+    if (info.inAccount)
+      return {
+        outcome: 'done',
+        detail: `${ctx.domainName} is already registered in our registrator's account: registration skipped`,
+      };
+    // A name the console already holds is never bought as the routine step: that is a separate decision.
+    if (r.register && (await ctx.deps.domains.idsByNames([ctx.domainName])).has(ctx.domainName))
+      return {
+        outcome: 'blocked',
+        detail:
+          `${ctx.domainName} is already a console domain, not at our registrator: registering would buy it. ` +
+          'Register it on its own (after an availability check), or launch without registering',
+      };
     if (!r.register)
       return { outcome: 'blocked', detail: `${ctx.domainName} is not in the registrator's account: ${info.message}` };
     const a = await ctx.deps.registrar.availability(r.domainRegistratorId, ctx.domainName);
