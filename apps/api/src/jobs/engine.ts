@@ -4,7 +4,7 @@ import PgBoss from 'pg-boss';
 import type { JobProgress, JobStep } from '@fleetdesk/contract';
 import { JOB_KIND_LABELS, jobSentence, tallyOf, terminalStateOf } from '@fleetdesk/contract';
 import type { Database } from '../db/client.ts';
-import { isUniqueViolation } from '../db/pg-errors.ts';
+import { isUniqueViolation, untilConnected } from '../db/pg-errors.ts';
 import { ConflictError, ValidationError } from '../http/errors.ts';
 import type { JobRow, JobsRepository } from '../modules/jobs/jobs.repository.ts';
 import { PermanentJobError, type JobContext, type JobDefinition, type JobRegistry } from './registry.ts';
@@ -112,6 +112,14 @@ export function createJobEngine(deps: {
   const periodicTimers: NodeJS.Timeout[] = [];
   const running = new Map<string, AbortController>();
 
+  // The job's own bookkeeping outlives a lost connection: it waits with back-off and writes once it is back
+  // (each such write is conditional or absolute, so writing it twice changes nothing).
+  const durable = <T>(fn: () => Promise<T>) =>
+    untilConnected(fn, {
+      onRetry: (err, delayMs) =>
+        log.warn({ err: { message: messageOf(err) }, delayMs }, 'database connection lost; the job waits for it'),
+    });
+
   const mustBoss = () => {
     if (!boss) throw new Error('The job engine is not started');
     return boss;
@@ -150,24 +158,26 @@ export function createJobEngine(deps: {
   async function runDelivery(def: JobDefinition, bossJob: PgBoss.Job<{ jobId?: string }>) {
     const jobId = bossJob.data?.jobId;
     if (!jobId) return { skipped: 'no job id' };
-    const before = await repo.find(jobId);
+    const before = await durable(() => repo.find(jobId));
     // A duplicate delivery of a finished job, or one cancelled while queued: nothing to do.
     if (!before || !['queued', 'running'].includes(before.state)) return { skipped: before?.state ?? 'missing' };
     if (before.bossId && before.bossId !== bossJob.id) return { skipped: 'superseded' };
-    const row = await repo.transition(jobId, ['queued', 'running'], {
-      state: 'running',
-      attempts: before.attempts + 1,
-      startedAt: before.startedAt ?? new Date(),
-      worker: workerName,
-      error: null,
-    });
+    const row = await durable(() =>
+      repo.transition(jobId, ['queued', 'running'], {
+        state: 'running',
+        attempts: before.attempts + 1,
+        startedAt: before.startedAt ?? new Date(),
+        worker: workerName,
+        error: null,
+      }),
+    );
     if (!row) return { skipped: 'moved' };
     if (row.cancelRequested) {
       await finishCancelled(row);
       return { cancelled: true };
     }
     const myBossId = bossJob.id;
-    await repo.heartbeat(jobId, myBossId);
+    await durable(() => repo.heartbeat(jobId, myBossId));
 
     const ac = new AbortController();
     running.set(jobId, ac);
@@ -176,7 +186,7 @@ export function createJobEngine(deps: {
     let pending: JobProgress | null = null;
     const write = async (p: JobProgress | null) => {
       lastWrite = Date.now();
-      const r = await repo.progress(jobId, { ...(p ? { progress: p } : {}), steps });
+      const r = await durable(() => repo.progress(jobId, { ...(p ? { progress: p } : {}), steps }));
       if (r?.cancelRequested) ac.abort(new JobCancelled());
     };
     const cancelPoll = setInterval(() => {
@@ -250,14 +260,16 @@ export function createJobEngine(deps: {
       // One rule for the end state (outcomes.ts): a result that counts failures is never a plain "completed".
       const tally = tallyOf(result);
       const state = tally ? terminalStateOf(tally) : 'completed';
-      await repo.transitionOwned(jobId, myBossId, ['running'], {
-        state,
-        result,
-        ...(pending ? { progress: pending } : {}),
-        steps: steps.length ? steps : null,
-        finishedAt: new Date(),
-        error: state === 'failed' ? jobSentence({ kind: def.kind, state, result, error: null }) : null,
-      });
+      await durable(() =>
+        repo.transitionOwned(jobId, myBossId, ['running'], {
+          state,
+          result,
+          ...(pending ? { progress: pending } : {}),
+          steps: steps.length ? steps : null,
+          finishedAt: new Date(),
+          error: state === 'failed' ? jobSentence({ kind: def.kind, state, result, error: null }) : null,
+        }),
+      );
       return result;
     } catch (err) {
       if (err instanceof JobTakenOver || (ac.signal.aborted && ac.signal.reason instanceof JobTakenOver))
@@ -277,14 +289,16 @@ export function createJobEngine(deps: {
       const meta = bossJob as { retryCount?: number; retryLimit?: number };
       const permanent = err instanceof PermanentJobError;
       const retriesLeft = !permanent && (meta.retryLimit ?? def.retry.limit) - (meta.retryCount ?? 0) > 0;
-      await repo.transitionOwned(jobId, myBossId, ['running'], {
-        // Waiting for pg-boss's retry shows as queued, with the last error beside it.
-        state: retriesLeft ? 'queued' : 'failed',
-        error: message,
-        ...(pending ? { progress: pending } : {}),
-        steps: steps.length ? steps : null,
-        finishedAt: retriesLeft ? null : new Date(),
-      });
+      await durable(() =>
+        repo.transitionOwned(jobId, myBossId, ['running'], {
+          // Waiting for pg-boss's retry shows as queued, with the last error beside it.
+          state: retriesLeft ? 'queued' : 'failed',
+          error: message,
+          ...(pending ? { progress: pending } : {}),
+          steps: steps.length ? steps : null,
+          finishedAt: retriesLeft ? null : new Date(),
+        }),
+      );
       // A permanent failure completes the pg-boss job, so that it is not retried.
       if (permanent) return { failed: message };
       throw err instanceof Error ? err : new Error(message);
@@ -294,6 +308,28 @@ export function createJobEngine(deps: {
       clearTimeout(timeout);
       running.delete(jobId);
     }
+  }
+
+  /**
+   * Runs a delivery and records its end in pg-boss here, waiting out a lost connection: pg-boss's own record of
+   * it is sent without being awaited or retried, and lost with the connection it would leave the job active
+   * until its expiry (a day for a fleet run) while no worker runs it. pg-boss's own statement that follows
+   * then changes nothing (it completes only a job still active).
+   */
+  async function deliver(b: PgBoss, def: JobDefinition, job: PgBoss.Job<{ jobId?: string }>) {
+    let result: unknown;
+    try {
+      result = await runDelivery(def, job);
+    } catch (err) {
+      try {
+        await durable(() => b.fail(def.kind, job.id, err instanceof Error ? { message: err.message } : { err }));
+      } catch {
+        throw err;
+      }
+      return undefined;
+    }
+    await durable(() => b.complete(def.kind, job.id, result as object)).catch(() => undefined);
+    return result;
   }
 
   /**
@@ -435,7 +471,7 @@ export function createJobEngine(deps: {
             await b.work<{ jobId?: string }>(
               def.kind,
               { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds },
-              async ([job]) => (job ? runDelivery(def, job) : undefined),
+              async ([job]) => (job ? deliver(b, def, job) : undefined),
             );
           }
         }

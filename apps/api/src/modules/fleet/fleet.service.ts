@@ -19,6 +19,7 @@ import {
   type ListResult,
   type DnsTemplateRecord,
 } from '@fleetdesk/contract';
+import { isConnectionError, untilConnected } from '../../db/pg-errors.ts';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
@@ -495,17 +496,24 @@ export function createFleetService(
       const action = actionOf(p);
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
-      await phase(p, 'plan', ctx, async (it) => {
-        let res;
-        try {
-          res = await actions.plan(action, it.domainId, actor, labels);
-        } catch (err) {
-          const reason = refusalOf(err) ?? messageOf(err);
-          res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
-        }
-        await repo.updateItem(p.id, it.seq, res);
-      });
-      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
+      // A domain whose reading met a lost connection is read again once it is back, not refused for it.
+      await phase(p, 'plan', ctx, (it) =>
+        untilConnected(
+          async () => {
+            let res;
+            try {
+              res = await actions.plan(action, it.domainId, actor, labels);
+            } catch (err) {
+              if (isConnectionError(err)) throw err;
+              const reason = refusalOf(err) ?? messageOf(err);
+              res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
+            }
+            await repo.updateItem(p.id, it.seq, res);
+          },
+          { signal: ctx.signal },
+        ),
+      );
+      await untilConnected(() => repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() }));
       const { counts } = await countsOf(p);
       return { planned: counts.total, change: counts.change, same: counts.same, refused: counts.refused };
     },
@@ -519,23 +527,35 @@ export function createFleetService(
       const action = actionOf(p);
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
-      await phase(p, 'run', ctx, async (it) => {
-        await repo.updateItem(p.id, it.seq, { status: 'running' });
-        try {
-          const r = await actions.run(action, it.domainId, it.seen, actor, labels);
-          await repo.updateItem(p.id, it.seq, { status: r.status, error: r.reason ?? null, finishedAt: new Date() });
-          return r.status;
-        } catch (err) {
-          await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
-          return 'failed';
-        }
-      });
+      // A domain whose step met a lost connection goes again once it is back: the step re-reads first, so a
+      // change that was made before the cut is found in place ("same") and not made twice.
+      await phase(p, 'run', ctx, (it) =>
+        untilConnected(
+          async () => {
+            await repo.updateItem(p.id, it.seq, { status: 'running' });
+            try {
+              const r = await actions.run(action, it.domainId, it.seen, actor, labels);
+              await repo.updateItem(p.id, it.seq, {
+                status: r.status,
+                error: r.reason ?? null,
+                finishedAt: new Date(),
+              });
+              return r.status;
+            } catch (err) {
+              if (isConnectionError(err)) throw err;
+              await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
+              return 'failed';
+            }
+          },
+          { signal: ctx.signal },
+        ),
+      );
       // The end state from the rows, by the rule every screen shows (outcomes.ts).
-      const { run } = await countsOf(p);
+      const { run } = await untilConnected(() => countsOf(p));
       const tally = tallyOfRun(run);
       const state = terminalStateOf(tally);
       // The counts say why (stateText, runText): no separate error to repeat them.
-      await repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null });
+      await untilConnected(() => repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null }));
       return { planId: p.id, planNo: p.planNo, tally };
     },
 
