@@ -634,7 +634,8 @@ export function createJobEngine(deps: {
 
     /**
      * Starts `kind` every `minutes` in every process that calls this; pg-boss's singleton slot (one job per
-     * kind and period) makes it run once per period however many processes there are.
+     * kind and period) makes it run once per period however many processes there are, and none starts while
+     * one of the kind is still queued or running (decision 063).
      */
     schedule(kind: string, minutes: number) {
       if (!(minutes > 0)) return;
@@ -643,13 +644,16 @@ export function createJobEngine(deps: {
       const tick = async () => {
         const b = boss;
         if (!b) return;
-        const row = await repo.insert({
+        // A job of the kind still queued or running (one taken back from a silent worker no longer holds
+        // pg-boss's slot) means no new one: a period never runs two side by side.
+        const row = await repo.insertUnlessActive({
           kind,
           area: def.area,
           payload: {},
           state: 'queued',
           createdBy: 'schedule',
         });
+        if (!row) return;
         await engine.dispatch(def, row, { singletonKey: kind, singletonSeconds: seconds });
       };
       const run = () =>
