@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { realPostgresUrl } from '../test/real-postgres.ts';
+import { z } from 'zod';
 import { openPostgres, type Database } from './client.ts';
+import { createJobEngine } from '../jobs/engine.ts';
+import { createJobRegistry, defineJob } from '../jobs/registry.ts';
+import { createJobsRepository } from '../modules/jobs/jobs.repository.ts';
 
 /**
  * Processes starting together on a fresh database (`docker compose up` starts the API and the workers at once)
@@ -21,7 +25,7 @@ describe.skipIf(!BASE_URL)('migrations on PostgreSQL', () => {
     await admin?.close();
   });
 
-  it('six processes migrating a fresh database at the same moment all succeed, and migrate it once', async () => {
+  it('six processes starting on a fresh database at the same moment: all migrate (once) and start their job engines', async () => {
     admin = await openPostgres(BASE_URL!, { max: 1 });
     name = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
     await admin.exec(`CREATE DATABASE ${name}`);
@@ -41,6 +45,31 @@ describe.skipIf(!BASE_URL)('migrations on PostgreSQL', () => {
     expect(applied.rows[0]!.n).toBe(journal.entries.length);
     // The lock is let go: a later start migrates (nothing to do) without waiting.
     await opened[0]!.migrate();
+
+    // Then each starts its job engine at the same moment: pg-boss's schema and the same queues, created at once.
+    const kinds = Array.from({ length: 6 }, (_, i) =>
+      defineJob({
+        kind: `test.together-${i}`,
+        area: 'cnv:domains',
+        payload: z.object({}),
+        retry: { limit: 0, delaySeconds: 0, backoff: false },
+        timeoutSeconds: 30,
+        handler: async () => ({}),
+      }),
+    );
+    const engines = opened.map((d) =>
+      createJobEngine({
+        database: d,
+        repo: createJobsRepository(d.db),
+        registry: createJobRegistry(kinds),
+        options: { workers: false },
+      }),
+    );
+    const started = await Promise.allSettled(engines.map((e) => e.start()));
+    await Promise.all(engines.map((e) => e.stop(false)));
+    expect(started.flatMap((r) => (r.status === 'rejected' ? [String(r.reason?.message ?? r.reason)] : []))).toEqual(
+      [],
+    );
   }, 120_000);
 });
 

@@ -136,7 +136,22 @@ export function createJobEngine(deps: {
     expireInSeconds: def.timeoutSeconds + opts.expireGraceSeconds,
   });
 
+  /**
+   * Processes starting together create the same queues at once: pg-boss's create can then deadlock or meet the
+   * other's row (issue 42). The loser looks again shortly, by when the winner's queue exists.
+   */
   async function ensureQueue(b: PgBoss, def: JobDefinition) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ensureQueueOnce(b, def);
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
+      }
+    }
+  }
+
+  async function ensureQueueOnce(b: PgBoss, def: JobDefinition) {
     const existing = await b.getQueue(def.kind);
     if (existing) {
       await b.updateQueue(def.kind, { name: def.kind, ...queueOptions(def) });
@@ -451,18 +466,34 @@ export function createJobEngine(deps: {
 
     async start() {
       if (boss) return;
-      const b = new PgBoss({
-        db: deps.database.bossDb as PgBoss.Db,
-        schema: 'pgboss',
-        migrate: true,
-        supervise: true,
-        schedule: false,
-        maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds,
-        archiveCompletedAfterSeconds: 7 * 24 * 3600,
-        deleteAfterDays: 30,
-      });
-      b.on('error', (err) => log.error({ err: { message: messageOf(err) } }, 'job queue error'));
-      await b.start();
+      const open = () => {
+        const nb = new PgBoss({
+          db: deps.database.bossDb as PgBoss.Db,
+          schema: 'pgboss',
+          migrate: true,
+          supervise: true,
+          schedule: false,
+          maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds,
+          archiveCompletedAfterSeconds: 7 * 24 * 3600,
+          deleteAfterDays: 30,
+        });
+        nb.on('error', (err) => log.error({ err: { message: messageOf(err) } }, 'job queue error'));
+        return nb;
+      };
+      // Processes starting together on a fresh database install pg-boss's schema at once, and all but one fail
+      // on the other's CREATE SCHEMA (issue 42): those start again with a new instance, and find it installed.
+      let b = open();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await b.start();
+          break;
+        } catch (err) {
+          await b.stop({ graceful: false, close: false, wait: false }).catch(() => undefined);
+          if (attempt >= 5) throw err;
+          await new Promise((r) => setTimeout(r, 100 + Math.random() * 300 * attempt));
+          b = open();
+        }
+      }
       boss = b;
       for (const def of registry.all()) await ensureQueue(b, def);
       if (opts.workers) {
