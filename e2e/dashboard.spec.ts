@@ -59,8 +59,14 @@ test('the starting page shows the fleet’s figures, each linking to its list', 
   await expect(page.getByRole('heading', { name: 'Domains' })).toBeVisible();
   await page.goBack();
   await page.getByTestId('figure-expiring').click();
-  await expect(page).toHaveURL(new RegExp(`/domains\\?expiresBefore=${dayPlus(31)}$`));
+  await expect(page).toHaveURL(new RegExp(`/domains\\?expiresFrom=${today}&expiresBefore=${dayPlus(31)}$`));
   await page.goBack();
+  // Every figure opens a list with exactly that many rows.
+  for (const [testId, value] of Object.entries(expected)) {
+    await page.getByTestId(testId).click();
+    await expect(page.getByText(/^Total: \d+$/), testId).toHaveText(`Total: ${value}`);
+    await page.goBack();
+  }
   await page.getByTestId('expiring-list').getByRole('link').first().click();
   await expect(page).toHaveURL(/\/domains\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: 'Edit Domain' })).toBeVisible();

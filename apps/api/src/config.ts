@@ -216,6 +216,11 @@ const ConfigSchema = z.object({
   ALERTS_GROUP_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** The first retry of a failed delivery waits this long, doubling after each failure (6 retries). */
   ALERTS_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /**
+   * Let alert channels reach loopback, private, link-local and unique-local addresses (internal receivers; the
+   * demo's own). Off: such destinations are refused after resolving the name, on every connection (decision 058).
+   */
+  ALERT_ALLOW_PRIVATE_DESTINATIONS: boolish,
   /** The console's address, for links in messages (none: messages name the page without a link). */
   ALERTS_CONSOLE_URL: z
     .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })

@@ -551,15 +551,16 @@ export async function createContainer(
 
   // Alerts (issue 29, decision 046): channels hold credentials like every other; problems come from the tables
   // the periodic checks write; each message goes out as a durable job.
+  const alertDestinations = { allowPrivate: config.ALERT_ALLOW_PRIVATE_DESTINATIONS };
   const notificationChannels = createNotificationChannelsService({
     database,
     audit,
     usage,
     secrets,
     repo: repos.notificationChannels,
-    smtp: createSmtpClient(),
-    webhook: createWebhookClient(),
-    telegram: createTelegramClient(),
+    smtp: createSmtpClient({ destinations: alertDestinations }),
+    webhook: createWebhookClient({ destinations: alertDestinations }),
+    telegram: createTelegramClient({ destinations: alertDestinations }),
     logDelivery: (e) =>
       repos.alerts.log({
         deliveryId: e.deliveryId,
@@ -688,6 +689,7 @@ export async function createContainer(
       if (drainTimer) clearInterval(drainTimer);
       await jobEngine.stop(true, graceMs).catch(() => undefined);
       ssh.closeAll();
+      await zoneFile.close();
       await database.close();
     },
   };

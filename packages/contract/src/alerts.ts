@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { IdSchema, NUL_MESSAGE, hasNoNul, optionalText, requiredText, secretInput, secretOutput } from './common.ts';
+import {
+  IdSchema,
+  NUL_MESSAGE,
+  hasNoNul,
+  hasNoUrlCredentials,
+  optionalText,
+  requiredText,
+  secretInput,
+  secretOutput,
+  urlCredentialsMessage,
+} from './common.ts';
 import { DomainFilterPartialSchema } from './domains.ts';
 import { portInput } from './proxies.ts';
 import { valuesOf } from './labels.ts';
@@ -22,7 +32,10 @@ export const SMTP_SECURITY_LABELS: Record<SmtpSecurity, string> = {
 };
 /** The Bot API's address unless a channel names another (tests and the demo point at the simulator). */
 export const TELEGRAM_API_BASE = 'https://api.telegram.org';
-/** The webhook's signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
+/**
+ * Our first signature header, kept beside Standard Webhooks' `webhook-signature`: `t=<unix seconds>,v1=<hex
+ * HMAC-SHA256 of "<t>.<body>">` keyed by the secret's text.
+ */
 export const WEBHOOK_SIGNATURE_HEADER = 'Fleetdesk-Signature';
 /** The delivery's id, the same on every retry of one message, so a receiver can drop a repeat. */
 export const WEBHOOK_DELIVERY_HEADER = 'Fleetdesk-Delivery';
@@ -54,7 +67,8 @@ const httpUrl = (label: string) =>
       } catch {
         return false;
       }
-    }, `${label} must be an http(s) URL`);
+    }, `${label} must be an http(s) URL`)
+    .refine(hasNoUrlCredentials, urlCredentialsMessage(label));
 
 export const NotificationChannelSchema = z.object({
   _id: IdSchema,
@@ -327,7 +341,10 @@ export const WebhookPayloadSchema = z
     total: z.number().int(),
   })
   .describe(
-    'POSTed as application/json. Header Fleetdesk-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 with the ' +
-      'channel secret over "<t>.<raw body>">. Reject a t older than 5 minutes.',
+    'POSTed as application/json, signed as Standard Webhooks says: webhook-id (the delivery id, the same on ' +
+      'retries), webhook-timestamp (unix seconds), webhook-signature: v1,<base64 HMAC-SHA256 over ' +
+      '"<id>.<timestamp>.<raw body>"> keyed by the base64-decoded secret after whsec_. Also, for receivers ' +
+      'written before: Fleetdesk-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 with the channel secret over ' +
+      '"<t>.<raw body>">. Reject a timestamp more than 5 minutes off.',
   );
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;

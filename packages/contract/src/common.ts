@@ -13,6 +13,16 @@ export const NUL_MESSAGE = 'Must not contain a NUL character';
  * a 400 in every shared text schema.
  */
 export const hasNoNul = (s: string) => !s.includes('\u0000');
+/** No `user:pass@` in an address: a credential there would be shown and logged with it (decision 058). */
+export const hasNoUrlCredentials = (s: string) => {
+  try {
+    const u = new URL(s);
+    return !u.username && !u.password;
+  } catch {
+    return true;
+  }
+};
+export const urlCredentialsMessage = (label: string) => `${label} must not contain a user name or password`;
 export const IdParamsSchema = z.object({ id: IdSchema });
 
 /** A required, trimmed, bounded string. */

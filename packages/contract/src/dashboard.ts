@@ -1,6 +1,33 @@
 import { z } from 'zod';
 import { IdSchema, NUL_MESSAGE, hasNoNul } from './common.ts';
 
+/** A day (YYYY-MM-DD) plus n days (UTC). */
+export const addDays = (day: string, n: number) => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+};
+
+/**
+ * The list behind each figure of the starting page, with the lists' URL filters: each opens exactly the rows its
+ * figure counts (a test compares every figure with its list through the API).
+ */
+export const dashboardLinks = (d: { today: string; expiringWithinDays: number }) => ({
+  domains: '/domains',
+  active: '/domains?status=active',
+  inactive: '/domains?status=inactive',
+  // The window the figure counts, today included: expiresBefore is exclusive, so the day after its last day.
+  expiring: `/domains?expiresFrom=${d.today}&expiresBefore=${addDays(d.today, d.expiringWithinDays + 1)}`,
+  expired: `/domains?expiresBefore=${d.today}`,
+  servers: '/servers',
+  serversOnline: '/servers?status=online',
+  serversOffline: '/servers?status=offline',
+  proxies: '/proxies',
+  proxiesFailing: '/proxies?check=error',
+  clouds: '/clouds',
+  jobs: '/jobs?state=active',
+  audit: '/audit-log?signIns=exclude',
+});
+
 /** How many rows the dashboard's short lists carry. */
 export const DASHBOARD_LIST_SIZE = 8;
 

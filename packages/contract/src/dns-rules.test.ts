@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DNS_RECORD_TYPES } from './cloud-flare.ts';
+import { DNS_DATA_TYPES } from './dns-record-data.ts';
 import { DNS_RULE_MESSAGES, dnsConflict, dnsFullName, dnsRecordProblems } from './dns-rules.ts';
 
 /** A content Cloudflare takes for each type, so that only the rule under test can fail. */
@@ -12,12 +13,18 @@ const GOOD: Record<string, string> = {
   PTR: 'host.example.net',
   TXT: 'v=spf1 -all',
 };
-const priorityOf = (type: string) => (['MX', 'URI'].includes(type) ? { priority: 10 } : {});
+const priorityOf = (type: string) => (['MX', 'URI', 'SRV'].includes(type) ? { priority: 10 } : {});
 
 describe('the shared DNS rules, for every record type', () => {
   for (const type of DNS_RECORD_TYPES) {
     it(`${type}: proxied only when Cloudflare can proxy it; the record as such is fine`, () => {
-      const r = { type, name: 'www', content: GOOD[type] ?? '0 issue "letsencrypt.org"', ttl: 1, ...priorityOf(type) };
+      const r = {
+        type,
+        name: 'www',
+        content: GOOD[type] ?? DNS_DATA_TYPES[type]?.example ?? 'x',
+        ttl: 1,
+        ...priorityOf(type),
+      };
       expect(dnsRecordProblems({ ...r, proxied: false }, 'example.com')).toEqual([]);
       const proxied = dnsRecordProblems({ ...r, proxied: true }, 'example.com');
       if (['A', 'AAAA', 'CNAME'].includes(type)) expect(proxied).toEqual([]);
@@ -35,6 +42,17 @@ describe('the shared DNS rules, for every record type', () => {
     for (const t of ['CNAME', 'MX', 'NS', 'PTR']) expect(content(t, 'not a host')).toEqual([DNS_RULE_MESSAGES.host(t)]);
     expect(content('CNAME', 'x')).toEqual([DNS_RULE_MESSAGES.selfTarget('CNAME')]);
     expect(content('TXT', 'a'.repeat(2049))).toEqual([DNS_RULE_MESSAGES.txtLong]);
+  });
+
+  it('refuses control characters in content (a zone file would hold an injected line)', () => {
+    const content = (type: string, c: string) =>
+      dnsRecordProblems({ type, name: 'x', content: c, ...priorityOf(type) }).map((p) => p.message);
+    expect(content('TXT', '"v=1"\nevil.example. 300 IN A 127.0.0.1')).toEqual([DNS_RULE_MESSAGES.control]);
+    expect(content('TXT', 'trailing\n')).toEqual([DNS_RULE_MESSAGES.control]);
+    for (const c of ['\t', '\r', '\u0000', '\u007f', '\u0085'])
+      expect(content('TXT', `a${c}b`)).toEqual([DNS_RULE_MESSAGES.control]);
+    expect(content('CAA', '0 issue "ca.example"\n')).toEqual([DNS_RULE_MESSAGES.control]);
+    expect(content('TXT', 'café — ✓ "quoted" \\ ok')).toEqual([]);
   });
 
   it('TTL bounds, priority, names outside the zone', () => {

@@ -1,4 +1,5 @@
 import { DNS_TTL_AUTO, DNS_TTL_MAX, PROXIABLE_DNS_TYPES } from './cloud-flare.ts';
+import { dnsDataFromContent, isDnsDataType } from './dns-record-data.ts';
 
 /**
  * Cloudflare's own rules for a DNS record, checked before anything is sent: by the single-domain DNS editor, by
@@ -16,7 +17,7 @@ export type DnsRecordDraft = {
 export type DnsRuleField = 'type' | 'name' | 'content' | 'proxied' | 'ttl' | 'priority';
 export type DnsProblem = { field: DnsRuleField; message: string };
 
-/** Types whose records need a priority. */
+/** Types whose records need a priority (SRV's may also lead its content, as in a zone file). */
 export const DNS_PRIORITY_TYPES: readonly string[] = ['MX', 'URI'];
 /** Types whose content is a host name. */
 export const DNS_HOST_TYPES: readonly string[] = ['CNAME', 'MX', 'NS', 'PTR'];
@@ -29,6 +30,7 @@ export const DNS_RULE_MESSAGES = {
   host: (type: string) => `Content of a ${type} record must be a host name, such as mail.example.com`,
   selfTarget: (type: string) => `A ${type} record cannot point to its own name`,
   txtLong: `Content of a TXT record must be at most ${DNS_TXT_MAX} characters`,
+  control: 'Content must not contain control characters (such as a line break or a tab)',
   priority: (type: string) => `Priority is required for ${type} records (0–65535)`,
   name: 'Name must be a host name: letters, digits, "-" and "_", labels separated by dots (a leading "*." is allowed)',
   outside: (zone: string) => `The name is outside the zone ${zone}`,
@@ -37,6 +39,10 @@ export const DNS_RULE_MESSAGES = {
   hostClash: 'An A, AAAA or CNAME record with that name already exists; a CNAME cannot share its name with them',
   nsClash: 'NS records cannot share their name with records of other types',
 } as const;
+
+/** C0 and C1 control characters and DEL: Cloudflare refuses them, and a zone file could not hold them on one line. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 
 const IPV4_RE = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const HOSTNAME_RE =
@@ -85,6 +91,7 @@ export function dnsRecordProblems(r: DnsRecordDraft, zone?: string): DnsProblem[
   }
   if (full !== null && full !== '@' && (full.length > 255 || !RECORD_NAME_RE.test(full)))
     out.push({ field: 'name', message: DNS_RULE_MESSAGES.name });
+  if (CONTROL_RE.test(r.content)) out.push({ field: 'content', message: DNS_RULE_MESSAGES.control });
   if (content) {
     if (type === 'A' && !isIpv4(content)) out.push({ field: 'content', message: DNS_RULE_MESSAGES.ipv4 });
     if (type === 'AAAA' && !isIpv6(content)) out.push({ field: 'content', message: DNS_RULE_MESSAGES.ipv6 });
@@ -95,6 +102,14 @@ export function dnsRecordProblems(r: DnsRecordDraft, zone?: string): DnsProblem[
     }
     if (type === 'TXT' && content.length > DNS_TXT_MAX)
       out.push({ field: 'content', message: DNS_RULE_MESSAGES.txtLong });
+    // Cloudflare takes these as `data`; content that does not split into its fields could not be sent.
+    if (isDnsDataType(type)) {
+      const parsed = dnsDataFromContent(type, content, r.priority);
+      // SRV content without its priority is fine as content; the priority is what is missing.
+      const srvPriority = type === 'SRV' && r.priority === undefined && dnsDataFromContent(type, content, 0).ok;
+      if (srvPriority) out.push({ field: 'priority', message: DNS_RULE_MESSAGES.priority(type) });
+      else if (!parsed.ok) out.push({ field: 'content', message: parsed.message });
+    }
   }
   if (
     r.ttl !== undefined &&

@@ -3,10 +3,12 @@ import {
   CREDENTIAL_MESSAGES,
   IdSchema,
   ListQuerySchema,
+  hasNoUrlCredentials,
   isUserSafe,
   requiredText,
   secretOutput,
   secretToken,
+  urlCredentialsMessage,
 } from './common.ts';
 
 export const REGISTRATOR_TYPES = ['namecheap'] as const;
@@ -29,7 +31,10 @@ export const isHttpUrl = (v: string) => {
   }
 };
 
-const endpointUrl = () => requiredText(500, 'Endpoint URL').refine(isHttpUrl, { message: ENDPOINT_URL_MESSAGE });
+const endpointUrl = () =>
+  requiredText(500, 'Endpoint URL')
+    .refine(isHttpUrl, { message: ENDPOINT_URL_MESSAGE })
+    .refine(hasNoUrlCredentials, { message: urlCredentialsMessage('Endpoint URL') });
 // ApiUser and ApiKey go in the URL of every Namecheap call.
 const apiUsername = () => requiredText(100, 'API username').refine(isUserSafe, { message: CREDENTIAL_MESSAGES.user });
 const registratorType = () =>

@@ -246,6 +246,15 @@ const domainFilterShape = z.object({
       .refine(isIsoDate, { message: 'expiresBefore must be a date (YYYY-MM-DD)' })
       .optional(),
   ),
+  /** Domains whose registrar expiration date is this day or later (with expiresBefore: a window of days). */
+  expiresFrom: z.preprocess(
+    absentIfEmpty,
+    z
+      .string({ message: 'expiresFrom must be a date (YYYY-MM-DD)' })
+      .trim()
+      .refine(isIsoDate, { message: 'expiresFrom must be a date (YYYY-MM-DD)' })
+      .optional(),
+  ),
   /** By the domain's worst health result; "problems" is failing, warning or unknown; "unchecked" never checked. */
   health: z.preprocess(
     absentIfEmpty,

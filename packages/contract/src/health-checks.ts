@@ -74,3 +74,13 @@ export const CHECK_STATE_FILTER_VALUES = [...HEALTH_STATES, 'problems'] as const
 export type CheckStateFilter = (typeof CHECK_STATE_FILTER_VALUES)[number];
 /** The list's value for one check's state, as domains.health_checks holds it ("cf_ssl:failing"). */
 export const healthMark = (check: string, state: string) => `${check}:${state}`;
+
+/** "4 failing · 1 warning · 2 unknown": each number of a domain's checks for what it is (problems, worst first). */
+export function healthProblemSummary(states: readonly HealthState[]): string {
+  const parts: string[] = [];
+  for (const s of ['failing', 'warning', 'unknown'] as const) {
+    const n = states.filter((x) => x === s).length;
+    if (n) parts.push(`${n} ${s}`);
+  }
+  return parts.join(' · ');
+}

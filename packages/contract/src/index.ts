@@ -18,6 +18,7 @@ export * from './domain-registrators-contacts.ts';
 export * from './domains.ts';
 export * from './cloud-flare.ts';
 export * from './dns-rules.ts';
+export * from './dns-record-data.ts';
 export * from './dns-templates.ts';
 export * from './launch-profiles.ts';
 export * from './direct-admin.ts';

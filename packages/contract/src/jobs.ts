@@ -121,6 +121,11 @@ export const JobListQuerySchema = ListQuerySchema.extend({
   kind: z.enum(JOB_KINDS, { message: `kind must be one of ${JOB_KINDS.join(', ')}` }).optional(),
   /** One state, or `active` for queued and running. */
   state: z.enum([...JOB_STATES, 'active'], { message: 'state must be a job state or active' }).optional(),
+  /**
+   * The schedule's housekeeping runs: left out unless `include` (with the rest) or `only`; a `kind` asked for
+   * by name shows its runs whoever started them.
+   */
+  periodic: z.enum(['include', 'only'], { message: 'periodic must be include or only' }).optional(),
 });
 export type JobListQuery = z.infer<typeof JobListQuerySchema>;
 

@@ -1,10 +1,34 @@
 import { z } from 'zod';
-import { IdSchema, booleanish, optionalRef, optionalText, secretInput, secretOutput } from './common.ts';
+import {
+  IdSchema,
+  ListQuerySchema,
+  booleanish,
+  optionalRef,
+  optionalText,
+  secretInput,
+  secretOutput,
+} from './common.ts';
 import { RefSchema } from './clouds.ts';
 
 export const PROXY_TYPES = ['http', 'socks5'] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
 export const CHECK_STATUSES = ['ok', 'error'] as const;
+/** A proxy's check as the list filters it: passed, failed, or never checked. */
+export const PROXY_CHECK_FILTERS = ['ok', 'error', 'unchecked'] as const;
+export const PROXY_CHECK_FILTER_LABELS: Record<(typeof PROXY_CHECK_FILTERS)[number], string> = {
+  ok: 'Check passed',
+  error: 'Check failed',
+  unchecked: 'Never checked',
+};
+
+/** The proxies list: the kit's search and page, and the check the dashboard's "Proxies failing" opens. */
+export const ProxyListQuerySchema = ListQuerySchema.extend({
+  check: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(PROXY_CHECK_FILTERS, { message: `check must be one of ${PROXY_CHECK_FILTERS.join(', ')}` }).optional(),
+  ),
+});
+export type ProxyListQuery = z.infer<typeof ProxyListQuerySchema>;
 
 const ipv4 = z.ipv4();
 const ipv6 = z.ipv6();

@@ -1,9 +1,28 @@
 import { z } from 'zod';
-import { CREDENTIAL_MESSAGES, IdSchema, isUserSafe, optionalText, secretOutput, secretPassword } from './common.ts';
+import {
+  CREDENTIAL_MESSAGES,
+  IdSchema,
+  ListQuerySchema,
+  hasNoUrlCredentials,
+  isUserSafe,
+  urlCredentialsMessage,
+  optionalText,
+  secretOutput,
+  secretPassword,
+} from './common.ts';
 import { IpAddressSchema, portInput } from './proxies.ts';
 
 export const SERVER_STATUSES = ['online', 'offline', 'unknown'] as const;
 export type ServerStatus = (typeof SERVER_STATUSES)[number];
+
+/** The servers list: the kit's search and page, and the status the dashboard's figures open. */
+export const ServerListQuerySchema = ListQuerySchema.extend({
+  status: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(SERVER_STATUSES, { message: `status must be one of ${SERVER_STATUSES.join(', ')}` }).optional(),
+  ),
+});
+export type ServerListQuery = z.infer<typeof ServerListQuerySchema>;
 
 const emptyToNull = (v: unknown) => (v === '' ? null : v);
 const optionalUrl = (label: string) =>
@@ -14,6 +33,7 @@ const optionalUrl = (label: string) =>
       .trim()
       .max(2000)
       .pipe(z.url({ protocol: /^https?$/, message: `${label} must be an http(s) URL` }))
+      .refine(hasNoUrlCredentials, urlCredentialsMessage(label))
       .nullable()
       .optional(),
   );

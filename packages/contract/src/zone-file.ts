@@ -6,6 +6,11 @@ import { FleetSelectionSchema } from './fleet.ts';
 /** A zone file upload: the largest accepted, and the most records one file may hold. */
 export const ZONE_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const ZONE_FILE_MAX_RECORDS = 20_000;
+/** Bounds on the work one record takes: its text (a multi-line entry in full) and its character strings. */
+export const ZONE_FILE_MAX_ENTRY_BYTES = 16 * 1024;
+export const ZONE_FILE_MAX_STRINGS = 128;
+/** The longest a file is read for before the preview gives up (the reading runs off the request thread). */
+export const ZONE_FILE_READ_SECONDS = 20;
 /** Unimportable lines listed in one answer (the count is always exact). */
 export const ZONE_FILE_PROBLEMS_MAX = 500;
 
@@ -13,6 +18,7 @@ export const ZONE_FILE_TEXT = {
   tooLarge: `The zone file is larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MB`,
   tooMany: `The zone file holds more than ${ZONE_FILE_MAX_RECORDS} records`,
   empty: 'The zone file is empty',
+  tooSlow: `The zone file took longer than ${ZONE_FILE_READ_SECONDS} seconds to read: split it into smaller files`,
   mediaType: 'Send the zone file as text/plain',
   nothingChosen: 'Choose at least one change to apply',
 } as const;

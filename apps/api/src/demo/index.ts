@@ -35,6 +35,8 @@ export async function startDemo(config: Config) {
       // Alerts read problems every 15 s and group for 5 s, so the demo's inbox fills while one watches.
       ALERTS_EVALUATE_MINUTES: 0.25,
       ALERTS_GROUP_SECONDS: 5,
+      // The demo's SMTP catcher and Telegram simulator listen on loopback.
+      ALERT_ALLOW_PRIVATE_DESTINATIONS: true,
       ALERTS_CONSOLE_URL: config.ALERTS_CONSOLE_URL ?? `http://127.0.0.1:${config.PORT}`,
     } satisfies Config,
     /** Seeds a new data directory, then points the seeded rows at this run's simulators (their ports change). */

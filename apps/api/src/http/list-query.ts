@@ -1,4 +1,4 @@
-import { SQL, asc, getTableColumns, getTableName, is, sql } from 'drizzle-orm';
+import { SQL, and, asc, getTableColumns, getTableName, is, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE } from '@fleetdesk/contract';
 import type { Db, Executor } from '../db/client.ts';
@@ -105,6 +105,8 @@ export function searchList<R>(
     from: PgTable | SQL;
     tables: PgTable[];
     search: (pattern: unknown) => SQL;
+    /** One optional filter of the list (a value, or a placeholder), beside the search: `q.filter`. */
+    filter?: (value: unknown) => SQL;
     rows: (
       ex: Executor,
       where: SQL | undefined,
@@ -112,7 +114,7 @@ export function searchList<R>(
       v: { v: SQL<string> },
     ) => Buildable<R & { v: string }>;
   },
-): (q: { search?: string; page: number }, ex?: Executor) => Promise<Page<R>> {
+): (q: { search?: string; page: number; filter?: string }, ex?: Executor) => Promise<Page<R>> {
   const v = { v: versionSql(o.tables) };
   const counted = (ex: Executor, where: SQL | undefined) =>
     (ex as Db)
@@ -123,42 +125,57 @@ export function searchList<R>(
     rows: o.rows(db, where, sql.placeholder('offset'), v).prepare(`${o.name}_page${suffix}`),
     count: counted(db, where).prepare(`${o.name}_count${suffix}`),
   });
-  // Built at the first call, when whatever the queries read from elsewhere (the servers' domain count) is set.
-  let st: {
-    plain: ReturnType<typeof prepared>;
-    searched: ReturnType<typeof prepared>;
-    versions: Prepared<{ v: string }>;
+  /** The WHERE of a search and the filter, each given or not (values, or placeholders). */
+  const whereOf = (pattern: unknown, filter: unknown) =>
+    and(
+      pattern === undefined ? undefined : o.search(pattern),
+      filter === undefined || !o.filter ? undefined : o.filter(filter),
+    );
+  // Built at the first call, when whatever the queries read from elsewhere (the servers' domain count) is set;
+  // one pair of statements per shape (search or not, filter or not), prepared when first asked.
+  const shapes = new Map<string, ReturnType<typeof prepared>>();
+  const statementsFor = (searched: boolean, filtered: boolean) => {
+    const suffix = `${searched ? '_search' : ''}${filtered ? '_filter' : ''}`;
+    let st = shapes.get(suffix);
+    if (!st) {
+      st = prepared(
+        whereOf(searched ? sql.placeholder('pattern') : undefined, filtered ? sql.placeholder('filter') : undefined),
+        suffix,
+      );
+      shapes.set(suffix, st);
+    }
+    return st;
   };
-  const statements = () =>
-    (st ??= {
-      plain: prepared(undefined, ''),
-      searched: prepared(o.search(sql.placeholder('pattern')), '_search'),
-      versions: (db as Db)
-        .select(v)
-        .from(sql`(values (1)) as one (x)`)
-        .prepare(`${o.name}_versions`),
-    });
-  const readVersions = freshRead(async () => (await statements().versions.execute())[0]?.v);
+  let versions: Prepared<{ v: string }> | undefined;
+  const readVersions = freshRead(
+    async () =>
+      (
+        await (versions ??= (db as Db)
+          .select(v)
+          .from(sql`(values (1)) as one (x)`)
+          .prepare(`${o.name}_versions`)).execute()
+      )[0]?.v,
+  );
   const pages = new Map<string, { v: string; at: number; page: Page<R> }>();
 
   return async (q, ex = db) => {
     const s = q.search?.trim();
     const pattern = s ? likePattern(s) : undefined;
+    const filter = o.filter && q.filter ? q.filter : undefined;
     const offset = pageOffset(q.page);
     if (ex !== db) {
-      const where = pattern === undefined ? undefined : o.search(pattern);
+      const where = whereOf(pattern, filter);
       const [rows, [c]] = await Promise.all([o.rows(ex, where, offset, v), counted(ex, where)]);
       return { rows: rows.map(({ v: _v, ...row }) => row as R), count: Number(c!.n) };
     }
     const keepMax = listPageCacheSize(db);
-    const pageKey = `${pattern ?? ''}\u0000${offset}`;
+    const pageKey = `${pattern ?? ''}\u0000${filter ?? ''}\u0000${offset}`;
     const kept = keepMax > 0 ? pages.get(pageKey) : undefined;
     if (kept && Date.now() - kept.at < COUNT_CACHE_TTL_MS && (await readVersions()) === kept.v) return kept.page;
 
-    const { plain, searched } = statements();
-    const st = pattern === undefined ? plain : searched;
-    const values = { pattern, offset };
-    const key = `${o.name}\u0000${pattern ?? ''}`;
+    const st = statementsFor(pattern !== undefined, filter !== undefined);
+    const values = { pattern, filter, offset };
+    const key = `${o.name}\u0000${pattern ?? ''}\u0000${filter ?? ''}`;
     const count = async () => {
       const [c] = await st.count.execute(values);
       const n = Number(c!.n);

@@ -170,6 +170,8 @@ export function isExpensiveRoute(method: string, url: string): boolean {
   // A channel's test message: an outbound SMTP, HTTP or Bot API call.
   if (method === 'POST' && /^\/api\/notification-channels\/:id\/test$/.test(url)) return true;
   if (method === 'GET' && /\/export$/.test(url)) return true;
+  // A zone file's preview: up to 5 MB read on the reader's thread, then compared with the zone.
+  if (method === 'POST' && /\/cloud-flare\/zone-file\/preview$/.test(url)) return true;
   return false;
 }
 

@@ -131,6 +131,22 @@ describe('job engine', () => {
     expect(done.error).toBe('Attempt 3 failed on purpose');
   }, 45_000);
 
+  it('waits the retry out as long as the failure asks, past the back-off, within the retry limit', async () => {
+    const t0 = Date.now();
+    const row = await engine().enqueue('test.later', { failTimes: 1, afterSeconds: 5 });
+    for (let i = 0; i < 100 && !(await t.c.repos.jobs.find(row.id))?.error; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await t.c.repos.jobs.find(row.id)).toMatchObject({ state: 'queued', error: 'Busy: retry after 5 s' });
+    const done = await engine().waitFor(row.id, 20_000);
+    expect(done).toMatchObject({ state: 'completed', attempts: 2, result: { attempt: 2 } });
+    // The policy alone retries after 1 s.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(5000);
+
+    const spent = await engine().enqueue('test.later', { failTimes: 5, afterSeconds: 2 });
+    const failed = await engine().waitFor(spent.id, 30_000);
+    expect(failed).toMatchObject({ state: 'failed', attempts: 3, error: 'Busy: retry after 2 s' });
+  }, 45_000);
+
   it('times a job out', async () => {
     const row = await engine().enqueue('test.slow', { ms: 60_000 });
     const done = await engine().waitFor(row.id, 20_000);

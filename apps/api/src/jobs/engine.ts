@@ -7,7 +7,13 @@ import type { Database } from '../db/client.ts';
 import { isUniqueViolation, untilConnected } from '../db/pg-errors.ts';
 import { ConflictError, ValidationError } from '../http/errors.ts';
 import type { JobRow, JobsRepository } from '../modules/jobs/jobs.repository.ts';
-import { PermanentJobError, type JobContext, type JobDefinition, type JobRegistry } from './registry.ts';
+import {
+  PermanentJobError,
+  RetryLaterError,
+  type JobContext,
+  type JobDefinition,
+  type JobRegistry,
+} from './registry.ts';
 
 export type JobEngineOptions = {
   /** Run handlers in this process (the API by default, and `npm run worker`). */
@@ -304,6 +310,10 @@ export function createJobEngine(deps: {
       const meta = bossJob as { retryCount?: number; retryLimit?: number };
       const permanent = err instanceof PermanentJobError;
       const retriesLeft = !permanent && (meta.retryLimit ?? def.retry.limit) - (meta.retryCount ?? 0) > 0;
+      if (err instanceof RetryLaterError && retriesLeft) {
+        const later = await retryLater(def, jobId, myBossId, meta, err, steps, pending);
+        if (later) return later;
+      }
       await durable(() =>
         repo.transitionOwned(jobId, myBossId, ['running'], {
           // Waiting for pg-boss's retry shows as queued, with the last error beside it.
@@ -345,6 +355,44 @@ export function createJobEngine(deps: {
     }
     await durable(() => b.complete(def.kind, job.id, result as object)).catch(() => undefined);
     return result;
+  }
+
+  /**
+   * A failure that asks for a later retry than pg-boss's back-off would make (whose least wait is delay·2^count):
+   * the job goes back to queued under a new pg-boss job that starts then, with the retries and back-off left.
+   * Answers null when the back-off already waits long enough.
+   */
+  async function retryLater(
+    def: JobDefinition,
+    jobId: string,
+    myBossId: string,
+    meta: { retryCount?: number; retryLimit?: number },
+    err: RetryLaterError,
+    steps: JobStep[],
+    pending: JobProgress | null,
+  ) {
+    const b = boss ?? stoppingBoss;
+    const count = meta.retryCount ?? 0;
+    const factor = def.retry.backoff ? 2 ** count : 1;
+    if (!b || err.afterSeconds <= def.retry.delaySeconds * factor) return null;
+    const bossId = randomUUID();
+    const row = await repo.transitionOwned(jobId, myBossId, ['running'], {
+      state: 'queued',
+      bossId,
+      worker: null,
+      error: err.message,
+      ...(pending ? { progress: pending } : {}),
+      steps: steps.length ? steps : null,
+      finishedAt: null,
+    });
+    if (!row) return { superseded: true };
+    await send(b, def, jobId, {
+      id: bossId,
+      startAfter: Math.ceil(err.afterSeconds),
+      retryLimit: (meta.retryLimit ?? def.retry.limit) - count - 1,
+      retryDelay: def.retry.delaySeconds * (def.retry.backoff ? factor * 2 : 1),
+    });
+    return { retryAfter: err.afterSeconds };
   }
 
   /**
@@ -683,6 +731,7 @@ export function createJobEngine(deps: {
           payload: {},
           state: 'queued',
           createdBy: 'schedule',
+          periodic: true,
         });
         if (!row) return;
         await engine.dispatch(def, row, { singletonKey: kind, singletonSeconds: seconds });

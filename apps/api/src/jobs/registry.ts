@@ -59,6 +59,19 @@ export type JobDefinition<P = any> = {
  */
 export class PermanentJobError extends Error {}
 
+/**
+ * A temporary failure that names its earliest retry (a provider's Retry-After or `retry_after`): the retry waits
+ * at least `afterSeconds`, even past the policy's back-off, and still counts against its limit.
+ */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly afterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 export const defineJob = <P>(def: JobDefinition<P>): JobDefinition<P> => def;
 
 /** The registry: every job kind, by name. A kind cannot be registered twice. */

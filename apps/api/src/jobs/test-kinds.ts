@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob, type JobDefinition } from './registry.ts';
+import { RetryLaterError, defineJob, type JobDefinition } from './registry.ts';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -39,6 +39,18 @@ export function testJobKinds(): JobDefinition[] {
       timeoutSeconds: 30,
       async handler(ctx) {
         if (ctx.attempt <= ctx.payload.failTimes) throw new Error(`Attempt ${ctx.attempt} failed on purpose`);
+        return { attempt: ctx.attempt };
+      },
+    }),
+    defineJob({
+      kind: 'test.later',
+      area: 'cnv:domains',
+      payload: z.object({ failTimes: z.number().int().min(0), afterSeconds: z.number().int().min(0) }),
+      retry: { limit: 2, delaySeconds: 1, backoff: false },
+      timeoutSeconds: 30,
+      async handler(ctx) {
+        if (ctx.attempt <= ctx.payload.failTimes)
+          throw new RetryLaterError(`Busy: retry after ${ctx.payload.afterSeconds} s`, ctx.payload.afterSeconds);
         return { attempt: ctx.attempt };
       },
     }),

@@ -1,6 +1,8 @@
 import { REDACTED, SECRET_FIELDS } from '@fleetdesk/contract';
 
-const SECRET = new Set<string>(SECRET_FIELDS);
+const SECRET_NAMES = new Set<string>(SECRET_FIELDS);
+/** A secret field by name, or a sealed column (`…Enc`, as a snapshot of a row carries it). */
+const isSecret = (k: string) => SECRET_NAMES.has(k) || /Enc$/.test(k);
 
 /** Field-by-field differences between two snapshots, secrets redacted. Unchanged fields are left out. */
 export function auditDiff(
@@ -13,7 +15,7 @@ export function auditDiff(
     const b = before?.[k];
     const a = after?.[k];
     if (JSON.stringify(b) === JSON.stringify(a)) continue;
-    out[k] = SECRET.has(k)
+    out[k] = isSecret(k)
       ? { before: b == null ? null : REDACTED, after: a == null ? null : REDACTED }
       : { before: b ?? null, after: a ?? null };
   }
@@ -27,7 +29,7 @@ export function redact(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        SECRET.has(k) || /authorization|x-auth-key/i.test(k) ? REDACTED : redact(v),
+        isSecret(k) || /authorization|x-auth-key/i.test(k) ? REDACTED : redact(v),
       ]),
     );
   }

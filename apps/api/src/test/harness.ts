@@ -84,7 +84,9 @@ export async function createTestApp(
   const limits = opts.productionRateLimits ? {} : TEST_RATE_LIMITS;
   const clean = { ...process.env };
   for (const k of Object.keys(clean)) if (k.startsWith('RATE_LIMIT_') || k.startsWith('LOGIN_')) delete clean[k];
-  const config = loadConfig({ ...clean, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...limits, ...env }, { dotenv: false });
+  // The tests' receivers listen on loopback; tests of the refusal turn it off.
+  const base = { DATA_DIR: dataDir, LOG_LEVEL: 'info', ALERT_ALLOW_PRIVATE_DESTINATIONS: '1' };
+  const config = loadConfig({ ...clean, ...base, ...limits, ...env }, { dotenv: false });
   const { database, drop } = await createTestDatabase();
   const c = await createContainer(config, { database, extraJobs: opts.extraJobs, jobOptions: opts.jobOptions });
   const logs: string[] = [];

@@ -119,6 +119,10 @@ describe('cloudflare simulator: wire details', () => {
       body: { type: 'TXT', name: 't', content: 'x', proxied: true },
     });
     expect(proxiedTxt.body.errors[0].error_chain[0].code).toBe(9004);
+    const newline = await call('POST', `/zones/${zoneId}/dns_records`, {
+      body: { type: 'TXT', name: 'nl', content: '"v=1"\nevil.rules.com. 300 IN A 127.0.0.1' },
+    });
+    expect(newline.body.errors[0].error_chain[0].code).toBe(9009);
   });
 
   it('validates purge bodies and logs purges', async () => {

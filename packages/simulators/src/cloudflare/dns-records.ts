@@ -27,23 +27,56 @@ export const DNS_TYPES = [
 ] as const;
 
 const PROXIABLE = new Set(['A', 'AAAA', 'CNAME']);
-const NEEDS_PRIORITY = new Set(['MX', 'URI']);
-// Types whose value Cloudflare takes as a structured `data` object rather than `content`.
-const DATA_TYPES = new Set([
-  'CAA',
-  'CERT',
-  'DNSKEY',
-  'DS',
-  'HTTPS',
-  'LOC',
-  'NAPTR',
-  'SMIMEA',
-  'SRV',
-  'SSHFP',
-  'SVCB',
-  'TLSA',
-  'URI',
-]);
+const NEEDS_PRIORITY = new Set(['MX', 'URI', 'SRV']);
+/**
+ * Types whose value Cloudflare takes as a structured `data` object (their `content` is read-only; the request
+ * check refuses it) and the order of the fields in the content Cloudflare computes; quoted fields marked ".
+ */
+const DATA_FIELDS: Record<string, string[]> = {
+  CAA: ['flags', 'tag', '"value'],
+  CERT: ['type', 'key_tag', 'algorithm', 'certificate'],
+  DNSKEY: ['flags', 'protocol', 'algorithm', 'public_key'],
+  DS: ['key_tag', 'algorithm', 'digest_type', 'digest'],
+  HTTPS: ['priority', 'target', 'value'],
+  LOC: [
+    'lat_degrees',
+    'lat_minutes',
+    'lat_seconds',
+    'lat_direction',
+    'long_degrees',
+    'long_minutes',
+    'long_seconds',
+    'long_direction',
+    'altitude:m',
+    'size:m',
+    'precision_horz:m',
+    'precision_vert:m',
+  ],
+  NAPTR: ['order', 'preference', '"flags', '"service', '"regex', 'replacement'],
+  SMIMEA: ['usage', 'selector', 'matching_type', 'certificate'],
+  SRV: ['weight', 'port', 'target'],
+  SSHFP: ['algorithm', 'type', 'fingerprint'],
+  SVCB: ['priority', 'target', 'value'],
+  TLSA: ['usage', 'selector', 'matching_type', 'certificate'],
+  URI: ['weight', '"target'],
+};
+
+/** The content Cloudflare shows for a record given as data; a field missing from data refuses the record. */
+function contentOf(type: string, data: Record<string, unknown>, pointer: string): string {
+  const parts: string[] = [];
+  for (const spec of DATA_FIELDS[type] ?? []) {
+    const quoted = spec.startsWith('"');
+    const [key = '', unit = ''] = spec.replace(/^"/, '').split(':');
+    const v = data[key];
+    if (v === undefined || v === null || (typeof v === 'string' && v === '' && !quoted && key !== 'value')) {
+      throw cfErrors.dnsValidation(9101, `data.${key} is required for ${type} records.`, `${pointer}/${key}`);
+    }
+    const text = String(v);
+    if (quoted) parts.push(`"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+    else if (text !== '') parts.push(`${text}${unit}`);
+  }
+  return parts.join(' ');
+}
 const HOSTNAME_RE =
   /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.?$/i;
 const RECORD_NAME_RE = /^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/;
@@ -128,12 +161,15 @@ export function buildRecord(
     throw cfErrors.dnsValidation(9004, 'This record type cannot be proxied.', at('proxied'));
   }
 
-  const data = pick('data', keep?.data);
-  let content = pick('content', keep?.content);
-  if (DATA_TYPES.has(upperType) && content === undefined && data !== undefined) {
-    if (typeof data !== 'object' || data === null)
-      throw cfErrors.dnsValidation(9101, 'data must be an object.', at('data'));
-    content = Object.values(data as Record<string, unknown>).join(' ');
+  const isData = upperType in DATA_FIELDS;
+  // A patch that changes the type starts over: the old record's data or content belongs to the old type.
+  const sameType = keep?.type === upperType;
+  const data = pick('data', isData && sameType ? keep?.data : undefined);
+  let content = pick('content', !isData && sameType ? keep?.content : undefined);
+  if (isData) {
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      throw cfErrors.dnsValidation(9101, `data is required for ${upperType} records.`, at('data'));
+    content = contentOf(upperType, data as Record<string, unknown>, at('data'));
   }
   if (typeof content !== 'string' || content.trim() === '') {
     throw contentError(upperType, at('content'));
@@ -145,11 +181,18 @@ export function buildRecord(
       throw contentError(upperType, at('content'));
     }
   }
+  // Cloudflare refuses control characters in content (a line break would break its zone-file export).
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(content)) throw contentError(upperType, at('content'));
   if (upperType === 'TXT' && content.length > 2048) {
     throw cfErrors.dnsValidation(9104, 'Content for TXT record is too long.', at('content'));
   }
 
-  const priority = pick('priority', keep?.priority);
+  // SRV keeps its priority inside data (its schema has no top-level priority).
+  const priority =
+    upperType === 'SRV'
+      ? (data as Record<string, unknown>).priority
+      : pick('priority', isData && upperType !== 'URI' ? undefined : keep?.priority);
   if (NEEDS_PRIORITY.has(upperType) || priority !== undefined) {
     if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0 || priority > 65535) {
       throw cfErrors.dnsValidation(9100, `Priority must be set for ${upperType} records (0-65535).`, at('priority'));
@@ -182,9 +225,9 @@ export function buildRecord(
     createdOn: base?.createdOn ?? now,
     modifiedOn: now,
   };
-  if (typeof priority === 'number') record.priority = priority;
+  if (typeof priority === 'number' && upperType !== 'SRV') record.priority = priority;
   if (typeof comment === 'string') record.comment = comment;
-  if (data !== undefined) record.data = data as Record<string, unknown>;
+  if (isData) record.data = data as Record<string, unknown>;
   return record;
 }
 

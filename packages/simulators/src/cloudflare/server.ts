@@ -3,6 +3,7 @@ import { loadState, saveState } from './state-file.ts';
 import { CfError, cfErrors, failure, ok, type Envelope, type ResultInfo } from './envelope.ts';
 import { applyBatch, createRecord, deleteRecord, filterRecords, recordJson, updateRecord } from './dns-records.ts';
 import { putEntrypoint, RULESET_PHASES, rulesetJson } from './rulesets.ts';
+import { refusalOf, warmRequestValidator } from './openapi/request-check.ts';
 import {
   accountJson,
   addAccountTo,
@@ -188,6 +189,30 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
   const batchLimitOf = (zone: SimZone) => opts.dnsBatchLimit ?? dnsBatchLimitOf(zone.plan);
   const hooks = new Set<(entry: RequestLogEntry) => void>();
   const windows = new Map<string, number[]>();
+
+  const recordTypeOf = (id: string): string | undefined => {
+    for (const zone of state.zones.values()) {
+      const r = zone.dnsRecords.get(id);
+      if (r) return r.type;
+    }
+    return undefined;
+  };
+  warmRequestValidator();
+  /** The CfError `fn` throws when run against a copy of the zones, or undefined. */
+  const dryRun = (fn: () => unknown): CfError | undefined => {
+    const { zones, purgeLog } = state;
+    state.zones = structuredClone(zones);
+    state.purgeLog = [];
+    try {
+      fn();
+      return undefined;
+    } catch (err) {
+      return err instanceof CfError ? err : undefined;
+    } finally {
+      state.zones = zones;
+      state.purgeLog = purgeLog;
+    }
+  };
 
   const zoneFor = (ctx: Ctx): SimZone => {
     const id = ctx.params.zone ?? '';
@@ -599,15 +624,13 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
         }
       }
       const query = new URLSearchParams(url.search);
-      const envelope = found.handler({
-        method,
-        path,
-        query,
-        body,
-        account: auth.account,
-        scheme: auth.scheme,
-        params: found.params,
-      });
+      // Cloudflare's own document decides what a request may hold, before any handler looks at it.
+      const ctx: Ctx = { method, path, query, body, account: auth.account, scheme: auth.scheme, params: found.params };
+      const refused = refusalOf({ method, path, query, auth: auth.scheme, body }, recordTypeOf);
+      // Where the simulator knows Cloudflare's own, more specific refusal (9021 for a TTL, 1007 for a setting), that
+      // one is answered; the handler runs on a copy, so a refused request changes nothing either way.
+      if (refused) throw dryRun(() => found.handler(ctx)) ?? refused;
+      const envelope = found.handler(ctx);
       status = 200;
       log.status = status;
       for (const hook of hooks) hook(log);
@@ -646,6 +669,13 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
     addDnsRecord(zoneId, record) {
       const zone = state.zones.get(zoneId);
       if (!zone) throw new Error(`unknown zone ${zoneId}`);
+      // What the API would refuse (CAA as content, …) is refused here too, so seeds and tests stay real.
+      const path = `/zones/${zoneId}/dns_records`;
+      const refused = refusalOf(
+        { method: 'POST', path, query: new URLSearchParams(), auth: 'token', body: record },
+        recordTypeOf,
+      );
+      if (refused) throw refused;
       return createRecord(zone, record).id;
     },
     setZonePlan(zoneId, plan) {

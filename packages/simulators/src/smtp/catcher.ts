@@ -3,7 +3,9 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 /**
  * A local SMTP server that keeps what it receives (tests and the demo's inbox): the raw message, the envelope
  * and the parts read from it (subject, text and HTML of a multipart/alternative message, decoded). It can
- * refuse the next messages with an SMTP reply (a 4xx or 5xx) to test failures, and require a login.
+ * refuse the next messages with an SMTP reply (a 4xx or 5xx) to test failures, and require a login. Given a
+ * key and certificate it speaks TLS: STARTTLS on a plain port (and, as real servers do, no login before it), or
+ * TLS from the first byte with `secure`.
  */
 export interface CaughtMail {
   id: number;
@@ -15,6 +17,8 @@ export interface CaughtMail {
   text: string;
   html: string;
   raw: string;
+  /** Received over TLS (STARTTLS or from the first byte). */
+  secure: boolean;
 }
 
 export interface SmtpCatcherOptions {
@@ -23,6 +27,10 @@ export interface SmtpCatcherOptions {
   users?: Record<string, string>;
   /** Kept at most (the oldest go first). */
   keep?: number;
+  /** PEM key and certificate: STARTTLS is offered (a login needs it first). */
+  tls?: { key: string; cert: string };
+  /** With `tls`: TLS from the first byte (port 465 style) instead of STARTTLS. */
+  secure?: boolean;
 }
 
 export interface SmtpCatcher {
@@ -40,11 +48,14 @@ export async function startSmtpCatcher(o: SmtpCatcherOptions = {}): Promise<Smtp
   const mails: CaughtMail[] = [];
   let nextId = 1;
   let refusal: { code: number; message: string; count: number } | null = null;
+  const tls = o.tls;
   const options: SMTPServerOptions = {
-    secure: false,
-    disabledCommands: o.users ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    secure: !!(tls && o.secure),
+    ...(tls ? { key: tls.key, cert: tls.cert } : {}),
+    // Without a certificate there is no STARTTLS to offer; with one, a login waits for it (or for `secure`).
+    disabledCommands: [...(tls ? [] : ['STARTTLS']), ...(o.users ? [] : ['AUTH'])],
     authOptional: !o.users,
-    allowInsecureAuth: true,
+    allowInsecureAuth: !tls,
     size: MAX_MESSAGE,
     logger: false,
     onAuth(auth, _session, cb) {
@@ -74,6 +85,7 @@ export async function startSmtpCatcher(o: SmtpCatcherOptions = {}): Promise<Smtp
           to: session.envelope.rcptTo.map((r) => r.address),
           ...parseMessage(raw),
           raw,
+          secure: session.secure,
         });
         if (mails.length > (o.keep ?? 500)) mails.splice(0, mails.length - (o.keep ?? 500));
         cb(null, `Message queued as fd${nextId - 1}`);

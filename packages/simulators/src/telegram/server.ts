@@ -5,8 +5,11 @@ import { readBody } from '../http-body.ts';
 /**
  * A wire-level Telegram Bot API on loopback: `POST /bot<token>/getMe` and `/bot<token>/sendMessage` with the
  * real answers ({ ok, result } or { ok: false, error_code, description }), 401 for an unknown token, 400 for an
- * unknown chat, and 429 with `parameters.retry_after` when a chat gets more than one message a second or a bot
- * more than 30 a second (Telegram's documented limits). Every message it accepts is kept for tests and the demo.
+ * unknown chat, and 429 with `parameters.retry_after` when a chat gets more than one message a second, a group
+ * (a negative chat id) more than 20 a minute, or a bot more than 30 a second (Telegram's documented limits). It
+ * refuses text that is not well-formed Unicode (half of a surrogate pair) as Telegram refuses invalid UTF-8, and
+ * keeps whether each message asked for no link preview (Bot API 7.0 `link_preview_options`, or the older
+ * `disable_web_page_preview`, which Telegram still reads). Every message it accepts is kept for tests and the demo.
  */
 
 export interface TelegramBot {
@@ -23,6 +26,10 @@ export interface TelegramSimMessage {
   chatId: string;
   text: string;
   date: number;
+  /** The message asked for no link preview. */
+  linkPreviewDisabled: boolean;
+  /** `link_preview_options` as sent (Bot API 7.0), null without it. */
+  linkPreviewOptions: Record<string, unknown> | null;
 }
 
 export interface TelegramSimOptions {
@@ -31,6 +38,8 @@ export interface TelegramSimOptions {
   chatGapMs?: number;
   /** Per bot: at most this many messages per second (Telegram: 30). */
   botPerSecond?: number;
+  /** Per group (a negative chat id): at most this many messages a minute (Telegram: 20). */
+  groupPerMinute?: number;
   now?: () => number;
 }
 
@@ -54,10 +63,12 @@ export async function startTelegramSim(o: TelegramSimOptions = {}): Promise<Tele
   const now = o.now ?? Date.now;
   const chatGapMs = o.chatGapMs ?? 1000;
   const botPerSecond = o.botPerSecond ?? 30;
+  const groupPerMinute = o.groupPerMinute ?? 20;
   const bots = new Map<string, TelegramBot>();
   const messages: TelegramSimMessage[] = [];
   const lastByChat = new Map<string, number>();
   const sentByBot = new Map<string, number[]>();
+  const sentByGroup = new Map<string, number[]>();
   let nextMessageId = 1;
   let forced: { status: number; retryAfter?: number; count: number } | null = null;
   let requests = 0;
@@ -107,6 +118,22 @@ export async function startTelegramSim(o: TelegramSimOptions = {}): Promise<Tele
       if (!chatId) return error(res, 400, 'Bad Request: chat_id is empty');
       if (!text.trim()) return error(res, 400, 'Bad Request: message text is empty');
       if (text.length > 4096) return error(res, 400, 'Bad Request: message is too long');
+      // A lone surrogate (a pair cut in two) has no UTF-8 form.
+      if (/\p{Cs}/u.test(text)) return error(res, 400, 'Bad Request: strings must be encoded in UTF-8');
+      let preview: unknown = p.link_preview_options;
+      if (typeof preview === 'string') {
+        try {
+          preview = JSON.parse(preview);
+        } catch {
+          preview = null;
+        }
+      }
+      if (preview !== undefined && (preview === null || typeof preview !== 'object' || Array.isArray(preview)))
+        return error(res, 400, "Bad Request: can't parse link preview options JSON object");
+      const linkPreviewDisabled =
+        (preview as { is_disabled?: unknown } | undefined)?.is_disabled === true ||
+        p.disable_web_page_preview === true ||
+        p.disable_web_page_preview === 'true';
       if (bot.chats.size && !bot.chats.has(chatId)) return error(res, 400, 'Bad Request: chat not found');
       if (forced && forced.count > 0) {
         forced.count--;
@@ -130,12 +157,30 @@ export async function startTelegramSim(o: TelegramSimOptions = {}): Promise<Tele
         sentByBot.set(bot.token, recent);
         return error(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
       }
+      const group = chatId.startsWith('-') ? (sentByGroup.get(chatKey) ?? []).filter((x) => t - x < 60_000) : null;
+      if (group && group.length >= groupPerMinute) {
+        sentByGroup.set(chatKey, group);
+        const ra = Math.max(1, Math.ceil((group[0]! + 60_000 - t) / 1000));
+        return error(res, 429, `Too Many Requests: retry after ${ra}`, { retry_after: ra });
+      }
+      if (group) {
+        group.push(t);
+        sentByGroup.set(chatKey, group);
+      }
       recent.push(t);
       sentByBot.set(bot.token, recent);
       lastByChat.set(chatKey, t);
       const messageId = nextMessageId++;
       const date = Math.floor(t / 1000);
-      messages.push({ messageId, botUsername: bot.username, chatId, text, date });
+      messages.push({
+        messageId,
+        botUsername: bot.username,
+        chatId,
+        text,
+        date,
+        linkPreviewDisabled,
+        linkPreviewOptions: (preview as Record<string, unknown> | undefined) ?? null,
+      });
       if (messages.length > MAX_KEPT) messages.splice(0, messages.length - MAX_KEPT);
       const chat = /^-/.test(chatId)
         ? { id: Number(chatId), title: `Chat ${chatId}`, type: 'group' }

@@ -55,6 +55,43 @@ describe('Telegram Bot API simulator', () => {
     expect(sim.messages).toHaveLength(30);
   });
 
+  it('answers 429 past 20 messages a minute in a group, with the wait until the oldest leaves the minute', async () => {
+    let t = 9_000_000;
+    sim = await startTelegramSim({ now: () => t });
+    sim.addBot('1:A', 'a_bot');
+    for (let i = 0; i < 20; i++) {
+      expect((await call('1:A', 'sendMessage', { chat_id: -100123, text: `m${i}` })).status).toBe(200);
+      t += 1500;
+    }
+    // 30 s after the first: the group's minute is full for another 30 s; a private chat is not limited so.
+    const over = await call('1:A', 'sendMessage', { chat_id: -100123, text: 'm20' });
+    expect(over).toMatchObject({ status: 429, body: { error_code: 429, parameters: { retry_after: 30 } } });
+    expect((await call('1:A', 'sendMessage', { chat_id: 5, text: 'private' })).status).toBe(200);
+    t = 9_000_000 + 60_000;
+    expect((await call('1:A', 'sendMessage', { chat_id: -100123, text: 'm20' })).status).toBe(200);
+    expect(sim.messages.filter((m) => m.chatId === '-100123')).toHaveLength(21);
+  });
+
+  it('refuses half a surrogate pair as Telegram refuses invalid UTF-8, and keeps the link preview choice', async () => {
+    let t = 1_000_000;
+    sim = await startTelegramSim({ now: () => t });
+    sim.addBot('1:A', 'a_bot');
+    const cut = 'rocket 🚀'.slice(0, -1);
+    expect(await call('1:A', 'sendMessage', { chat_id: 1, text: cut })).toMatchObject({
+      status: 400,
+      body: { ok: false, description: 'Bad Request: strings must be encoded in UTF-8' },
+    });
+    const bad = await call('1:A', 'sendMessage', { chat_id: 1, text: 'x', link_preview_options: 'nope' });
+    expect(bad.status).toBe(400);
+    await call('1:A', 'sendMessage', { chat_id: 1, text: 'a', link_preview_options: { is_disabled: true } });
+    t += 1500;
+    await call('1:A', 'sendMessage', { chat_id: 1, text: 'b https://example.com' });
+    expect(sim.messages.map((m) => [m.text, m.linkPreviewDisabled, m.linkPreviewOptions])).toEqual([
+      ['a', true, { is_disabled: true }],
+      ['b https://example.com', false, null],
+    ]);
+  });
+
   it('fails on demand (a forced 429 with its retry_after, or a 5xx)', async () => {
     sim = await startTelegramSim();
     sim.addBot('1:A', 'a_bot');

@@ -33,6 +33,8 @@ export const jobs = pgTable(
     /** Written by the worker while the job runs; a running job whose heartbeat is old lost its worker. */
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     createdBy: text('created_by'),
+    /** A run the schedule started (housekeeping), not an operator: left out of the Jobs screen by default. */
+    periodic: boolean('periodic').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -42,6 +44,7 @@ export const jobs = pgTable(
     uniqueIndex('jobs_job_no_uq').on(t.jobNo),
     index('jobs_domain_idx').on(t.domainId, t.jobNo),
     index('jobs_state_idx').on(t.state, t.jobNo),
+    index('jobs_periodic_no_idx').on(t.periodic, t.jobNo),
     index('jobs_running_heartbeat_idx')
       .on(t.heartbeatAt)
       .where(sql`${t.state} = 'running'`),

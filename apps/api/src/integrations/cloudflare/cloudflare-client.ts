@@ -3,6 +3,7 @@ import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { providerFetch } from '../provider-calls.ts';
 import { refuseUnsendable } from '../credentials.ts';
 import { RateLimitedError, UpstreamError } from '../../http/errors.ts';
+import { fromRecordAnswer, toRecordBody } from './record-body.ts';
 import {
   createBudgetLanes,
   createRequestBudget,
@@ -531,12 +532,18 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       zoneId: string,
       filter: { type?: string; name?: string } = {},
     ): Promise<CfDnsRecord[]> {
-      return all<CfDnsRecord>(creds, `${zonePath(zoneId)}/dns_records`, { type: filter.type, name: filter.name }, 100);
+      const list = await all<CfDnsRecord>(
+        creds,
+        `${zonePath(zoneId)}/dns_records`,
+        { type: filter.type, name: filter.name },
+        100,
+      );
+      return list.map(fromRecordAnswer);
     },
 
     async getDnsRecord(creds: CloudflareCredentials, zoneId: string, recordId: string): Promise<CfDnsRecord> {
       const path = `${zonePath(zoneId)}/dns_records/${encodeURIComponent(recordId)}`;
-      return (await call<CfDnsRecord>(creds, 'GET', path)).result;
+      return fromRecordAnswer((await call<CfDnsRecord>(creds, 'GET', path)).result);
     },
 
     async createDnsRecord(
@@ -544,7 +551,8 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       zoneId: string,
       record: CfDnsRecordInput,
     ): Promise<CfDnsRecord> {
-      return (await call<CfDnsRecord>(creds, 'POST', `${zonePath(zoneId)}/dns_records`, { body: record })).result;
+      const path = `${zonePath(zoneId)}/dns_records`;
+      return fromRecordAnswer((await call<CfDnsRecord>(creds, 'POST', path, { body: toRecordBody(record) })).result);
     },
 
     async patchDnsRecord(
@@ -554,7 +562,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       fields: Partial<CfDnsRecordInput>,
     ): Promise<CfDnsRecord> {
       const path = `${zonePath(zoneId)}/dns_records/${encodeURIComponent(recordId)}`;
-      return (await call<CfDnsRecord>(creds, 'PATCH', path, { body: fields })).result;
+      return fromRecordAnswer((await call<CfDnsRecord>(creds, 'PATCH', path, { body: toRecordBody(fields) })).result);
     },
 
     async putDnsRecord(
@@ -564,7 +572,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       record: CfDnsRecordInput,
     ): Promise<CfDnsRecord> {
       const path = `${zonePath(zoneId)}/dns_records/${encodeURIComponent(recordId)}`;
-      return (await call<CfDnsRecord>(creds, 'PUT', path, { body: record })).result;
+      return fromRecordAnswer((await call<CfDnsRecord>(creds, 'PUT', path, { body: toRecordBody(record) })).result);
     },
 
     async deleteDnsRecord(creds: CloudflareCredentials, zoneId: string, recordId: string): Promise<{ id: string }> {
@@ -591,7 +599,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       const result: CfDnsBatchResult = { deletes: [], patches: [], puts: [], posts: [], batches: chunks.length };
       for (const [index, chunk] of chunks.entries()) {
         const body: Partial<Record<DnsBatchKind, unknown[]>> = {};
-        for (const { kind, item } of chunk) (body[kind] ??= []).push(item);
+        for (const { kind, item } of chunk) (body[kind] ??= []).push(kind === 'deletes' ? item : toRecordBody(item));
         try {
           const env = await call<Partial<Record<DnsBatchKind, CfDnsRecord[]>>>(
             creds,
@@ -599,7 +607,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
             `${zonePath(zoneId)}/dns_records/batch`,
             { body },
           );
-          for (const kind of DNS_BATCH_KINDS) result[kind].push(...(env.result?.[kind] ?? []));
+          for (const kind of DNS_BATCH_KINDS) result[kind].push(...(env.result?.[kind] ?? []).map(fromRecordAnswer));
         } catch (err) {
           if (chunks.length === 1 || !(err instanceof UpstreamError)) throw err;
           const sent = chunks.slice(0, index).flat();

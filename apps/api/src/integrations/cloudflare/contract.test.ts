@@ -17,7 +17,7 @@ import {
   TOKEN_SECURITY_GAP,
   type Exchange,
   type SchemaGap,
-} from './openapi-contract.ts';
+} from '@fleetdesk/simulators/cloudflare/openapi/contract.ts';
 import type { CloudflareCredentials } from './types.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
@@ -215,6 +215,55 @@ describe.skipIf(!schemaExists)(
           ttl: 120,
         });
         await client.deleteDnsRecord(token, zone.id, a.id);
+      });
+    });
+
+    it('dns records with structured data: the client sends data built from content, and reads both back', async () => {
+      // Content as the console keeps it (Cloudflare's computed content); each must go out as `data`.
+      const records: { type: string; name: string; content: string; priority?: number }[] = [
+        { type: 'CAA', name: '@', content: '0 issue "letsencrypt.org"' },
+        { type: 'SRV', name: '_sip._tcp', content: '5 5060 sip.contract-data.com', priority: 10 },
+        { type: 'URI', name: '_ftp._tcp', content: '1 "ftp://ftp.contract-data.com/"', priority: 10 },
+        { type: 'HTTPS', name: 'h', content: '1 . alpn="h3,h2"' },
+        { type: 'SVCB', name: '_dns', content: '1 dns.contract-data.com alpn=dot' },
+        { type: 'TLSA', name: '_443._tcp', content: '3 1 1 0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B566' },
+        { type: 'SSHFP', name: 'ssh', content: '4 2 123456789abcdef67890123456789abcdef67890123456789abcdef123456789' },
+        { type: 'NAPTR', name: 'sip', content: '100 10 "U" "E2U+sip" "!^.*$!sip:info@contract-data.com!" .' },
+        { type: 'DS', name: 'sub', content: '2371 13 2 1F987CC6583E92DF0890718C42A2CDA4' },
+        { type: 'CERT', name: 'cert', content: '1 0 0 MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA' },
+        { type: 'LOC', name: 'loc', content: '37 46 46 N 122 23 35 W 0m 100m 0m 0m' },
+      ];
+      await expectConforming(async () => {
+        const zone = await client.createZone(token, 'contract-data.com');
+        const made = [];
+        for (const r of records) made.push(await client.createDnsRecord(token, zone.id, { ...r, ttl: 1 }));
+        made.forEach((m, i) => {
+          expect(m.data).toBeDefined();
+          expect(m.content).toBe(records[i]!.content);
+        });
+        expect(made[1]!.priority).toBe(10);
+        // Edits of every kind: single patch and put, and a batch of patches, puts and posts.
+        await client.patchDnsRecord(token, zone.id, made[0]!.id, {
+          type: 'CAA',
+          content: '0 issuewild "letsencrypt.org"',
+        });
+        await client.putDnsRecord(key, zone.id, made[1]!.id, {
+          type: 'SRV',
+          name: '_sip._tcp.contract-data.com',
+          content: '5 5061 sip.contract-data.com',
+          priority: 20,
+          ttl: 300,
+        });
+        await client.batchDns(token, zone.id, {
+          patches: [{ id: made[3]!.id, type: 'HTTPS', content: '2 . alpn="h2"' }],
+          puts: [{ id: made[4]!.id, type: 'SVCB', name: '_dns', content: '2 dns.contract-data.com', ttl: 1 }],
+          posts: [{ type: 'CAA', name: 'www', content: '128 iodef "mailto:sec@contract-data.com"', ttl: 1 }],
+        });
+        const back = await client.listDnsRecords(token, zone.id);
+        const caa = back.find((r) => r.type === 'CAA' && r.name === 'contract-data.com');
+        expect(caa?.content).toBe('0 issuewild "letsencrypt.org"');
+        const srv = back.find((r) => r.type === 'SRV');
+        expect(srv).toMatchObject({ priority: 20, content: '5 5061 sip.contract-data.com' });
       });
     });
 

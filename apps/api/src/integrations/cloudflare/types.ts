@@ -71,7 +71,10 @@ export interface CfSetting<S extends CfSettingId = CfSettingId> {
 export interface CfDnsRecordInput {
   type: string;
   name: string;
+  /** For the structured types (CAA, SRV, …) the client sends `data` built from it instead (record-body.ts). */
   content: string;
+  /** Cloudflare's structured value for CAA, SRV, URI, …; answers carry it beside a computed content. */
+  data?: Record<string, unknown>;
   /** 1 means automatic. */
   ttl?: number;
   proxied?: boolean;

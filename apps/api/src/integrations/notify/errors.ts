@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { UpstreamError } from '../../http/errors.ts';
 
 /**
@@ -23,6 +24,9 @@ export const excerpt = (s: string, max = 300) => {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max)}…` : one;
 };
+
+/** What is kept of a receiver's answer: its status and the standard reason phrase, never its own words. */
+export const statusLine = (status: number) => `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
 
 /** Reads at most `limit` bytes of a body (the rest is dropped), so a huge answer cannot fill memory. */
 export async function readBounded(body: ReadableStream<Uint8Array> | null, limit = 64 * 1024): Promise<string> {

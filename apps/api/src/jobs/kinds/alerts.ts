@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ChannelSendError } from '../../integrations/notify/errors.ts';
 import type { AlertsService } from '../../modules/alerts/alerts.service.ts';
-import { PermanentJobError, defineJob, type RetryPolicy } from '../registry.ts';
+import { PermanentJobError, RetryLaterError, defineJob, type RetryPolicy } from '../registry.ts';
 
 export const ALERTS_EVALUATE_JOB = 'alerts.evaluate';
 export const ALERTS_DELIVER_JOB = 'alerts.deliver';
@@ -31,7 +32,14 @@ export const alertsDeliverJob = (alerts: () => AlertsService, retry: RetryPolicy
     retry,
     timeoutSeconds: 5 * 60,
     async handler(ctx) {
-      const out = await ctx.step('send', () => alerts().deliver(ctx.payload.deliveryId, ctx.attempt, ctx.signal));
+      const out = await ctx
+        .step('send', () => alerts().deliver(ctx.payload.deliveryId, ctx.attempt, ctx.signal))
+        .catch((err: unknown) => {
+          // The provider's own wait (Telegram's retry_after, a webhook's Retry-After), however long: no sooner.
+          if (err instanceof ChannelSendError && err.retryAfterSeconds !== undefined)
+            throw new RetryLaterError(err.message, err.retryAfterSeconds);
+          throw err;
+        });
       if (out?.status === 'failed') throw new PermanentJobError(out.answer ?? 'The message could not be delivered');
       return { status: out?.status ?? 'sent', answer: out?.answer ?? null };
     },

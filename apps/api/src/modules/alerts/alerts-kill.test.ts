@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_DELIVERY_HEADER } from '@fleetdesk/contract';
 import type { Container } from '../../container.ts';
@@ -29,13 +30,19 @@ describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (P
   let drop: (() => Promise<void>) | undefined;
   let dbUrl: string;
   let receiver: http.Server;
-  const received: { id: string; body: string }[] = [];
+  const received: { id: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-alerts-kill-'));
   const procs = faultProcesses({
     dbUrl: () => dbUrl,
     dataDir,
     appKey: APP_KEY,
-    env: { JOB_HEARTBEAT_SECONDS: '1', JOB_TAKEOVER_SECONDS: '3', ALERTS_RETRY_SECONDS: '1' },
+    env: {
+      JOB_HEARTBEAT_SECONDS: '1',
+      JOB_TAKEOVER_SECONDS: '3',
+      ALERTS_RETRY_SECONDS: '1',
+      // The receiver listens on loopback.
+      ALERT_ALLOW_PRIVATE_DESTINATIONS: '1',
+    },
   });
   const spawnWorker = () => procs.start('worker');
 
@@ -47,6 +54,7 @@ describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (P
         received.push({
           id: String(req.headers[WEBHOOK_DELIVERY_HEADER.toLowerCase()]),
           body: Buffer.concat(chunks).toString(),
+          headers: req.headers,
         });
         // The first answer comes too late: the worker that sent it is killed meanwhile.
         setTimeout(() => res.end('ok'), received.length === 1 ? 4000 : 0);
@@ -106,6 +114,12 @@ describe.skipIf(!BASE_URL)('alert delivery when the worker is killed mid-send (P
     expect(received).toHaveLength(2);
     expect(received[1]!.id).toBe(received[0]!.id);
     expect(received[1]!.body).toBe(received[0]!.body);
+    // Both deliveries verify with Standard Webhooks' reference library, under the same webhook-id.
+    const secret = (await c.services.notificationChannels.reveal(channel._id, 'webhookSecret', actor)).value!;
+    for (const r of received) {
+      expect(new Webhook(secret).verify(r.body, r.headers as Record<string, string>)).toEqual(JSON.parse(r.body));
+      expect(r.headers['webhook-id']).toBe(r.id);
+    }
     const log = (
       (await db.execute(sql`select outcome from alert_delivery_log`)) as unknown as { rows: { outcome: string }[] }
     ).rows;

@@ -1,5 +1,6 @@
 import { ALERT_EVENT_LABELS, ALERT_SEVERITY_LABELS, type AlertEvent, type WebhookPayload } from '@fleetdesk/contract';
 import { escapeHtml } from '../notification-channels/notification-channels.service.ts';
+import { cutText } from '../../lib/text-cut.ts';
 import type { AlertRow, NotificationRow } from './alerts.repository.ts';
 
 /** The first this many problems are listed by name in a summary; the rest are counted. */
@@ -134,8 +135,8 @@ export function compose(
     `<p style="color:#666;font-size:12px">Rule: ${escapeHtml(o.rule.name)}</p></div>`;
   return {
     event: event.slice(0, 500),
-    subject: subject.slice(0, 250),
-    text: text.slice(0, 4000),
+    subject: cutText(subject, 250),
+    text: cutText(text, 4000),
     html,
     payload: {
       deliveryId: o.deliveryId,

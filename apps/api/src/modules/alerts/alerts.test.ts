@@ -2,11 +2,12 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET_MASK, WEBHOOK_DELIVERY_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@fleetdesk/contract';
 import { startSmtpCatcher, type SmtpCatcher } from '@fleetdesk/simulators/smtp/index.ts';
 import { startTelegramSim, type TelegramSim } from '@fleetdesk/simulators/telegram/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { Webhook } from 'standardwebhooks';
 import { humanDuration, releaseTime } from './alerts.compose.ts';
 
 // Alerts end to end on loopback: a real SMTP server, an HTTP receiver checking signatures, the Bot API simulator.
@@ -17,6 +18,7 @@ let tg: TelegramSim;
 let receiver: http.Server;
 let hookUrl: string;
 let hookStatus = 200;
+let hookRetryAfter: string | null = null;
 const hooks: { id: string; body: string; valid: boolean }[] = [];
 const webhookSecrets: string[] = [];
 
@@ -34,12 +36,29 @@ beforeAll(async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const sig = String(req.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] ?? '');
       const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(sig);
-      const valid =
+      const fleetdeskValid =
         !!m &&
         webhookSecrets.some((s) => createHmac('sha256', s).update(`${m[1]}.${body}`).digest('hex') === m[2]) &&
         Math.abs(Date.now() / 1000 - Number(m[1])) < 300;
-      hooks.push({ id: String(req.headers[WEBHOOK_DELIVERY_HEADER.toLowerCase()]), body, valid });
-      res.writeHead(hookStatus, { 'content-type': 'text/plain' });
+      // Standard Webhooks, checked by its reference library (it also refuses a timestamp 5 minutes off).
+      const standardValid = webhookSecrets.some((s) => {
+        try {
+          new Webhook(s).verify(body, req.headers as Record<string, string>);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const id = String(req.headers['webhook-id']);
+      hooks.push({
+        id,
+        body,
+        valid: fleetdeskValid && standardValid && id === req.headers[WEBHOOK_DELIVERY_HEADER.toLowerCase()],
+      });
+      res.writeHead(hookStatus, {
+        'content-type': 'text/plain',
+        ...(hookRetryAfter ? { 'retry-after': hookRetryAfter } : {}),
+      });
       res.end(hookStatus === 200 ? 'received' : 'unavailable');
     });
   });
@@ -62,6 +81,12 @@ beforeEach(async () => {
   tg.messages.length = 0;
   hooks.length = 0;
   hookStatus = 200;
+  hookRetryAfter = null;
+});
+
+// Every webhook any test received carries both signatures, each verified (the reference library for Standard Webhooks).
+afterEach(() => {
+  expect(hooks.filter((x) => !x.valid)).toEqual([]);
 });
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -182,7 +207,7 @@ describe('notification channels', () => {
 
     const hook = await webhookChannel();
     const r2 = (await call('POST', `/api/notification-channels/${hook._id}/test`)).json().data;
-    expect(r2).toMatchObject({ ok: true, answer: 'HTTP 200 received' });
+    expect(r2).toMatchObject({ ok: true, answer: 'HTTP 200 OK' });
     expect(hooks[0]!.valid).toBe(true);
     expect(JSON.parse(hooks[0]!.body)).toMatchObject({ type: 'test', total: 0 });
 
@@ -205,7 +230,7 @@ describe('notification channels', () => {
     hookStatus = 503;
     const hook = await webhookChannel();
     const r3 = (await call('POST', `/api/notification-channels/${hook._id}/test`)).json().data;
-    expect(r3).toMatchObject({ ok: false, answer: 'Webhook: HTTP 503 unavailable' });
+    expect(r3).toMatchObject({ ok: false, answer: 'Webhook: HTTP 503 Service Unavailable' });
     const log = (await call('GET', '/api/alerts/deliveries')).json().data;
     expect(log.items.map((i: { outcome: string }) => i.outcome)).toEqual(['failed', 'failed', 'failed']);
   });
@@ -389,6 +414,49 @@ describe('delivery', () => {
     expect(d.status).toBe('sent');
     expect(tg.messages).toHaveLength(1);
   });
+
+  /** The delivery job's next start, once its first attempt asked for a later one; the job is dropped after. */
+  const laterRetry = async () => {
+    for (let i = 0; i < 100; i++) {
+      const log = (await call('GET', '/api/alerts/deliveries')).json().data.items;
+      if (log.length) break;
+      await sleep(100);
+    }
+    await sleep(3000); // ALERTS_RETRY_SECONDS is 1: the back-off alone would have retried by now
+    const q = sql`select start_after as "at" from pgboss.job where name = 'alerts.deliver' and state = 'created'`;
+    const [job] = rowsOf<{ at: Date }>(await t.c.database.db.execute(q));
+    await t.c.database.db.execute(sql`delete from pgboss.job where name = 'alerts.deliver' and state = 'created'`);
+    const log = (await call('GET', '/api/alerts/deliveries')).json().data.items;
+    return { at: job ? new Date(job.at).getTime() : null, log };
+  };
+
+  it('honours a Telegram retry_after of any length: past the 30 s waited in place, the job retries no sooner', async () => {
+    const chat = await telegramChannel();
+    await rule([chat._id]);
+    tg.fail({ status: 429, retryAfter: 45 });
+    await setCheck((await domain()).id, 'failing', new Date(Date.now() - 60_000));
+    const t0 = Date.now();
+    await evaluate();
+    const { at, log } = await laterRetry();
+    expect(tg.messages).toHaveLength(0);
+    expect(log.map((l: { outcome: string }) => l.outcome)).toEqual(['retrying']);
+    expect(log[0].answer).toBe('Telegram: 429 Too Many Requests: retry after 45 (retry after 45 s)');
+    expect(at).toBeGreaterThanOrEqual(t0 + 44_000);
+  }, 30_000);
+
+  it('honours a webhook’s Retry-After on 503 (and 429)', async () => {
+    const hook = await webhookChannel();
+    await rule([hook._id]);
+    hookStatus = 503;
+    hookRetryAfter = '60';
+    await setCheck((await domain()).id, 'failing', new Date(Date.now() - 60_000));
+    const t0 = Date.now();
+    await evaluate();
+    const { at, log } = await laterRetry();
+    expect(hooks).toHaveLength(1);
+    expect(log[0].answer).toBe('Webhook: HTTP 503 Service Unavailable (retry after 60 s)');
+    expect(at).toBeGreaterThanOrEqual(t0 + 59_000);
+  }, 30_000);
 
   it('alerts once on a failed job (an event, never resolved)', async () => {
     const mail = await emailChannel();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  DNS_RULE_MESSAGES,
   CLOUD_FLARE_MESSAGES,
   CLOUD_ZONE_EXISTS_CODE,
   FLEETDESK_RULE_DESCRIPTION_PREFIX,
@@ -484,6 +485,16 @@ describe('DNS records', () => {
       'posts.0.ttl': 'TTL is required',
       'patches.0.ttl': 'TTL must be a whole number (1 means Auto)',
     });
+  });
+
+  it('refuses a control character in content with a field error, before Cloudflare is called (issue 42)', async () => {
+    const { domain, zone } = await domainWithZone();
+    const res = await cf('POST', domain.id, 'dns_records', {
+      posts: [{ type: 'TXT', name: '@', content: '"v=1"\nevil.example. 300 IN A 127.0.0.1', proxied: false, ttl: 1 }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({ 'posts.0.content': DNS_RULE_MESSAGES.control });
+    expect(zone.dnsRecords.size).toBe(0);
   });
 
   it('fails a batch as a whole and leaves the records untouched', async () => {

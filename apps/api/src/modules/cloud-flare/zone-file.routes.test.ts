@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZONE_FILE_TEXT, type ZoneFilePreview } from '@fleetdesk/contract';
+import { isExpensiveRoute } from '../../http/security.ts';
 import { cloudOnSim, unique, useAdminCalls, useCloudflareSimApp } from '../../test/fixtures.ts';
 
 const { t, sim } = useCloudflareSimApp();
@@ -102,5 +103,39 @@ describe('zone file export and import', () => {
     });
     const exp = await call('GET', zf(d.json().data._id));
     expect(exp.statusCode).toBe(400);
+  });
+
+  it('reads a large file off the request thread: /healthz answers promptly meanwhile (issue 42)', async () => {
+    const z = await zoneWith([]);
+    // About 2.4 MB of TXT records that are each read in full and then refused (a control character), so the
+    // reading is the work and the answer stays small.
+    const line = (i: number) => `h${i} 300 IN TXT "bad\\010" ${'"abc" '.repeat(64)}\n`;
+    const file = Array.from({ length: 6_000 }, (_, i) => line(i)).join('');
+    const started = Date.now();
+    let done = false;
+    const req = call('POST', zf(z.id, '/preview'), file, { 'content-type': 'text/plain' }).finally(() => {
+      done = true;
+    });
+    const waits: number[] = [];
+    // Each wait counts from when /healthz was due: a blocked thread delays the timer as much as the answer.
+    while (!done) {
+      const due = Date.now() + 20;
+      await new Promise((r) => setTimeout(r, 20));
+      const h = await t.inject({ method: 'GET', url: '/healthz' });
+      expect(h.statusCode).toBe(200);
+      waits.push(Date.now() - due);
+    }
+    const res = await req;
+    const took = Date.now() - started;
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json().data as ZoneFilePreview;
+    expect(p.counts).toMatchObject({ added: 0, problems: 6_000 });
+    expect(p.problems).toHaveLength(500);
+    // Read on the API thread, /healthz waited about as long as the whole preview.
+    expect(Math.max(...waits)).toBeLessThan(Math.max(300, took / 3));
+  }, 60_000);
+
+  it('counts the preview as an expensive action (its own per-user rate limit)', () => {
+    expect(isExpensiveRoute('POST', '/api/domains/:id/cloud-flare/zone-file/preview')).toBe(true);
   });
 });

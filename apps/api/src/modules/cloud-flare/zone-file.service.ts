@@ -10,7 +10,8 @@ import { UpstreamError, ValidationError } from '../../http/errors.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { CloudFlareService } from './cloud-flare.service.ts';
-import { diffZoneFile, parseZoneFile, renderZoneFile } from './zone-file.ts';
+import { createZoneFileReader, readUpload, type ZoneFileReader } from './zone-file-reader.ts';
+import { diffZoneFile, renderZoneFile } from './zone-file.ts';
 
 /** Export and import of a domain's zone as a BIND file, through the DNS editor's own reads and batches. */
 export function createZoneFileService(deps: {
@@ -18,8 +19,11 @@ export function createZoneFileService(deps: {
   domains: Pick<DomainsService, 'get'>;
   audit: AuditService;
   now?: () => Date;
+  /** Reads uploads off the request thread (one is made when not given). */
+  reader?: ZoneFileReader;
 }) {
   const { cloudFlare, domains, audit } = deps;
+  const reader = deps.reader ?? createZoneFileReader();
   const now = deps.now ?? (() => new Date());
 
   const zoneDomain = async (domainId: string) => {
@@ -48,10 +52,10 @@ export function createZoneFileService(deps: {
       return { fileName: `${d.domainName}.txt`, text };
     },
 
-    /** The difference of an uploaded zone file against the zone; nothing is written. */
+    /** The difference of an uploaded zone file against the zone; nothing is written. The file is read off-thread. */
     async preview(domainId: string, body: AsyncIterable<Buffer | string>, actor?: Actor): Promise<ZoneFilePreview> {
       const d = await zoneDomain(domainId);
-      const parsed = await parseZoneFile(body, d.domainName);
+      const parsed = await reader.parse(await readUpload(body), d.domainName);
       const { result } = await cloudFlare.listDnsRecords(domainId, actor);
       return diffZoneFile(d.domainName, result, parsed);
     },
@@ -81,6 +85,9 @@ export function createZoneFileService(deps: {
         throw err;
       }
     },
+
+    /** Ends the reader's thread. */
+    close: () => reader.close(),
   };
 }
 export type ZoneFileService = ReturnType<typeof createZoneFileService>;

@@ -80,7 +80,8 @@ describe('reading zone files', () => {
       'example.com 3600 MX 20 mx2.example.net',
       'mx1.example.com 3600 A 192.0.2.25',
       'example.com 3600 TXT v=spf1 mx include:_spf.example.net ; -all',
-      'long.example.com 3600 TXT first part second part',
+      // Two strings that are not one value cut up stay two (as BIND reads them).
+      'long.example.com 3600 TXT "first part " "second part"',
       '_sip._tcp.example.com 3600 SRV 10 60 5060 sipserver.example.com',
       'example.com 3600 CAA 0 issue "letsencrypt.org"',
       'sub.example.com 60 A 192.0.2.50',

@@ -1,4 +1,4 @@
-import { and, count, desc, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { AUDIT_SIGN_IN_ACTIONS, DASHBOARD_LIST_SIZE } from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
 import { auditLog, clouds, domains, jobs, proxies, servers } from '../../db/schema/index.ts';
@@ -81,8 +81,10 @@ export function createDashboardRepository(db: Db) {
     },
     /** Active jobs of the given areas (null: all), newest first, and how many there are. */
     async activeJobs(areas: string[] | null) {
+      // The operator's jobs, as the Jobs screen lists them by default: not the schedule's housekeeping.
       const where = and(
         inArray(jobs.state, [...ACTIVE_JOB_STATES]),
+        eq(jobs.periodic, false),
         areas ? inArray(jobs.area, areas.length ? areas : ['-']) : undefined,
       );
       const [rows, [total]] = await Promise.all([

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dashboardLinks } from '@fleetdesk/contract';
 import { auditLog, clouds, domains, jobs, proxies, servers } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { createDashboardRepository } from './dashboard.repository.ts';
@@ -56,6 +57,23 @@ async function seed() {
     },
     { kind: 'servers.health-check', area: 'cnv:servers', payload: {}, state: 'queued' },
     { kind: 'servers.health-check', area: 'cnv:servers', payload: {}, state: 'completed' },
+    // The schedule's housekeeping: not among the operator's jobs, on the dashboard or the Jobs screen.
+    {
+      kind: 'alerts.evaluate',
+      area: 'cnv:domains',
+      payload: {},
+      state: 'running',
+      createdBy: 'schedule',
+      periodic: true,
+    },
+    {
+      kind: 'alerts.evaluate',
+      area: 'cnv:domains',
+      payload: {},
+      state: 'completed',
+      createdBy: 'schedule',
+      periodic: true,
+    },
   ]);
 }
 
@@ -87,6 +105,51 @@ describe('GET /api/dashboard', () => {
     expect(d.runningJobs.items[1]).toMatchObject({ state: 'running', domainName: 'a-active.test', percent: 25 });
     // The administrator's own sign-in is in the audit trail.
     expect(Array.isArray(d.latestChanges)).toBe(true);
+  });
+
+  it('opens, from every figure, a list with exactly that many rows', async () => {
+    await seed();
+    const admin = await t.tokenFor(['cnv']);
+    const d = (await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: admin } })).json().data;
+    const links = dashboardLinks(d);
+    const listed = async (link: string) => {
+      const res = await t.inject({ method: 'GET', url: `/api${link}`, headers: { authorization: admin } });
+      expect(res.statusCode, link).toBe(200);
+      return res.json().data.itemsCount as number;
+    };
+    const figures: [number, string][] = [
+      [d.domains.total, links.domains],
+      [d.domains.active, links.active],
+      [d.domains.inactive, links.inactive],
+      [d.domains.expiringSoon, links.expiring],
+      [d.domains.expired, links.expired],
+      [d.servers.online, links.serversOnline],
+      [d.servers.offline, links.serversOffline],
+      [d.proxies.failing, links.proxiesFailing],
+      [d.clouds.total, links.clouds],
+      [d.runningJobs.total, links.jobs],
+    ];
+    for (const [figure, link] of figures) expect(await listed(link), link).toBe(figure);
+    // The seed makes each filtered list differ from its whole list, so a link that lost its filter fails.
+    expect(await listed(links.servers)).not.toBe(d.servers.online);
+    expect(await listed(links.proxies)).not.toBe(d.proxies.failing);
+    expect(await listed('/domains?expiresBefore=' + links.expiring.split('expiresBefore=')[1])).not.toBe(
+      d.domains.expiringSoon,
+    );
+    // Scheduled runs are shown when asked for, and when their kind is asked for by name.
+    expect(await listed('/jobs?periodic=only')).toBe(2);
+    expect(await listed('/jobs?periodic=include')).toBe(5);
+    expect(await listed('/jobs')).toBe(3);
+    expect(await listed('/jobs?kind=alerts.evaluate')).toBe(2);
+    // The list's filters name what they keep.
+    expect(await listed('/proxies?check=unchecked')).toBe(d.proxies.unchecked);
+    const bad = await t.inject({
+      method: 'GET',
+      url: '/api/servers?status=sideways',
+      headers: { authorization: admin },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/status/);
   });
 
   it('shows the latest audit entries newest first, to administrators only', async () => {

@@ -68,6 +68,7 @@ describe('/api/dns-templates', () => {
         { type: 'A', name: '@', content: '{serverIP}' },
         { type: 'A', name: 'www', content: '{domain}' },
         { type: 'TXT', name: '@', content: 'x', proxied: true },
+        { type: 'TXT', name: 'inj', content: '"v=1"\nevil.{domain}. 300 IN A 127.0.0.1' },
       ],
     });
     expect(bad.statusCode).toBe(400);
@@ -76,6 +77,7 @@ describe('/api/dns-templates', () => {
       'records.0.content': DNS_TEMPLATE_MESSAGES.placeholder('serverIP'),
       'records.1.content': DNS_RULE_MESSAGES.ipv4,
       'records.2.proxied': DNS_RULE_MESSAGES.notProxiable('TXT'),
+      'records.3.content': DNS_RULE_MESSAGES.control,
     });
   });
 

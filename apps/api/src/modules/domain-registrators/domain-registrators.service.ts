@@ -1,6 +1,7 @@
 import type { DomainRegistrator, DomainRegistratorUpdateInput, ListQuery } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import { assertCredentialDestinations } from '../../lib/credential-destinations.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
@@ -40,10 +41,24 @@ export function createDomainRegistratorsService(deps: {
       apiUsername: input.credentials?.apiUsername,
       apiKey: sealInput(secrets, input.credentials?.apiKey),
     }),
-    validate: async (input, current) => {
+    validate: async (input, current, _tx, actor) => {
       if (current && input.type !== undefined && input.type !== current.type) {
         throw new ValidationError(REGISTRATOR_MESSAGES.typeLocked, { type: REGISTRATOR_MESSAGES.typeLocked });
       }
+      // The API key travels to the endpoint on every call (decision 058).
+      if (current)
+        assertCredentialDestinations(actor, [
+          {
+            field: 'credentials.endpointUrl',
+            label: 'Endpoint URL',
+            credentialField: 'credentials.apiKey',
+            credentialLabel: 'API key',
+            next: input.credentials?.endpointUrl,
+            current: current.credentials.endpointUrl,
+            credentialGiven: input.credentials?.apiKey !== undefined,
+            credentialStored: current.credentials.apiKey !== null,
+          },
+        ]);
     },
     // The sealed key changes when the key changes; the audit redacts it by name.
     snapshot: async (id, ex) => {

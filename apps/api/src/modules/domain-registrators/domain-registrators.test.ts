@@ -144,13 +144,9 @@ describe('registrator credentials', () => {
     expect(row?.apiKey).not.toContain(KEY);
 
     const masked = await call('PUT', `${PATH}/${id}`, h, {
-      credentials: { endpointUrl: NAMECHEAP_ENDPOINTS[1].value, apiUsername: 'acme2', apiKey: SECRET_MASK },
+      credentials: { endpointUrl: SANDBOX, apiUsername: 'acme2', apiKey: SECRET_MASK },
     });
-    expect(masked.json().data.credentials).toEqual({
-      endpointUrl: NAMECHEAP_ENDPOINTS[1].value,
-      apiUsername: 'acme2',
-      apiKey: SECRET_MASK,
-    });
+    expect(masked.json().data.credentials).toEqual({ endpointUrl: SANDBOX, apiUsername: 'acme2', apiKey: SECRET_MASK });
     expect(await reveal(h, id)).toBe(KEY);
     await call('PATCH', `${PATH}/${id}`, h, { name: 'Renamed' });
     await call('PATCH', `${PATH}/${id}`, h, { credentials: { apiUsername: 'acme3' } });
@@ -172,6 +168,34 @@ describe('registrator credentials', () => {
     }
     expect(t.logs.join('\n')).not.toContain(KEY);
     expect(t.logs.join('\n')).not.toContain('new-key-42');
+  });
+
+  it('moves to another endpoint only with the API key typed again, and never for an API token', async () => {
+    const h = await t.tokenFor(['cnv:domainRegistrators']);
+    const id = (await call('POST', PATH, h, registrator())).json().data._id;
+    const prod = NAMECHEAP_ENDPOINTS[1].value;
+    for (const apiKey of [SECRET_MASK, undefined]) {
+      const res = await call('PATCH', `${PATH}/${id}`, h, { credentials: { endpointUrl: prod, apiKey } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields).toEqual({ 'credentials.apiKey': 'Enter the API key again to change the Endpoint URL' });
+    }
+    const withCreds = await call('PATCH', `${PATH}/${id}`, h, {
+      credentials: { endpointUrl: 'https://user:pass@api.namecheap.com/xml.response', apiKey: KEY },
+    });
+    expect(withCreds.json().fields['credentials.endpointUrl']).toBe(
+      'Endpoint URL must not contain a user name or password',
+    );
+    const token = (
+      await call('POST', '/auth/tokens', h, { name: 'ci', rules: ['cnv:domainRegistrators'], expiresInDays: 30 })
+    ).json().data.token as string;
+    const byToken = await call('PATCH', `${PATH}/${id}`, `Bearer ${token}`, {
+      credentials: { endpointUrl: prod, apiKey: KEY },
+    });
+    expect(byToken.statusCode).toBe(403);
+    expect((await call('PATCH', `${PATH}/${id}`, `Bearer ${token}`, { name: 'Renamed' })).statusCode).toBe(200);
+    const moved = await call('PATCH', `${PATH}/${id}`, h, { credentials: { endpointUrl: prod, apiKey: KEY } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data.credentials.endpointUrl).toBe(prod);
   });
 
   it('reveals the key through an audited call, and audits key changes as [redacted]', async () => {

@@ -10,6 +10,7 @@ import {
   inArray,
   isNotNull,
   isNull,
+  gte,
   lt,
   ne,
   or,
@@ -317,6 +318,7 @@ export const domainFilterKey = (f: Partial<DomainFilter>) =>
     f.status || null,
     f.hasZone ?? null,
     f.expiresBefore || null,
+    f.expiresFrom || null,
     f.health ?? null,
     f.failingCheck ?? null,
     f.check ?? null,
@@ -334,6 +336,7 @@ export function domainFilterWhere(f: Partial<DomainFilter>): SQL | undefined {
     f.status ? eq(domains.status, f.status) : undefined,
     f.hasZone === undefined ? undefined : f.hasZone ? isNotNull(domains.cloudZoneId) : isNull(domains.cloudZoneId),
     f.expiresBefore ? lt(domains.domainRegistratorExpirationDate, f.expiresBefore) : undefined,
+    f.expiresFrom ? gte(domains.domainRegistratorExpirationDate, f.expiresFrom) : undefined,
     healthWhere(f.health),
     // Served by the GIN index on the failing checks.
     f.failingCheck ? sql`${domains.healthFailing} @> array[${f.failingCheck}]::text[]` : undefined,
@@ -359,7 +362,7 @@ function checkWhere(check: DomainFilter['check'], state: DomainFilter['checkStat
  * server, cloud, registrator, status, has a zone; migration 0032) and nothing else: its count is one row.
  */
 export function countedFilter(f: Partial<DomainFilter>): { dim: string; val: string } | undefined {
-  if (f.search?.trim() || f.expiresBefore || f.health || f.failingCheck || f.check) return undefined;
+  if (f.search?.trim() || f.expiresBefore || f.expiresFrom || f.health || f.failingCheck || f.check) return undefined;
   const set: { dim: string; val: string }[] = [];
   for (const [dim, v] of [
     ['brand', f.brandId],

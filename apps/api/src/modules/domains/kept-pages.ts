@@ -37,6 +37,7 @@ const DECIDED = new Set([
   'status',
   'hasZone',
   'expiresBefore',
+  'expiresFrom',
   'health',
   'failingCheck',
   'check',
@@ -73,6 +74,10 @@ export function domainMatches(r: ListValues, f: Partial<DomainFilter>): boolean 
   if (f.expiresBefore) {
     if (!ISO_DATE.test(f.expiresBefore) || (r.expires !== null && !ISO_DATE.test(r.expires))) unsure = true;
     else if (r.expires === null || !(r.expires < f.expiresBefore)) return false;
+  }
+  if (f.expiresFrom) {
+    if (!ISO_DATE.test(f.expiresFrom) || (r.expires !== null && !ISO_DATE.test(r.expires))) unsure = true;
+    else if (r.expires === null || !(r.expires >= f.expiresFrom)) return false;
   }
   if (f.health) {
     const h = r.health;

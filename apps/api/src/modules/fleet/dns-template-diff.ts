@@ -2,7 +2,10 @@ import {
   DNS_HOST_TYPES,
   PROXIABLE_DNS_TYPES,
   dnsConflict,
+  dnsContentFromData,
+  dnsDataFromContent,
   dnsRecordProblems,
+  isDnsDataType,
   type DnsRecord,
   type DnsRecordDraft,
 } from '@fleetdesk/contract';
@@ -42,6 +45,11 @@ const REPLACED_TYPES: readonly string[] = ['A', 'AAAA', 'CNAME'];
 /** Content as compared: host names without case or a final dot, TXT without the quotes some answers add. */
 export function contentKey(type: string, content: string): string {
   const c = content.trim();
+  // Records Cloudflare keeps as data: their content as Cloudflare computes it (quotes, spacing).
+  if (isDnsDataType(type)) {
+    const parsed = dnsDataFromContent(type, c, type.toUpperCase() === 'SRV' ? 0 : undefined);
+    if (parsed.ok) return dnsContentFromData(type, parsed.data);
+  }
   if (DNS_HOST_TYPES.includes(type) || type === 'AAAA') return c.toLowerCase().replace(/\.$/, '');
   if (type === 'TXT' && c.length >= 2 && c.startsWith('"') && c.endsWith('"')) return c.slice(1, -1);
   return c;

@@ -17,7 +17,7 @@ import { AppError } from '../../http/errors.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { HealthService } from '../health/health.service.ts';
-import { dnsTemplateDiff, dnsTemplateDiffText, type TemplateDiff } from './dns-template-diff.ts';
+import { contentKey, dnsTemplateDiff, dnsTemplateDiffText, type TemplateDiff } from './dns-template-diff.ts';
 
 /**
  * Each fleet action, for one domain: what planning reads (through the same services, so the same throttled,
@@ -245,7 +245,10 @@ export function createFleetActions(deps: FleetDeps) {
           const all = await dnsNow(d, actor);
           const now = matching(all, a.record.type, rn);
           const before = now.length ? now.map((r) => r.content).join(', ') : 'none';
-          if (now.some((r) => r.content === content)) return same(before);
+          // CAA `0 issue "ca.example"` and `0 issue ca.example` are one record: compared as Cloudflare stores it.
+          const sameContent = (r: { content: string }) =>
+            contentKey(a.record.type, r.content) === contentKey(a.record.type, content);
+          if (now.some(sameContent)) return same(before);
           const clash = dnsConflict({ type: a.record.type, name: rn, content }, all);
           if (clash) return refused(clash, before);
           return change(before, `${a.record.type} ${rn} → ${content} added`);
@@ -261,7 +264,8 @@ export function createFleetActions(deps: FleetDeps) {
           if (!now.length) return refused(FLEET_MESSAGES.noRecords(a.type, rn));
           const seen = now.map((r) => `${r.id}=${r.content}`).sort();
           const before = now.map((r) => r.content).join(', ');
-          return now.every((r) => r.content === content) ? same(before, seen) : change(before, content, seen);
+          const sameContent = (r: { content: string }) => contentKey(a.type, r.content) === contentKey(a.type, content);
+          return now.every(sameContent) ? same(before, seen) : change(before, content, seen);
         }
         case 'dns_delete': {
           const rn = recordName(a.name, name);
@@ -358,7 +362,9 @@ export function createFleetActions(deps: FleetDeps) {
         case 'dns_add': {
           const rn = recordName(a.record.name, name);
           const content = fill(a.record.content, name)!;
-          if (matching(await dnsNow(d, actor), a.record.type, rn).some((r) => r.content === content)) return already;
+          const key = (c: string) => contentKey(a.record.type.toUpperCase(), c);
+          if (matching(await dnsNow(d, actor), a.record.type, rn).some((r) => key(r.content) === key(content)))
+            return already;
           await cf.changeDnsRecords(
             d._id,
             { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] },
@@ -370,11 +376,15 @@ export function createFleetActions(deps: FleetDeps) {
           const rn = recordName(a.name, name);
           const content = fill(a.content, name)!;
           const now = matching(await dnsNow(d, actor), a.type, rn);
-          if (now.length && now.every((r) => r.content === content)) return already;
+          if (
+            now.length &&
+            now.every((r) => contentKey(a.type.toUpperCase(), r.content) === contentKey(a.type.toUpperCase(), content))
+          )
+            return already;
           const key = now.map((r) => `${r.id}=${r.content}`).sort();
           if (!sameJson(key, seen)) return changed((seen as string[]).join(', '), key.join(', ') || 'none');
           const patches = now
-            .filter((r) => r.content !== content)
+            .filter((r) => contentKey(a.type.toUpperCase(), r.content) !== contentKey(a.type.toUpperCase(), content))
             .map((r) => ({
               id: r.id,
               type: r.type,

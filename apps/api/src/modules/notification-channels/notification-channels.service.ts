@@ -7,6 +7,7 @@ import { ChannelSendError } from '../../integrations/notify/errors.ts';
 import type { SmtpClient } from '../../integrations/notify/smtp.ts';
 import type { TelegramClient } from '../../integrations/notify/telegram.ts';
 import type { WebhookClient } from '../../integrations/notify/webhook.ts';
+import { assertCredentialDestinations } from '../../lib/credential-destinations.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
@@ -88,12 +89,64 @@ export function createNotificationChannelsService(deps: {
         if (k !== input.kind) for (const col of cols) (w as Record<string, unknown>)[col] = null;
       }
     }
-    // A webhook gets its signing secret at creation (revealed through the audited reveal), never typed in.
+    // A webhook gets its signing secret at creation (revealed through the audited reveal), never typed in:
+    // Standard Webhooks' form, `whsec_` and the standard base64 of 32 random bytes (decision 059). A new URL gets a
+    // new one, so nothing the old receiver trusts is signed for the new address (decision 058).
     const kind = input.kind ?? current?.kind;
-    if (kind === 'webhook' && (!current || current.webhookSecret === null)) {
-      w.webhookSecretEnc = secrets.encrypt(`whsec_${randomBytes(32).toString('base64url')}`);
+    const newUrl = input.webhookUrl !== undefined && input.webhookUrl !== current?.webhookUrl;
+    if (kind === 'webhook' && (!current || current.webhookSecret === null || newUrl)) {
+      w.webhookSecretEnc = secrets.encrypt(`whsec_${randomBytes(32).toString('base64')}`);
     }
     return w;
+  };
+
+  /** Where each stored credential is sent: changing one needs the credential again (decision 058). */
+  const destinations = (input: Partial<NotificationChannelInput>, c: NotificationChannel) => {
+    const smtp = (field: 'smtpHost' | 'smtpPort' | 'smtpSecurity', label: string) => ({
+      field,
+      label,
+      credentialField: 'smtpPassword',
+      credentialLabel: 'password',
+      next: input[field],
+      current: c[field],
+      credentialGiven: input.smtpPassword !== undefined,
+      credentialStored: c.smtpPassword !== null,
+    });
+    const list = [
+      smtp('smtpHost', 'host'),
+      smtp('smtpPort', 'port'),
+      smtp('smtpSecurity', 'security'),
+      {
+        field: 'telegramApiBase',
+        label: 'Bot API address',
+        credentialField: 'telegramBotToken',
+        credentialLabel: 'bot token',
+        next: input.telegramApiBase,
+        current: c.telegramApiBase,
+        credentialGiven: input.telegramBotToken !== undefined,
+        credentialStored: c.telegramBotToken !== null,
+      },
+      // The signing secret is never typed in: a new URL gets a new secret (toWrite); tokens may not move it.
+      {
+        field: 'webhookUrl',
+        label: 'URL',
+        credentialField: 'webhookSecret',
+        credentialLabel: 'signing secret',
+        next: input.webhookUrl,
+        current: c.webhookUrl,
+        credentialGiven: false,
+        credentialStored: c.webhookSecret !== null,
+        rotates: true,
+      },
+    ];
+    // A new kind drops the old kind's settings and credentials (toWrite): nothing stored goes anywhere new.
+    const own = {
+      email: ['smtpHost', 'smtpPort', 'smtpSecurity'],
+      telegram: ['telegramApiBase'],
+      webhook: ['webhookUrl'],
+    };
+    const kind = input.kind ?? c.kind;
+    return kind === c.kind ? list : list.filter((d) => !own[c.kind].includes(d.field));
   };
 
   /** The kind's required fields, on the channel as it will be after the write. */
@@ -101,7 +154,9 @@ export function createNotificationChannelsService(deps: {
     input: Partial<NotificationChannelInput>,
     current: NotificationChannel | undefined,
     tx: Tx,
+    actor: Actor,
   ) => {
+    if (current) assertCredentialDestinations(actor, destinations(input, current));
     const row = current ? await repo.findRow(current._id, tx) : undefined;
     const v = <K extends keyof NotificationChannelInput>(k: K, now: unknown) =>
       input[k] !== undefined ? input[k] : now;

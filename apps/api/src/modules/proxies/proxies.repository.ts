@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { PAGE_SIZE, type ListQuery, type ListResult, type Proxy } from '@fleetdesk/contract';
+import { PAGE_SIZE, type ListResult, type Proxy, type ProxyListQuery } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { proxies, regions } from '../../db/schema/index.ts';
 import { ilikeAny, searchList, type Buildable } from '../../http/list-query.ts';
@@ -40,6 +40,9 @@ export function createProxiesRepository(db: Db) {
     from: sql`${proxies} left join ${regions} on ${regions.id} = ${proxies.regionId}`,
     tables: [proxies, regions],
     search: (p) => ilikeAny([proxies.ipAddress, proxies.username, regions.name, proxies.proxyType], p),
+    // 'unchecked' is the one value that is not a stored state: a proxy never checked has none.
+    filter: (check) =>
+      sql`(${proxies.checkStatus} = ${check} or (${proxies.checkStatus} is null and ${check} = 'unchecked'))`,
     rows: (ex, where, offset, v) =>
       ex
         .select({ p: proxies, regionName: regions.name, ...v })
@@ -51,8 +54,8 @@ export function createProxiesRepository(db: Db) {
         .offset(offset as number) as unknown as Buildable<Joined & { v: string }>,
   });
   return {
-    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Proxy>> {
-      const { rows, count: total } = await page(q, ex);
+    async list(q: ProxyListQuery, ex: Executor = db): Promise<ListResult<Proxy>> {
+      const { rows, count: total } = await page({ ...q, filter: q.check }, ex);
       return { items: rows.map(toProxy), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Proxy | undefined> {

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { ListQuery, Proxy, ProxyCheckResult, ProxyInput } from '@fleetdesk/contract';
+import type { Proxy, ProxyCheckResult, ProxyInput, ProxyListQuery } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
@@ -54,7 +54,7 @@ export function createProxiesService(deps: {
     return w;
   };
 
-  const crud = createCrudService<Proxy, ProxyInput, ListQuery, ProxyWrite>({
+  const crud = createCrudService<Proxy, ProxyInput, ProxyListQuery, ProxyWrite>({
     database,
     audit,
     usage,

@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { PAGE_SIZE, type ListQuery, type ListResult, type Server } from '@fleetdesk/contract';
+import { PAGE_SIZE, type ListResult, type Server, type ServerListQuery } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { domains, servers } from '../../db/schema/index.ts';
 import { ilikeAny, searchList, type Buildable } from '../../http/list-query.ts';
@@ -51,6 +51,7 @@ export function createServersRepository(db: Db) {
     // The page shows each server's domain count.
     tables: [servers, domains],
     search: (p) => ilikeAny([servers.ipAddress, servers.email], p),
+    filter: (status) => sql`${servers.status} = ${status}`,
     rows: (ex, where, offset, v) =>
       ex
         .select({ s: servers, qty: domainsQtySql(servers.id), ...v })
@@ -64,8 +65,8 @@ export function createServersRepository(db: Db) {
     setDomainsQtySql(fn: (serverId: unknown) => ReturnType<typeof sql<number>>) {
       domainsQtySql = fn;
     },
-    async list(q: ListQuery, ex: Executor = db): Promise<ListResult<Server>> {
-      const { rows, count: total } = await page(q, ex);
+    async list(q: ServerListQuery, ex: Executor = db): Promise<ListResult<Server>> {
+      const { rows, count: total } = await page({ ...q, filter: q.status }, ex);
       return { items: rows.map((r) => toServer(r.s, r.qty)), itemsCount: total };
     },
     async findById(id: string, ex: Executor = db): Promise<Server | undefined> {

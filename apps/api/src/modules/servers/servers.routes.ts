@@ -6,6 +6,7 @@ import {
   RsaKeyInfoSchema,
   RsaKeyInputSchema,
   ServerInputSchema,
+  ServerListQuerySchema,
   ServerSchema,
   TestConnectionResultSchema,
   dataOf,
@@ -19,7 +20,14 @@ export const serversRoutes = (service: ServersService) => async (app: FastifyIns
   const config = { access: 'cnv:servers' as const };
   const tags = ['servers'];
   const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
-  mountCrud(app, { path, rule: 'cnv:servers', entity: ServerSchema, input: ServerInputSchema, service });
+  mountCrud(app, {
+    path,
+    rule: 'cnv:servers',
+    entity: ServerSchema,
+    input: ServerInputSchema,
+    listQuery: ServerListQuerySchema,
+    service,
+  });
   mountReveal(app, { path, rule: 'cnv:servers', reveal: service.reveal });
 
   app.get(

@@ -1,7 +1,8 @@
-import type { ListQuery, RsaKeyInfo, Server, ServerInput, TestConnectionResult } from '@fleetdesk/contract';
+import type { RsaKeyInfo, Server, ServerInput, ServerListQuery, TestConnectionResult } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { AppError, NotFoundError, UpstreamError, ValidationError } from '../../http/errors.ts';
+import { assertCredentialDestinations } from '../../lib/credential-destinations.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
@@ -71,7 +72,7 @@ export function createServersService(deps: {
     hostKeyFingerprint: r.hostKeyFingerprint,
   });
 
-  const crud = createCrudService<Server, ServerInput, ListQuery, ServerWrite & { ipAddress: string }>({
+  const crud = createCrudService<Server, ServerInput, ServerListQuery, ServerWrite & { ipAddress: string }>({
     database,
     audit,
     usage,
@@ -79,6 +80,32 @@ export function createServersService(deps: {
     entity: 'servers',
     label: 'server',
     toWrite,
+    // A panel's URI is where its stored login goes (decision 058).
+    validate: async (input, current, _tx, actor) => {
+      if (!current) return;
+      assertCredentialDestinations(actor, [
+        {
+          field: 'directAdminUri',
+          label: 'Direct Admin URI',
+          credentialField: 'directAdminPassword',
+          credentialLabel: 'Direct Admin password',
+          next: input.directAdminUri,
+          current: current.directAdminUri,
+          credentialGiven: input.directAdminPassword !== undefined,
+          credentialStored: current.directAdminPassword !== null,
+        },
+        {
+          field: 'ispmanagerUri',
+          label: 'ISP Manager URI',
+          credentialField: 'ispmanagerPassword',
+          credentialLabel: 'ISP Manager password',
+          next: input.ispmanagerUri,
+          current: current.ispmanagerUri,
+          credentialGiven: input.ispmanagerPassword !== undefined,
+          credentialStored: current.ispmanagerPassword !== null,
+        },
+      ]);
+    },
     snapshot: async (id, ex) => {
       const r = await repo.findRow(id, ex);
       return r && snapshot(r);

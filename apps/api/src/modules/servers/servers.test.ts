@@ -93,6 +93,79 @@ describe('servers CRUD', () => {
   });
 });
 
+describe('where the panel logins go (decision 058)', () => {
+  const bearerFor = async (rules: string[]) => {
+    const session = await t.tokenFor(rules);
+    const res = await t.inject({
+      method: 'POST',
+      url: '/auth/tokens',
+      headers: { authorization: session },
+      payload: { name: 'ci', rules, expiresInDays: 30 },
+    });
+    return `Bearer ${res.json().data.token as string}`;
+  };
+  const patch = (id: string, payload: object, auth = h) =>
+    t.inject({ method: 'PATCH', url: `/api/servers/${id}`, headers: auth, payload });
+
+  it('needs the panel password again to change a panel URI', async () => {
+    const s = (
+      await post({
+        IPAddress: '5.6.7.8',
+        directAdminUri: 'https://da.example:2222',
+        directAdminUsername: 'admin',
+        directAdminPassword: 'da-secret',
+        ispmanagerUri: 'https://panel.example:1500',
+        ispmanagerUsername: 'root',
+        ispmanagerPassword: 'isp-secret',
+      })
+    ).json().data;
+    for (const pw of [undefined, SECRET_MASK]) {
+      const res = await patch(s._id, { directAdminUri: 'http://127.0.0.1:39412', directAdminPassword: pw });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields).toEqual({
+        directAdminPassword: 'Enter the Direct Admin password again to change the Direct Admin URI',
+      });
+    }
+    const isp = await patch(s._id, { ispmanagerUri: 'http://127.0.0.1:39412' });
+    expect(isp.json().fields).toEqual({
+      ispmanagerPassword: 'Enter the ISP Manager password again to change the ISP Manager URI',
+    });
+    // The form sends every field: the same URIs and masked passwords change nothing that matters.
+    const same = await patch(s._id, {
+      directAdminUri: 'https://da.example:2222',
+      directAdminPassword: SECRET_MASK,
+      email: 'ops@example.com',
+    });
+    expect(same.statusCode, same.body).toBe(200);
+    const moved = await patch(s._id, { directAdminUri: 'https://da2.example:2222', directAdminPassword: 'da-new' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data.directAdminUri).toBe('https://da2.example:2222');
+    // Clearing a URI sends the password nowhere.
+    expect((await patch(s._id, { ispmanagerUri: null })).statusCode).toBe(200);
+    // A server without a stored password has nothing to send anywhere.
+    const bare = (await post({ IPAddress: '5.6.7.9' })).json().data;
+    expect((await patch(bare._id, { directAdminUri: 'https://da.example' })).statusCode).toBe(200);
+  });
+
+  it('refuses an API token that changes a panel URI, even with the password', async () => {
+    const s = (
+      await post({ IPAddress: '5.6.7.8', directAdminUri: 'https://da.example:2222', directAdminPassword: 'da-secret' })
+    ).json().data;
+    const bearer = { authorization: await bearerFor(['cnv:servers']) };
+    const res = await patch(s._id, { directAdminUri: 'http://127.0.0.1:39412', directAdminPassword: 'x' }, bearer);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('An API token cannot change where a stored credential is sent (directAdminUri)');
+    expect((await patch(s._id, { email: 'ops@example.com' }, bearer)).statusCode).toBe(200);
+    expect((await api('GET', `/${s._id}`)).json().data.directAdminUri).toBe('https://da.example:2222');
+  });
+
+  it('refuses a user name or password in a panel URI', async () => {
+    const res = await post({ IPAddress: '5.6.7.8', directAdminUri: 'https://admin:pw@da.example:2222' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields.directAdminUri).toBe('Direct Admin URI must not contain a user name or password');
+  });
+});
+
 describe('RSA key', () => {
   it('saves a pasted key, never returns it, shows its fingerprint, and deletes it', async () => {
     const s = (await post({ IPAddress: '127.0.0.1' })).json().data;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import type { Dashboard } from '@fleetdesk/contract';
+import { dashboardLinks, type Dashboard } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { DateTime, ExpiryDate } from '../../components/date-time.tsx';
@@ -13,27 +13,6 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { Figure, ListPanel } from '../../components/panel.tsx';
 import { SECTIONS } from '../menu-items.ts';
 import { HealthPanel } from '../../features/health/health-panel.tsx';
-
-/** A day (YYYY-MM-DD) plus n days. */
-export const addDays = (day: string, n: number) => {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-};
-
-/** The list behind each figure, with the domain list's URL filters. */
-export const dashboardLinks = (d: Pick<Dashboard, 'today' | 'expiringWithinDays'>) => ({
-  domains: '/domains',
-  active: '/domains?status=active',
-  inactive: '/domains?status=inactive',
-  // expiresBefore is exclusive: the day after the window's last day.
-  expiring: `/domains?expiresBefore=${addDays(d.today, d.expiringWithinDays + 1)}`,
-  expired: `/domains?expiresBefore=${d.today}`,
-  servers: '/servers',
-  proxies: '/proxies',
-  clouds: '/clouds',
-  jobs: '/jobs?state=active',
-  audit: '/audit-log?signIns=exclude',
-});
 
 export function StartingPage() {
   const query = useQuery({
@@ -97,14 +76,14 @@ export function StartingPage() {
                   <Figure
                     label="Servers online"
                     value={d.servers.online}
-                    to={links.servers}
+                    to={links.serversOnline}
                     tone="success"
                     testId="figure-servers-online"
                   />
                   <Figure
                     label="Servers offline"
                     value={d.servers.offline}
-                    to={links.servers}
+                    to={links.serversOffline}
                     tone="danger"
                     testId="figure-servers-offline"
                   />
@@ -114,7 +93,7 @@ export function StartingPage() {
                 <Figure
                   label="Proxies failing"
                   value={d.proxies.failing}
-                  to={links.proxies}
+                  to={links.proxiesFailing}
                   tone="danger"
                   testId="figure-proxies-failing"
                 />

@@ -86,6 +86,23 @@ describe('DNS editor model', () => {
     expect(validateRow({ ...newRow('n'), name: 'a', content: '192.0.2.1' })).toEqual({});
   });
 
+  it('checks structured records (CAA, SRV, …) field by field, and SRV needs its priority', () => {
+    const caa = { ...newRow('c'), type: 'CAA', proxied: '0' as const, name: '@' };
+    expect(validateRow({ ...caa, content: '0 issue "letsencrypt.org"' })).toEqual({});
+    expect(validateRow({ ...caa, content: '300 issue "letsencrypt.org"' }).content).toMatch(
+      /^Content of a CAA record must be flags tag "value"/,
+    );
+    const srv = {
+      ...newRow('s'),
+      type: 'SRV',
+      proxied: '0' as const,
+      name: '_sip._tcp',
+      content: '5 5060 sip.example.com',
+    };
+    expect(validateRow(srv).priority).toBe(PRIORITY_MESSAGE);
+    expect(validateRow({ ...srv, priority: '10' })).toEqual({});
+  });
+
   it('sets an unproxiable type to DNS only', () => {
     expect(withField(newRow('n'), 'type', 'TXT').proxied).toBe('0');
     expect(withField(newRow('n'), 'type', 'CNAME').proxied).toBe('1');

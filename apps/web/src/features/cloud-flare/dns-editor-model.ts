@@ -20,15 +20,15 @@ export interface DnsRow {
   proxied: '1' | '0';
   /** An integer as typed; 1 means Auto. */
   ttl: string;
-  /** Only for the types that need one (MX, URI); '' when none. */
+  /** Only for the types that need one (MX, URI, SRV); '' when none. */
   priority: string;
 }
 
 export type DnsField = 'type' | 'name' | 'content' | 'proxied' | 'ttl' | 'priority';
 export type RowErrors = Partial<Record<DnsField, string>>;
 
-/** Types whose records carry a priority that Cloudflare requires. */
-export const PRIORITY_TYPES: readonly string[] = ['MX', 'URI'];
+/** Types whose records carry a priority that Cloudflare requires (SRV's goes into its data). */
+export const PRIORITY_TYPES: readonly string[] = ['MX', 'URI', 'SRV'];
 export const PRIORITY_MESSAGE = 'Priority is required for this type (0–65535)';
 
 export const isProxiable = isProxiableType;

@@ -7,7 +7,15 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
-import { DNS_BATCH_LIMIT, DNS_RECORD_TYPES, type DnsRecord, type Domain } from '@fleetdesk/contract';
+import {
+  DNS_BATCH_LIMIT,
+  DNS_DATA_TYPES,
+  DNS_RECORD_TYPES,
+  dnsContentFromFieldTexts,
+  dnsDataFieldTexts,
+  type DnsRecord,
+  type Domain,
+} from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
@@ -151,6 +159,63 @@ function Cell({
       />
       {error && <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>}
     </>
+  );
+}
+
+/**
+ * CAA, SRV, URI, HTTPS, … go to Cloudflare as `data`: one input per field (Cloudflare's names, ranges and
+ * descriptions), written into the row's content text, which stays editable as a whole (the zone-file form).
+ */
+function DataFields({ row, onChange }: { row: DnsRow; onChange: (field: DnsField, value: string) => void }) {
+  const def = DNS_DATA_TYPES[row.type.trim().toUpperCase()];
+  if (!def) return null;
+  const texts = dnsDataFieldTexts(row.type, row.content);
+  const set = (i: number, value: string) => {
+    const next = [...texts];
+    next[i] = value;
+    onChange('content', dnsContentFromFieldTexts(row.type, next));
+  };
+  return (
+    <div className="d-flex flex-wrap gap-1 mt-1" data-testid="dns-data-fields">
+      {def.fields.map((f, i) => {
+        const label = `${row.type.toUpperCase()} ${f.label}`;
+        const width = f.kind === 'text' ? '12rem' : '6.5rem';
+        return (
+          <Form.Group key={f.key} style={{ width }} controlId={`${row.key}-${f.key}`}>
+            <Form.Label className="small text-body-secondary mb-0">{f.label}</Form.Label>
+            {f.kind === 'choice' ? (
+              <Form.Select
+                size="sm"
+                aria-label={label}
+                title={f.hint}
+                value={texts[i] ?? ''}
+                onChange={(event) => set(i, event.target.value)}
+              >
+                <option value="">—</option>
+                {f.options?.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
+              </Form.Select>
+            ) : (
+              <Form.Control
+                size="sm"
+                aria-label={label}
+                title={f.hint}
+                placeholder={f.optional ? 'optional' : undefined}
+                type={f.kind === 'text' ? 'text' : 'number'}
+                min={f.min}
+                max={f.max}
+                step={f.kind === 'integer' ? 1 : 'any'}
+                value={texts[i] ?? ''}
+                onChange={(event) => set(i, event.target.value)}
+              />
+            )}
+          </Form.Group>
+        );
+      })}
+    </div>
   );
 }
 
@@ -352,7 +417,9 @@ function DnsEditor({
                         onChange={onChange}
                         aria-label="Content"
                         maxLength={4096}
+                        placeholder={DNS_DATA_TYPES[row.type.toUpperCase()]?.example}
                       />
+                      <DataFields row={row} onChange={onChange} />
                     </div>
                     {needsPriority(row.type) && (
                       <div style={{ width: '6rem' }}>

@@ -34,6 +34,7 @@ export const DOMAIN_FILTER_KEYS = [
   'domainRegistratorId',
   'status',
   'hasZone',
+  'expiresFrom',
   'expiresBefore',
   'health',
   'failingCheck',
@@ -220,6 +221,16 @@ export function DomainFilterBar({ values, setFilter, setFilters, clear, count }:
               <option value="true">Has a zone</option>
               <option value="false">No zone</option>
             </Form.Select>
+          </Form.Group>
+        </Col>
+        <Col>
+          <Form.Group controlId="filter-expires-from">
+            <Form.Label>Expires on or after</Form.Label>
+            <Form.Control
+              type="date"
+              value={values.expiresFrom ?? ''}
+              onChange={(e) => setFilter('expiresFrom', e.currentTarget.value)}
+            />
           </Form.Group>
         </Col>
         <Col>

@@ -2,7 +2,13 @@ import { useNavigate } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { HEALTH_FIX_ALL, HEALTH_STATE_LABELS, type DomainHealthCheck, type HealthCheckKey } from '@fleetdesk/contract';
+import {
+  HEALTH_FIX_ALL,
+  HEALTH_STATE_LABELS,
+  healthProblemSummary,
+  type DomainHealthCheck,
+  type HealthCheckKey,
+} from '@fleetdesk/contract';
 import { DateTime } from '../../components/date-time.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useToasts } from '../../components/toasts.tsx';
@@ -72,8 +78,14 @@ export function DomainHealthTab({ domainId }: { domainId: string }) {
     <div data-testid="domain-health">
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
         <span>
-          Health: <HealthBadge state={h.state} problems={h.problems} />
+          Health: <HealthBadge state={h.state} />
         </span>
+        {/* Each number for what it is: "Failing · 7" read as seven failing checks when four were. */}
+        {healthProblemSummary(h.checks.map((c) => c.state)) && (
+          <span className="small text-body-secondary" data-testid="health-problem-summary">
+            {healthProblemSummary(h.checks.map((c) => c.state))}
+          </span>
+        )}
         <Button
           size="sm"
           variant="outline-primary"

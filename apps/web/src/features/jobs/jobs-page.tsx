@@ -28,6 +28,7 @@ export function JobsPage() {
   const state = searchParams.get('state') ?? '';
   const kind = searchParams.get('kind') ?? '';
   const domainId = searchParams.get('domainId') ?? '';
+  const periodic = searchParams.get('periodic') ?? '';
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(searchParams);
     if (value) next.set(name, value);
@@ -79,7 +80,7 @@ export function JobsPage() {
       title="Jobs"
       useList={useJobsList}
       columns={columns}
-      extraParams={{ state, kind, domainId }}
+      extraParams={{ state, kind, domainId, periodic }}
       hideSearch
       emptyText="No jobs"
       filters={
@@ -108,6 +109,16 @@ export function JobsPage() {
                 {JOB_KIND_LABELS[k]}
               </option>
             ))}
+          </Form.Select>
+          <Form.Select
+            aria-label="Started by"
+            value={periodic}
+            onChange={(e) => setFilter('periodic', e.target.value)}
+            style={{ maxWidth: 260 }}
+          >
+            <option value="">People's jobs</option>
+            <option value="include">People's jobs and scheduled runs</option>
+            <option value="only">Scheduled runs only</option>
           </Form.Select>
         </div>
       }

@@ -46,8 +46,9 @@ function WebhookSecret({ channelId }: { channelId: string }) {
         </Button>
       )}
       <div className="form-text">
-        Each POST carries Fleetdesk-Signature: t=…,v1=… (HMAC-SHA256 of “t.body” with this secret) and a
-        Fleetdesk-Delivery id that stays the same on retries.
+        Each POST is signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature: verify it with
+        a Standard Webhooks library and this secret), and with Fleetdesk-Signature: t=…,v1=… (HMAC-SHA256 of “t.body”
+        with this secret). The id stays the same on retries.
       </div>
     </div>
   );
@@ -85,6 +86,7 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
           label="Password"
           maxLength={4096}
           reveal={reveal('smtpPassword')}
+          help={item ? 'Enter it again to change the host, port or security.' : undefined}
         />
         <TextField<ChannelFormValues>
           name="emailFrom"
@@ -109,9 +111,11 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
           label="URL"
           maxLength={2000}
           placeholder="https://example.com/hooks/fleetdesk"
+          help={item ? 'A new URL gets a new signing secret.' : undefined}
         />
         {item ? (
-          <WebhookSecret channelId={item._id} />
+          // Saved with a new URL, the secret is new: the one revealed before is forgotten.
+          <WebhookSecret key={item.webhookUrl ?? ''} channelId={item._id} />
         ) : (
           <p className="form-text">A signing secret is made when the channel is saved; reveal it on this page then.</p>
         )}
@@ -125,6 +129,7 @@ function KindFields({ item }: { item: NotificationChannel | undefined }) {
           label="Bot token"
           maxLength={200}
           reveal={reveal('telegramBotToken')}
+          help={item ? 'Enter it again to change the Bot API address.' : undefined}
         />
         <TextField<ChannelFormValues>
           name="telegramChatId"

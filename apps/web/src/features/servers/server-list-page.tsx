@@ -1,4 +1,5 @@
-import type { Server } from '@fleetdesk/contract';
+import { SERVER_STATUSES, type Server } from '@fleetdesk/contract';
+import { SelectFilter, useUrlFilter } from '../../components/select-filter.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { formatBytes, formatNumber } from '../../lib/format.ts';
@@ -21,12 +22,25 @@ const columns: Column<Server>[] = [
   },
 ];
 
+const STATUS_OPTIONS = SERVER_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }));
+
 export function ServerListPage() {
+  const [status, setStatus] = useUrlFilter('status');
   return (
     <ListView
       title="Servers"
       useList={serversApi.useList}
       columns={columns}
+      extraParams={{ status }}
+      filters={
+        <SelectFilter
+          label="Status"
+          value={status}
+          onChange={setStatus}
+          allLabel="All statuses"
+          options={STATUS_OPTIONS}
+        />
+      }
       createLink={{ to: serverPaths.create, label: 'Create Server' }}
       rowHref={(server) => serverPaths.edit(server._id)}
     />

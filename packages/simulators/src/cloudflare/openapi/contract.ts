@@ -3,8 +3,12 @@
  *
  * The schema is loaded once and handed to ajv whole (as two prepared copies: one for requests, one for responses),
  * so `$ref`s resolve inside it. OpenAPI 3.0 differs from JSON Schema in a few ways that are translated here:
- * `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`, `readOnly` properties being required only in
- * responses, and formats ajv does not know (dropped). `discriminator` is dropped; `oneOf` still decides.
+ * `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`, `readOnly` properties (required only in responses,
+ * refused in requests: CAA's `content` is read-only and Cloudflare refuses it), and formats ajv does not know
+ * (dropped). `discriminator` is dropped; `oneOf` still decides.
+ *
+ * The Cloudflare simulator validates every request with `validateRequest` (packages/simulators/src/cloudflare/
+ * openapi/request-check.ts); contract.test.ts checks whole exchanges with `validate`.
  *
  * Where the 2024-08 schema is wrong about what Cloudflare does, the workaround is listed in SCHEMA_GAPS, and
  * contract.test.ts checks each gap is still there, so a newer schema file makes stale workarounds fail loudly.
@@ -45,8 +49,9 @@ export const SCHEMA_GAPS = {
     'request body; a body without id matches the catch-all ssl_recommender branch whatever its value, so the body ' +
     "is checked as {id: setting_id, ...body}, which selects the setting's own branch and its allowed values.",
   dnsRecordBodyId:
-    'The DNS record create/overwrite/patch request bodies reuse the response record (id required); id is ' +
-    'dropped from required for requests.',
+    'The DNS record create/overwrite/patch request bodies reuse the response record, whose top-level required ' +
+    'list (id, content, proxiable, created_on, modified_on) describes answers; for requests each type variant ' +
+    'decides what is required (content for A, data for CAA, …).',
   dnsPatchPartial:
     'PATCH /zones/{zone_id}/dns_records/{id} is a partial update but reuses the full record schema; the body is ' +
     "checked against its record type's variant with nothing required (type taken from the answer when not sent).",
@@ -168,6 +173,12 @@ function prepare(doc: Json, mode: 'request' | 'response', knownFormats: Set<stri
         } else delete out[ex];
       }
     }
+    // Read-only properties may appear in answers only; a request carrying one does not validate.
+    if (mode === 'request' && out.properties && typeof out.properties === 'object') {
+      for (const [name, def] of Object.entries<Json>(node.properties)) {
+        if (isReadOnly(doc, def)) out.properties[name] = false;
+      }
+    }
     if (mode === 'request' && Array.isArray(out.required)) {
       out.required = out.required.filter((name: string) => {
         const defs = propertyDefs(doc, node, name);
@@ -188,10 +199,10 @@ function prepare(doc: Json, mode: 'request' | 'response', knownFormats: Set<stri
   const prepared = walk(doc, false);
   const schemas = prepared.components.schemas;
 
-  // SCHEMA_GAPS.dnsRecordBodyId: requests never carry the server-assigned id.
+  // SCHEMA_GAPS.dnsRecordBodyId: the top-level required list is the answer's; each variant has its own.
   if (mode === 'request') {
     const rec = schemas['dns-records_dns-record'];
-    if (rec && Array.isArray(rec.required)) rec.required = rec.required.filter((n: string) => n !== 'id');
+    if (rec && Array.isArray(rec.required)) delete rec.required;
   }
   // SCHEMA_GAPS.ruleActionPattern
   if (schemas['rulesets_RuleAction']?.pattern === '^[a-z]+$') schemas['rulesets_RuleAction'].pattern = '^[a-z_]+$';
@@ -257,16 +268,9 @@ function prepare(doc: Json, mode: 'request' | 'response', knownFormats: Set<stri
       },
       // patches are checked one by one against their type's partial variant.
       patches: { type: 'array', items: { type: 'object', required: ['id'] } },
-      puts: {
-        type: 'array',
-        items: {
-          allOf: [
-            { $ref: '#/components/schemas/dns-records_dns-record' },
-            { required: ['id', 'type', 'name', 'content'] },
-          ],
-        },
-      },
-      posts: { type: 'array', items: { $ref: '#/components/schemas/dns-records_dns-record' } },
+      // puts and posts are checked one by one against their type's record schema.
+      puts: { type: 'array', items: { type: 'object', required: ['id'] } },
+      posts: { type: 'array', items: { type: 'object' } },
     },
   };
   schemas['fleetdesk_dns_batch_response'] = {
@@ -408,7 +412,9 @@ function formatErrors(errors: ErrorObject[] | null | undefined, where: string): 
   const seen = new Set<string>();
   const out: string[] = [];
   for (const e of sorted) {
-    const text = `${where}${e.instancePath}: ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`;
+    // A `false` schema stands for a read-only property (see prepare).
+    const message = e.keyword === 'false schema' ? 'is read-only and cannot be sent' : (e.message ?? e.keyword);
+    const text = `${where}${e.instancePath}: ${message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`;
     if (!seen.has(text)) {
       seen.add(text);
       out.push(text);
@@ -426,12 +432,20 @@ export function createContractValidator(doc: Json) {
   const REQ = 'cf-request.json';
   const RES = 'cf-response.json';
   const reqDoc = prepare(doc, 'request', knownFormats);
-  const resDoc = prepare(doc, 'response', knownFormats);
   ajv.addSchema({ ...reqDoc, $id: REQ });
-  ajv.addSchema({ ...resDoc, $id: RES });
+  // The simulator checks requests only; the answers' copy is prepared on first use.
+  let resDocCache: Json;
+  const resDoc = (): Json => {
+    if (!resDocCache) {
+      resDocCache = prepare(doc, 'response', knownFormats);
+      ajv.addSchema({ ...resDocCache, $id: RES });
+    }
+    return resDocCache;
+  };
 
   const compiled = new Map<string, ValidateFunction>();
   const validatorAt = (docId: string, parts: (string | number)[]): ValidateFunction => {
+    if (docId === RES) resDoc();
     const ref = `${docId}${pointer(parts)}`;
     let v = compiled.get(ref);
     if (!v) {
@@ -444,7 +458,7 @@ export function createContractValidator(doc: Json) {
     const v = validatorAt(docId, parts);
     const problems = v(data) ? [] : formatErrors(v.errors, where);
     if (!strict) return problems;
-    const prepared = docId === REQ ? reqDoc : resDoc;
+    const prepared = docId === REQ ? reqDoc : resDoc();
     const schema = parts.reduce((n: Json, k) => n?.[k], prepared);
     unknownProperties(prepared, schema, data, where, problems);
     return problems;
@@ -619,18 +633,23 @@ export function createContractValidator(doc: Json) {
     }
   };
 
+  // The simulator knows its records' types; the contract test learns them from earlier answers.
+  let typeLookup: (id: string) => string | undefined = (id) => recordTypes.get(id);
+  // Strict mode (unknown properties) for whole exchanges; the simulator checks what the document itself refuses.
+  let strictBodies = true;
+
   const recordTypeOf = (ex: Exchange, id: string | undefined): string | undefined => {
     const body = ex.requestBody as { type?: unknown } | undefined;
     if (typeof body?.type === 'string') return body.type;
     const result = (ex.responseBody as { result?: { type?: unknown } } | undefined)?.result;
     if (typeof result?.type === 'string') return result.type;
-    return id ? recordTypes.get(id) : undefined;
+    return id ? typeLookup(id) : undefined;
   };
 
   const checkPartialRecord = (type: string | undefined, body: unknown, where: string): string[] => {
     const name = `partial_dns-records_${type ?? ''}Record`;
     if (!type || !reqDoc.components.schemas[name]) return [`${where}: cannot tell the record type of a patch`];
-    return check(REQ, ['components', 'schemas', name], { type, ...(body as object) }, where);
+    return check(REQ, ['components', 'schemas', name], { type, ...(body as object) }, where, strictBodies);
   };
 
   const checkRequestBody = (m: MatchedOperation, ex: Exchange, gaps: Set<SchemaGap>): string[] => {
@@ -647,7 +666,7 @@ export function createContractValidator(doc: Json) {
     const opId: string = m.op.operationId;
     if (opId === 'zone-settings-edit-single-setting') {
       gaps.add('settingBodyId');
-      return check(REQ, parts, { id: m.params.setting_id, ...(ex.requestBody as object) }, 'request');
+      return check(REQ, parts, { id: m.params.setting_id, ...(ex.requestBody as object) }, 'request', strictBodies);
     }
     if (opId === 'dns-records-for-a-zone-patch-dns-record') {
       gaps.add('dnsPatchPartial');
@@ -655,22 +674,49 @@ export function createContractValidator(doc: Json) {
     }
     if (opId === 'dns-records-for-a-zone-create-dns-record' || opId === 'dns-records-for-a-zone-update-dns-record') {
       gaps.add('dnsRecordBodyId');
+      return checkRecord(ex.requestBody, 'request');
     }
-    return check(REQ, parts, ex.requestBody, 'request');
+    return check(REQ, parts, ex.requestBody, 'request', strictBodies);
   };
 
-  const checkBatch = (ex: Exchange, gaps: Set<SchemaGap>): string[] => {
+  /**
+   * A record body against its own type's branch of the record oneOf (the same verdict, since each branch fixes
+   * `type`, but the reasons name that type's fields instead of every branch's); an unknown type meets the oneOf.
+   */
+  const checkRecord = (body: unknown, where: string): string[] => {
+    const type = (body as { type?: unknown } | undefined)?.type;
+    const variant = typeof type === 'string' ? `dns-records_${type}Record` : '';
+    const name = variant && reqDoc.components.schemas[variant] ? variant : 'dns-records_dns-record';
+    return check(REQ, ['components', 'schemas', name], body, where, strictBodies);
+  };
+
+  const checkBatchRequest = (ex: Exchange, gaps: Set<SchemaGap>): string[] => {
     gaps.add('dnsBatchMissing');
     gaps.add('dnsRecordBodyId');
-    const problems = check(REQ, ['components', 'schemas', 'fleetdesk_dns_batch_request'], ex.requestBody, 'request');
-    const body = ex.requestBody as { patches?: { id?: string; type?: string }[] };
+    const problems = check(
+      REQ,
+      ['components', 'schemas', 'fleetdesk_dns_batch_request'],
+      ex.requestBody,
+      'request',
+      strictBodies,
+    );
+    const body = ex.requestBody as { patches?: { id?: string; type?: string }[]; puts?: unknown; posts?: unknown };
+    for (const kind of ['puts', 'posts'] as const) {
+      const list = body?.[kind];
+      if (Array.isArray(list)) list.forEach((r, i) => problems.push(...checkRecord(r, `request /${kind}/${i}`)));
+    }
     (body?.patches ?? []).forEach((p, i) => {
       gaps.add('dnsPatchPartial');
       const { id, ...fields } = p;
       problems.push(
-        ...checkPartialRecord(p.type ?? (id ? recordTypes.get(id) : undefined), fields, `request /patches/${i}`),
+        ...checkPartialRecord(p.type ?? (id ? typeLookup(id) : undefined), fields, `request /patches/${i}`),
       );
     });
+    return problems;
+  };
+
+  const checkBatch = (ex: Exchange, gaps: Set<SchemaGap>): string[] => {
+    const problems = checkBatchRequest(ex, gaps);
     problems.push(
       ...checkResponse(undefined, ex, gaps, {
         success: ['components', 'schemas', 'fleetdesk_dns_batch_response'],
@@ -686,6 +732,36 @@ export function createContractValidator(doc: Json) {
       const report = validateOne(ex);
       rememberRecords(ex);
       return report;
+    },
+
+    /**
+     * Validates a request alone (path and query parameters, security, body) against what the document itself
+     * declares, without strict mode; `recordType` names the type of an existing DNS record (for patches).
+     */
+    validateRequest(
+      req: Pick<Exchange, 'method' | 'path' | 'query' | 'auth' | 'requestBody'>,
+      recordType: (id: string) => string | undefined,
+    ): ValidationReport {
+      const ex: Exchange = { ...req, status: 0, responseBody: undefined };
+      const saved = typeLookup;
+      typeLookup = recordType;
+      strictBodies = false;
+      try {
+        const gaps = new Set<SchemaGap>();
+        if (ex.method === 'POST' && /^\/zones\/[^/]+\/dns_records\/batch$/.test(ex.path)) {
+          const m = match('POST', ex.path.replace(/\/batch$/, ''));
+          const problems = m ? [...checkParameters(m, ex), ...checkSecurity(m, ex, gaps)] : [];
+          problems.push(...checkBatchRequest(ex, gaps));
+          return { operation: 'dns-records-batch (not in schema)', problems, gaps: [...gaps] };
+        }
+        const m = match(ex.method, ex.path);
+        if (!m) return { operation: `${ex.method} ${ex.path}`, problems: [], gaps: [] };
+        const problems = [...checkParameters(m, ex), ...checkSecurity(m, ex, gaps), ...checkRequestBody(m, ex, gaps)];
+        return { operation: m.op.operationId, problems, gaps: [...gaps] };
+      } finally {
+        typeLookup = saved;
+        strictBodies = true;
+      }
     },
 
     /** Validates raw data against a location in the prepared request or response document. */
