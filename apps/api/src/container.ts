@@ -125,6 +125,10 @@ export async function createContainer(
     jobOptions?: Partial<JobEngineOptions>;
     /** The embedded database's worker thread died (PGLITE_THREAD=worker): the server exits on it. */
     onDatabaseFailure?: (err: Error) => void;
+    /** A PostgreSQL connection was lost (the pool replaces it; the process goes on): for the log. */
+    onDatabaseConnectionLost?: (err: Error) => void;
+    /** Where the job engine logs (queue errors, lost connections, takeovers). */
+    log?: Parameters<typeof createJobEngine>[0]['log'];
   } = {},
 ) {
   secureDataDir(config.DATA_DIR);
@@ -135,6 +139,7 @@ export async function createContainer(
       dataDir: `${config.DATA_DIR}/pgdata`,
       thread: config.PGLITE_THREAD,
       onFailure: opts.onDatabaseFailure,
+      onConnectionLost: opts.onDatabaseConnectionLost,
     }));
   const { db } = database;
   const secrets = createSecretBox(loadAppKey({ secret: config.APP_SECRET_KEY, dataDir: config.DATA_DIR }));
@@ -423,6 +428,7 @@ export async function createContainer(
   ]);
   const jobEngine = createJobEngine({
     database,
+    log: opts.log,
     repo: repos.jobs,
     registry: jobRegistry,
     options: {

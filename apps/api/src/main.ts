@@ -4,6 +4,8 @@ import { buildApp } from './app.ts';
 import { installGracefulShutdown } from './lib/shutdown.ts';
 import { setProviderCallLogger } from './integrations/provider-calls.ts';
 import { refuseWrongAppKey } from './lib/app-key-check.ts';
+import { connectionLossLogger } from './db/client.ts';
+import { survivesConnectionLoss } from './db/pg-errors.ts';
 
 async function main() {
   let config: Config;
@@ -22,7 +24,12 @@ async function main() {
   if (demo) config = demo.config;
   // The embedded database's worker thread died: every statement would fail from here on, so the process exits
   // non-zero for its supervisor to restart it (jobs are durable; a restart recovers them).
+  // A lost PostgreSQL connection is logged (through the server's logger once there is one) and replaced; the
+  // process never exits for it (README, decision 063).
+  let warn = (obj: object, msg: string) => console.warn(msg, obj);
+  survivesConnectionLoss((o, m) => warn(o, m));
   const c = await createContainer(config, {
+    onDatabaseConnectionLost: connectionLossLogger((o, m) => warn(o, m)),
     onDatabaseFailure: (err) => {
       console.error(`Fleetdesk: the embedded database stopped (${err.message}); exiting.`);
       process.exit(1);
@@ -32,6 +39,7 @@ async function main() {
   await refuseWrongAppKey(c);
   const app = await buildApp(c);
   const log = app.log;
+  warn = (o, m) => log.warn(o, m);
   // Every provider call is logged once, at info, through the server's logger (redaction included).
   setProviderCallLogger(log);
 

@@ -1,6 +1,8 @@
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { pino } from 'pino';
 import { createContainer } from './container.ts';
+import { connectionLossLogger } from './db/client.ts';
+import { survivesConnectionLoss } from './db/pg-errors.ts';
 import { setProviderCallLogger } from './integrations/provider-calls.ts';
 import { refuseWrongAppKey } from './lib/app-key-check.ts';
 import type { JobDefinition } from './jobs/registry.ts';
@@ -28,12 +30,20 @@ export async function runWorker(
     console.error('npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the API process.');
     process.exit(2);
   }
+  const log = pino({ level: config.LOG_LEVEL, base: { worker: true } });
+  survivesConnectionLoss((o, m) => log.warn(o, m));
+  // A lost database connection is logged and replaced; the worker never exits for it (README, decision 063).
   const c = await createContainer(
     { ...config, JOB_WORKERS: true },
-    { extraJobs: opts.extraJobs, jobOptions: opts.jobOptions },
+    {
+      extraJobs: opts.extraJobs,
+      jobOptions: opts.jobOptions,
+      log,
+      onDatabaseConnectionLost: connectionLossLogger((o, m) => log.warn(o, m)),
+    },
   );
   // Provider calls made by jobs are logged once each, as in the API (JSON lines at LOG_LEVEL).
-  setProviderCallLogger(pino({ level: config.LOG_LEVEL, base: { worker: true } }));
+  setProviderCallLogger(log);
   await c.database.migrate();
   await refuseWrongAppKey(c);
   await c.startJobs({ periodic: opts.periodic });

@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { fillPlaceholders, type ExtractTablesWithRelations } from 'drizzle-orm';
 import * as schema from './schema/index.ts';
 import type { PgliteLike } from './pglite-worker-client.ts';
+import { isConnectionError } from './pg-errors.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -237,14 +238,62 @@ function pgliteBossDb(client: Pick<PgliteLike, 'query' | 'exec'>): BossDb {
   };
 }
 
-export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
+/** Held for a run of migrations on PostgreSQL, so processes starting together migrate one after another. */
+export const MIGRATIONS_LOCK_KEY = 7_261_803_422;
+
+/** How long a read whose connection was cut waits before its one retry on a new connection. */
+const READ_RETRY_DELAY_MS = 200;
+
+/** A statement that only reads: safe to send again on a new connection when its own was cut. */
+export function isRetryableRead(text: string): boolean {
+  return (
+    /^\s*select\b/i.test(text) &&
+    !/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b|\b(nextval|setval|pg_advisory\w*|pg_notify|pg_terminate_backend|set_config)\s*\(/i.test(
+      text,
+    )
+  );
+}
+
+export type PostgresOptions = {
+  max?: number;
+  /**
+   * Told when a connection is lost (PostgreSQL restarted, its backends terminated, a network blip): the pool
+   * replaces it; statements that were on it fail (a read is retried once). Never throws; the process goes on.
+   */
+  onConnectionLost?: (err: Error) => void;
+};
+
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Database> {
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
-  pool.on('error', () => {
-    // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
-  });
+  const lost = (err: Error) => {
+    try {
+      opts.onConnectionLost?.(err);
+    } catch {
+      // A logger's own failure must not turn a handled loss into an unhandled one.
+    }
+  };
+  // pg-pool listens for errors on idle clients only: a client checked out (a transaction between statements,
+  // a statement on its way) whose connection is terminated would emit an unhandled 'error' and end the process.
+  // Every client gets a listener of its own for its whole life; the statement on it still fails and says why.
+  pool.on('connect', (client) => client.on('error', lost));
+  pool.on('error', lost);
+  // A read cut with its connection is sent once more on a new connection; anything else fails as it is (the
+  // API answers 503, a job retries), since a write may have been applied before the cut.
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const [config, values, cb] = args;
+    if (typeof values === 'function' || typeof cb === 'function') return poolQuery(...args);
+    const text = typeof config === 'string' ? config : (config as { text?: string } | undefined)?.text;
+    if (!text || !isRetryableRead(text)) return poolQuery(...args);
+    return poolQuery(...args).catch(async (err: unknown) => {
+      if (!isConnectionError(err)) throw err;
+      await new Promise((r) => setTimeout(r, READ_RETRY_DELAY_MS));
+      return poolQuery(...args);
+    });
+  };
   const db = drizzle(pool, { schema }) as unknown as Db;
   const listeners = new Set<() => Promise<void>>();
   const boss = trackedBossDb({ executeSql: (text, values) => pool.query(text, values) });
@@ -261,7 +310,23 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
   return {
     db,
     driver: 'postgres',
-    migrate: () => migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR }),
+    // One process at a time (an advisory lock held on the connection that migrates): any number of API and worker
+    // processes may start together on a fresh database; the ones that wait find the migrations done.
+    migrate: async () => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATIONS_LOCK_KEY]);
+        await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+        await client.query('select pg_advisory_unlock($1)', [MIGRATIONS_LOCK_KEY]);
+      } catch (err) {
+        // The lock goes with the connection: drop it rather than return it to the pool still holding the lock.
+        broken = err instanceof Error ? err : new Error(String(err));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
     exec: async (q) => {
       await pool.query(q);
     },
@@ -356,9 +421,31 @@ async function listenPostgres(
 }
 
 export async function openDatabase(
-  opts: { databaseUrl?: string; dataDir?: string } & PgliteOptions,
+  opts: { databaseUrl?: string; dataDir?: string } & PgliteOptions & Pick<PostgresOptions, 'onConnectionLost'>,
 ): Promise<Database> {
   return opts.databaseUrl
-    ? openPostgres(opts.databaseUrl)
+    ? openPostgres(opts.databaseUrl, { onConnectionLost: opts.onConnectionLost })
     : openPglite(opts.dataDir, { thread: opts.thread, onFailure: opts.onFailure });
+}
+
+/**
+ * The log line for lost connections: a cut ends every connection of the pool at once, so the first loss is
+ * logged and the others of the next `everyMs` are counted into the following line.
+ */
+export function connectionLossLogger(warn: (obj: object, msg: string) => void, everyMs = 5_000) {
+  let last = 0;
+  let quiet = 0;
+  return (err: Error) => {
+    const now = Date.now();
+    if (now - last < everyMs) {
+      quiet++;
+      return;
+    }
+    last = now;
+    warn(
+      { err: { message: err.message, code: (err as { code?: string }).code }, alsoLost: quiet },
+      'database connection lost; reconnecting',
+    );
+    quiet = 0;
+  };
 }

@@ -1,7 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from './errors.ts';
-import { isDataException, isForeignKeyViolation, isUniqueViolation, pgError } from '../db/pg-errors.ts';
+import {
+  isConnectionError,
+  isDataException,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  pgError,
+} from '../db/pg-errors.ts';
+
+/** Seconds a client is told to wait after the database connection was lost under its request. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 type Envelope = { message: string; code: string; fields?: Record<string, string>; requestId: string };
 
@@ -124,6 +133,16 @@ export function installErrorHandler(
         : 'bad_request';
       const message = err.statusCode === 429 ? err.message : err.message.replace(/^FST_\w+:\s*/, '');
       return send(err.statusCode, { message, code });
+    }
+    if (isConnectionError(err)) {
+      // The statement's connection was cut (PostgreSQL restarted, failed over, a network blip): a read was already
+      // sent again once (db/client.ts); this one may or may not have been applied, so the client decides.
+      req.log.warn({ err: { message: err.message, code: pgError(err)?.code } }, 'database connection lost');
+      return send(
+        503,
+        { message: 'The database connection was lost; try again in a moment', code: 'database_unavailable' },
+        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      );
     }
     req.log.error({ err: loggableError(err) }, 'unhandled error');
     return send(500, { message: 'Something went wrong', code: 'internal_error' });

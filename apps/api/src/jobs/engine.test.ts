@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { z } from 'zod';
+import { sql } from 'drizzle-orm';
 import { defineJob } from './registry.ts';
 import { testJobKinds } from './test-kinds.ts';
 
@@ -31,11 +32,28 @@ const wideKind = defineJob({
   },
 });
 
+/** `test.periodic`: a scheduled kind whose runs are held until released, counting how many run at once. */
+const periodic = { running: 0, most: 0, release: () => {}, released: Promise.resolve() };
+const periodicKind = defineJob({
+  kind: 'test.periodic',
+  area: 'cnv:domains',
+  payload: z.object({}).passthrough(),
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  timeoutSeconds: 30,
+  async handler() {
+    periodic.running++;
+    periodic.most = Math.max(periodic.most, periodic.running);
+    await Promise.race([periodic.released, new Promise((r) => setTimeout(r, 15_000))]);
+    periodic.running--;
+    return {};
+  },
+});
+
 beforeAll(async () => {
   t = await createTestApp(
     {},
     {
-      extraJobs: [...testJobKinds(), wideKind],
+      extraJobs: [...testJobKinds(), wideKind, periodicKind],
       jobOptions: {
         pollingIntervalSeconds: 0.5,
         maintenanceIntervalSeconds: 1,
@@ -270,6 +288,27 @@ describe('jobs whose worker is gone (decision 039)', () => {
     const done = await engine().waitFor(row.id, 30_000);
     expect(done.state).toBe('completed');
     expect(done.attempts).toBe(2);
+  });
+
+  it('a periodic job taken back does not run beside the next one scheduled (issue 42)', async () => {
+    periodic.released = new Promise<void>((r) => (periodic.release = r));
+    // The period's job, left running by a worker that died; taken back, it runs again here (held).
+    const row = await orphan('test.periodic', {});
+    await t.c.repos.jobs.update(row.id, { createdBy: 'schedule' });
+    await engine().takeBackSilent();
+    for (let i = 0; i < 200 && !periodic.running; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(periodic.running).toBe(1);
+    // A scheduler ticks meanwhile (the next period, or a process starting): pg-boss's slot is free, since the
+    // taken-back job was sent again without it.
+    engine().schedule('test.periodic', 60);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(periodic.most).toBe(1);
+    const all = (await t.c.database.db.execute(
+      sql`select count(*)::int as n from jobs where kind = 'test.periodic'`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(all.rows[0]!.n).toBe(1);
+    periodic.release();
+    expect((await engine().waitFor(row.id, 30_000)).state).toBe('completed');
   });
 
   it('is cancelled at once by Cancel', async () => {

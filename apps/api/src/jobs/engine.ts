@@ -4,7 +4,7 @@ import PgBoss from 'pg-boss';
 import type { JobProgress, JobStep } from '@fleetdesk/contract';
 import { JOB_KIND_LABELS, jobSentence, tallyOf, terminalStateOf } from '@fleetdesk/contract';
 import type { Database } from '../db/client.ts';
-import { isUniqueViolation } from '../db/pg-errors.ts';
+import { isUniqueViolation, untilConnected } from '../db/pg-errors.ts';
 import { ConflictError, ValidationError } from '../http/errors.ts';
 import type { JobRow, JobsRepository } from '../modules/jobs/jobs.repository.ts';
 import {
@@ -118,6 +118,14 @@ export function createJobEngine(deps: {
   const periodicTimers: NodeJS.Timeout[] = [];
   const running = new Map<string, AbortController>();
 
+  // The job's own bookkeeping outlives a lost connection: it waits with back-off and writes once it is back
+  // (each such write is conditional or absolute, so writing it twice changes nothing).
+  const durable = <T>(fn: () => Promise<T>) =>
+    untilConnected(fn, {
+      onRetry: (err, delayMs) =>
+        log.warn({ err: { message: messageOf(err) }, delayMs }, 'database connection lost; the job waits for it'),
+    });
+
   const mustBoss = () => {
     if (!boss) throw new Error('The job engine is not started');
     return boss;
@@ -134,7 +142,22 @@ export function createJobEngine(deps: {
     expireInSeconds: def.timeoutSeconds + opts.expireGraceSeconds,
   });
 
+  /**
+   * Processes starting together create the same queues at once: pg-boss's create can then deadlock or meet the
+   * other's row (issue 42). The loser looks again shortly, by when the winner's queue exists.
+   */
   async function ensureQueue(b: PgBoss, def: JobDefinition) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ensureQueueOnce(b, def);
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
+      }
+    }
+  }
+
+  async function ensureQueueOnce(b: PgBoss, def: JobDefinition) {
     const existing = await b.getQueue(def.kind);
     if (existing) {
       await b.updateQueue(def.kind, { name: def.kind, ...queueOptions(def) });
@@ -156,24 +179,26 @@ export function createJobEngine(deps: {
   async function runDelivery(def: JobDefinition, bossJob: PgBoss.Job<{ jobId?: string }>) {
     const jobId = bossJob.data?.jobId;
     if (!jobId) return { skipped: 'no job id' };
-    const before = await repo.find(jobId);
+    const before = await durable(() => repo.find(jobId));
     // A duplicate delivery of a finished job, or one cancelled while queued: nothing to do.
     if (!before || !['queued', 'running'].includes(before.state)) return { skipped: before?.state ?? 'missing' };
     if (before.bossId && before.bossId !== bossJob.id) return { skipped: 'superseded' };
-    const row = await repo.transition(jobId, ['queued', 'running'], {
-      state: 'running',
-      attempts: before.attempts + 1,
-      startedAt: before.startedAt ?? new Date(),
-      worker: workerName,
-      error: null,
-    });
+    const row = await durable(() =>
+      repo.transition(jobId, ['queued', 'running'], {
+        state: 'running',
+        attempts: before.attempts + 1,
+        startedAt: before.startedAt ?? new Date(),
+        worker: workerName,
+        error: null,
+      }),
+    );
     if (!row) return { skipped: 'moved' };
     if (row.cancelRequested) {
       await finishCancelled(row, def);
       return { cancelled: true };
     }
     const myBossId = bossJob.id;
-    await repo.heartbeat(jobId, myBossId);
+    await durable(() => repo.heartbeat(jobId, myBossId));
 
     const ac = new AbortController();
     running.set(jobId, ac);
@@ -182,7 +207,7 @@ export function createJobEngine(deps: {
     let pending: JobProgress | null = null;
     const write = async (p: JobProgress | null) => {
       lastWrite = Date.now();
-      const r = await repo.progress(jobId, { ...(p ? { progress: p } : {}), steps });
+      const r = await durable(() => repo.progress(jobId, { ...(p ? { progress: p } : {}), steps }));
       if (r?.cancelRequested) ac.abort(new JobCancelled());
     };
     const cancelPoll = setInterval(() => {
@@ -256,14 +281,16 @@ export function createJobEngine(deps: {
       // One rule for the end state (outcomes.ts): a result that counts failures is never a plain "completed".
       const tally = tallyOf(result);
       const state = tally ? terminalStateOf(tally) : 'completed';
-      await repo.transitionOwned(jobId, myBossId, ['running'], {
-        state,
-        result,
-        ...(pending ? { progress: pending } : {}),
-        steps: steps.length ? steps : null,
-        finishedAt: new Date(),
-        error: state === 'failed' ? jobSentence({ kind: def.kind, state, result, error: null }) : null,
-      });
+      await durable(() =>
+        repo.transitionOwned(jobId, myBossId, ['running'], {
+          state,
+          result,
+          ...(pending ? { progress: pending } : {}),
+          steps: steps.length ? steps : null,
+          finishedAt: new Date(),
+          error: state === 'failed' ? jobSentence({ kind: def.kind, state, result, error: null }) : null,
+        }),
+      );
       return result;
     } catch (err) {
       if (err instanceof JobTakenOver || (ac.signal.aborted && ac.signal.reason instanceof JobTakenOver))
@@ -287,14 +314,16 @@ export function createJobEngine(deps: {
         const later = await retryLater(def, jobId, myBossId, meta, err, steps, pending);
         if (later) return later;
       }
-      await repo.transitionOwned(jobId, myBossId, ['running'], {
-        // Waiting for pg-boss's retry shows as queued, with the last error beside it.
-        state: retriesLeft ? 'queued' : 'failed',
-        error: message,
-        ...(pending ? { progress: pending } : {}),
-        steps: steps.length ? steps : null,
-        finishedAt: retriesLeft ? null : new Date(),
-      });
+      await durable(() =>
+        repo.transitionOwned(jobId, myBossId, ['running'], {
+          // Waiting for pg-boss's retry shows as queued, with the last error beside it.
+          state: retriesLeft ? 'queued' : 'failed',
+          error: message,
+          ...(pending ? { progress: pending } : {}),
+          steps: steps.length ? steps : null,
+          finishedAt: retriesLeft ? null : new Date(),
+        }),
+      );
       // A permanent failure completes the pg-boss job, so that it is not retried.
       if (permanent) return { failed: message };
       throw err instanceof Error ? err : new Error(message);
@@ -304,6 +333,28 @@ export function createJobEngine(deps: {
       clearTimeout(timeout);
       running.delete(jobId);
     }
+  }
+
+  /**
+   * Runs a delivery and records its end in pg-boss here, waiting out a lost connection: pg-boss's own record of
+   * it is sent without being awaited or retried, and lost with the connection it would leave the job active
+   * until its expiry (a day for a fleet run) while no worker runs it. pg-boss's own statement that follows
+   * then changes nothing (it completes only a job still active).
+   */
+  async function deliver(b: PgBoss, def: JobDefinition, job: PgBoss.Job<{ jobId?: string }>) {
+    let result: unknown;
+    try {
+      result = await runDelivery(def, job);
+    } catch (err) {
+      try {
+        await durable(() => b.fail(def.kind, job.id, err instanceof Error ? { message: err.message } : { err }));
+      } catch {
+        throw err;
+      }
+      return undefined;
+    }
+    await durable(() => b.complete(def.kind, job.id, result as object)).catch(() => undefined);
+    return result;
   }
 
   /**
@@ -473,18 +524,34 @@ export function createJobEngine(deps: {
 
     async start() {
       if (boss) return;
-      const b = new PgBoss({
-        db: deps.database.bossDb as PgBoss.Db,
-        schema: 'pgboss',
-        migrate: true,
-        supervise: true,
-        schedule: false,
-        maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds,
-        archiveCompletedAfterSeconds: 7 * 24 * 3600,
-        deleteAfterDays: 30,
-      });
-      b.on('error', (err) => log.error({ err: { message: messageOf(err) } }, 'job queue error'));
-      await b.start();
+      const open = () => {
+        const nb = new PgBoss({
+          db: deps.database.bossDb as PgBoss.Db,
+          schema: 'pgboss',
+          migrate: true,
+          supervise: true,
+          schedule: false,
+          maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds,
+          archiveCompletedAfterSeconds: 7 * 24 * 3600,
+          deleteAfterDays: 30,
+        });
+        nb.on('error', (err) => log.error({ err: { message: messageOf(err) } }, 'job queue error'));
+        return nb;
+      };
+      // Processes starting together on a fresh database install pg-boss's schema at once, and all but one fail
+      // on the other's CREATE SCHEMA (issue 42): those start again with a new instance, and find it installed.
+      let b = open();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await b.start();
+          break;
+        } catch (err) {
+          await b.stop({ graceful: false, close: false, wait: false }).catch(() => undefined);
+          if (attempt >= 5) throw err;
+          await new Promise((r) => setTimeout(r, 100 + Math.random() * 300 * attempt));
+          b = open();
+        }
+      }
       boss = b;
       for (const def of registry.all()) await ensureQueue(b, def);
       if (opts.workers) {
@@ -493,7 +560,7 @@ export function createJobEngine(deps: {
             await b.work<{ jobId?: string }>(
               def.kind,
               { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds },
-              async ([job]) => (job ? runDelivery(def, job) : undefined),
+              async ([job]) => (job ? deliver(b, def, job) : undefined),
             );
           }
         }
@@ -659,7 +726,8 @@ export function createJobEngine(deps: {
 
     /**
      * Starts `kind` every `minutes` in every process that calls this; pg-boss's singleton slot (one job per
-     * kind and period) makes it run once per period however many processes there are.
+     * kind and period) makes it run once per period however many processes there are, and none starts while
+     * one of the kind is still queued or running (decision 063).
      */
     schedule(kind: string, minutes: number) {
       if (!(minutes > 0)) return;
@@ -668,7 +736,9 @@ export function createJobEngine(deps: {
       const tick = async () => {
         const b = boss;
         if (!b) return;
-        const row = await repo.insert({
+        // A job of the kind still queued or running (one taken back from a silent worker no longer holds
+        // pg-boss's slot) means no new one: a period never runs two side by side.
+        const row = await repo.insertUnlessActive({
           kind,
           area: def.area,
           payload: {},
@@ -676,6 +746,7 @@ export function createJobEngine(deps: {
           createdBy: 'schedule',
           periodic: true,
         });
+        if (!row) return;
         await engine.dispatch(def, row, { singletonKey: kind, singletonSeconds: seconds });
       };
       const run = () =>

@@ -6,6 +6,7 @@ import { loadConfig } from '../config.ts';
 import { createContainer, type Container } from '../container.ts';
 import { buildApp } from '../app.ts';
 import { faultJobKinds } from './fault-kinds.ts';
+import { survivesConnectionLoss } from '../db/pg-errors.ts';
 
 const FAST = {
   pollingIntervalSeconds: 0.5,
@@ -18,6 +19,8 @@ const FAST = {
 
 async function main() {
   const mode = process.argv[2] === 'api' ? 'api' : 'worker';
+  // As worker.ts and main.ts do.
+  survivesConnectionLoss(() => undefined);
   const config = { ...loadConfig(process.env, { dotenv: false }), JOB_WORKERS: true };
   let c: Container | undefined = undefined;
   c = await createContainer(config, { extraJobs: faultJobKinds(() => c!.database), jobOptions: FAST });

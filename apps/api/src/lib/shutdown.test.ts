@@ -131,6 +131,68 @@ describe('graceful shutdown (real processes)', () => {
     expect(p.out()).toMatch(/"msg":"stopped"/);
   }, 400_000);
 
+  it('keep-alive load at SIGTERM: every request is answered (503 with Connection: close), none is reset', async () => {
+    const env = { DATA_DIR: path.join(tmp, 'keepalive'), SHUTDOWN_GRACE_SECONDS: '10', STEP_MS: '1500' };
+    const p = run(['--import', 'tsx', path.join(HERE, '../test/shutdown-app.ts'), 'start'], env);
+    const port = Number((await p.waitFor(/ready (\d+)/))[1]);
+    await p.waitFor(/step one started/);
+    const outcomes: string[] = [];
+    /** One keep-alive client: a request as soon as the last answer came; stops at a 503 or a refused connection. */
+    const client = async () => {
+      let sock: net.Socket | undefined;
+      let ended = true;
+      for (let n = 0; n < 10_000; n++) {
+        if (ended) {
+          try {
+            sock = await connect(port);
+          } catch (err) {
+            return outcomes.push(`refused ${(err as NodeJS.ErrnoException).code}`);
+          }
+          ended = false;
+          sock.once('end', () => (ended = true));
+          sock.once('close', () => (ended = true));
+        }
+        const s = sock!;
+        const answer = await new Promise<string>((resolve) => {
+          let got = '';
+          const onData = (d: Buffer) => {
+            got += String(d);
+            const head = got.split('\r\n\r\n')[0]!;
+            const len = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? -1);
+            if (len >= 0 && got.length >= head.length + 4 + len) done(head);
+          };
+          const onGone = (err?: Error) => done(`lost ${err ? (err as NodeJS.ErrnoException).code : 'closed'}`);
+          const done = (v: string) => {
+            s.off('data', onData);
+            s.off('error', onGone);
+            s.off('close', onGone);
+            resolve(v);
+          };
+          s.on('data', onData);
+          s.on('error', onGone);
+          s.on('close', onGone);
+          s.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+        });
+        if (answer.startsWith('lost')) return outcomes.push(answer);
+        const status = answer.split(' ')[1];
+        if (status === '503') {
+          s.destroy();
+          return outcomes.push(/connection: close/i.test(answer) ? '503 close' : '503 keep-alive');
+        }
+        if (status !== '200') return outcomes.push(`status ${status}`);
+      }
+      return outcomes.push('never stopped');
+    };
+    const clients = Array.from({ length: 16 }, client);
+    await new Promise((r) => setTimeout(r, 300));
+    p.child.kill('SIGTERM');
+    await Promise.all(clients);
+    expect(outcomes.filter((o) => o !== '503 close' && !o.startsWith('refused'))).toEqual([]);
+    // The shutdown answered them rather than only refusing new connections.
+    expect(outcomes).toContain('503 close');
+    expect(await exitOf(p.child)).toEqual({ code: 0, signal: null });
+  }, 400_000);
+
   it('a job step in flight finishes; the job goes back to the queue and the next process resumes it', async () => {
     const env = { DATA_DIR: path.join(tmp, 'jobs'), SHUTDOWN_GRACE_SECONDS: '10', STEP_MS: '1500' };
     const app = path.join(HERE, '../test/shutdown-app.ts');

@@ -163,12 +163,17 @@ export function createFleetRepository(db: Db) {
      * Takes a pending step to run it; false when it is no longer pending (the run was cancelled meanwhile), so
      * that no new step starts after a cancel, whichever worker holds the run.
      */
-    async claimItem(planId: string, seq: number): Promise<boolean> {
+    /** Marks a pending step running; `orRunning` (a claim sent again after a lost answer) takes it as it is. */
+    async claimItem(planId: string, seq: number, orRunning = false): Promise<boolean> {
       const r = await db
         .update(fleetPlanItems)
         .set({ status: 'running' })
         .where(
-          and(eq(fleetPlanItems.planId, planId), eq(fleetPlanItems.seq, seq), eq(fleetPlanItems.status, 'pending')),
+          and(
+            eq(fleetPlanItems.planId, planId),
+            eq(fleetPlanItems.seq, seq),
+            inArray(fleetPlanItems.status, orRunning ? ['pending', 'running'] : ['pending']),
+          ),
         )
         .returning({ seq: fleetPlanItems.seq });
       return r.length > 0;

@@ -20,6 +20,7 @@ import {
   type ListResult,
   type DnsTemplateRecord,
 } from '@fleetdesk/contract';
+import { isConnectionError, untilConnected } from '../../db/pg-errors.ts';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
@@ -486,17 +487,24 @@ export function createFleetService(
       const action = actionOf(p);
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
-      await phase(p, 'plan', ctx, async (it) => {
-        let res;
-        try {
-          res = await actions.plan(action, it.domainId, actor, labels);
-        } catch (err) {
-          const reason = refusalOf(err) ?? messageOf(err);
-          res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
-        }
-        await repo.updateItem(p.id, it.seq, res);
-      });
-      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() });
+      // A domain whose reading met a lost connection is read again once it is back, not refused for it.
+      await phase(p, 'plan', ctx, (it) =>
+        untilConnected(
+          async () => {
+            let res;
+            try {
+              res = await actions.plan(action, it.domainId, actor, labels);
+            } catch (err) {
+              if (isConnectionError(err)) throw err;
+              const reason = refusalOf(err) ?? messageOf(err);
+              res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
+            }
+            await repo.updateItem(p.id, it.seq, res);
+          },
+          { signal: ctx.signal },
+        ),
+      );
+      await untilConnected(() => repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() }));
       const { counts } = await countsOf(p);
       return { planned: counts.total, change: counts.change, same: counts.same, refused: counts.refused };
     },
@@ -510,30 +518,46 @@ export function createFleetService(
       const action = actionOf(p);
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
-      await phase(p, 'run', ctx, async (it) => {
-        // Cancelled meanwhile (on the Jobs screen, or the plan's Cancel): this step does not start.
-        if (!(await repo.claimItem(p.id, it.seq))) return UNCLAIMED;
-        try {
-          const r = await actions.run(action, it.domainId, it.seen, actor, labels);
-          // A step tried again (resume, retry, takeover) that did nothing keeps its last failure and reason:
-          // a failure never turns into "skipped" because the domain moved since (the failed attempt moved it).
-          if (r.status === 'skipped' && it.error !== null) {
-            await repo.updateItem(p.id, it.seq, { status: 'failed', finishedAt: new Date() });
-            return 'failed';
-          }
-          await repo.updateItem(p.id, it.seq, { status: r.status, error: r.reason ?? null, finishedAt: new Date() });
-          return r.status;
-        } catch (err) {
-          await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
-          return 'failed';
-        }
+      // A domain whose step met a lost connection goes again once it is back: the step re-reads first, so a
+      // change that was made before the cut is found in place ("same") and not made twice.
+      await phase(p, 'run', ctx, (it) => {
+        let tried = false;
+        return untilConnected(
+          async () => {
+            // Cancelled meanwhile (on the Jobs screen, or the plan's Cancel): this step does not start. Tried
+            // again after a cut, the claim may already have been made (its answer was lost): it is this run's.
+            const again = tried;
+            tried = true;
+            if (!(await repo.claimItem(p.id, it.seq, again))) return UNCLAIMED;
+            try {
+              const r = await actions.run(action, it.domainId, it.seen, actor, labels);
+              // A step tried again (resume, retry, takeover) that did nothing keeps its last failure and reason:
+              // a failure never turns into "skipped" because the domain moved since (the failed attempt moved it).
+              if (r.status === 'skipped' && it.error !== null) {
+                await repo.updateItem(p.id, it.seq, { status: 'failed', finishedAt: new Date() });
+                return 'failed';
+              }
+              await repo.updateItem(p.id, it.seq, {
+                status: r.status,
+                error: r.reason ?? null,
+                finishedAt: new Date(),
+              });
+              return r.status;
+            } catch (err) {
+              if (isConnectionError(err)) throw err;
+              await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
+              return 'failed';
+            }
+          },
+          { signal: ctx.signal },
+        );
       });
       // The end state from the rows, by the rule every screen shows (outcomes.ts).
-      const { tally } = await countsOf(p);
+      const { tally } = await untilConnected(() => countsOf(p));
       const state = planStateOf(tally);
       // The counts say why (stateText, runText): no separate error to repeat them.
       if (state !== 'running' && state !== 'waiting_for_confirmation')
-        await repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null });
+        await untilConnected(() => repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null }));
       return { planId: p.id, planNo: p.planNo, tally };
     },
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE, type JobListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { jobs, type JobState } from '../../db/schema/index.ts';
@@ -17,6 +17,24 @@ export function createJobsRepository(db: Db) {
     async insert(row: JobInsert, ex: Executor = db): Promise<JobRow> {
       const [r] = await ex.insert(jobs).values(row).returning();
       return r!;
+    },
+    /**
+     * A periodic job's row, unless a job of its kind (not of a domain) is still queued or running: the period's
+     * own, or one taken back from a silent worker. Every process's scheduler asks at once, so the look and the
+     * insert hold a lock per kind until the transaction ends.
+     */
+    async insertUnlessActive(row: JobInsert): Promise<JobRow | undefined> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`fleetdesk.jobs.${row.kind}`}))`);
+        const [active] = await tx
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(eq(jobs.kind, row.kind), isNull(jobs.domainId), inArray(jobs.state, ACTIVE)))
+          .limit(1);
+        if (active) return undefined;
+        const [r] = await tx.insert(jobs).values(row).returning();
+        return r!;
+      });
     },
     async find(id: string, ex: Executor = db): Promise<JobRow | undefined> {
       const [r] = await ex.select().from(jobs).where(eq(jobs.id, id));
