@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '@fleetdesk/contract';
+import { namedCheckzone } from '../../test/bind-tools.ts';
 import { diffZoneFile, parseZoneFile, renderZoneFile } from './zone-file.ts';
 
 // Issues 42 and 43: each case here was a defect of the zone-file reader or writer.
@@ -13,14 +14,19 @@ const rec = (id: string, type: string, name: string, content: string, extra: Par
   ttl: 3600,
   ...extra,
 });
-const render = (records: DnsRecord[]) =>
-  renderZoneFile({
+/** Every file these tests write is also one BIND takes (named-checkzone), injections included. */
+const render = (records: DnsRecord[]) => {
+  const text = renderZoneFile({
     zoneName: 'example.com',
     nameServers: ['lara.ns.cloudflare.com'],
     records,
     serial: 1716200000,
     exportedAt: new Date('2024-05-20T10:00:00Z'),
   });
+  const verdict = namedCheckzone('example.com', text);
+  if (verdict) expect(verdict.ok, verdict.out).toBe(true);
+  return text;
+};
 const recordLines = (text: string) => text.split('\n').filter((l) => l && !l.startsWith(';'));
 
 describe('writing: one record is always one line', () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { unzipSync } from 'fflate';
+import { namedCheckzone } from '../../test/bind-tools.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 // A selection's zone files as a zip, made by a job (the real engine) against the Cloudflare simulator.
@@ -60,6 +62,13 @@ describe('zone files of a selection', () => {
     expect(text).toContain(`${names[0]}.txt`);
     expect(text).toContain(`${names[1]}.txt`);
     expect(text).toContain('FAILED.txt');
+    // Every zone file in the zip is one BIND takes (named-checkzone).
+    const files = unzipSync(new Uint8Array(bytes));
+    for (const name of names.slice(0, 2)) {
+      const zoneText = Buffer.from(files[`${name}.txt`]!).toString('utf8');
+      const verdict = namedCheckzone(name, zoneText);
+      if (verdict) expect(verdict.ok, verdict.out).toBe(true);
+    }
   }, 90_000);
 
   it('refuses an empty selection and one that is too large', async () => {

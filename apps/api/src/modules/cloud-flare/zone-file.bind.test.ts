@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DNS_RECORD_TYPES, type DnsRecord } from '@fleetdesk/contract';
+import { BIND_MISSING, BIND_TOOLS } from '../../test/bind-tools.ts';
 import { parseZoneFile, renderZoneFile } from './zone-file.ts';
 import { canonicalTxt, txtContentOf } from './zone-file-text.ts';
 
@@ -13,9 +14,8 @@ import { canonicalTxt, txtContentOf } from './zone-file-text.ts';
  * bind9-utils; CI installs them (.ci/run), so there a missing tool fails the suite instead of skipping it.
  */
 
-const has = (tool: string) => spawnSync(tool, ['-v'], { encoding: 'utf8' }).status === 0;
-const BIND = has('named-checkzone') && has('named-compilezone');
-const MISSING = 'named-checkzone and named-compilezone are not installed (Debian: apt-get install bind9-utils)';
+const BIND = BIND_TOOLS;
+const MISSING = BIND_MISSING;
 const CORPUS = join(import.meta.dirname, 'zone-corpus');
 
 if (!BIND && process.env.CI) {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '@fleetdesk/contract';
 import { ValidationError } from '../../http/errors.ts';
+import { namedCheckzone } from '../../test/bind-tools.ts';
 import { diffZoneFile, parseZoneFile, renderZoneFile } from './zone-file.ts';
 
 const parse = (text: string, zone = 'example.com') => parseZoneFile([Buffer.from(text)], zone);
@@ -226,6 +227,8 @@ describe('writing zone files', () => {
       serial: 1716200000,
       exportedAt: new Date('2024-05-20T10:00:00Z'),
     });
+    const verdict = namedCheckzone('example.com', text);
+    if (verdict) expect(verdict.ok, verdict.out).toBe(true);
     expect(text).toContain('example.com.\t3600\tIN\tSOA\tlara.ns.cloudflare.com. dns.cloudflare.com. 1716200000');
     expect(text).toContain('example.com.\t1\tIN\tA\t192.0.2.1 ; cf_tags=cf-proxied:true');
     const back = await parse(text);
