@@ -419,15 +419,21 @@ export function createJobEngine(deps: {
     log.info({ jobId, kind: def.kind }, 'job handed back to the queue at shutdown');
   }
 
-  /** Ends a job as cancelled; its kind tidies up what it owns and says what was done before (its result). */
+  /**
+   * Ends a job as cancelled; its kind first tidies up what it owns (no step of it left running) and says what was
+   * done before (its result), so a job that reads "Cancelled" never has a step still running. Tidying is
+   * idempotent: a job ended meanwhile elsewhere is tidied once more and left as it is.
+   */
   async function finishCancelled(row: JobRow, def: JobDefinition | undefined) {
-    const moved = await repo.transition(row.id, ['queued', 'running'], {
+    const now = await repo.find(row.id);
+    if (!now || !['queued', 'running'].includes(now.state)) return;
+    await afterCancelled(row, def);
+    await repo.transition(row.id, ['queued', 'running'], {
       state: 'cancelled',
       finishedAt: new Date(),
       steps: row.steps,
       error: null,
     });
-    if (moved) await afterCancelled(row, def);
   }
   async function afterCancelled(row: Pick<JobRow, 'id' | 'payload'>, def: JobDefinition | undefined) {
     try {
