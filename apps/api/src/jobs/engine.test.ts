@@ -49,11 +49,35 @@ const periodicKind = defineJob({
   },
 });
 
+/**
+ * `test.inflight`: one step in flight that does not heed the signal (a provider call under way) and records its
+ * outcome when it ends; `stopped` reads what was recorded when the job is tidied after a cancel.
+ */
+const inflight = { started: false, recorded: false, seenByStopped: null as boolean | null };
+const inflightKind = defineJob({
+  kind: 'test.inflight',
+  area: 'cnv:domains',
+  payload: z.object({}),
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  timeoutSeconds: 30,
+  async handler(ctx) {
+    inflight.started = true;
+    await new Promise((r) => setTimeout(r, 1_500));
+    inflight.recorded = true;
+    ctx.signal.throwIfAborted();
+    return {};
+  },
+  async stopped() {
+    inflight.seenByStopped = inflight.recorded;
+    return undefined;
+  },
+});
+
 beforeAll(async () => {
   t = await createTestApp(
     {},
     {
-      extraJobs: [...testJobKinds(), wideKind, periodicKind],
+      extraJobs: [...testJobKinds(), wideKind, periodicKind, inflightKind],
       jobOptions: {
         pollingIntervalSeconds: 0.5,
         maintenanceIntervalSeconds: 1,
@@ -175,6 +199,23 @@ describe('job engine', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(`Job #${done.jobNo} has already finished (cancelled)`);
+  }, 15_000);
+
+  it('a cancelled job reads Cancelled only once the step it had in flight has ended and been recorded', async () => {
+    const row = await engine().enqueue('test.inflight', {});
+    for (let i = 0; i < 100 && !inflight.started; i++) await new Promise((r) => setTimeout(r, 50));
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/jobs/${row.id}/cancel`,
+      headers: { authorization: admin },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ state: 'running', stateText: 'Cancelling…' });
+    const done = await engine().waitFor(row.id, 10_000);
+    expect(done.state).toBe('cancelled');
+    // Its step had ended (its outcome written) before the job was tidied and read Cancelled.
+    expect(inflight.recorded).toBe(true);
+    expect(inflight.seenByStopped).toBe(true);
   }, 15_000);
 
   it('shows and cancels a job only for holders of its area', async () => {

@@ -76,6 +76,24 @@ class JobInterrupted extends Error {
   }
 }
 
+/**
+ * How long a cancelled job waits for the steps already in flight (a provider call under way) before it reads
+ * Cancelled: their outcome is recorded, so nothing changed at a provider is later counted as not changed.
+ */
+const CANCEL_SETTLE_MS = 30_000;
+/** Resolves when `p` settles, or after `ms`, whichever comes first. */
+async function settledWithin(p: Promise<unknown>, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((r) => (timer = setTimeout(r, ms))),
+  ]);
+  clearTimeout(timer);
+}
+
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 /** Labels shown for a job's kind: the contract's, else the kind itself. */
@@ -273,11 +291,13 @@ export function createJobEngine(deps: {
       },
     };
 
+    let handling: ReturnType<typeof def.handler> | undefined;
     try {
       const aborted = new Promise<never>((_, reject) => {
         ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true });
       });
-      const result = await Promise.race([def.handler(ctx), aborted]);
+      handling = def.handler(ctx);
+      const result = await Promise.race([handling, aborted]);
       // One rule for the end state (outcomes.ts): a result that counts failures is never a plain "completed".
       const tally = tallyOf(result);
       const state = tally ? terminalStateOf(tally) : 'completed';
@@ -302,6 +322,9 @@ export function createJobEngine(deps: {
         return { interrupted: true };
       }
       if (err instanceof JobCancelled || (ac.signal.aborted && ac.signal.reason instanceof JobCancelled)) {
+        // The handler stops at its next check of the signal; what it has in flight finishes and is recorded
+        // first (a fleet step whose change was made reads done, not cancelled and then "already matched").
+        if (handling) await settledWithin(handling, CANCEL_SETTLE_MS);
         const now = await repo.find(jobId);
         if (now) await finishCancelled({ ...now, steps }, def);
         return { cancelled: true };
