@@ -29,7 +29,10 @@ export type LaunchDeps = {
     | 'updateFirewallRules'
     | 'firewallRulesState'
   >;
-  registrar: Pick<RegistrarService, 'availability' | 'inAccount' | 'register' | 'domainState' | 'setNameServers'>;
+  registrar: Pick<
+    RegistrarService,
+    'availability' | 'inAccount' | 'register' | 'domainState' | 'setNameServers' | 'registrationPrice'
+  >;
   directAdmin: Pick<DirectAdminService, 'domainInfo' | 'createDomain'>;
   ispManager: Pick<IspManagerService, 'siteInfo' | 'createSite'>;
   webmaster: Pick<
@@ -67,6 +70,8 @@ export type StageRunContext = {
   domainId: string | null;
   input: LaunchSettings;
   confirmed: boolean;
+  /** The operator confirmed the changes to an existing console domain's settings. */
+  settingsConfirmed: boolean;
   actor: Actor;
   signal: AbortSignal;
   deps: LaunchDeps;
@@ -79,7 +84,10 @@ export type StageRunContext = {
   note(detail: string): Promise<void>;
 };
 
-export type StagePlanContext = Omit<StageRunContext, 'wait' | 'note' | 'signal' | 'actor' | 'confirmed'> & {
+export type StagePlanContext = Omit<
+  StageRunContext,
+  'wait' | 'note' | 'signal' | 'actor' | 'confirmed' | 'settingsConfirmed'
+> & {
   actor: Actor;
   confirmCostly: boolean;
 };
