@@ -268,6 +268,13 @@ export const LaunchPlanSchema = z.object({
   nameWarning: z.string().nullable(),
   steps: z.array(LaunchPlanStepSchema),
   blockers: z.array(LaunchBlockerSchema),
+  /**
+   * Set when the registration is blocked because the name is a console domain not at our registrator: what the
+   * separate "register it on its own" action would use (POST /api/launches/registration/check, then /registration).
+   */
+  registerAlone: z
+    .object({ domainRegistratorId: IdSchema, contactId: IdSchema.nullable(), years: z.number().int() })
+    .nullable(),
 });
 export type LaunchPlan = z.infer<typeof LaunchPlanSchema>;
 

@@ -233,6 +233,7 @@ export function createLaunchesService(deps: {
     };
     const steps: LaunchPlanStep[] = [];
     const blockers: LaunchBlocker[] = [];
+    let registerAlone: LaunchPlan['registerAlone'] = null;
     // Stages are planned one after another: their reads go through the providers' budgets like any call.
     for (const [i, stage] of STAGES.entries()) {
       let p;
@@ -251,7 +252,14 @@ export function createLaunchesService(deps: {
             ? { outcome: 'run' as const, detail: `Not checked now (${err.message}); the stage checks when it runs` }
             : { outcome: 'blocked' as const, detail: err.message };
       }
-      steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...p });
+      const { registerAlone: alone, ...step } = p as typeof p & { registerAlone?: boolean };
+      if (alone && settings.registration)
+        registerAlone = {
+          domainRegistratorId: settings.registration.domainRegistratorId,
+          contactId: settings.registration.contactId ?? null,
+          years: settings.registration.years,
+        };
+      steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...step });
       if (p.outcome === 'blocked') blockers.push({ stage: stage.key, message: p.detail });
     }
     const look = domainNameLook(input.domainName);
@@ -261,6 +269,7 @@ export function createLaunchesService(deps: {
       nameWarning: look?.warning ?? null,
       steps,
       blockers,
+      registerAlone,
     };
   }
 

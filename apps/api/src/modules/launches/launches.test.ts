@@ -913,8 +913,10 @@ describe('a name the console already holds (issue 40)', () => {
   it('a held name not at our registrator: checked at Namecheap (availability, price), then registered on its own only with the cost confirmed', async () => {
     const name = `${unique('alone')}.com`;
     const d = await create('domains', { domainName: name, status: 'active' });
-    // The launch never buys it as its routine step.
-    expect((await planOf(full(name))).blockers.map((b) => b.stage)).toEqual(['register']);
+    // The launch never buys it as its routine step; its plan offers the separate action.
+    const held = await planOf(full(name));
+    expect(held.blockers.map((b) => b.stage)).toEqual(['register']);
+    expect(held.registerAlone).toEqual({ domainRegistratorId: fx.registratorId, contactId: fx.contactId, years: 1 });
     const body = { domainName: name, domainRegistratorId: fx.registratorId, years: 1 };
     const check = await call('POST', '/api/launches/registration/check', body);
     expect(check.statusCode, check.body).toBe(200);
@@ -954,6 +956,7 @@ describe('a name the console already holds (issue 40)', () => {
     // Now in our account: the launch skips the registration, and a second purchase is refused.
     const after = await planOf(full(name));
     expect(after.blockers).toEqual([]);
+    expect(after.registerAlone).toBeNull();
     expect(after.steps.find((s) => s.key === 'register')!.detail).toContain('registration skipped');
     const twice = await call('POST', '/api/launches/registration', {
       ...body,

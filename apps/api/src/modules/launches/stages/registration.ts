@@ -143,6 +143,7 @@ export const registerStage: Stage = {
     if (r.register && (await ctx.deps.domains.idsByNames([ctx.domainName])).has(ctx.domainName))
       return {
         outcome: 'blocked',
+        registerAlone: true,
         detail:
           `${ctx.domainName} is already a console domain, not at our registrator: registering would buy it. ` +
           'Register it on its own (after an availability check), or launch without registering',

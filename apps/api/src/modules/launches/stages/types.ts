@@ -97,7 +97,12 @@ export type StageOutcome = {
   detail: string;
   links?: LaunchLink[];
 };
-export type PlanOutcome = { outcome: 'run' | 'skip' | 'done' | 'blocked' | 'confirm'; detail: string };
+export type PlanOutcome = {
+  outcome: 'run' | 'skip' | 'done' | 'blocked' | 'confirm';
+  detail: string;
+  /** A held console domain not at our registrator: it may be registered on its own, never as this step. */
+  registerAlone?: boolean;
+};
 
 export type Stage = {
   key: LaunchStageKey;
