@@ -172,36 +172,43 @@ export function createLaunchBatchesService(deps: {
    */
   const confirmationOf = async (
     b: BatchRow,
-    waiting: { domainName: string; stage: string | null }[],
+    waiting: {
+      domainName: string;
+      stage: string | null;
+      registration: { domainRegistratorId: string; years: number } | null;
+    }[],
     priced: boolean,
   ): Promise<LaunchBatch['confirmation']> => {
     if (!waiting.length) return null;
-    const years = b.settings.registration?.years ?? 1;
-    const regs = waiting.filter((w) => w.stage === 'register');
+    // Each launch's own registration (resolved from the profile when the batch's settings leave it to it).
+    const regs = waiting.filter((w) => w.stage === 'register' && w.registration);
+    const years = regs[0]?.registration!.years ?? b.settings.registration?.years ?? 1;
     const settings = waiting.filter((w) => w.stage === 'domain').length;
     let price: { cost: Cost | null; priceError: string | null } | null = null;
-    const regId = b.settings.registration?.domainRegistratorId;
-    if (priced && regs.length && regId) {
-      const byTld = new Map<string, { name: string; n: number }>();
+    if (priced && regs.length) {
+      // One price read per registrator, TLD and years (kept briefly by the registrar service).
+      const groups = new Map<string, { name: string; registratorId: string; years: number; n: number }>();
       for (const w of regs) {
+        const r = w.registration!;
         let tld = w.domainName;
         try {
           tld = splitDomain(w.domainName).tld;
         } catch {
           // A name with no registrable suffix is priced alone; its price read says why it has none.
         }
-        const e = byTld.get(tld) ?? { name: w.domainName, n: 0 };
-        e.n++;
-        byTld.set(tld, e);
+        const key = `${r.domainRegistratorId}\0${tld}\0${r.years}`;
+        const g = groups.get(key) ?? { name: w.domainName, registratorId: r.domainRegistratorId, years: r.years, n: 0 };
+        g.n++;
+        groups.set(key, g);
       }
       const sums = new Map<string, number>();
-      for (const { name, n } of byTld.values()) {
-        const p = await deps.registrar.registrationPrice(regId, name, years);
+      for (const g of groups.values()) {
+        const p = await deps.registrar.registrationPrice(g.registratorId, g.name, g.years);
         if (!p.cost) {
           price = { cost: null, priceError: p.priceError };
           break;
         }
-        sums.set(p.cost.currency, (sums.get(p.cost.currency) ?? 0) + Number(p.cost.amount) * n);
+        sums.set(p.cost.currency, (sums.get(p.cost.currency) ?? 0) + Number(p.cost.amount) * g.n);
       }
       if (!price)
         price =

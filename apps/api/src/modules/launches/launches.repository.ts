@@ -216,7 +216,13 @@ export function createLaunchesRepository(db: Db) {
      * registration, 'domain' for the changes to an existing console domain's settings).
      */
     async waitingOf(batchIds: string[]) {
-      const out = new Map<string, { domainName: string; stage: string | null }[]>();
+      type Waiting = {
+        domainName: string;
+        stage: string | null;
+        /** The launch's own (resolved) registration: a batch's profile may name it, not its settings. */
+        registration: { domainRegistratorId: string; years: number } | null;
+      };
+      const out = new Map<string, Waiting[]>();
       if (!batchIds.length) return out;
       const rows = await db
         .select({
@@ -225,6 +231,7 @@ export function createLaunchesRepository(db: Db) {
           stage: sql<
             string | null
           >`(SELECT s->>'key' FROM jsonb_array_elements(${launches.stages}) AS s WHERE s->>'state' = 'needs_confirmation' LIMIT 1)`,
+          registration: sql<Waiting['registration']>`(${launches.input}->'registration')`,
         })
         .from(launchBatchRows)
         .innerJoin(launches, eq(launches.id, launchBatchRows.launchId))
@@ -232,7 +239,7 @@ export function createLaunchesRepository(db: Db) {
         .orderBy(asc(launchBatchRows.seq));
       for (const r of rows) {
         const list = out.get(r.batchId) ?? [];
-        list.push({ domainName: r.domainName, stage: r.stage });
+        list.push({ domainName: r.domainName, stage: r.stage, registration: r.registration ?? null });
         out.set(r.batchId, list);
       }
       return out;

@@ -910,6 +910,28 @@ describe('a name the console already holds (issue 40)', () => {
     expect((await call('POST', `/api/launches/batches/${id}/cancel`)).statusCode).toBe(200);
   }, 90_000);
 
+  it("Confirm all totals the registrations a batch's profile names (each launch's own registration, not the batch's settings)", async () => {
+    const profile = await create('launch-profiles', {
+      name: unique('Register first'),
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      domainRegistratorId: fx.registratorId,
+      register: true,
+      domainRegistratorContactId: fx.contactId,
+    });
+    const names = [1, 2].map(() => `${unique('profiled-batch')}.net`);
+    const { id, waiting } = await waitingBatch({ settings: { profileId: profile._id }, names: names.join('\n') });
+    expect(waiting.confirmation).toMatchObject({
+      names: 2,
+      years: 1,
+      registrations: 2,
+      cost: { amount: '25.96', currency: 'USD' },
+      priceError: null,
+    });
+    expect(waiting.confirmation.text).toContain("2 name-years in all, 25.96 USD in all at Namecheap's price");
+    expect((await call('POST', `/api/launches/batches/${id}/cancel`)).statusCode).toBe(200);
+  }, 90_000);
+
   it('a held name not at our registrator: checked at Namecheap (availability, price), then registered on its own only with the cost confirmed', async () => {
     const name = `${unique('alone')}.com`;
     const d = await create('domains', { domainName: name, status: 'active' });
