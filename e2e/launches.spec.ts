@@ -29,7 +29,10 @@ test('launches a new domain with the demo profile and watches the timeline to th
   const register = page.getByTestId('stage-register');
   await expect(register).toContainText('Needs confirmation', { timeout: 60_000 });
   await expect(register).toContainText('costs money');
+  // The price as Namecheap's getPricing reads it, on the stage and in the dialog, before anything is bought.
+  await expect(page.getByTestId('launch-confirmation')).toHaveText("Cost: 10.87 USD at Namecheap's price");
   await register.getByRole('button', { name: 'Confirm and go on' }).click();
+  await expect(dialog(page)).toContainText(`Register ${name} for 1 year: 10.87 USD at Namecheap's price.`);
   await dialog(page).getByRole('button', { name: 'Confirm' }).click();
 
   // The zone waits for the registrar's name servers (the demo activates it once they point at Cloudflare).
@@ -155,9 +158,12 @@ test('shows a look-alike name in Unicode and ASCII with a warning, at 1280 and 3
 
 /**
  * Launch many with "Confirm the registrations" unticked: the batch stops with its launches waiting, reads
- * "Waiting for confirmation (2)" (never a green Completed with a full bar), and Confirm all says what it buys first.
+ * "Waiting for confirmation (2)" (never a green Completed with a full bar), and Confirm all says what it buys first,
+ * with the total at Namecheap's price.
  */
-test('a batch waiting for its registrations reads so, and Confirm all goes on', async ({ page }) => {
+test('a batch waiting for its registrations reads so, and Confirm all shows the total cost, then goes on', async ({
+  page,
+}, info) => {
   test.setTimeout(300_000);
   await signIn(page);
   await page.goto('/launches/batches/new');
@@ -178,8 +184,16 @@ test('a batch waiting for its registrations reads so, and Confirm all goes on', 
   for (const name of names)
     await expect(rows.filter({ hasText: name })).toContainText(/Waiting for confirmation: Registering .+ costs money/);
 
+  // The total cost at Namecheap's price (getPricing, .com at 10.87 a year in the demo), shown before the click.
+  const total = "Register 2 names for 1 year each: 2 name-years in all, 21.74 USD in all at Namecheap's price.";
+  await expect(page.getByTestId('batch-confirmation')).toContainText(total);
+  await page.screenshot({ path: info.outputPath('batch-confirm-all-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('batch-confirmation')).toContainText(total);
+  await page.screenshot({ path: info.outputPath('batch-confirm-all-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('button', { name: 'Confirm all (2)' }).click();
-  await expect(dialog(page)).toContainText('Register 2 names for 1 year each: 2 name-years in all');
+  await expect(dialog(page)).toContainText(total);
   await dialog(page).getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 240_000 });
   await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');

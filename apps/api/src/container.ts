@@ -649,6 +649,7 @@ export async function createContainer(
   const launchBatches: LaunchBatchesService = createLaunchBatchesService({
     repo: repos.launches,
     launches,
+    registrar,
     engine: () => jobEngine,
     audit,
     concurrency: config.LAUNCH_BATCH_CONCURRENCY,

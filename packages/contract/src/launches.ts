@@ -90,6 +90,15 @@ export const LAUNCH_MESSAGES = {
   notFailed: (label: string) => `${label} has not failed; only a failed stage can be retried`,
   running: 'The launch is running; wait for it to stop or cancel it first',
   nothingToConfirm: 'The launch does not wait for a confirmation',
+  /** Confirm named a stage other than the one waiting (a page read before the launch moved on). */
+  otherConfirmation: (asked: string, waiting: string) =>
+    `${asked} does not wait for a confirmation; ${waiting} does. Read the launch again before confirming`,
+  confirmCost: 'Confirm the cost: registering buys the name and cannot be undone',
+  notConsoleDomain: (name: string) =>
+    `${name} is not a console domain: launch it with registration instead, where the launch asks before it buys`,
+  otherRegistrator: (name: string) =>
+    `${name} names another registrator; register it from that registrator's account, not on its own here`,
+  alreadyInAccount: (name: string) => `${name} is already in the registrator's account: there is nothing to buy`,
   finished: 'The launch has already finished',
   /** A stage whose area the person (or token) does not hold: the plan's blocker and the run's failure. */
   needsRule: (rule: Rule) => `Needs the ${RULE_LABELS[rule]} area`,
@@ -259,8 +268,39 @@ export const LaunchPlanSchema = z.object({
   nameWarning: z.string().nullable(),
   steps: z.array(LaunchPlanStepSchema),
   blockers: z.array(LaunchBlockerSchema),
+  /**
+   * Set when the registration is blocked because the name is a console domain not at our registrator: what the
+   * separate "register it on its own" action would use (POST /api/launches/registration/check, then /registration).
+   */
+  registerAlone: z
+    .object({ domainRegistratorId: IdSchema, contactId: IdSchema.nullable(), years: z.number().int() })
+    .nullable(),
 });
 export type LaunchPlan = z.infer<typeof LaunchPlanSchema>;
+
+/** A registration's cost as the registrar prices it now (Namecheap's users.getPricing), never made up. */
+export const RegistrationCostSchema = z.object({
+  /** The total for the years asked, two decimals, in `currency`. */
+  amount: z.string(),
+  currency: z.string(),
+});
+export type RegistrationCost = z.infer<typeof RegistrationCostSchema>;
+
+/** What a waiting launch's Confirm buys or changes, said before it is given. */
+export const LaunchConfirmationSchema = z.object({
+  /** 'domain': the changes to an existing console domain's settings; 'register': the registration. */
+  stage: z.enum(['domain', 'register']),
+  text: z.string(),
+  /** The registration's total at the registrar's price; null (with `priceError`) when it could not be read. */
+  cost: RegistrationCostSchema.nullable(),
+  /** "price unavailable: Namecheap …" when the price could not be read. */
+  priceError: z.string().nullable(),
+});
+export type LaunchConfirmation = z.infer<typeof LaunchConfirmationSchema>;
+
+/** POST /api/launches/{id}/confirm: optionally the stage the operator saw waiting (refused if another waits). */
+export const LaunchConfirmInputSchema = z.object({ stage: z.enum(['domain', 'register']).optional() });
+export type LaunchConfirmInput = z.infer<typeof LaunchConfirmInputSchema>;
 
 export const LaunchSchema = z.object({
   _id: IdSchema,
@@ -270,6 +310,10 @@ export const LaunchSchema = z.object({
   domainId: IdSchema.nullable(),
   state: z.enum(LAUNCH_STATES),
   confirmed: z.boolean(),
+  /** The changes to an existing console domain's settings were confirmed. */
+  settingsConfirmed: z.boolean(),
+  /** What Confirm would buy or change while the launch waits for it (read on the launch's own page); else null. */
+  confirmation: LaunchConfirmationSchema.nullable(),
   input: LaunchSettingsOutputSchema,
   stages: z.array(LaunchStageSchema),
   jobId: IdSchema.nullable(),
@@ -364,8 +408,24 @@ export const LaunchBatchSchema = z.object({
   createdAt: z.string(),
   counts: z.record(z.enum(LAUNCH_ROW_STATUSES), z.number().int()),
   total: z.number().int(),
-  /** What Confirm all would buy (the launches waiting for their registration), shown before it; null if none. */
-  confirmation: z.object({ names: z.number().int(), years: z.number().int(), text: z.string() }).nullable(),
+  /**
+   * What Confirm all would buy or change (the launches waiting for a confirmation), shown before it; null if none.
+   * `cost` is the registrations' total at the registrar's price, read on the batch's own page (null in the list,
+   * and null with `priceError` when it could not be read).
+   */
+  confirmation: z
+    .object({
+      /** Launches waiting, of either kind. */
+      names: z.number().int(),
+      years: z.number().int(),
+      registrations: z.number().int(),
+      /** Launches waiting to change an existing console domain's settings. */
+      settings: z.number().int(),
+      cost: RegistrationCostSchema.nullable(),
+      priceError: z.string().nullable(),
+      text: z.string(),
+    })
+    .nullable(),
 });
 export type LaunchBatch = z.infer<typeof LaunchBatchSchema>;
 
@@ -389,3 +449,43 @@ export const LaunchBatchRowsQuerySchema = z.object({
   search: z.string().trim().max(253).optional(),
 });
 export type LaunchBatchRowsQuery = z.infer<typeof LaunchBatchRowsQuerySchema>;
+
+// ---------------------------------------------------------------- a held name registered on its own
+
+/**
+ * A console domain that is not at our registrator is never bought as a launch's routine step (issue 40): the
+ * operator checks it first (availability and price at the registrar), then asks for its registration on its own.
+ */
+export const LaunchRegistrationCheckInputSchema = z.object({
+  domainName: hostName(LAUNCH_MESSAGES.domainName),
+  domainRegistratorId: IdSchema,
+  years: z.number().int().min(1).max(10).default(1),
+});
+export type LaunchRegistrationCheckInput = z.input<typeof LaunchRegistrationCheckInputSchema>;
+
+export const LaunchRegistrationCheckSchema = z.object({
+  domainName: z.string(),
+  domainNameUnicode: z.string(),
+  /** The console's domain of that name, if any. */
+  domainId: IdSchema.nullable(),
+  /** Namecheap's domains.check answer. */
+  available: z.boolean(),
+  /** Why not, in the registrar's words. */
+  reason: z.string().nullable(),
+  years: z.number().int(),
+  cost: RegistrationCostSchema.nullable(),
+  priceError: z.string().nullable(),
+  /** The answer in one sentence. */
+  text: z.string(),
+});
+export type LaunchRegistrationCheck = z.infer<typeof LaunchRegistrationCheckSchema>;
+
+export const LaunchRegisterAloneInputSchema = LaunchRegistrationCheckInputSchema.extend({
+  contactId: optionalRef(),
+  /** The operator saw the cost and confirms it: without it nothing is bought. */
+  confirmCost: z.boolean().default(false),
+}).superRefine((v, ctx) => {
+  if (!v.contactId) ctx.addIssue({ code: 'custom', path: ['contactId'], message: LAUNCH_MESSAGES.contact });
+  if (!v.confirmCost) ctx.addIssue({ code: 'custom', path: ['confirmCost'], message: LAUNCH_MESSAGES.confirmCost });
+});
+export type LaunchRegisterAloneInput = z.input<typeof LaunchRegisterAloneInputSchema>;

@@ -28,6 +28,7 @@ export const SIM_ERRORS = {
   notAssociated: [2016166, 'Domain is not associated with your account'],
   domainInvalid: [2030166, 'Edit permission for domain is not supported'],
   tooManyDomains: [2011169, 'Only 50 domains are allowed in a single check command'],
+  promotionCodeInvalid: [2011170, 'Promotion code is not available'],
   rateLimited: [500000, 'Too many requests'],
   // [U] below: plausible numbers, not confirmed by Namecheap's pages.
   unknownCommand: [1011104, 'Invalid Command'],
@@ -36,6 +37,7 @@ export const SIM_ERRORS = {
   notAvailable: [3019166, 'Domain is not available for registration'],
   tldUnsupported: [2030280, 'TLD is not supported'],
   insufficientFunds: [2528166, 'Insufficient funds in the account balance'],
+  productTypeInvalid: [2011298, 'ProductType is invalid'],
   phoneInvalid: [2015182, 'Contact phone is invalid. The phone number format is +NNN.NNNNNNNNNN'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -92,6 +94,8 @@ export interface NamecheapSimFailure {
   kind: '405' | '500000' | '5xx' | 'html' | 'slow';
   count?: number;
   delayMs?: number;
+  /** Only calls of this command (lower case, e.g. 'namecheap.users.getpricing') fail; others pass. */
+  command?: string;
 }
 
 export interface NamecheapSimOptions {
@@ -352,6 +356,46 @@ export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise
       });
       return `<CommandResponse Type="namecheap.domains.check">${rows.join('')}</CommandResponse>`;
     },
+    /**
+     * users.getPricing (namecheap.md §9), in its documented shape: UserGetPricingResult > ProductType >
+     * ProductCategory (named by the action) > Product (the TLD) > Price rows, one per duration of 1–10 years, each
+     * a price per year in USD. ProductType is required; a ProductType, category or action Namecheap does not list
+     * is refused, as is a promotion code (the simulator has none); a TLD it does not sell has no Product row.
+     */
+    'namecheap.users.getpricing': (_a, p) => {
+      const type = need(p, 'ProductType').toUpperCase();
+      if (type.length > 20) throw err(SIM_ERRORS.paramInvalid, 'ProductType');
+      if (!['DOMAIN', 'SSLCERTIFICATE'].includes(type)) throw err(SIM_ERRORS.productTypeInvalid);
+      if (p.promotioncode) throw err(SIM_ERRORS.promotionCodeInvalid);
+      const category = (p.productcategory ?? '').toUpperCase();
+      if (category && category !== (type === 'DOMAIN' ? 'DOMAINS' : 'COMODO'))
+        throw err(SIM_ERRORS.paramInvalid, 'ProductCategory');
+      const actions = type === 'DOMAIN' ? ['REGISTER', 'RENEW', 'REACTIVATE', 'TRANSFER'] : ['PURCHASE', 'RENEW'];
+      const action = (p.actionname ?? '').toUpperCase();
+      if (action && !actions.includes(action)) throw err(SIM_ERRORS.paramInvalid, 'ActionName');
+      const product = (p.productname ?? '').toLowerCase();
+      if (product.length > 20) throw err(SIM_ERRORS.paramInvalid, 'ProductName');
+      // The simulator sells domains only: an SSL answer has no products.
+      const tlds =
+        type !== 'DOMAIN'
+          ? []
+          : Object.keys(SIM_PRICES).filter((t) => /^[a-z0-9-]+$/.test(t) && (!product || t === product));
+      const categories = (action ? [action] : actions)
+        .map((cat) => {
+          const products = tlds
+            .map((t) => {
+              const rows = Array.from({ length: 10 }, (_, i) => {
+                const price = SIM_PRICES[t]!.toFixed(2);
+                return `<Price${attrs({ Duration: i + 1, DurationType: 'YEAR', Price: price, RegularPrice: price, YourPrice: price, CouponPrice: '', Currency: 'USD' })} />`;
+              });
+              return `<Product Name="${esc(t)}">${rows.join('')}</Product>`;
+            })
+            .join('');
+          return `<ProductCategory Name="${cat}">${products}</ProductCategory>`;
+        })
+        .join('');
+      return `<CommandResponse Type="namecheap.users.getPricing"><UserGetPricingResult><ProductType Name="${type}">${categories}</ProductType></UserGetPricingResult></CommandResponse>`;
+    },
     'namecheap.domains.create': (a, p) => {
       const name = need(p, 'DomainName').toLowerCase();
       if (!NAME_RE.test(name)) throw err(SIM_ERRORS.domainInvalid);
@@ -450,10 +494,10 @@ export async function startNamecheapSim(opts: NamecheapSimOptions = {}): Promise
     requests.push({ command, apiUser: raw.apiuser ?? '', params: logged });
     if (requests.length > 10_000) requests.splice(0, requests.length - 10_000);
 
-    const failure = failures[0];
+    const failure = failures.find((f) => !f.command || f.command.toLowerCase() === command);
     if (failure) {
       failure.count = (failure.count ?? 1) - 1;
-      if (failure.count <= 0) failures.shift();
+      if (failure.count <= 0) failures.splice(failures.indexOf(failure), 1);
       if (failure.kind === 'slow') await new Promise((r) => setTimeout(r, failure.delayMs ?? 2000));
       else if (failure.kind === '405') return void res.writeHead(405).end();
       else if (failure.kind === '5xx') {

@@ -27,6 +27,8 @@ export const launches = pgTable(
     input: jsonb('input').$type<LaunchSettings>().notNull(),
     state: text('state').$type<LaunchState>().notNull().default('queued'),
     confirmed: boolean('confirmed').notNull().default(false),
+    /** The operator confirmed the changes to an existing console domain's settings (issue 40). */
+    settingsConfirmed: boolean('settings_confirmed').notNull().default(false),
     stages: jsonb('stages').$type<LaunchStage[]>().notNull(),
     jobId: uuid('job_id'),
     error: text('error'),

@@ -4,5 +4,5 @@ export {
   NAMECHEAP_DOMAIN_ERRORS,
   splitDomain,
 } from './namecheap-client.ts';
-export type { NamecheapClient, NamecheapClientOptions } from './namecheap-client.ts';
+export type { NamecheapClient, NamecheapClientOptions, NcPrice } from './namecheap-client.ts';
 export type * from './types.ts';

@@ -244,6 +244,79 @@ describe('Namecheap client against the simulator', () => {
     }
   });
 
+  it("getPricing: the REGISTER prices of one TLD, per duration, in the answer's currency; the simulator refuses what Namecheap does", async () => {
+    const nc = client();
+    const rows = await nc.getPricing(creds(), { productType: 'DOMAIN', actionName: 'REGISTER', productName: 'com' });
+    expect(sim.requests.at(-1)).toMatchObject({
+      command: 'namecheap.users.getpricing',
+      params: { producttype: 'DOMAIN', actionname: 'REGISTER', productname: 'com' },
+    });
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toEqual({
+      productType: 'DOMAIN',
+      category: 'REGISTER',
+      product: 'com',
+      duration: 1,
+      durationType: 'YEAR',
+      price: 10.87,
+      additionalCost: 0,
+      currency: 'USD',
+    });
+    // A TLD Namecheap does not sell: no Product row, not an error.
+    expect(await nc.getPricing(creds(), { productType: 'DOMAIN', actionName: 'REGISTER', productName: 'zz' })).toEqual(
+      [],
+    );
+    // The answer's own shape as Namecheap documents it (lower-case names seen too), with the ICANN fee per year.
+    const documented = createServer((_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'text/xml' })
+        .end(
+          '<?xml version="1.0" encoding="UTF-8"?><ApiResponse xmlns="http://api.namecheap.com/xml.response" Status="OK"><Errors />' +
+            '<RequestedCommand>namecheap.users.getPricing</RequestedCommand><CommandResponse Type="namecheap.users.getPricing">' +
+            '<UserGetPricingResult><ProductType Name="domains"><ProductCategory Name="register"><Product Name="com">' +
+            '<Price Duration="1" DurationType="YEAR" Price="8.88" AdditionalCost="0.18" RegularPrice="10.98" YourPrice="8.88" YourAdditonalCost="0.18" Currency="USD" />' +
+            '<Price Duration="2" DurationType="YEAR" Price="12.88" RegularPrice="12.88" YourPrice="12.88" CouponPrice="" Currency="USD" />' +
+            '</Product></ProductCategory></ProductType></UserGetPricingResult></CommandResponse></ApiResponse>',
+        );
+    });
+    await new Promise<void>((r) => documented.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(documented.address() as AddressInfo).port}/xml.response`;
+      const doc = await nc.getPricing(
+        { ...creds(), endpointUrl: url },
+        { productType: 'DOMAIN', actionName: 'REGISTER', productName: 'com' },
+      );
+      expect(doc.map((r) => [r.category, r.product, r.duration, r.price, r.additionalCost, r.currency])).toEqual([
+        ['REGISTER', 'com', 1, 8.88, 0.18, 'USD'],
+        ['REGISTER', 'com', 2, 12.88, 0, 'USD'],
+      ]);
+    } finally {
+      await new Promise((r) => documented.close(r));
+    }
+    // Refusals, through the wire: no ProductType, one Namecheap does not list, a bad action, a promotion code.
+    const raw = async (params: Record<string, string>) => {
+      const body = new URLSearchParams({
+        ApiUser: 'acme',
+        ApiKey: KEY,
+        UserName: 'acme',
+        ClientIp: '198.51.100.7',
+        Command: 'namecheap.users.getPricing',
+        ...params,
+      });
+      return (await fetch(sim.url, { method: 'POST', body })).text();
+    };
+    expect(await raw({})).toMatch(/Status="ERROR".*<Error Number="2010324">Parameter is missing: ProductType/s);
+    expect(await raw({ ProductType: 'HOSTING' })).toContain('<Error Number="2011298">');
+    expect(await raw({ ProductType: 'DOMAIN', ActionName: 'BUY' })).toContain('<Error Number="2011280">');
+    expect(await raw({ ProductType: 'DOMAIN', PromotionCode: 'FREE' })).toContain('<Error Number="2011170">');
+    // A failure reads as one naming Namecheap.
+    sim.fail({ kind: '5xx', command: 'namecheap.users.getpricing' });
+    const e = await failure(
+      nc.getPricing(creds(), { productType: 'DOMAIN', actionName: 'REGISTER', productName: 'com' }),
+    );
+    expect(e.message).toBe('Namecheap: HTTP 502 from the API');
+  });
+
   it('HTML pages, 5xx, timeouts and refused connections become errors naming Namecheap', async () => {
     const nc = client({ timeoutMs: 300 });
     sim.fail({ kind: 'html' });

@@ -123,7 +123,18 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   processEntities: true,
-  isArray: (name) => ['Error', 'Warning', 'Domain', 'Nameserver', 'DomainCheckResult'].includes(name),
+  isArray: (name) =>
+    [
+      'Error',
+      'Warning',
+      'Domain',
+      'Nameserver',
+      'DomainCheckResult',
+      'ProductType',
+      'ProductCategory',
+      'Product',
+      'Price',
+    ].includes(name),
 });
 
 export type NamecheapClient = ReturnType<typeof createNamecheapClient>;
@@ -423,6 +434,59 @@ export function createNamecheapClient(opts: NamecheapClientOptions) {
         description: str(d['@Description']),
       }));
     },
+
+    /**
+     * users.getPricing (namecheap.md §9): the account's prices of one product, e.g. ProductType=DOMAIN,
+     * ActionName=REGISTER, ProductName=com. Each Price row is one duration; its price is per year (Namecheap's
+     * example rows fall as the duration grows), plus any AdditionalCost (the ICANN fee) per year. Namecheap asks
+     * callers to cache the answer; the registrar service does.
+     */
+    async getPricing(
+      c: NamecheapCredentials,
+      q: { productType: 'DOMAIN'; actionName: 'REGISTER' | 'RENEW' | 'TRANSFER' | 'REACTIVATE'; productName: string },
+    ): Promise<NcPrice[]> {
+      const r = await call(c, 'namecheap.users.getPricing', {
+        ProductType: q.productType,
+        ActionName: q.actionName,
+        ProductName: q.productName,
+      });
+      const out: NcPrice[] = [];
+      const result = (r.UserGetPricingResult ?? {}) as Node;
+      // Names are matched case-insensitively: the answers seen write them as "DOMAIN"/"REGISTER" or "domains"/"register".
+      for (const type of asArray(result.ProductType as Node[]))
+        for (const cat of asArray(type.ProductCategory as Node[]))
+          for (const product of asArray(cat.Product as Node[]))
+            for (const p of asArray(product.Price as Node[])) {
+              const num = (v: unknown) => {
+                const n = Number.parseFloat(String(v ?? ''));
+                return Number.isFinite(n) ? n : null;
+              };
+              out.push({
+                productType: String(type['@Name'] ?? '').toUpperCase(),
+                category: String(cat['@Name'] ?? '').toUpperCase(),
+                product: String(product['@Name'] ?? '').toLowerCase(),
+                duration: int(p['@Duration']) ?? 0,
+                durationType: String(p['@DurationType'] ?? '').toUpperCase(),
+                price: num(p['@YourPrice']) ?? num(p['@Price']),
+                additionalCost: num(p['@YourAdditonalCost']) ?? num(p['@AdditionalCost']) ?? 0,
+                currency: str(p['@Currency']),
+              });
+            }
+      return out;
+    },
   };
   return client;
 }
+
+/** One Price row of users.getPricing. */
+export type NcPrice = {
+  productType: string;
+  category: string;
+  product: string;
+  duration: number;
+  durationType: string;
+  /** Per year, the account's own price (YourPrice, else Price); null when the row has none. */
+  price: number | null;
+  additionalCost: number;
+  currency: string | null;
+};

@@ -18,6 +18,8 @@ import {
   type NamecheapClient,
   type NamecheapCredentials,
   type NcContact,
+  type NcPrice,
+  splitDomain,
 } from '../../integrations/namecheap/index.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
@@ -58,8 +60,15 @@ export function createRegistrarService(deps: {
   domains: Pick<DomainsService, 'get' | 'create' | 'setRegistratorExpiration' | 'idsByNames'>;
   cloudFlare: Pick<CloudFlareService, 'zoneInfo'>;
   audit: AuditService;
+  /** How long a TLD's registration prices are kept (Namecheap asks callers to cache getPricing). Default 10 min. */
+  priceTtlMs?: number;
+  now?: () => number;
 }) {
   const { namecheap: nc, registrators, contacts, domains, cloudFlare, audit } = deps;
+  const priceTtlMs = deps.priceTtlMs ?? 10 * 60_000;
+  const now = deps.now ?? Date.now;
+  /** REGISTER prices by account and TLD, kept briefly; a failed read is not kept (the next look asks again). */
+  const prices = new Map<string, { at: number; rows: NcPrice[] }>();
 
   const credsOf = async (registratorId: string): Promise<NamecheapCredentials> => {
     const c = await registrators.credentials(registratorId);
@@ -299,6 +308,47 @@ export function createRegistrarService(deps: {
       const ascii = asciiOf(domainName);
       const [r] = await nc.check(await credsOf(registratorId), [ascii]);
       return { available: !!r?.available, description: r?.description ?? null };
+    },
+
+    /**
+     * What registering the name for `years` costs at this registrator now, from Namecheap's users.getPricing
+     * (ProductType=DOMAIN, ActionName=REGISTER, ProductName=<tld>): the per-year price of that duration plus its
+     * additional cost, times the years, in the answer's currency. When it cannot be read the reason names Namecheap;
+     * a price is never made up.
+     */
+    async registrationPrice(
+      registratorId: string,
+      domainName: string,
+      years: number,
+    ): Promise<{ cost: { amount: string; currency: string } | null; priceError: string | null }> {
+      const unavailable = (reason: string) => ({ cost: null, priceError: `price unavailable: ${reason}` });
+      try {
+        const { tld } = splitDomain(asciiOf(domainName));
+        const creds = await credsOf(registratorId);
+        const key = `${creds.endpointUrl}\0${creds.apiUser.toLowerCase()}\0${tld}`;
+        let hit = prices.get(key);
+        if (!hit || now() - hit.at > priceTtlMs) {
+          hit = {
+            at: now(),
+            rows: await nc.getPricing(creds, { productType: 'DOMAIN', actionName: 'REGISTER', productName: tld }),
+          };
+          prices.set(key, hit);
+          if (prices.size > 2000) prices.delete(prices.keys().next().value!);
+        }
+        const row = hit.rows.find(
+          (r) => r.product === tld && r.category === 'REGISTER' && r.durationType === 'YEAR' && r.duration === years,
+        );
+        const what = `${years}-year registration of .${unicodeOf(tld)}`;
+        if (!row) return unavailable(`Namecheap lists no price for a ${what}`);
+        if (row.price === null || !row.currency)
+          return unavailable(`Namecheap's price for a ${what} has no amount or currency`);
+        const amount = Math.round((row.price + row.additionalCost) * years * 100) / 100;
+        return { cost: { amount: amount.toFixed(2), currency: row.currency }, priceError: null };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const m = err.message;
+        return unavailable(/namecheap/i.test(m) ? m : `Namecheap: ${m}`);
+      }
     },
 
     /** What Namecheap says of the domain now: its expiry and name servers (the health checks). */

@@ -27,6 +27,8 @@ import type { AuditService } from '../audit/audit.service.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
 import type { LaunchBatchRow as BatchRow, LaunchBatchRowRow, LaunchesRepository } from './launches.repository.ts';
 import type { LaunchesService } from './launches.service.ts';
+import { splitDomain } from '../../integrations/namecheap/index.ts';
+import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
 
 /** A batch job: the batch, and the rules of whoever queued the job (the launches it plans and starts get them). */
 export type BatchJobPayload = { batchId: string; rules?: string[] };
@@ -52,11 +54,40 @@ const MESSAGES = {
   csvHeader: `The CSV's first line names its columns: ${LAUNCH_CSV_COLUMNS.join(', ')} (domainName is required)`,
 } as const;
 
-/** What Confirm all will buy, said before it does: the registrations and their years (each costs money). */
-const confirmText = (names: number, years: number) =>
-  `Register ${names} name${names === 1 ? '' : 's'} for ${years} year${years === 1 ? '' : 's'} each: ` +
-  `${names * years} name-year${names * years === 1 ? '' : 's'} in all, charged by the registrar at its price. ` +
-  `Each registration costs money and cannot be undone.`;
+type Cost = { amount: string; currency: string };
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * What Confirm all will buy or change, said before it does: the registrations, their years and their total at
+ * Namecheap's price (or why the price could not be read, never a made-up sum); the existing console domains
+ * whose settings the launches will change.
+ */
+const confirmText = (
+  registrations: number,
+  settings: number,
+  years: number,
+  price: { cost: Cost | null; priceError: string | null } | null,
+) => {
+  const parts: string[] = [];
+  if (registrations) {
+    const total = price?.cost
+      ? `, ${price.cost.amount} ${price.cost.currency} in all at Namecheap's price`
+      : price?.priceError
+        ? `; ${price.priceError}`
+        : ', charged by the registrar at its price';
+    parts.push(
+      `Register ${plural(registrations, 'name')} for ${plural(years, 'year')} each: ` +
+        `${plural(registrations * years, 'name-year')} in all${total}. ` +
+        'Each registration costs money and cannot be undone.',
+    );
+  }
+  if (settings)
+    parts.push(
+      `Change the settings of ${plural(settings, 'existing console domain')} (server, registrator, …), ` +
+        "as each launch's page says.",
+    );
+  return parts.join(' ');
+};
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -113,6 +144,8 @@ export function parseCsv(text: string, maxRows: number): string[][] {
 export function createLaunchBatchesService(deps: {
   repo: LaunchesRepository;
   launches: LaunchesService;
+  /** The registration prices Confirm all shows (Namecheap's getPricing, kept briefly). */
+  registrar: Pick<RegistrarService, 'registrationPrice'>;
   engine: () => JobEngine;
   audit: AuditService;
   /** Launches of one batch running at once. */
@@ -133,7 +166,81 @@ export function createLaunchBatchesService(deps: {
    * of every plan (outcomes.ts): rows waiting for a confirmation make it "Waiting for confirmation (n)", never
    * "Completed"; a state a person set (planning, planned, paused, cancelled) stays as set.
    */
-  const toBatch = (b: BatchRow, counts: Map<LaunchRowStatus, number> | undefined): LaunchBatch => {
+  /**
+   * What Confirm all covers: the waiting launches by kind and, when `priced`, the registrations' total at
+   * Namecheap's price (one getPricing per TLD, kept briefly by the registrar service).
+   */
+  const confirmationOf = async (
+    b: BatchRow,
+    waiting: {
+      domainName: string;
+      stage: string | null;
+      registration: { domainRegistratorId: string; years: number } | null;
+    }[],
+    priced: boolean,
+  ): Promise<LaunchBatch['confirmation']> => {
+    if (!waiting.length) return null;
+    // Each launch's own registration (resolved from the profile when the batch's settings leave it to it).
+    const regs = waiting.filter((w) => w.stage === 'register' && w.registration);
+    const years = regs[0]?.registration!.years ?? b.settings.registration?.years ?? 1;
+    const settings = waiting.filter((w) => w.stage === 'domain').length;
+    let price: { cost: Cost | null; priceError: string | null } | null = null;
+    if (priced && regs.length) {
+      // One price read per registrator, TLD and years (kept briefly by the registrar service).
+      const groups = new Map<string, { name: string; registratorId: string; years: number; n: number }>();
+      for (const w of regs) {
+        const r = w.registration!;
+        let tld = w.domainName;
+        try {
+          tld = splitDomain(w.domainName).tld;
+        } catch {
+          // A name with no registrable suffix is priced alone; its price read says why it has none.
+        }
+        const key = `${r.domainRegistratorId}\0${tld}\0${r.years}`;
+        const g = groups.get(key) ?? { name: w.domainName, registratorId: r.domainRegistratorId, years: r.years, n: 0 };
+        g.n++;
+        groups.set(key, g);
+      }
+      const sums = new Map<string, number>();
+      for (const g of groups.values()) {
+        const p = await deps.registrar.registrationPrice(g.registratorId, g.name, g.years);
+        if (!p.cost) {
+          price = { cost: null, priceError: p.priceError };
+          break;
+        }
+        sums.set(p.cost.currency, (sums.get(p.cost.currency) ?? 0) + Number(p.cost.amount) * g.n);
+      }
+      if (!price)
+        price =
+          sums.size === 1
+            ? {
+                cost: {
+                  amount: (Math.round([...sums.values()][0]! * 100) / 100).toFixed(2),
+                  currency: [...sums.keys()][0]!,
+                },
+                priceError: null,
+              }
+            : {
+                cost: null,
+                priceError: `price unavailable: Namecheap priced these names in more than one currency (${[...sums.keys()].join(', ')})`,
+              };
+    }
+    return {
+      names: waiting.length,
+      years,
+      registrations: regs.length,
+      settings,
+      cost: price?.cost ?? null,
+      priceError: price?.priceError ?? null,
+      text: confirmText(regs.length, settings, years, price),
+    };
+  };
+
+  const toBatch = (
+    b: BatchRow,
+    counts: Map<LaunchRowStatus, number> | undefined,
+    confirmation: LaunchBatch['confirmation'],
+  ): LaunchBatch => {
     const c = Object.fromEntries(LAUNCH_ROW_STATUSES.map((s) => [s, counts?.get(s) ?? 0])) as Record<
       LaunchRowStatus,
       number
@@ -141,7 +248,6 @@ export function createLaunchBatchesService(deps: {
     const tally = planTallyOf('launches', Object.entries(c));
     const fromRows = ['running', 'waiting_for_confirmation', 'completed', 'completed_with_failures'].includes(b.state);
     const state: LaunchBatchState = fromRows || (b.state === 'failed' && !b.error) ? planStateOf(tally) : b.state;
-    const years = b.settings.registration?.years ?? 1;
     return {
       _id: b.id,
       batchNo: b.batchNo,
@@ -154,16 +260,14 @@ export function createLaunchBatchesService(deps: {
       createdAt: b.createdAt.toISOString(),
       counts: c,
       total: Object.values(c).reduce((a, n) => a + n, 0),
-      confirmation: c.needs_confirmation
-        ? {
-            names: c.needs_confirmation,
-            years,
-            text: confirmText(c.needs_confirmation, years),
-          }
-        : null,
+      confirmation: c.needs_confirmation ? confirmation : null,
     };
   };
-  const shown = async (b: BatchRow) => toBatch(b, (await repo.rowCounts([b.id])).get(b.id));
+  /** The batch on its own page: what Confirm all covers, with the registrations' total cost. */
+  const shown = async (b: BatchRow) => {
+    const [counts, waiting] = await Promise.all([repo.rowCounts([b.id]), repo.waitingOf([b.id])]);
+    return toBatch(b, counts.get(b.id), await confirmationOf(b, waiting.get(b.id) ?? [], true));
+  };
 
   /** The names of the input: pasted one per line, or CSV rows with their overrides resolved to ids. */
   async function rowsOf(input: LaunchBatchInput): Promise<{ domainName: string; overrides: Overrides }[]> {
@@ -302,8 +406,13 @@ export function createLaunchBatchesService(deps: {
 
     async list(page: number): Promise<ListResult<LaunchBatch>> {
       const r = await repo.listBatches(page);
-      const counts = await repo.rowCounts(r.items.map((b) => b.id));
-      return { items: r.items.map((b) => toBatch(b, counts.get(b.id))), itemsCount: r.itemsCount };
+      const ids = r.items.map((b) => b.id);
+      const [counts, waiting] = await Promise.all([repo.rowCounts(ids), repo.waitingOf(ids)]);
+      // The list reads no prices (a Namecheap call per batch); the batch's own page does.
+      const items = await Promise.all(
+        r.items.map(async (b) => toBatch(b, counts.get(b.id), await confirmationOf(b, waiting.get(b.id) ?? [], false))),
+      );
+      return { items, itemsCount: r.itemsCount };
     },
 
     get: async (id: string) => shown(await load(id)),

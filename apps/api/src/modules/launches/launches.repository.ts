@@ -18,7 +18,10 @@ const INSERT_CHUNK = 500;
 
 export type LaunchRow = typeof launches.$inferSelect;
 export type LaunchPatch = Partial<
-  Pick<LaunchRow, 'state' | 'confirmed' | 'stages' | 'jobId' | 'error' | 'domainId' | 'startedAt' | 'finishedAt'>
+  Pick<
+    LaunchRow,
+    'state' | 'confirmed' | 'settingsConfirmed' | 'stages' | 'jobId' | 'error' | 'domainId' | 'startedAt' | 'finishedAt'
+  >
 >;
 
 /**
@@ -206,6 +209,40 @@ export function createLaunchesRepository(db: Db) {
         .where(and(eq(launchBatchRows.batchId, batchId), eq(launches.state, 'needs_confirmation')))
         .orderBy(asc(launchBatchRows.seq))
         .then((rows) => rows.map((r) => r.row));
+    },
+
+    /**
+     * The launches of these batches waiting for a confirmation now, with the stage that waits ('register' for a
+     * registration, 'domain' for the changes to an existing console domain's settings).
+     */
+    async waitingOf(batchIds: string[]) {
+      type Waiting = {
+        domainName: string;
+        stage: string | null;
+        /** The launch's own (resolved) registration: a batch's profile may name it, not its settings. */
+        registration: { domainRegistratorId: string; years: number } | null;
+      };
+      const out = new Map<string, Waiting[]>();
+      if (!batchIds.length) return out;
+      const rows = await db
+        .select({
+          batchId: launchBatchRows.batchId,
+          domainName: launches.domainName,
+          stage: sql<
+            string | null
+          >`(SELECT s->>'key' FROM jsonb_array_elements(${launches.stages}) AS s WHERE s->>'state' = 'needs_confirmation' LIMIT 1)`,
+          registration: sql<Waiting['registration']>`(${launches.input}->'registration')`,
+        })
+        .from(launchBatchRows)
+        .innerJoin(launches, eq(launches.id, launchBatchRows.launchId))
+        .where(and(inArray(launchBatchRows.batchId, batchIds), eq(launches.state, 'needs_confirmation')))
+        .orderBy(asc(launchBatchRows.seq));
+      for (const r of rows) {
+        const list = out.get(r.batchId) ?? [];
+        list.push({ domainName: r.domainName, stage: r.stage, registration: r.registration ?? null });
+        out.set(r.batchId, list);
+      }
+      return out;
     },
 
     /** Rows in one of `statuses`, in order, at most `limit`. */

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import {
   IdParamsSchema,
   LaunchBatchInputSchema,
   LaunchBatchRowSchema,
   LaunchBatchRowsQuerySchema,
   LaunchBatchSchema,
+  LaunchConfirmInputSchema,
   LaunchInputSchema,
+  LaunchRegisterAloneInputSchema,
+  LaunchRegistrationCheckInputSchema,
+  LaunchRegistrationCheckSchema,
+  RegisterDomainResultSchema,
   ListQuerySchema,
   LaunchListQuerySchema,
   LaunchPlanSchema,
@@ -15,6 +21,7 @@ import {
   listOf,
   type LaunchBatchInputParsed,
   type LaunchBatchRowsQuery,
+  type LaunchConfirmInput,
   type LaunchInputParsed,
   type ListQuery,
   type LaunchListQuery,
@@ -110,9 +117,40 @@ export const launchesRoutes =
     app.post(`${path}/:id/retry`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
       data: await service.retry(idOf(req), null, req.actor),
     }));
-    app.post(`${path}/:id/confirm`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-      data: await service.confirm(idOf(req), req.actor),
-    }));
+    app.post(
+      `${path}/:id/confirm`,
+      { config, schema: { tags, params, body: LaunchConfirmInputSchema.nullish(), response: { 200: one } } },
+      async (req) => ({
+        data: await service.confirm(idOf(req), req.actor, (req.body as LaunchConfirmInput | null | undefined)?.stage),
+      }),
+    );
+
+    // A console domain not at our registrator: checked (availability, price), then registered on its own.
+    app.post(
+      `${path}/registration/check`,
+      {
+        config,
+        schema: {
+          tags,
+          body: LaunchRegistrationCheckInputSchema,
+          response: { 200: dataOf(LaunchRegistrationCheckSchema) },
+        },
+      },
+      async (req) => ({
+        data: await service.registrationCheck(req.body as z.output<typeof LaunchRegistrationCheckInputSchema>),
+      }),
+    );
+    app.post(
+      `${path}/registration`,
+      {
+        config,
+        schema: { tags, body: LaunchRegisterAloneInputSchema, response: { 200: dataOf(RegisterDomainResultSchema) } },
+      },
+      async (req) => {
+        const b = req.body as z.output<typeof LaunchRegisterAloneInputSchema>;
+        return { data: await service.registerAlone({ ...b, contactId: b.contactId! }, req.actor) };
+      },
+    );
     app.post(`${path}/:id/cancel`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
       data: await service.cancel(idOf(req), req.actor),
     }));

@@ -7,6 +7,9 @@ import {
   launchStageRuleMissing,
   type Launch,
   type LaunchBlocker,
+  type LaunchConfirmation,
+  type LaunchRegistrationCheck,
+  type RegisterDomainResult,
   type LaunchInputParsed,
   type LaunchListQuery,
   type LaunchPlan,
@@ -15,6 +18,7 @@ import {
   type LaunchStage,
   type LaunchStageKey,
   type DnsTemplate,
+  type DomainInput,
   type LaunchProfile,
   type ListResult,
 } from '@fleetdesk/contract';
@@ -79,6 +83,9 @@ export function toLaunch(r: LaunchRow): Launch {
     domainId: r.domainId,
     state: r.state,
     confirmed: r.confirmed,
+    settingsConfirmed: r.settingsConfirmed,
+    // Read on the launch's own page (`get`), where the registration's price is read too.
+    confirmation: null,
     input: r.input,
     stages: r.stages,
     jobId: r.jobId,
@@ -226,6 +233,7 @@ export function createLaunchesService(deps: {
     };
     const steps: LaunchPlanStep[] = [];
     const blockers: LaunchBlocker[] = [];
+    let registerAlone: LaunchPlan['registerAlone'] = null;
     // Stages are planned one after another: their reads go through the providers' budgets like any call.
     for (const [i, stage] of STAGES.entries()) {
       let p;
@@ -244,7 +252,14 @@ export function createLaunchesService(deps: {
             ? { outcome: 'run' as const, detail: `Not checked now (${err.message}); the stage checks when it runs` }
             : { outcome: 'blocked' as const, detail: err.message };
       }
-      steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...p });
+      const { registerAlone: alone, ...step } = p as typeof p & { registerAlone?: boolean };
+      if (alone && settings.registration)
+        registerAlone = {
+          domainRegistratorId: settings.registration.domainRegistratorId,
+          contactId: settings.registration.contactId ?? null,
+          years: settings.registration.years,
+        };
+      steps.push({ key: stage.key, label: LAUNCH_STAGES[i]!.label, ...step });
       if (p.outcome === 'blocked') blockers.push({ stage: stage.key, message: p.detail });
     }
     const look = domainNameLook(input.domainName);
@@ -254,6 +269,7 @@ export function createLaunchesService(deps: {
       nameWarning: look?.warning ?? null,
       steps,
       blockers,
+      registerAlone,
     };
   }
 
@@ -276,6 +292,61 @@ export function createLaunchesService(deps: {
   }
 
   const activeStates = ['queued', 'running', 'waiting'] as const;
+  const yearsText = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
+
+  /** What Confirm buys or changes while the launch waits: the registration with its price, or the settings. */
+  async function confirmationOf(r: LaunchRow): Promise<LaunchConfirmation | null> {
+    if (r.state !== 'needs_confirmation') return null;
+    const s = r.stages.find((x) => x.state === 'needs_confirmation');
+    if (s?.key === 'domain') return { stage: 'domain', text: s.detail ?? s.label, cost: null, priceError: null };
+    const reg = r.input.registration;
+    if (s?.key !== 'register' || !reg) return null;
+    const p = await deps.stageDeps.registrar.registrationPrice(reg.domainRegistratorId, r.domainName, reg.years);
+    const cost = p.cost ? `${p.cost.amount} ${p.cost.currency} at Namecheap's price` : p.priceError!;
+    return {
+      stage: 'register',
+      text: `Register ${r.domainNameUnicode} for ${yearsText(reg.years)}: ${cost}. It costs money and cannot be undone.`,
+      cost: p.cost,
+      priceError: p.priceError,
+    };
+  }
+
+  /** Availability at the registrar (domains.check) and, when available, the price of registering it. */
+  async function registrationCheck(input: {
+    domainName: string;
+    domainRegistratorId: string;
+    years: number;
+  }): Promise<LaunchRegistrationCheck> {
+    const { domainName, domainRegistratorId, years } = input;
+    const u = unicodeOf(domainName);
+    const reg = deps.stageDeps.registrar;
+    const domainId = (await deps.stageDeps.domains.idsByNames([domainName])).get(domainName) ?? null;
+    const a = await reg.availability(domainRegistratorId, domainName);
+    const base = { domainName, domainNameUnicode: u, domainId, years };
+    if (!a.available) {
+      const reason = a.description || 'Namecheap answered that it cannot be registered (domains.check: not available)';
+      return {
+        ...base,
+        available: false,
+        reason,
+        cost: null,
+        priceError: null,
+        text: `${u} is not available at Namecheap: ${reason}`,
+      };
+    }
+    const p = await reg.registrationPrice(domainRegistratorId, domainName, years);
+    return {
+      ...base,
+      available: true,
+      reason: null,
+      cost: p.cost,
+      priceError: p.priceError,
+      text:
+        `${u} is available at Namecheap: registering it for ${yearsText(years)} costs ` +
+        (p.cost ? `${p.cost.amount} ${p.cost.currency}` : `money (${p.priceError})`) +
+        '. It cannot be undone.',
+    };
+  }
 
   return {
     plan,
@@ -326,7 +397,52 @@ export function createLaunchesService(deps: {
       return { items: r.items.map(toLaunch), itemsCount: r.itemsCount };
     },
 
-    get: async (id: string) => toLaunch(await load(id)),
+    async get(id: string): Promise<Launch> {
+      const r = await load(id);
+      return { ...toLaunch(r), confirmation: await confirmationOf(r) };
+    },
+
+    registrationCheck,
+
+    /**
+     * A console domain that is not at our registrator, registered on its own (issue 40): never a launch's routine
+     * step. The operator has seen the check (availability, price) and confirms the cost; the availability is asked
+     * again here, and a name Namecheap will not register is refused with its reason. A domain with no registrator
+     * takes this one for the registration (and loses it again when the registration fails).
+     */
+    async registerAlone(
+      input: { domainName: string; domainRegistratorId: string; contactId: string; years: number },
+      actor: Actor,
+    ): Promise<RegisterDomainResult> {
+      const { domainName, domainRegistratorId, contactId, years } = input;
+      const u = unicodeOf(domainName);
+      const dd = deps.stageDeps.domains;
+      const domainId = (await dd.idsByNames([domainName])).get(domainName);
+      if (!domainId) throw new ConflictError(LAUNCH_MESSAGES.notConsoleDomain(u), undefined, 'not_console_domain');
+      const d = await dd.get(domainId);
+      if (d.domainRegistratorId && d.domainRegistratorId !== domainRegistratorId)
+        throw new ConflictError(LAUNCH_MESSAGES.otherRegistrator(u), undefined, 'other_registrator');
+      const reg = deps.stageDeps.registrar;
+      if ((await reg.inAccount(domainRegistratorId, domainName)).inAccount)
+        throw new ConflictError(LAUNCH_MESSAGES.alreadyInAccount(u), undefined, 'already_registered');
+      const check = await registrationCheck({ domainName, domainRegistratorId, years });
+      if (!check.available) throw new ConflictError(check.text, { domainName: check.text }, 'not_available');
+      await audit.record(actor, {
+        action: 'register_alone',
+        entity: 'domains',
+        entityId: domainId,
+        details: { domainName, years, cost: check.cost, priceError: check.priceError },
+      });
+      const setRegistrator = !d.domainRegistratorId;
+      if (setRegistrator) await dd.update(domainId, { domainRegistratorId } as DomainInput, actor);
+      try {
+        return await reg.register(domainId, contactId, years, actor);
+      } catch (err) {
+        if (setRegistrator)
+          await dd.update(domainId, { domainRegistratorId: null } as DomainInput, actor).catch(() => undefined);
+        throw err;
+      }
+    },
 
     /** A failed stage alone (or, without a stage, every failed one): the run goes on from there. */
     async retry(id: string, stage: LaunchStageKey | null, actor: Actor): Promise<Launch> {
@@ -354,10 +470,19 @@ export function createLaunchesService(deps: {
       return toLaunch(await dispatch(again, actor));
     },
 
-    /** The operator confirms the costly stage (registration); the run goes on from it. */
-    async confirm(id: string, actor: Actor): Promise<Launch> {
+    /**
+     * The operator confirms what the launch waits for: the costly stage (registration), or the changes to an
+     * existing console domain's settings; the run goes on from it. `stage`, when given, is the one the operator saw
+     * waiting: another one waiting is refused rather than confirmed unseen.
+     */
+    async confirm(id: string, actor: Actor, stage?: 'domain' | 'register'): Promise<Launch> {
       const r = await load(id);
-      if (r.state !== 'needs_confirmation') throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
+      const waiting = r.stages.find((s) => s.state === 'needs_confirmation');
+      if (r.state !== 'needs_confirmation' || !waiting) throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
+      if (stage && stage !== waiting.key)
+        throw new ConflictError(
+          LAUNCH_MESSAGES.otherConfirmation(LAUNCH_STAGES.find((s) => s.key === stage)!.label, waiting.label),
+        );
       assertMayRun(r, actor);
       // The stop before the costly step was no attempt at it.
       const stages = r.stages.map((s) =>
@@ -367,11 +492,16 @@ export function createLaunchesService(deps: {
       );
       const again = await repo.transition(id, ['needs_confirmation'], {
         state: 'queued',
-        confirmed: true,
+        ...(waiting.key === 'domain' ? { settingsConfirmed: true } : { confirmed: true }),
         stages,
       });
       if (!again) throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
-      await audit.record(actor, { action: 'confirm_launch', entity: 'launches', entityId: id, details: {} });
+      await audit.record(actor, {
+        action: 'confirm_launch',
+        entity: 'launches',
+        entityId: id,
+        details: { stage: waiting.key, detail: waiting.detail },
+      });
       return toLaunch(await dispatch(again, actor));
     },
 
@@ -436,6 +566,7 @@ export function createLaunchesService(deps: {
             domainName: started.domainName,
             input,
             confirmed: started.confirmed,
+            settingsConfirmed: started.settingsConfirmed,
             actor,
             signal: ctx.signal,
             deps: deps.stageDeps,

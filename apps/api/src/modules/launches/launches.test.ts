@@ -211,6 +211,10 @@ describe('plan (dryRun)', () => {
     expect(p.blockers).toEqual([]);
     expect(p.steps.map((s) => s.key)).toEqual(LAUNCH_STAGES.map((s) => s.key));
     expect(p.steps.find((s) => s.key === 'register')).toMatchObject({ outcome: 'confirm' });
+    // The cost as Namecheap prices it now (users.getPricing), before anything is bought.
+    expect(p.steps.find((s) => s.key === 'register')!.detail).toBe(
+      `Register ${name} for 1 year (this costs money: 10.87 USD at Namecheap's price); the launch stops here until you confirm`,
+    );
     expect(p.steps.find((s) => s.key === 'dns')!.detail).toContain(`A ${name} → 127.0.0.1`);
     expect(p.steps.find((s) => s.key === 'content')!.detail).toContain(fx.sourceName);
     const ids = (await call('GET', `/api/domains?search=${name}`)).json().data.items;
@@ -221,9 +225,9 @@ describe('plan (dryRun)', () => {
     const name = `${unique('held')}.com`;
     await create('domains', { domainName: name, status: 'active' });
     const p = await planOf(full(name));
-    expect(p.steps.find((s) => s.key === 'domain')).toMatchObject({ outcome: 'run' });
+    expect(p.steps.find((s) => s.key === 'domain')).toMatchObject({ outcome: 'confirm' });
     expect(p.steps.find((s) => s.key === 'domain')!.detail).toMatch(
-      /^Already a console domain: the launch will set its server to 127\.0\.0\.1 \(was none\), its cloud account \(was none\)/,
+      /^Already a console domain: the launch will set its server to 127\.0\.0\.1 \(was none\), its cloud account \(was none\).*; it stops here until you confirm$/,
     );
     expect(p.steps.find((s) => s.key === 'register')).toMatchObject({ outcome: 'blocked' });
     expect(p.blockers).toEqual([
@@ -398,6 +402,13 @@ describe('a launch', () => {
     expect(stage(paused, 'register')).toMatchObject({ state: 'needs_confirmation' });
     expect(stage(paused, 'register').detail).toContain('costs money');
     expect(nc.state.accounts.get(fx.apiUser)!.domains.has(name)).toBe(false);
+    // What Confirm buys, priced before it is given.
+    expect(paused.confirmation).toEqual({
+      stage: 'register',
+      text: `Register ${name} for 1 year: 10.87 USD at Namecheap's price. It costs money and cannot be undone.`,
+      cost: { amount: '10.87', currency: 'USD' },
+      priceError: null,
+    });
 
     const confirm = await call('POST', `/api/launches/${first._id}/confirm`);
     expect(confirm.statusCode, confirm.body).toBe(200);
@@ -702,9 +713,12 @@ describe('many at once', () => {
         state: 'waiting_for_confirmation',
         stateText: 'Waiting for confirmation (3)',
         counts: { needs_confirmation: 3, done: 0, running: 0 },
-        confirmation: { names: 3, years: 1 },
+        confirmation: { names: 3, years: 1, registrations: 3, settings: 0, cost: { amount: '32.61', currency: 'USD' } },
       });
-      expect(waiting.confirmation.text).toMatch(/^Register 3 names for 1 year each: 3 name-years in all/);
+      expect(waiting.confirmation.text).toBe(
+        "Register 3 names for 1 year each: 3 name-years in all, 32.61 USD in all at Namecheap's price. " +
+          'Each registration costs money and cannot be undone.',
+      );
       const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items as {
         launchId: string;
         status: string;
@@ -720,6 +734,7 @@ describe('many at once', () => {
       await until(rows[0]!.launchId, (l) => l.state === 'completed', 60_000);
       const moved = await batchOf(id);
       expect(moved.counts).toMatchObject({ done: 1, needs_confirmation: 2, running: 0 });
+      expect(moved.confirmation).toMatchObject({ names: 2, cost: { amount: '21.74', currency: 'USD' } });
       expect(moved.stateText).toBe('Waiting for confirmation (2)');
 
       const all = await call('POST', `/api/launches/batches/${id}/confirm-all`);
@@ -767,4 +782,254 @@ describe('a batch of a person without the Yandex Webmaster rule', () => {
     expect(rows[0]).toMatchObject({ status: 'blocked' });
     expect(rows[0].message).toContain('Add and verify the host in Yandex Webmaster: Needs the Yandex Webmaster area');
   });
+});
+
+describe('a name the console already holds (issue 40)', () => {
+  const batchOf = async (id: string) => (await call('GET', `/api/launches/batches/${id}`)).json().data;
+  async function batchUntil(id: string, ok: (b: { state: string }) => boolean, ms = 60_000) {
+    const end = Date.now() + ms;
+    for (;;) {
+      const b = await batchOf(id);
+      if (ok(b)) return b;
+      if (Date.now() > end) throw new Error(`batch stuck: ${JSON.stringify(b)}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  const domainOf = async (id: string) => (await call('GET', `/api/domains/${id}`)).json().data;
+  const waitingBatch = async (payload: object) => {
+    const res = await call('POST', '/api/launches/batches', payload);
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data._id as string;
+    expect((await batchUntil(id, (b) => b.state !== 'planning')).state).toBe('planned');
+    expect((await call('POST', `/api/launches/batches/${id}/run`)).statusCode).toBe(200);
+    return { id, waiting: await batchUntil(id, (b) => !['planned', 'running'].includes(b.state)) };
+  };
+
+  it("a launch changes the domain's settings only once the operator confirms that change; Confirm with nothing waiting is refused", async () => {
+    const name = `${unique('held-set')}.com`;
+    const d = await create('domains', { domainName: name, status: 'active' });
+    const input = { domainName: name, serverId: fx.serverId };
+    expect((await planOf(input)).steps.find((s) => s.key === 'domain')).toEqual({
+      key: 'domain',
+      label: 'Create the domain',
+      outcome: 'confirm',
+      detail:
+        'Already a console domain: the launch will set its server to 127.0.0.1 (was none); it stops here until you confirm',
+    });
+    const l = await start(input);
+    const paused = await until(l._id, settled);
+    expect(paused.state).toBe('needs_confirmation');
+    const detail = `${name} is already a console domain: the launch will set its server to 127.0.0.1 (was none). Confirm to change these settings`;
+    expect(stage(paused, 'domain')).toMatchObject({ state: 'needs_confirmation', detail });
+    expect(paused.confirmation).toEqual({ stage: 'domain', text: detail, cost: null, priceError: null });
+    expect(stage(paused, 'site').state).toBe('pending');
+    expect((await domainOf(d._id)).serverId).toBeNull();
+
+    // A confirmation of another stage than the one waiting is refused, and changes nothing.
+    const wrong = await call('POST', `/api/launches/${l._id}/confirm`, { stage: 'register' });
+    expect(wrong.statusCode).toBe(409);
+    expect(wrong.json().message).toBe(
+      'Register the name does not wait for a confirmation; Create the domain does. Read the launch again before confirming',
+    );
+    expect((await domainOf(d._id)).serverId).toBeNull();
+    expect((await get(l._id)).state).toBe('needs_confirmation');
+
+    const ok = await call('POST', `/api/launches/${l._id}/confirm`, { stage: 'domain' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const done = await until(l._id, settled);
+    expect(done.state, JSON.stringify(done.stages.map((s) => [s.key, s.state, s.error]))).toBe('completed');
+    expect(done.settingsConfirmed).toBe(true);
+    expect(done.confirmed).toBe(false);
+    expect(stage(done, 'domain').detail).toBe(`${name} is in the console; set its server to 127.0.0.1 (was none)`);
+    expect((await domainOf(d._id)).serverId).toBe(fx.serverId);
+
+    const again = await call('POST', `/api/launches/${l._id}/confirm`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('The launch does not wait for a confirmation');
+  }, 60_000);
+
+  it("in a batch, a row waiting to change a held domain's settings waits as a registration does; Confirm all changes them", async () => {
+    const held = `${unique('held-batch')}.com`;
+    const fresh = `${unique('fresh-batch')}.com`;
+    const d = await create('domains', { domainName: held, status: 'active' });
+    const { id, waiting } = await waitingBatch({ settings: { serverId: fx.serverId }, names: `${held}\n${fresh}` });
+    expect(waiting).toMatchObject({
+      state: 'waiting_for_confirmation',
+      stateText: 'Waiting for confirmation (1)',
+      counts: { needs_confirmation: 1, done: 1, running: 0 },
+      confirmation: { names: 1, registrations: 0, settings: 1, cost: null, priceError: null },
+    });
+    expect(waiting.confirmation.text).toBe(
+      "Change the settings of 1 existing console domain (server, registrator, …), as each launch's page says.",
+    );
+    const rows = (await call('GET', `/api/launches/batches/${id}/rows?status=needs_confirmation`)).json().data.items;
+    expect(rows.map((r: { domainName: string }) => r.domainName)).toEqual([held]);
+    expect(rows[0].message).toBe(
+      `Waiting for confirmation: ${held} is already a console domain: the launch will set its server to 127.0.0.1 (was none). Confirm to change these settings`,
+    );
+    expect((await domainOf(d._id)).serverId).toBeNull();
+
+    const all = await call('POST', `/api/launches/batches/${id}/confirm-all`);
+    expect(all.statusCode, all.body).toBe(200);
+    const done = await batchUntil(id, (b) => ['completed', 'completed_with_failures', 'failed'].includes(b.state));
+    expect(done).toMatchObject({ state: 'completed', confirmation: null, counts: { done: 2 } });
+    expect((await domainOf(d._id)).serverId).toBe(fx.serverId);
+  }, 90_000);
+
+  it('Confirm all says when the price cannot be read, naming Namecheap, and still counts the name-years', async () => {
+    const names = [1, 2].map(() => `${unique('noprice')}.info`);
+    const registration = { domainRegistratorId: fx.registratorId, register: true, contactId: fx.contactId, years: 2 };
+    nc.fail({ kind: '5xx', command: 'namecheap.users.getpricing', count: 10_000 });
+    let id: string;
+    try {
+      const b = await waitingBatch({ settings: { registration }, names: names.join('\n') });
+      id = b.id;
+      const reason = 'price unavailable: Namecheap: HTTP 502 from the API';
+      expect(b.waiting).toMatchObject({
+        state: 'waiting_for_confirmation',
+        confirmation: { names: 2, years: 2, registrations: 2, cost: null, priceError: reason },
+      });
+      expect(b.waiting.confirmation.text).toBe(
+        `Register 2 names for 2 years each: 4 name-years in all; ${reason}. Each registration costs money and cannot be undone.`,
+      );
+      const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items;
+      expect((await get(rows[0].launchId)).confirmation).toEqual({
+        stage: 'register',
+        text: `Register ${names[0]} for 2 years: ${reason}. It costs money and cannot be undone.`,
+        cost: null,
+        priceError: reason,
+      });
+    } finally {
+      nc.clearFailures();
+    }
+    // A failed read is not kept: once Namecheap answers, the total shows (4.98 a year for .info).
+    expect((await batchOf(id)).confirmation).toMatchObject({
+      cost: { amount: '19.92', currency: 'USD' },
+      priceError: null,
+    });
+    expect((await call('POST', `/api/launches/batches/${id}/cancel`)).statusCode).toBe(200);
+  }, 90_000);
+
+  it("Confirm all totals the registrations a batch's profile names (each launch's own registration, not the batch's settings)", async () => {
+    const profile = await create('launch-profiles', {
+      name: unique('Register first'),
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      domainRegistratorId: fx.registratorId,
+      register: true,
+      domainRegistratorContactId: fx.contactId,
+    });
+    const names = [1, 2].map(() => `${unique('profiled-batch')}.net`);
+    const { id, waiting } = await waitingBatch({ settings: { profileId: profile._id }, names: names.join('\n') });
+    expect(waiting.confirmation).toMatchObject({
+      names: 2,
+      years: 1,
+      registrations: 2,
+      cost: { amount: '25.96', currency: 'USD' },
+      priceError: null,
+    });
+    expect(waiting.confirmation.text).toContain("2 name-years in all, 25.96 USD in all at Namecheap's price");
+    expect((await call('POST', `/api/launches/batches/${id}/cancel`)).statusCode).toBe(200);
+  }, 90_000);
+
+  it('a held name not at our registrator: checked at Namecheap (availability, price), then registered on its own only with the cost confirmed', async () => {
+    const name = `${unique('alone')}.com`;
+    const d = await create('domains', { domainName: name, status: 'active' });
+    // The launch never buys it as its routine step; its plan offers the separate action.
+    const held = await planOf(full(name));
+    expect(held.blockers.map((b) => b.stage)).toEqual(['register']);
+    expect(held.registerAlone).toEqual({ domainRegistratorId: fx.registratorId, contactId: fx.contactId, years: 1 });
+    const body = { domainName: name, domainRegistratorId: fx.registratorId, years: 1 };
+    const check = await call('POST', '/api/launches/registration/check', body);
+    expect(check.statusCode, check.body).toBe(200);
+    expect(check.json().data).toEqual({
+      domainName: name,
+      domainNameUnicode: name,
+      domainId: d._id,
+      available: true,
+      reason: null,
+      years: 1,
+      cost: { amount: '10.87', currency: 'USD' },
+      priceError: null,
+      text: `${name} is available at Namecheap: registering it for 1 year costs 10.87 USD. It cannot be undone.`,
+    });
+    expect(nc.requests.some((r) => r.command === 'namecheap.domains.check' && r.params.domainlist === name)).toBe(true);
+
+    // Without the cost confirmed nothing is bought.
+    const unconfirmed = await call('POST', '/api/launches/registration', { ...body, contactId: fx.contactId });
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.json().fields).toEqual({
+      confirmCost: 'Confirm the cost: registering buys the name and cannot be undone',
+    });
+    expect(nc.domain(fx.apiUser, name)).toBeUndefined();
+
+    const balance = nc.state.accounts.get(fx.apiUser)!.balance;
+    const reg = await call('POST', '/api/launches/registration', {
+      ...body,
+      contactId: fx.contactId,
+      confirmCost: true,
+    });
+    expect(reg.statusCode, reg.body).toBe(200);
+    expect(reg.json().data).toMatchObject({ registered: true, chargedAmount: '10.87' });
+    expect(nc.domain(fx.apiUser, name)).toBeDefined();
+    expect(balance - nc.state.accounts.get(fx.apiUser)!.balance).toBeCloseTo(10.87);
+    expect((await domainOf(d._id)).domainRegistratorId).toBe(fx.registratorId);
+
+    // Now in our account: the launch skips the registration, and a second purchase is refused.
+    const after = await planOf(full(name));
+    expect(after.blockers).toEqual([]);
+    expect(after.registerAlone).toBeNull();
+    expect(after.steps.find((s) => s.key === 'register')!.detail).toContain('registration skipped');
+    const twice = await call('POST', '/api/launches/registration', {
+      ...body,
+      contactId: fx.contactId,
+      confirmCost: true,
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe(`${name} is already in the registrator's account: there is nothing to buy`);
+  }, 60_000);
+
+  it("a name Namecheap will not register is refused with the registrar's reason, and nothing changes", async () => {
+    const name = `${unique('taken')}.com`;
+    const d = await create('domains', { domainName: name, status: 'active' });
+    nc.state.takenElsewhere.add(name);
+    const body = { domainName: name, domainRegistratorId: fx.registratorId, years: 1 };
+    const check = await call('POST', '/api/launches/registration/check', body);
+    expect(check.statusCode, check.body).toBe(200);
+    const reason = 'Namecheap answered that it cannot be registered (domains.check: not available)';
+    expect(check.json().data).toMatchObject({
+      available: false,
+      reason,
+      cost: null,
+      text: `${name} is not available at Namecheap: ${reason}`,
+    });
+    const reg = await call('POST', '/api/launches/registration', {
+      ...body,
+      contactId: fx.contactId,
+      confirmCost: true,
+    });
+    expect(reg.statusCode).toBe(409);
+    expect(reg.json().message).toBe(`${name} is not available at Namecheap: ${reason}`);
+    expect(nc.domain(fx.apiUser, name)).toBeUndefined();
+    expect((await domainOf(d._id)).domainRegistratorId).toBeNull();
+
+    // A TLD Namecheap does not sell: in its own words.
+    const odd = await call('POST', '/api/launches/registration/check', { ...body, domainName: `${unique('odd')}.zz` });
+    expect(odd.json().data).toMatchObject({ available: false, reason: 'TLD is not supported' });
+    // A name the console does not hold goes through a launch; a missing contact is named.
+    const fresh = `${unique('fresh')}.com`;
+    const notHeld = await call('POST', '/api/launches/registration', {
+      ...body,
+      domainName: fresh,
+      contactId: fx.contactId,
+      confirmCost: true,
+    });
+    expect(notHeld.statusCode).toBe(409);
+    expect(notHeld.json().message).toBe(
+      `${fresh} is not a console domain: launch it with registration instead, where the launch asks before it buys`,
+    );
+    const noContact = await call('POST', '/api/launches/registration', { ...body, confirmCost: true });
+    expect(noContact.statusCode).toBe(400);
+    expect(noContact.json().fields.contactId).toBe('Choose the contact the name is registered with');
+  }, 60_000);
 });

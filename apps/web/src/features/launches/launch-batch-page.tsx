@@ -73,7 +73,7 @@ export function LaunchBatchPage() {
             <Button
               variant="warning"
               disabled={verb.isPending}
-              onClick={() => confirmThen('confirm-all', `${b.confirmation!.text} Go on?`, 'Confirm all registrations')}
+              onClick={() => confirmThen('confirm-all', `${b.confirmation!.text} Go on?`, 'Confirm all')}
             >
               Confirm all ({b.confirmation.names})
             </Button>
@@ -132,6 +132,12 @@ export function LaunchBatchPage() {
         {c.pending} waiting, {c.blocked} blocked, {c.failed} failed
         {c.needs_confirmation ? `, ${c.needs_confirmation} waiting for confirmation` : ''}
       </p>
+      {b.confirmation && b.state !== 'cancelled' && (
+        // What Confirm all buys and changes, with the registrations' total at Namecheap's price, before the click.
+        <Alert variant="warning" className="small text-break" data-testid="batch-confirmation">
+          {b.confirmation.text}
+        </Alert>
+      )}
       {b.error && <Alert variant="danger">{b.error}</Alert>}
       <section aria-label="Names of the batch">
         <div className="d-flex flex-wrap gap-2 mb-2">

@@ -14,6 +14,7 @@ import { LinkButton } from '../../components/link-button.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { LAUNCH_BATCH_NEW_PATH, launchPath, useCreateLaunch, useLaunchPlan } from './launches-api.ts';
 import { useLaunchSettings } from './launch-settings.tsx';
+import { RegisterAlone } from './register-alone.tsx';
 
 const OUTCOME: Record<LaunchPlanStep['outcome'], { label: string; bg: string }> = {
   run: { label: 'Will run', bg: 'primary' },
@@ -78,7 +79,8 @@ export function LaunchNewPage() {
               </Form.Group>
             </Card>
             {view(fields)}
-            {plan.data?.steps.some((s) => s.outcome === 'confirm' || (s.key === 'register' && confirmCostly)) && (
+            {/* Up front only for the registration: a held domain's new settings are confirmed on the launch's page. */}
+            {plan.data?.steps.some((s) => s.key === 'register' && (s.outcome === 'confirm' || confirmCostly)) && (
               <Form.Check
                 id="launch-confirm-costly"
                 className="mb-3"
@@ -138,6 +140,13 @@ export function LaunchNewPage() {
                         >
                           {s.detail}
                         </div>
+                        {s.key === 'register' && plan.data.registerAlone && (
+                          <RegisterAlone
+                            key={plan.data.domainName}
+                            domainName={plan.data.domainName}
+                            alone={plan.data.registerAlone}
+                          />
+                        )}
                       </li>
                     ))}
                   </ol>

@@ -118,9 +118,19 @@ function Stage({
         </Button>
       )}
       {s.state === 'needs_confirmation' && launch.state === 'needs_confirmation' && (
-        <Button size="sm" variant="warning" className="mt-1" disabled={busy} onClick={onConfirm}>
-          Confirm and go on
-        </Button>
+        <>
+          {/* What Confirm buys (with the registrar's price, or why it could not be read) or changes, before it. */}
+          {launch.confirmation?.stage === s.key && s.key === 'register' && (
+            <div className="small fw-semibold text-warning-emphasis text-break" data-testid="launch-confirmation">
+              {launch.confirmation.cost
+                ? `Cost: ${launch.confirmation.cost.amount} ${launch.confirmation.cost.currency} at Namecheap's price`
+                : launch.confirmation.priceError}
+            </div>
+          )}
+          <Button size="sm" variant="warning" className="mt-1" disabled={busy} onClick={onConfirm}>
+            {s.key === 'domain' ? 'Confirm the changes and go on' : 'Confirm and go on'}
+          </Button>
+        </>
       )}
     </li>
   );
@@ -209,11 +219,15 @@ export function LaunchPage() {
             launch={l}
             busy={verb.isPending}
             onRetry={() => run({ verb: 'retry-stage', stage: s.key })}
-            onConfirm={() =>
+            onConfirm={() => {
+              const key = s.key === 'domain' ? 'domain' : 'register';
+              const text = l.confirmation?.stage === key ? l.confirmation.text : (s.detail ?? s.label);
               void dialogs
-                .confirm(`${s.detail ?? s.label} Go on?`, { title: 'Confirm the costly step' })
-                .then((ok) => ok && run({ verb: 'confirm' }))
-            }
+                .confirm(`${text} Go on?`, {
+                  title: key === 'domain' ? "Confirm the domain's new settings" : 'Confirm the registration',
+                })
+                .then((ok) => ok && run({ verb: 'confirm', stage: key }));
+            }}
           />
         ))}
       </ol>

@@ -7,8 +7,12 @@ import type {
   LaunchBatchRow,
   LaunchInput,
   LaunchPlan,
+  LaunchRegisterAloneInput,
+  LaunchRegistrationCheck,
+  LaunchRegistrationCheckInput,
   LaunchStageKey,
   ListResult,
+  RegisterDomainResult,
 } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
@@ -70,17 +74,41 @@ export function useCreateLaunch() {
   });
 }
 
-export type LaunchVerb = { verb: 'confirm' | 'cancel' | 'retry' } | { verb: 'retry-stage'; stage: LaunchStageKey };
+export type LaunchVerb =
+  | { verb: 'cancel' | 'retry' }
+  | { verb: 'retry-stage'; stage: LaunchStageKey }
+  /** The stage the operator saw waiting: the API refuses the confirmation if another one waits. */
+  | { verb: 'confirm'; stage: 'domain' | 'register' };
 
 export function useLaunchVerb(id: string) {
   const queryClient = useQueryClient();
   return useMutation<Launch, ApiError, LaunchVerb>({
     mutationFn: (v) =>
-      api.post<Launch>(v.verb === 'retry-stage' ? `${apiPath(id)}/steps/${v.stage}/retry` : `${apiPath(id)}/${v.verb}`),
+      v.verb === 'retry-stage'
+        ? api.post<Launch>(`${apiPath(id)}/steps/${v.stage}/retry`)
+        : v.verb === 'confirm'
+          ? api.post<Launch>(`${apiPath(id)}/confirm`, { stage: v.stage })
+          : api.post<Launch>(`${apiPath(id)}/${v.verb}`),
     onSuccess: (l) => {
       queryClient.setQueryData(launchKey(id), l);
       void queryClient.invalidateQueries({ queryKey: launchesApi.keys.lists() });
     },
+  });
+}
+
+/** A held console domain not at our registrator: availability and price at Namecheap, asked on demand. */
+export function useRegistrationCheck() {
+  return useMutation<LaunchRegistrationCheck, ApiError, LaunchRegistrationCheckInput>({
+    mutationFn: (input) => api.post<LaunchRegistrationCheck>('/api/launches/registration/check', input),
+  });
+}
+
+/** ...then registered on its own, the cost confirmed; the plan is read again (it now finds it in the account). */
+export function useRegisterAlone() {
+  const queryClient = useQueryClient();
+  return useMutation<RegisterDomainResult, ApiError, LaunchRegisterAloneInput>({
+    mutationFn: (input) => api.post<RegisterDomainResult>('/api/launches/registration', input),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['launches', 'plan'] }),
   });
 }
 

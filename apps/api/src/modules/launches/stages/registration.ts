@@ -61,6 +61,32 @@ export async function ensureDomain(ctx: Omit<StageRunContext, 'domainId'>) {
   return { id: d._id, created: true };
 }
 
+/**
+ * What the launch would set on a domain the console already holds: only fields it leaves empty, in words
+ * ("its server to 127.0.0.1 (was none)"), and the patch that does it.
+ */
+async function changesOf(
+  ctx: Pick<StagePlanContext, 'input' | 'deps'>,
+  d: Pick<DomainInput, keyof ReturnType<typeof refsOf> | 'parserURL'>,
+) {
+  const refs = refsOf(ctx);
+  const patch: Partial<DomainInput> = {};
+  const words: string[] = [];
+  for (const [k, v] of Object.entries(refs) as [keyof typeof refs, string | null][]) {
+    if (!v || d[k]) continue;
+    patch[k] = v;
+    const what =
+      k === 'serverId' ? `its server to ${(await ctx.deps.servers.get(v)).IPAddress}` : `its ${REF_WORDS[k]}`;
+    words.push(`${what} (was none)`);
+  }
+  if (ctx.input.content.type === 'parse' && !d.parserURL) {
+    patch.parserURL = ctx.input.content.url;
+    patch.parserProxyRegionId = ctx.input.content.regionId ?? null;
+    words.push(`its parser URL to ${ctx.input.content.url} (was none)`);
+  }
+  return { patch, words };
+}
+
 export const domainStage: Stage = {
   key: 'domain',
   async plan(ctx) {
@@ -69,20 +95,14 @@ export const domainStage: Stage = {
     const full = await serverFull(ctx, current?.serverId ?? null);
     if (full) return { outcome: 'blocked', detail: full };
     if (current) {
-      // What the launch would change on a domain the console already holds, said in the plan before Launch.
-      const refs = refsOf(ctx);
-      const changes: string[] = [];
-      for (const [k, v] of Object.entries(refs) as [keyof typeof refs, string | null][]) {
-        if (!v || current[k]) continue;
-        const what =
-          k === 'serverId' ? `its server to ${(await ctx.deps.servers.get(v)).IPAddress}` : `its ${REF_WORDS[k]}`;
-        changes.push(`${what} (was none)`);
-      }
-      if (!changes.length)
+      // What the launch would change on a domain the console already holds, said in the plan before Launch; the
+      // launch then stops there until the operator confirms it (issue 40).
+      const { words } = await changesOf(ctx, current);
+      if (!words.length)
         return { outcome: 'done', detail: `Already a console domain: ${current.domainNameUnicode} is kept as it is` };
       return {
-        outcome: 'run',
-        detail: `Already a console domain: the launch will set ${changes.join(', ')}`,
+        outcome: 'confirm',
+        detail: `Already a console domain: the launch will set ${words.join(', ')}; it stops here until you confirm`,
       };
     }
     return {
@@ -92,18 +112,19 @@ export const domainStage: Stage = {
   },
   async run(ctx) {
     const d = await ctx.deps.domains.get(ctx.domainId);
-    // The domain was found or created before this stage ran (see the service); fill what it does not name yet.
-    const refs = refsOf(ctx);
-    const patch: Partial<DomainInput> = {};
-    for (const [k, v] of Object.entries(refs) as [keyof typeof refs, string | null][]) if (v && !d[k]) patch[k] = v;
-    if (ctx.input.content.type === 'parse' && !d.parserURL) {
-      patch.parserURL = ctx.input.content.url;
-      patch.parserProxyRegionId = ctx.input.content.regionId ?? null;
-    }
+    // The domain was found or created before this stage ran (see the service); fill what it does not name yet,
+    // once the operator has confirmed those changes to a domain the console already held.
+    const { patch, words } = await changesOf(ctx, d);
     const links = [linkTo.domain(d._id)];
     if (!Object.keys(patch).length) return already(`${d.domainNameUnicode} is in the console`, links);
+    if (!ctx.settingsConfirmed)
+      return {
+        state: 'needs_confirmation',
+        detail: `${d.domainNameUnicode} is already a console domain: the launch will set ${words.join(', ')}. Confirm to change these settings`,
+        links,
+      };
     await ctx.deps.domains.update(d._id, patch as DomainInput, ctx.actor);
-    return done(`${d.domainNameUnicode} is in the console; set ${Object.keys(patch).join(', ')}`, links);
+    return done(`${d.domainNameUnicode} is in the console; set ${words.join(', ')}`, links);
   },
 };
 
@@ -122,6 +143,7 @@ export const registerStage: Stage = {
     if (r.register && (await ctx.deps.domains.idsByNames([ctx.domainName])).has(ctx.domainName))
       return {
         outcome: 'blocked',
+        registerAlone: true,
         detail:
           `${ctx.domainName} is already a console domain, not at our registrator: registering would buy it. ` +
           'Register it on its own (after an availability check), or launch without registering',
@@ -134,7 +156,9 @@ export const registerStage: Stage = {
         outcome: 'blocked',
         detail: `${ctx.domainName} is not available at the registrar${a.description ? `: ${a.description}` : ''}`,
       };
-    const what = `Register ${ctx.domainName} for ${r.years} year${r.years === 1 ? '' : 's'} (this costs money)`;
+    const price = await ctx.deps.registrar.registrationPrice(r.domainRegistratorId, ctx.domainName, r.years);
+    const cost = price.cost ? `${price.cost.amount} ${price.cost.currency} at Namecheap's price` : price.priceError;
+    const what = `Register ${ctx.domainName} for ${r.years} year${r.years === 1 ? '' : 's'} (this costs money: ${cost})`;
     return ctx.confirmCostly
       ? { outcome: 'run', detail: `${what}; confirmed up front` }
       : { outcome: 'confirm', detail: `${what}; the launch stops here until you confirm` };

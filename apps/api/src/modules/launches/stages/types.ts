@@ -29,7 +29,10 @@ export type LaunchDeps = {
     | 'updateFirewallRules'
     | 'firewallRulesState'
   >;
-  registrar: Pick<RegistrarService, 'availability' | 'inAccount' | 'register' | 'domainState' | 'setNameServers'>;
+  registrar: Pick<
+    RegistrarService,
+    'availability' | 'inAccount' | 'register' | 'domainState' | 'setNameServers' | 'registrationPrice'
+  >;
   directAdmin: Pick<DirectAdminService, 'domainInfo' | 'createDomain'>;
   ispManager: Pick<IspManagerService, 'siteInfo' | 'createSite'>;
   webmaster: Pick<
@@ -67,6 +70,8 @@ export type StageRunContext = {
   domainId: string | null;
   input: LaunchSettings;
   confirmed: boolean;
+  /** The operator confirmed the changes to an existing console domain's settings. */
+  settingsConfirmed: boolean;
   actor: Actor;
   signal: AbortSignal;
   deps: LaunchDeps;
@@ -79,7 +84,10 @@ export type StageRunContext = {
   note(detail: string): Promise<void>;
 };
 
-export type StagePlanContext = Omit<StageRunContext, 'wait' | 'note' | 'signal' | 'actor' | 'confirmed'> & {
+export type StagePlanContext = Omit<
+  StageRunContext,
+  'wait' | 'note' | 'signal' | 'actor' | 'confirmed' | 'settingsConfirmed'
+> & {
   actor: Actor;
   confirmCostly: boolean;
 };
@@ -89,7 +97,12 @@ export type StageOutcome = {
   detail: string;
   links?: LaunchLink[];
 };
-export type PlanOutcome = { outcome: 'run' | 'skip' | 'done' | 'blocked' | 'confirm'; detail: string };
+export type PlanOutcome = {
+  outcome: 'run' | 'skip' | 'done' | 'blocked' | 'confirm';
+  detail: string;
+  /** A held console domain not at our registrator: it may be registered on its own, never as this step. */
+  registerAlone?: boolean;
+};
 
 export type Stage = {
   key: LaunchStageKey;
