@@ -468,7 +468,11 @@ export function createLaunchBatchesService(deps: {
     /** Stops the batch: names not started are cancelled, launches under way are cancelled (done stages stay). */
     async cancel(id: string, actor: Actor) {
       await load(id);
-      const b = await repo.transitionBatch(id, ['planning', 'planned', 'running', 'paused'], { state: 'cancelled' });
+      const b = await repo.transitionBatch(
+        id,
+        ['planning', 'planned', 'running', 'paused', 'waiting_for_confirmation'],
+        { state: 'cancelled' },
+      );
       if (!b) throw new ConflictError(MESSAGES.finished);
       for (;;) {
         const rows = await repo.rowsIn(id, ['pending', 'running', 'needs_confirmation'], 200);

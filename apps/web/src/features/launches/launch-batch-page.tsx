@@ -107,7 +107,7 @@ export function LaunchBatchPage() {
               Retry failed ({c.failed})
             </Button>
           )}
-          {['planning', 'planned', 'running', 'paused'].includes(b.state) && (
+          {['planning', 'planned', 'running', 'paused', 'waiting_for_confirmation'].includes(b.state) && (
             <Button
               variant="outline-secondary"
               disabled={verb.isPending}
