@@ -38,7 +38,7 @@ const MENU = [
   'Logout',
 ];
 
-const DEMO_BANNER = 'Demo mode: sample data and simulated providers. Sign in as admin / admin.';
+const DEMO_BANNER = 'Demo mode: sample data and simulated providers. Log in as admin / admin.';
 
 test.describe('shell', () => {
   test('guards routes, signs in, shows the menu and signs out', async ({ page }) => {

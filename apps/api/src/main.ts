@@ -44,7 +44,7 @@ async function main() {
   setProviderCallLogger(log);
 
   if (demo) {
-    log.warn('DEMO MODE: sample data and simulated providers; sign in as admin / admin. Do not use for real work.');
+    log.warn('DEMO MODE: sample data and simulated providers; log in as admin / admin. Do not use for real work.');
     await demo.prepare(c, log);
   } else {
     const admin = await c.services.users.ensureAdmin({
@@ -75,7 +75,9 @@ async function main() {
   process.stdout.write(
     `\n  Fleetdesk${config.DEMO ? ' (DEMO)' : ''} is serving ${url}\n` +
       `  Database: ${c.database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}/pgdata${config.PGLITE_THREAD === 'worker' ? ' (its own thread)' : ''}` : 'PostgreSQL (DATABASE_URL)'}\n` +
-      (config.DEMO ? '  Sign in as admin / admin\n' : `  Sign in as "${config.ADMIN_USERNAME}"\n`) +
+      (config.DEMO
+        ? '  Log in as admin / admin (the Login button)\n'
+        : `  Log in as "${config.ADMIN_USERNAME}" (the Login button)\n`) +
       (demo?.banner ?? '') +
       `  API docs: ${url}/api/docs\n\n`,
   );
