@@ -251,7 +251,8 @@ export function jobSentence(j: JobFacts): string {
     case 'domains.generate-sitemap':
       return `${plural(n('urlCount'), 'URL')} in ${((r.files as string[] | undefined) ?? []).join(', ') || 'the sitemap'}`;
     case 'domains.copy-content-files': {
-      const failed = (r.failed as unknown[] | undefined)?.length ?? 0;
+      const failed =
+        typeof r.failedCount === 'number' ? r.failedCount : ((r.failed as unknown[] | undefined)?.length ?? 0);
       return (
         `${plural(n('files'), 'file')} and ${plural(n('directories'), 'directory', 'directories')} copied ` +
         `(${bytes(n('bytes'))})${failed ? `, ${plural(failed, 'file')} failed` : ''}`
