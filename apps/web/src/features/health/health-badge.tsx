@@ -28,7 +28,15 @@ export function HealthBadge({ state, counts }: { state: HealthState | null; coun
       data-health={state}
       title={numbers ? `Worst result: ${label}` : undefined}
     >
-      {numbers || label}
+      {numbers
+        ? // A narrow column breaks between the numbers, never inside one ("1 failing · | 1 warning").
+          numbers.split(' · ').map((part, i) => (
+            <span key={part}>
+              {i > 0 && ' · '}
+              <span className="text-nowrap">{part}</span>
+            </span>
+          ))
+        : label}
     </Badge>
   );
 }
