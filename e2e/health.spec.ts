@@ -26,10 +26,16 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
   const link = page.getByRole('link', { name: 'fleetdesk-demo.com', exact: true });
   await expect(link).toBeVisible();
   const row = page.getByRole('row').filter({ has: link });
-  await expect(row.locator('[data-health="failing"]')).toBeVisible();
+  const badge = row.locator('[data-health="failing"]');
+  await expect(badge).toBeVisible();
+  // Each number for what it is ("2 failing · 1 unknown"), never one sum ("Failing · 3").
+  await expect(badge).toHaveText(/^\d+ failing( · \d+ warning)?( · \d+ unknown)?$/);
+  const numbers = (await badge.textContent())!;
   await link.click();
 
   await page.getByRole('tab', { name: 'Health' }).click();
+  // The list says what the domain's Health tab says.
+  await expect(page.getByTestId('health-problem-summary')).toHaveText(numbers);
   const tls = page.getByTestId('health-cf_tls13');
   await expect(tls).toHaveAttribute('data-state', 'failing');
   await expect(tls.getByTestId('observed')).toHaveText('off');

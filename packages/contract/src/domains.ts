@@ -116,6 +116,8 @@ export const DomainSchema = z.object({
   /** The worst health check result (null: never checked) and how many checks are failing, warning or unknown. */
   healthState: z.enum(HEALTH_STATES).nullable(),
   healthProblems: z.number().int(),
+  /** The problems apart: how many checks fail, warn and are unknown ("4 failing · 1 warning · 2 unknown"). */
+  healthCounts: z.object({ failing: z.number().int(), warning: z.number().int(), unknown: z.number().int() }),
 });
 export type Domain = z.infer<typeof DomainSchema>;
 
@@ -147,6 +149,7 @@ export const DomainListItemSchema = DomainSchema.pick({
   yandexWebmasterAccountId: true,
   healthState: true,
   healthProblems: true,
+  healthCounts: true,
 });
 export type DomainListItem = z.infer<typeof DomainListItemSchema>;
 export const DOMAIN_LIST_VIEWS = ['full', 'list'] as const;

@@ -173,8 +173,20 @@ export const FleetIdsSelectionSchema = z.object({
 
 export const FLEET_ITEM_OUTCOMES = ['pending', 'change', 'same', 'refused'] as const;
 export type FleetItemOutcome = (typeof FLEET_ITEM_OUTCOMES)[number];
-/** A change's run step: done (changed), same (already as planned when run), skipped (changed meanwhile), failed… */
-export const FLEET_ITEM_STATUSES = ['pending', 'running', 'done', 'same', 'failed', 'skipped', 'cancelled'] as const;
+/**
+ * A change's run step: done (changed), changed_failing (a health fix made at the provider, its check still failing
+ * for another reason: counted as changed), same (already as planned when run), skipped (changed meanwhile), failed…
+ */
+export const FLEET_ITEM_STATUSES = [
+  'pending',
+  'running',
+  'done',
+  'changed_failing',
+  'same',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const;
 export type FleetItemStatus = (typeof FLEET_ITEM_STATUSES)[number];
 export const FLEET_PLAN_STATES = [
   'planning',
@@ -214,6 +226,8 @@ const RunCounts = z.object({
   /** Domains the run will touch (the changes). */
   total: z.number().int(),
   done: z.number().int(),
+  /** Of done: a fix made, its check still failing for another reason (each row says why). */
+  stillFailing: z.number().int(),
   /** Already as planned when the run reached them. */
   same: z.number().int(),
   failed: z.number().int(),

@@ -75,12 +75,27 @@ export type CheckStateFilter = (typeof CHECK_STATE_FILTER_VALUES)[number];
 /** The list's value for one check's state, as domains.health_checks holds it ("cf_ssl:failing"). */
 export const healthMark = (check: string, state: string) => `${check}:${state}`;
 
-/** "4 failing · 1 warning · 2 unknown": each number of a domain's checks for what it is (problems, worst first). */
-export function healthProblemSummary(states: readonly HealthState[]): string {
-  const parts: string[] = [];
-  for (const s of ['failing', 'warning', 'unknown'] as const) {
-    const n = states.filter((x) => x === s).length;
-    if (n) parts.push(`${n} ${s}`);
-  }
-  return parts.join(' · ');
+/** How many of a domain's checks fail, warn and cannot be read: each number for what it is, never one sum. */
+export type HealthCounts = { failing: number; warning: number; unknown: number };
+const PROBLEM_STATES = ['failing', 'warning', 'unknown'] as const;
+
+/** The counts of a domain's checks from their states. */
+export function healthCountsOf(states: readonly HealthState[]): HealthCounts {
+  const c: HealthCounts = { failing: 0, warning: 0, unknown: 0 };
+  for (const s of states) if (s === 'failing' || s === 'warning' || s === 'unknown') c[s]++;
+  return c;
 }
+/** The counts from the stored marks ("cf_ssl:failing", domains.health_checks). */
+export const healthCountsOfMarks = (marks: readonly string[]): HealthCounts =>
+  healthCountsOf(marks.map((m) => m.slice(m.lastIndexOf(':') + 1) as HealthState));
+
+/** "4 failing · 1 warning · 2 unknown": each number for what it is (worst first); '' when none. */
+export function healthCountsText(c: HealthCounts): string {
+  return PROBLEM_STATES.filter((s) => c[s] > 0)
+    .map((s) => `${c[s]} ${s}`)
+    .join(' · ');
+}
+
+/** "4 failing · 1 warning · 2 unknown": each number of a domain's checks for what it is (problems, worst first). */
+export const healthProblemSummary = (states: readonly HealthState[]): string =>
+  healthCountsText(healthCountsOf(states));

@@ -33,6 +33,24 @@ describe('jobSentence', () => {
       '4 zone files in z.zip (2.0 KB), 1 zone not read',
     );
     expect(s('health.check', { domains: 3, checked: 2, gone: 1 })).toBe('2 domains checked, 1 gone meanwhile');
+    // A parse and a copy carry a tally for their end state, and still say URLs and files, not domains.
+    const tally = { total: 5, changed: 4, same: 0, skipped: 0, failed: 1 };
+    expect(s('domains.parsing', { pagesDone: 3, assets: 1, bytes: 2048, errors: 1, tally })).toBe(
+      '3 pages and 1 requisite saved (2.0 KB), 1 URL failed',
+    );
+    expect(
+      s('domains.copy-content-files', { files: 4, directories: 2, bytes: 10, failed: [{ path: 'a' }], tally }),
+    ).toBe('4 files and 2 directories copied (10 B), 1 file failed');
+    expect(
+      jobSentence({
+        kind: 'fleet.run',
+        state: 'completed_with_failures',
+        error: null,
+        result: {
+          tally: { total: 3, changed: 3, same: 0, skipped: 0, failed: 0, stillFailing: 2 },
+        },
+      }),
+    ).toBe('3 of 3 domains changed (2 still failing)');
     expect(s('health.cycle', { message: 'Whole fleet (70 domains) checked every 24 hours' })).toBe(
       'Whole fleet (70 domains) checked every 24 hours',
     );
@@ -66,6 +84,28 @@ describe('one rule for every kind of plan (fleet runs, health fixes, imports, la
       state: 'completed_with_failures',
       text: 'Completed with failures: 3 of 6 failed',
       tally: '3 of 6 domains changed · 3 failed',
+    },
+    {
+      name: 'a health fix that changed every domain, two of them still failing the check: changed, never green',
+      kind: 'fleet',
+      counts: [
+        ['done', 1],
+        ['changed_failing', 2],
+      ],
+      state: 'completed_with_failures',
+      text: 'Completed with failures: 2 of 3 changed but still failing',
+      tally: '3 of 3 domains changed (2 still failing)',
+    },
+    {
+      name: 'a health fix with a failure and a change still failing',
+      kind: 'fleet',
+      counts: [
+        ['changed_failing', 1],
+        ['failed', 1],
+      ],
+      state: 'completed_with_failures',
+      text: 'Completed with failures: 1 of 2 failed, 1 changed but still failing',
+      tally: '1 of 2 domains changed (1 still failing) · 1 failed',
     },
     {
       name: 'a fleet run with a domain still being worked on',

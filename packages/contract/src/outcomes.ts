@@ -18,19 +18,28 @@ export type RunTally = {
   waiting?: number;
   /** Not reached: cancelled, or still to do. */
   cancelled?: number;
+  /**
+   * Of `changed`: changed at the provider, but the check the fix was for still fails for another reason (a health
+   * fix). Counted as changed (something was done) and named apart, so the run is not read as all fixed.
+   */
+  stillFailing?: number;
   pending?: number;
 };
 
-/** Completed (nothing failed), completed with failures (some failed), failed (some failed and none changed). */
+/**
+ * Completed (nothing failed), completed with failures (some failed, or some changed but still failing), failed
+ * (some failed and none changed).
+ */
 export function terminalStateOf(t: RunTally): Exclude<TerminalState, 'cancelled'> {
-  if (t.failed === 0) return 'completed';
+  if (t.failed === 0) return t.stillFailing ? 'completed_with_failures' : 'completed';
   return t.changed === 0 ? 'failed' : 'completed_with_failures';
 }
 
 /** Every kind of plan: fleet runs (health fixes are fleet runs too), imports, launch batches. */
 export const PLAN_KINDS = ['fleet', 'imports', 'launches'] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
-type Bucket = 'changed' | 'same' | 'skipped' | 'failed' | 'waiting' | 'cancelled' | 'pending';
+/** `changed_failing`: counted as changed, and as still failing too (a fix made, its check failing for another reason). */
+type Bucket = 'changed' | 'changed_failing' | 'same' | 'skipped' | 'failed' | 'waiting' | 'cancelled' | 'pending';
 /**
  * What each item status of each kind of plan counts as: the one table the plans' counts come from. An item
  * being worked on (running) is not done yet; a row waiting for a confirmation is neither done nor failed.
@@ -40,6 +49,7 @@ export const PLAN_ITEM_BUCKETS: Record<PlanKind, Record<string, Bucket>> = {
     pending: 'pending',
     running: 'pending',
     done: 'changed',
+    changed_failing: 'changed_failing',
     same: 'same',
     skipped: 'skipped',
     failed: 'failed',
@@ -65,7 +75,10 @@ export const PLAN_ITEM_BUCKETS: Record<PlanKind, Record<string, Bucket>> = {
 };
 
 /** The tally of a plan from its items' statuses and their numbers (unknown statuses are a bug: thrown). */
-export function planTallyOf(kind: PlanKind, counts: Iterable<readonly [string, number]>): RunTally {
+export function planTallyOf(
+  kind: PlanKind,
+  counts: Iterable<readonly [string, number]>,
+): Required<Omit<RunTally, 'stillFailing'>> & Pick<RunTally, 'stillFailing'> {
   const t: Required<RunTally> = {
     total: 0,
     changed: 0,
@@ -75,12 +88,21 @@ export function planTallyOf(kind: PlanKind, counts: Iterable<readonly [string, n
     waiting: 0,
     cancelled: 0,
     pending: 0,
+    stillFailing: 0,
   };
   for (const [status, n] of counts) {
     const bucket = PLAN_ITEM_BUCKETS[kind][status];
     if (!bucket) throw new Error(`Unknown ${kind} item status ${status}`);
     t.total += n;
-    t[bucket] += n;
+    if (bucket === 'changed_failing') {
+      t.changed += n;
+      t.stillFailing += n;
+    } else t[bucket] += n;
+  }
+  // Named only where some are (the shape every other plan's tally has stays as it was).
+  if (!t.stillFailing) {
+    const { stillFailing: _none, ...rest } = t;
+    return rest;
   }
   return t;
 }
@@ -141,7 +163,10 @@ export const plural = (n: number, one: string, many = `${one}s`) =>
 
 /** "3 of 5 domains changed · 1 already matched · 2 failed": every count that is not zero, each apart. */
 export function tallyText(t: RunTally): string {
-  const parts = [`${t.changed.toLocaleString('en-US')} of ${plural(t.total, 'domain')} changed`];
+  const parts = [
+    `${t.changed.toLocaleString('en-US')} of ${plural(t.total, 'domain')} changed` +
+      (t.stillFailing ? ` (${t.stillFailing.toLocaleString('en-US')} still failing)` : ''),
+  ];
   if (t.same) parts.push(`${t.same.toLocaleString('en-US')} already matched`);
   if (t.skipped) parts.push(`${t.skipped.toLocaleString('en-US')} skipped`);
   if (t.failed) parts.push(`${t.failed.toLocaleString('en-US')} failed`);
@@ -154,8 +179,14 @@ export function tallyText(t: RunTally): string {
 export function stateText(state: string, t?: RunTally | null): string {
   if (state === 'waiting_for_confirmation')
     return `${stateLabel(state)} (${(t?.waiting ?? 0).toLocaleString('en-US')})`;
-  if (t && (state === 'completed_with_failures' || state === 'failed') && t.failed)
-    return `${stateLabel(state)}: ${t.failed.toLocaleString('en-US')} of ${t.total.toLocaleString('en-US')} failed`;
+  if (t && (state === 'completed_with_failures' || state === 'failed') && (t.failed || t.stillFailing)) {
+    const of = t.total.toLocaleString('en-US');
+    const parts: string[] = [];
+    if (t.failed) parts.push(`${t.failed.toLocaleString('en-US')} of ${of} failed`);
+    if (t.stillFailing)
+      parts.push(`${t.stillFailing.toLocaleString('en-US')}${t.failed ? '' : ` of ${of}`} changed but still failing`);
+    return `${stateLabel(state)}: ${parts.join(', ')}`;
+  }
   return stateLabel(state);
 }
 
@@ -184,6 +215,9 @@ export function tallyOf(result: Record<string, unknown> | null | undefined): Run
   return t && typeof t.total === 'number' ? t : null;
 }
 
+/** Kinds whose result carries a tally for their end state, but says what it counted (names, URLs, files) itself. */
+const OWN_WORDS = new Set(['imports.run', 'domains.parsing', 'domains.copy-content-files']);
+
 /**
  * One sentence that says what a job did: "3 of 5 domains changed, 2 failed: see the plan", "8 URLs in
  * sitemap.xml". The details are a click away (the plan, the domain, the job's card).
@@ -193,9 +227,11 @@ export function jobSentence(j: JobFacts): string {
   const r = j.result ?? {};
   const n = (k: string) => Number(r[k] ?? 0);
   const tally = tallyOf(j.result);
-  // An import counts names imported, in its own words below; its tally decides its state only.
-  if (tally && j.kind !== 'imports.run') {
+  // An import, a parse and a copy count names, URLs or files in their own words below; their tally decides
+  // their state only.
+  if (tally && !OWN_WORDS.has(j.kind)) {
     const failed = tally.failed ? `, ${tally.failed.toLocaleString('en-US')} failed: see the plan` : '';
+    const still = tally.stillFailing ? ` (${tally.stillFailing.toLocaleString('en-US')} still failing)` : '';
     const same = tally.same ? `, ${tally.same.toLocaleString('en-US')} already matched` : '';
     const skipped = tally.skipped ? `, ${tally.skipped.toLocaleString('en-US')} skipped` : '';
     const waiting = tally.waiting ? `, ${tally.waiting.toLocaleString('en-US')} waiting for confirmation` : '';
@@ -203,7 +239,7 @@ export function jobSentence(j: JobFacts): string {
       tally.cancelled || tally.pending
         ? `, ${((tally.cancelled ?? 0) + (tally.pending ?? 0)).toLocaleString('en-US')} not reached`
         : '';
-    return `${tally.changed.toLocaleString('en-US')} of ${plural(tally.total, 'domain')} changed${same}${skipped}${failed}${waiting}${left}`;
+    return `${tally.changed.toLocaleString('en-US')} of ${plural(tally.total, 'domain')} changed${still}${same}${skipped}${failed}${waiting}${left}`;
   }
   if (j.state === 'cancelled') return j.error ?? 'Cancelled before it finished';
   if (j.state === 'failed') return j.error ?? 'Failed';
@@ -215,7 +251,8 @@ export function jobSentence(j: JobFacts): string {
     case 'domains.generate-sitemap':
       return `${plural(n('urlCount'), 'URL')} in ${((r.files as string[] | undefined) ?? []).join(', ') || 'the sitemap'}`;
     case 'domains.copy-content-files': {
-      const failed = (r.failed as unknown[] | undefined)?.length ?? 0;
+      const failed =
+        typeof r.failedCount === 'number' ? r.failedCount : ((r.failed as unknown[] | undefined)?.length ?? 0);
       return (
         `${plural(n('files'), 'file')} and ${plural(n('directories'), 'directory', 'directories')} copied ` +
         `(${bytes(n('bytes'))})${failed ? `, ${plural(failed, 'file')} failed` : ''}`

@@ -37,6 +37,7 @@ const domain = {
   parsingProgress: { done: 3, pages: [1, 2], nested: { ok: true } },
   healthState: null,
   healthProblems: 0,
+  healthCounts: { failing: 0, warning: 1, unknown: 0 },
 };
 
 describe('compiled response serialisation', () => {

@@ -8,7 +8,9 @@ export type CopySummary = {
   files: number;
   directories: number;
   bytes: number;
+  /** The files that failed, named up to COPY_MAX_LISTED_FAILURES; `failedCount` counts them all. */
   failed: { path: string; error: string }[];
+  failedCount: number;
   /** Symbolic links left out (they may lead outside the directory), named up to SKIPPED_LINKS_LISTED. */
   skippedLinks?: SkippedLinks;
 };
@@ -60,11 +62,10 @@ export async function copyTree(
   const files = entries.filter((e) => e.type === 'file');
   const dirs = entries.filter((e) => e.type === 'directory');
   const bytesTotal = files.reduce((n, f) => n + f.size, 0);
-  const summary: CopySummary = { files: 0, directories: 0, bytes: 0, failed: [] };
-  let failedCount = 0;
+  const summary: CopySummary = { files: 0, directories: 0, bytes: 0, failed: [], failedCount: 0 };
   const report = (current: string) =>
     opts.onProgress({
-      files: summary.files + failedCount,
+      files: summary.files + summary.failedCount,
       filesTotal: files.length,
       bytes: summary.bytes,
       bytesTotal,
@@ -118,7 +119,7 @@ export async function copyTree(
       }
     }
     if (lastError) {
-      failedCount++;
+      summary.failedCount++;
       if (summary.failed.length < COPY_MAX_LISTED_FAILURES) summary.failed.push({ path: f.path, error: lastError });
     } else {
       summary.files++;

@@ -86,7 +86,13 @@ export async function generateSitemap(
     if (scanned % 200 === 0)
       await progress({ done: urls.length, total: null, unit: 'URLs', step: 'scan', message: 'Scanning files' });
   }
-  if (!urls.length) throw new PermanentJobError(NO_HTML_FILES);
+  // No HTML file to list: the job fails, naming the links it skipped where every page was one.
+  if (!urls.length) {
+    const skipped = links.note();
+    throw new PermanentJobError(
+      skipped ? `${NO_HTML_FILES}; ${skipped.note}: ${skipped.paths.join(', ')}` : NO_HTML_FILES,
+    );
+  }
   await progress(
     { done: urls.length, total: urls.length, unit: 'URLs', step: 'write', message: 'Writing sitemaps' },
     { force: true },
@@ -128,7 +134,9 @@ async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: 
   const first = summary.failed[0];
   if (summary.files === 0 && first)
     throw new PermanentJobError(`No file copied: every file failed; the first, ${first.path}: ${first.error}`);
-  return summary;
+  // Some failed: "Completed with failures" by the one rule (outcomes.ts); the sentence names the files.
+  const failed = summary.failedCount;
+  return { ...summary, tally: { total: summary.files + failed, changed: summary.files, same: 0, skipped: 0, failed } };
 }
 
 const TargetPayload = z.object({ domainId: IdSchema, targetDomainId: IdSchema });

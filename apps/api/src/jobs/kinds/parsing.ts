@@ -179,6 +179,8 @@ export const parsingJob = (deps: ParsingJobDeps) =>
         // A parse that saved nothing (and kept nothing from before) did not parse: it fails with the fetch's reason.
         if (saved === 0 && alreadyWritten.size === 0 && result.errors > 0) {
           const first = result.failed[0];
+          // The parsing page lists which URLs failed, as it does for a parse that saved some.
+          state = { ...state, failed: result.failed, errors: result.errors, pending: 0 };
           throw new PermanentJobError(
             `Nothing saved: ${plural(result.errors, 'URL')} failed` + (first ? `; ${first.url}: ${first.reason}` : ''),
           );
@@ -211,6 +213,8 @@ export const parsingJob = (deps: ParsingJobDeps) =>
           skipped: result.skipped,
           stoppedBy: result.stoppedBy,
           failed: result.failed.slice(0, 100),
+          // The end state by the one rule (outcomes.ts): some URLs failed, "Completed with failures".
+          tally: { total: saved + result.errors, changed: saved, same: 0, skipped: 0, failed: result.errors },
         };
       } catch (err) {
         await flushing;

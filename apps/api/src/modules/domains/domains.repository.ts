@@ -22,6 +22,7 @@ import {
   PAGE_SIZE,
   hasNonAscii,
   lookAlikeWarning,
+  healthCountsOfMarks,
   healthMark,
   type Domain,
   type DomainFilter,
@@ -187,6 +188,7 @@ export const toDomain = (r: Joined): Domain => {
     parsingProgress: d.parsingProgress ?? null,
     healthState: d.healthState ?? null,
     healthProblems: d.healthProblems ?? 0,
+    healthCounts: healthCountsOfMarks(d.healthChecks ?? []),
   };
 };
 
@@ -212,6 +214,7 @@ const listItemOwnFields = {
   yandexWebmasterAccountId: domains.yandexWebmasterAccountId,
   healthState: domains.healthState,
   healthProblems: domains.healthProblems,
+  healthChecks: domains.healthChecks,
 };
 const listItemFields = {
   ...listItemOwnFields,
@@ -244,6 +247,7 @@ export const toListItem = (r: OwnRow, v: ShownValues): DomainListItem => ({
   yandexWebmasterAccountId: r.yandexWebmasterAccountId,
   healthState: r.healthState ?? null,
   healthProblems: r.healthProblems ?? 0,
+  healthCounts: healthCountsOfMarks(r.healthChecks ?? []),
 });
 
 /**
@@ -271,6 +275,7 @@ const ownRowOf = (a: unknown[]) =>
     yandexWebmasterAccountId: a[col.yandexWebmasterAccountId],
     healthState: a[col.healthState],
     healthProblems: a[col.healthProblems],
+    healthChecks: a[col.healthChecks],
   }) satisfies Record<keyof typeof listItemOwnFields, unknown> as OwnRow;
 
 /** What each view of the list reads of a domain, and how a row becomes an item. */

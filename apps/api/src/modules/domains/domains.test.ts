@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_EXPORT_COLUMNS, DomainFilterSchema } from '@fleetdesk/contract';
+import {
+  DOMAIN_EXPORT_COLUMNS,
+  DomainFilterSchema,
+  healthCountsText,
+  type HealthCheckKey,
+  type HealthState,
+} from '@fleetdesk/contract';
 import { useAdminCalls, useTestApp, type Method } from '../../test/fixtures.ts';
 import { systemActor } from '../../http/context.ts';
 import { csvField } from './csv.ts';
@@ -80,6 +86,7 @@ describe('domains CRUD', () => {
       parsingProgress: null,
       healthState: null,
       healthProblems: 0,
+      healthCounts: { failing: 0, warning: 0, unknown: 0 },
     });
 
     const got = await call('GET', `/api/domains/${d._id}`);
@@ -128,6 +135,42 @@ describe('domains CRUD', () => {
     expect((await call('GET', `/api/domains/${d._id}`)).statusCode).toBe(404);
     expect((await call('PATCH', `/api/domains/${d._id}`, { status: 'active' })).statusCode).toBe(404);
     expect((await call('DELETE', `/api/domains/${d._id}`)).statusCode).toBe(404);
+  });
+
+  it('says each health number for what it is: 4 failing, 1 warning, 2 unknown, never one sum of 7', async () => {
+    const d = await mkDomain({ domainName: 'mixed-health.example' });
+    const r = (check: HealthCheckKey, state: HealthState) => ({
+      check,
+      state,
+      observed: null,
+      expected: null,
+      reason: null,
+    });
+    const results = [
+      r('registrar_ns', 'failing'),
+      r('cf_ssl', 'failing'),
+      r('cf_tls13', 'failing'),
+      r('cf_waf', 'failing'),
+      r('cf_zone', 'warning'),
+      r('server', 'unknown'),
+      r('site_https', 'unknown'),
+      r('cf_dns', 'ok'),
+      r('yandex_host', 'na'),
+    ];
+    await t.c.database.db.transaction((tx) => t.c.repos.health.store(d._id, results, new Date(), 'full', tx));
+    const want = { healthState: 'failing', healthProblems: 7, healthCounts: { failing: 4, warning: 1, unknown: 2 } };
+    expect((await call('GET', `/api/domains/${d._id}`)).json().data).toMatchObject(want);
+    for (const view of ['list', 'full']) {
+      const list = (await call('GET', `/api/domains?view=${view}&search=mixed-health`)).json().data;
+      expect(list.items, view).toEqual([expect.objectContaining(want)]);
+    }
+    expect(healthCountsText(want.healthCounts)).toBe('4 failing · 1 warning · 2 unknown');
+    // A later result moves the counts with it (one check fixed, one read again).
+    await t.c.database.db.transaction((tx) =>
+      t.c.repos.health.store(d._id, [r('cf_ssl', 'ok'), r('server', 'warning')], new Date(), 'fix', tx),
+    );
+    const after = (await call('GET', '/api/domains?view=list&search=mixed-health')).json().data.items[0];
+    expect(after.healthCounts).toEqual({ failing: 3, warning: 2, unknown: 1 });
   });
 
   it('defaults the flags of a new domain and pages the list in number order', async () => {

@@ -51,7 +51,8 @@ export type PlanResult = {
   reason: string | null;
   seen: unknown;
 };
-export type RunResult = { status: 'done' | 'same' | 'skipped'; reason?: string };
+/** changed_failing: a health fix made at the provider whose check still fails for another reason (`reason` says why). */
+export type RunResult = { status: 'done' | 'changed_failing' | 'same' | 'skipped'; reason?: string };
 
 /** Labels of the server or brand an action sets, resolved once per plan. */
 export type TargetLabels = { server?: string | null; brand?: string | null };
@@ -331,6 +332,8 @@ export function createFleetActions(deps: FleetDeps) {
         const fixed = await health().applyFix(d._id, r, actor);
         // A fix made but awaiting the provider's own check reads as that; one that changed nothing is "same".
         if (fixed.pending) return { status: fixed.changed === false ? 'same' : 'done', reason: fixed.pending };
+        // Changed at the provider, but the check fails for another reason: a change, said with why it still fails.
+        if (fixed.stillFailing) return { status: 'changed_failing', reason: fixed.stillFailing };
         return { status: 'done' };
       }
       const name = d.domainName;

@@ -58,6 +58,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 const runOf = (t: RunTally) => ({
   total: t.total,
   done: t.changed,
+  stillFailing: t.stillFailing ?? 0,
   same: t.same,
   failed: t.failed,
   skipped: t.skipped,
@@ -246,7 +247,10 @@ export function createFleetService(
           if (status === UNCLAIMED) continue;
           done++;
           if (status === 'done') tally.changed++;
-          else if (status === 'same') tally.same++;
+          else if (status === 'changed_failing') {
+            tally.changed++;
+            tally.stillFailing = (tally.stillFailing ?? 0) + 1;
+          } else if (status === 'same') tally.same++;
           else if (status === 'skipped') tally.skipped++;
           else if (status === 'failed') tally.failed++;
           if (status) tally.pending = Math.max(0, (tally.pending ?? 0) - 1);

@@ -291,6 +291,44 @@ describe('Fix all through a fleet plan, each domain to its own expected value', 
     }
   });
 
+  it('Yandex host, changed but still failing: counted as changed, the row says what was changed and why it still fails', async () => {
+    const prefix = unique('fixyafatal');
+    const token = unique('ya-token');
+    ya.addUser(token);
+    const account = await create('yandex-webmaster/accounts', { name: unique('Yandex'), apiToken: token });
+    const d = await zoned(prefix, { yandexWebmasterAccountId: account._id });
+    const host = ya.addHost(token, `https://${d.name}`);
+    // Verified by the fix, but Yandex reports a FATAL problem the fix is not about: the check fails after it.
+    host.summary.site_problems = { FATAL: 1, CRITICAL: 0 };
+    expect(check(await checkNow(d.id), 'yandex_host')).toMatchObject({ state: 'failing', observed: 'not verified' });
+    const planned = await fixAll('yandex_host', prefix);
+    const done = await run(planned);
+    const items = await itemsOf(planned._id);
+    expect(items[0], JSON.stringify(items)).toMatchObject({
+      status: 'changed_failing',
+      error: 'Changed: DNS record added; the check still fails: Yandex reports FATAL site problems',
+    });
+    expect(host.verification.state).toBe('VERIFIED');
+    // The TXT record is in the zone: the audit trail and the run agree that something changed.
+    expect([...d.zone().dnsRecords.values()].some((r) => r.type === 'TXT')).toBe(true);
+    expect(done.run).toMatchObject({ total: 1, done: 1, stillFailing: 1, failed: 0 });
+    expect(done.runText).toBe('1 of 1 domain changed (1 still failing)');
+    // Never green while the check fails, and never "not changed".
+    expect(done.state).toBe('completed_with_failures');
+    expect(done.stateText).toBe('Completed with failures: 1 of 1 changed but still failing');
+    await t.c.jobEngine.waitFor(done.jobId!, 30_000);
+    const job = (await call('GET', `/api/jobs/${done.jobId}`)).json().data;
+    expect(job).toMatchObject({
+      state: 'completed_with_failures',
+      stateText: 'Completed with failures: 1 of 1 changed but still failing',
+      summary: '1 of 1 domain changed (1 still failing)',
+    });
+    expect(check(await stored(d.id), 'yandex_host')).toMatchObject({
+      state: 'failing',
+      observed: 'verified; 1 FATAL, 0 CRITICAL',
+    });
+  });
+
   it('Fix on the Health tab is the same path: the failing check set back, stored, audited', async () => {
     const d = await zoned(unique('fixone'));
     expect((await call('PUT', `/api/domains/${d.id}/cloud-flare/settings/ssl`, { value: 'full' })).statusCode).toBe(

@@ -1,6 +1,8 @@
 import {
   FLEET_MESSAGES,
+  SSL_MODE_LABELS,
   SSL_MODES,
+  TLS_1_3_LABELS,
   TLS_1_3_VALUES,
   hasAnyRule,
   type Domain,
@@ -27,8 +29,11 @@ export function assertMayFix(check: string, actor: Actor) {
     throw new ForbiddenError(FLEET_MESSAGES.yandexRule);
 }
 
-/** What a fix did: whether it changed anything, and what it waits for when the provider completes it later. */
-export type FixApplied = { changed: boolean; pending: string | null };
+/**
+ * What a fix did: whether it changed anything at the provider and what (`made`: "SSL mode set to Full strict"), and
+ * what it waits for when the provider completes it later.
+ */
+export type FixApplied = { changed: boolean; made: string | null; pending: string | null };
 
 /**
  * Each fixable check's repair: the existing single-domain action (audited as it always is), given the value the
@@ -45,20 +50,27 @@ export function createHealthFixes(deps: FixDeps) {
      * Applies the fix. For a fix the provider completes later (Yandex checks the TXT record or file when it
      * gets to it), `pending` says what was done and what is awaited; `changed` whether this call changed anything.
      */
-    async apply(domainId: string, r: CheckResult, actor: Actor): Promise<FixApplied | void> {
+    async apply(domainId: string, r: CheckResult, actor: Actor): Promise<FixApplied> {
+      // Each action below is a write the provider accepted (it throws otherwise), made because the check read a
+      // value other than the expected one: it changed something there.
+      const made = (what: string): FixApplied => ({ changed: true, made: what, pending: null });
       switch (r.check) {
         case 'registrar_ns':
           await deps.registrar.setNameServers(domainId, actor);
-          return;
-        case 'cf_ssl':
-          await deps.cloudFlare.setSsl(domainId, oneOf<SslMode>(SSL_MODES, r.expected), actor);
-          return;
-        case 'cf_tls13':
-          await deps.cloudFlare.setTls13(domainId, oneOf<Tls13Mode>(TLS_1_3_VALUES, r.expected), actor);
-          return;
+          return made(`name servers set at the registrar to ${r.expected ?? "the zone's"}`);
+        case 'cf_ssl': {
+          const mode = oneOf<SslMode>(SSL_MODES, r.expected);
+          await deps.cloudFlare.setSsl(domainId, mode, actor);
+          return made(`SSL mode set to ${SSL_MODE_LABELS[mode]}`);
+        }
+        case 'cf_tls13': {
+          const v = oneOf<Tls13Mode>(TLS_1_3_VALUES, r.expected);
+          await deps.cloudFlare.setTls13(domainId, v, actor);
+          return made(`TLS 1.3 set to ${TLS_1_3_LABELS[v]}`);
+        }
         case 'cf_waf':
           await deps.cloudFlare.updateFirewallRules(domainId, actor);
-          return;
+          return made("the domain's WAF rules pushed to Cloudflare");
         case 'yandex_host': {
           // Through the zone's TXT record where the domain has a zone, else the verification file.
           const d = await deps.domains.get(domainId);
@@ -66,12 +78,14 @@ export function createHealthFixes(deps: FixDeps) {
           const v = dnsWay
             ? await deps.webmaster.verifyThroughDns(domainId, actor)
             : await deps.webmaster.verifyThroughFile(domainId, actor);
-          if (v.verification.verification_state !== 'IN_PROGRESS') return { changed: v.started, pending: null };
-          const placed = dnsWay ? 'DNS record added' : 'Verification file written';
+          const placed = dnsWay ? 'DNS record added' : 'verification file written';
+          if (v.verification.verification_state !== 'IN_PROGRESS')
+            return { changed: v.started, made: v.started ? placed : null, pending: null };
           return {
             changed: v.started,
+            made: v.started ? placed : null,
             pending: v.started
-              ? `${placed}; waiting for Yandex to verify`
+              ? `${dnsWay ? 'DNS record added' : 'Verification file written'}; waiting for Yandex to verify`
               : 'Verification already under way; waiting for Yandex to verify',
           };
         }

@@ -85,14 +85,23 @@ export function createHealthService(deps: {
     domainId: string,
     r: CheckResult,
     actor: Actor,
-  ): Promise<CheckResult & { pending?: string; changed?: boolean }> => {
+  ): Promise<CheckResult & { pending?: string; changed?: boolean; stillFailing?: string }> => {
     const applied = await deps.fixes.apply(domainId, r, actor);
     const after = await recheck(domainId, r.check);
-    // Made, but the provider verifies later: that is what it reads, not a failure that contradicts the change.
-    if (applied?.pending && after.state !== 'ok')
+    // Made, but the provider verifies later (the check reads what it read before the fix): that is what it reads,
+    // not a failure that contradicts the change. A check that moved and fails for another reason is below.
+    if (applied.pending && after.state !== 'ok' && after.observed === r.observed)
       return { ...after, pending: applied.pending, changed: applied.changed };
     if (after.state === 'failing' || after.state === 'unknown') {
       const label = healthCheckOf(r.check)?.label ?? r.check;
+      const why = after.reason ?? `${label} reads ${after.observed ?? 'nothing'}`;
+      // Changed at the provider, and the check fails for another reason: a change (never "not changed"), with why
+      // the check still fails.
+      if (applied.changed && applied.made) {
+        const made = applied.made.charAt(0).toUpperCase() + applied.made.slice(1);
+        const still = after.state === 'failing' ? 'still fails' : 'cannot be read';
+        return { ...after, changed: true, stillFailing: `Changed: ${made}; the check ${still}: ${why}` };
+      }
       throw new Error(
         `Fixed through the console, but ${label} is still ${HEALTH_STATE_LABELS[after.state].toLowerCase()}` +
           `${after.reason ? `: ${after.reason}` : ''}`,

@@ -153,6 +153,34 @@ describe('generate sitemap', () => {
     expect(job.error).toBe(`The directory of ${d.name} does not exist on its server (/www/${d.name})`);
   }, 60_000);
 
+  it('fails when no HTML file is there to list, naming the links it skipped where every page was one', async () => {
+    const d = await domainOn(await serverOn(hostA));
+    const dir = path.join(hostA.rootDir, 'www', d.name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'site.css'), 'body{}');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-outside-'));
+    fs.writeFileSync(path.join(outside, 'page.html'), '<h1>elsewhere</h1>');
+    fs.symlinkSync(path.join(outside, 'page.html'), path.join(dir, 'index.html'));
+    try {
+      const job = await finish((await start(d.id, 'generate-sitemap')).json().data._id);
+      expect(job.state, JSON.stringify(job)).toBe('failed');
+      expect(job.error).toBe(
+        'The domain directory has no HTML files, so there is nothing to list in a sitemap; 1 symbolic link was ' +
+          'skipped: links are never followed (they may lead outside the directory): index.html',
+      );
+      expect(fs.existsSync(path.join(dir, 'sitemap.xml'))).toBe(false);
+      // Without any link: the plain reason.
+      fs.rmSync(path.join(dir, 'index.html'));
+      const again = await finish((await start(d.id, 'generate-sitemap')).json().data._id);
+      expect(again).toMatchObject({
+        state: 'failed',
+        error: 'The domain directory has no HTML files, so there is nothing to list in a sitemap',
+      });
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('answers 404 for an unknown domain', async () => {
     const res = await start('00000000-0000-4000-8000-000000000000', 'generate-sitemap');
     expect(res.statusCode).toBe(404);
@@ -170,7 +198,10 @@ describe('copy content files', () => {
     const res = await start(src.id, 'copy-content-files', { targetDomainId: dst.id });
     expect(res.statusCode, res.body).toBe(202);
     const job = await finish(res.json().data._id);
-    expect(job.state, job.error).toBe('completed');
+    // Some files failed: never a plain "completed" (the one rule of outcomes.ts), and the sentence names them.
+    expect(job.state, job.error).toBe('completed_with_failures');
+    expect(job.stateText).toBe('Completed with failures: 1 of 5 failed');
+    expect(job.summary).toMatch(/^4 files and 3 directories copied \(1\.0 MB\), 1 file failed$/);
     expect(job.payload.targetDomainName).toBe(dst.name);
     expect(job.result).toMatchObject({ files: 4, directories: 3, bytes: BIG.length + 13 + 14 + 13 });
     expect(job.result.failed).toEqual([{ path: 'css/site.css', error: expect.any(String) }]);
@@ -178,6 +209,24 @@ describe('copy content files', () => {
     const out = path.join(hostB.rootDir, 'www', dst.name);
     expect(fs.readFileSync(path.join(out, 'img', 'big.bin')).equals(BIG)).toBe(true);
     expect(fs.readFileSync(path.join(out, 'blog', 'пост.html'), 'utf8')).toBe('<h1>post</h1>');
+  }, 60_000);
+
+  it('fails, with the first file\'s reason, when every file failed (never "completed")', async () => {
+    const [a, b] = [await serverOn(hostA), await serverOn(hostB)];
+    const src = await domainOn(a);
+    const dst = await domainOn(b);
+    const from = path.join(hostA.rootDir, 'www', src.name);
+    fs.mkdirSync(from, { recursive: true });
+    fs.writeFileSync(path.join(from, 'index.html'), '<h1>home</h1>');
+    fs.writeFileSync(path.join(from, 'site.css'), 'body{}');
+    // A directory where each file should go: writing every file fails.
+    for (const f of ['index.html', 'site.css'])
+      fs.mkdirSync(path.join(hostB.rootDir, 'www', dst.name, f), { recursive: true });
+    const job = await finish((await start(src.id, 'copy-content-files', { targetDomainId: dst.id })).json().data._id);
+    expect(job.state, JSON.stringify(job)).toBe('failed');
+    expect(job.error).toMatch(/^No file copied: every file failed; the first, index\.html: ./);
+    expect(job.stateText).toBe('Failed');
+    expect(job.summary).toBe(job.error);
   }, 60_000);
 
   it('refuses a missing, unknown or identical target with field errors', async () => {

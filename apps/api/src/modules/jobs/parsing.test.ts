@@ -132,7 +132,32 @@ describe('POST /api/domains/{id}/parsing', () => {
     const job = await finish(res.json().data._id);
     expect(job.state, JSON.stringify(job)).toBe('failed');
     expect(job.error).toMatch(/^Nothing saved: 1 URL failed; http:\/\/127\.0\.0\.1:1\/: ./);
-    expect((await progressOf(d.id)).parsingProgress).toMatchObject({ state: 'failed' });
+    // The parsing page lists the URL that failed, as it does for a parse that saved some.
+    expect((await progressOf(d.id)).parsingProgress).toMatchObject({
+      state: 'failed',
+      errors: 1,
+      failed: [{ url: 'http://127.0.0.1:1/', reason: expect.any(String) }],
+    });
+  });
+
+  it('a parse where some URLs failed ends "Completed with failures", naming them; the page lists them', async () => {
+    const broken = await startSiteServer({
+      routes: {
+        '/': { body: '<html><head><link rel="stylesheet" href="/a.css"></head><a href="/gone.html">x</a></html>' },
+        '/a.css': { body: 'body{}' },
+      },
+    });
+    try {
+      const d = await domain({ parserURL: `${broken.url}/`, parserEnabled: true });
+      const job = await finish((await call('POST', `/api/domains/${d.id}/parsing`, {})).json().data._id);
+      expect(job.state, JSON.stringify(job)).toBe('completed_with_failures');
+      expect(job.stateText).toBe('Completed with failures: 1 of 3 failed');
+      expect(job.summary).toMatch(/^1 page and 1 requisite saved \(.+\), 1 URL failed$/);
+      expect(job.result.failed).toEqual([{ url: `${broken.url}/gone.html`, reason: 'HTTP 404' }]);
+      expect((await progressOf(d.id)).parsingProgress).toMatchObject({ state: 'completed', errors: 1 });
+    } finally {
+      await broken.close();
+    }
   });
 
   it('says which of parser URL, server and directory is missing, and refuses bad input', async () => {

@@ -66,8 +66,8 @@ const columns: Column<DomainListItem>[] = [
 /** Fleet health (decision 045): always shown, after the spec's columns. */
 const healthColumn: Column<DomainListItem> = {
   header: 'Health',
-  width: '8rem',
-  render: (d) => <HealthBadge state={d.healthState} problems={d.healthProblems} />,
+  width: '10rem',
+  render: (d) => <HealthBadge state={d.healthState} counts={d.healthCounts} />,
 };
 
 function YandexAccountName({ id }: { id: string }) {

@@ -164,16 +164,31 @@ function ProgressCard({ domain, job }: { domain: Domain; job: Job | undefined })
           {p.jobNo ? <Link to={`/jobs?domainId=${domain._id}`}>Job #{p.jobNo}</Link> : 'Parsing'} ·{' '}
           <span className="text-break">{p.startUrl}</span>
         </span>
-        <Badge bg={STATE[p.state].bg} text={p.state === 'cancelled' ? 'dark' : undefined}>
-          {STATE[p.state].label}
-        </Badge>
+        {/* Some URLs failed: the job's words ("Completed with failures"), never a plain green "Completed". */}
+        {p.state === 'completed' && p.errors > 0 ? (
+          <Badge bg="warning" text="dark" data-testid="parsing-state">
+            Completed with failures
+          </Badge>
+        ) : (
+          <Badge bg={STATE[p.state].bg} text={p.state === 'cancelled' ? 'dark' : undefined} data-testid="parsing-state">
+            {STATE[p.state].label}
+          </Badge>
+        )}
       </Card.Header>
       <Card.Body>
         <ProgressBar
           now={pct}
           animated={active}
           striped={active}
-          variant={p.state === 'failed' ? 'danger' : p.state === 'completed' ? 'success' : undefined}
+          variant={
+            p.state === 'failed'
+              ? 'danger'
+              : p.state === 'completed'
+                ? p.errors > 0
+                  ? 'warning'
+                  : 'success'
+                : undefined
+          }
           label={`${pct}%`}
           aria-label="Parsing progress"
           style={{ height: '1.1rem' }}
@@ -202,7 +217,7 @@ function ProgressCard({ domain, job }: { domain: Domain; job: Job | undefined })
             {p.error}
           </Alert>
         )}
-        {p.state === 'completed' && <Failures failed={p.failed ?? []} errors={p.errors} />}
+        {(p.state === 'completed' || p.state === 'failed') && <Failures failed={p.failed ?? []} errors={p.errors} />}
         <div className="d-flex flex-wrap gap-2 mt-3">
           {!active && (
             <>

@@ -35,6 +35,7 @@ const STATUS_LABEL: Record<FleetItem['status'], string> = {
   pending: 'Waiting',
   running: 'Running',
   done: 'Changed',
+  changed_failing: 'Changed, still failing',
   same: 'Already matched',
   failed: 'Failed',
   skipped: 'Skipped',
@@ -94,12 +95,14 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
       <ProgressBar aria-label="Run progress" style={{ height: '1.2rem' }}>
         <ProgressBar
           variant="success"
-          now={pct(r.done, r.total)}
+          now={pct(r.done - r.stillFailing, r.total)}
           animated={active}
           striped={active}
           key="done"
-          label={r.done ? `${pct(r.done, r.total)}%` : undefined}
+          label={r.done - r.stillFailing ? `${pct(r.done - r.stillFailing, r.total)}%` : undefined}
         />
+        {/* Changed, but the check still fails: a change, in the colour of a problem left. */}
+        <ProgressBar variant="warning" now={pct(r.stillFailing, r.total)} key="still-failing" />
         <ProgressBar variant="info" now={pct(r.same, r.total)} key="same" />
         <ProgressBar variant="secondary" now={pct(r.skipped, r.total)} key="skipped" />
         <ProgressBar variant="danger" now={pct(r.failed, r.total)} key="failed" />
@@ -323,7 +326,15 @@ function Items({ plan }: { plan: FleetPlan }) {
                       <td className="small" data-label="Run">
                         {it.outcome === 'change' ? STATUS_LABEL[it.status] : ''}
                         {it.error && (
-                          <div className={it.status === 'failed' ? 'text-danger' : 'text-body-secondary'}>
+                          <div
+                            className={
+                              it.status === 'failed'
+                                ? 'text-danger'
+                                : it.status === 'changed_failing'
+                                  ? 'text-warning-emphasis'
+                                  : 'text-body-secondary'
+                            }
+                          >
                             {it.error}
                           </div>
                         )}
