@@ -21,7 +21,7 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
   await page.goto('/domains');
   await page.getByLabel('Health', { exact: true }).selectOption('failing');
   await expect(page).toHaveURL(/health=failing/);
-  // The demo has many failing domains; the search narrows the failing ones to this one.
+  // The demo has a handful of failing domains, each for its own reason; the search narrows them to this one.
   await page.getByRole('searchbox', { name: 'Search' }).fill('fleetdesk-demo.com');
   const link = page.getByRole('link', { name: 'fleetdesk-demo.com', exact: true });
   await expect(link).toBeVisible();
@@ -47,11 +47,11 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
 });
 
 /**
- * "Fix all" for a check other than WAF: the demo's bluefin-demo.net (another account) had TLS 1.3 turned off at
- * Cloudflare behind the console's back too. From the dashboard's panel, Fix all plans the fix over the failing
- * domains, each to its own expected value; run, the check is OK again.
+ * "Fix all" for a check other than WAF: the demo's bluefin-demo.net (another account) had its SSL mode set to Full
+ * through the console, then changed to Flexible at Cloudflare behind the console's back. From the dashboard's
+ * panel, Fix all plans the fix over the failing domains, each to its own expected value; run, the check is OK again.
  */
-test('Fix all TLS 1.3 from the dashboard: planned per domain, run, the check OK', async ({ page, request }) => {
+test('Fix all SSL mode from the dashboard: planned per domain, run, the check OK', async ({ page, request }) => {
   const token = await apiToken(request);
   const headers = { Authorization: token };
   const found = await request.get('/api/domains?search=bluefin-demo.net', { headers });
@@ -64,13 +64,13 @@ test('Fix all TLS 1.3 from the dashboard: planned per domain, run, the check OK'
 
   await signIn(page);
   await page.goto('/');
-  const row = page.getByTestId('health-check-cf_tls13');
+  const row = page.getByTestId('health-check-cf_ssl');
   // The count links to the list filtered to exactly those domains.
-  await expect(row.getByTestId('health-count-cf_tls13-failing')).toHaveAttribute(
+  await expect(row.getByTestId('health-count-cf_ssl-failing')).toHaveAttribute(
     'href',
-    '/domains?check=cf_tls13&checkState=failing',
+    '/domains?check=cf_ssl&checkState=failing',
   );
-  await row.getByRole('button', { name: 'Fix all: Cloudflare: TLS 1.3' }).click();
+  await row.getByRole('button', { name: 'Fix all: Cloudflare: SSL mode' }).click();
 
   await expect(page.getByRole('heading', { name: /^Fleet plan #\d+/ })).toBeVisible();
   await expect(page.getByText('Planned', { exact: true })).toBeVisible({ timeout: 30_000 });
@@ -78,15 +78,15 @@ test('Fix all TLS 1.3 from the dashboard: planned per domain, run, the check OK'
     hasText: 'bluefin-demo.net',
   });
   await expect(planRow).toContainText('Will change');
-  await expect(planRow).toContainText('off');
-  await expect(planRow).toContainText('on');
+  await expect(planRow).toContainText(/flexible/i);
+  await expect(planRow).toContainText(/full/i);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await dialog(page).getByRole('button', { name: 'Run' }).click();
   await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
 
   const health = await request.get(`/api/domains/${domain!._id}/health`, { headers });
-  const tls = ((await health.json()) as { data: { checks: { check: string; state: string }[] } }).data.checks.find(
-    (c) => c.check === 'cf_tls13',
+  const ssl = ((await health.json()) as { data: { checks: { check: string; state: string }[] } }).data.checks.find(
+    (c) => c.check === 'cf_ssl',
   );
-  expect(tls?.state).toBe('ok');
+  expect(ssl?.state).toBe('ok');
 });

@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Container } from '../container.ts';
-import { attachDemoNamecheap, attachDemoPanels, attachDemoSsh, startDemoProviders } from './providers.ts';
+import {
+  attachDemoNamecheap,
+  attachDemoPanels,
+  attachDemoSsh,
+  checkDemoInfrastructure,
+  startDemoProviders,
+} from './providers.ts';
 import { seedDemo } from './seed.ts';
 import { attachDemoParsing } from './seed-parsing.ts';
 import { seedDemoFleet } from './seed-fleet.ts';
@@ -45,6 +51,8 @@ export async function startDemo(config: Config) {
       await attachDemoSsh(c, providers);
       await attachDemoNamecheap(c, providers);
       await attachDemoPanels(c, providers);
+      // Before the jobs start: the first health checks read the servers' status.
+      await checkDemoInfrastructure(c);
       if (sso) await attachDemoSso(c, sso.sim.issuer);
       await attachDemoAlerts(c, providers);
     },
@@ -57,8 +65,8 @@ export async function startDemo(config: Config) {
     },
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +
-      `Yandex Webmaster ${providers.yandexWebmaster.url}, SSH host 127.0.0.1:${providers.sshHost.port}, ` +
-      `proxy ${providers.proxy.url}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}, ` +
+      `Yandex Webmaster ${providers.yandexWebmaster.url}, SSH hosts 127.0.0.1:${providers.sshHost.port} and ` +
+      `127.0.0.1:${providers.sshHost2.port}, proxies ${providers.proxies.map((x) => x.url).join(', ')}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}, ` +
       `SMTP catcher 127.0.0.1:${providers.smtp.port} (the Alerts screen's Demo inbox), Telegram ${providers.telegram.url}\n` +
       (sso
         ? `  Single sign-on: "Sign in with ${DEMO_SSO_NAME}" (${sso.sim.issuer}), accounts ` +

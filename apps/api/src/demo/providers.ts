@@ -20,9 +20,21 @@ import {
 import { toAsciiDomain } from '@fleetdesk/contract';
 import type { Container } from '../container.ts';
 import { domainRegistrators, domains, proxies, servers } from '../db/schema/index.ts';
+import { systemActor } from '../http/context.ts';
 
 export const DEMO_SSH_EMAIL = 'demo-ssh@fleetdesk.local';
+/** The second reachable server: its own in-process SSH host, without a hosting panel. */
+export const DEMO_SSH_EMAIL_2 = 'web-2@fleetdesk.local';
 export const DEMO_PROXY_USER = 'demo';
+/**
+ * The demo's working proxies, one forward proxy each, told apart by their user name (attachDemoSsh points each
+ * row at its proxy's port). The demo's domains check their sites from these regions.
+ */
+export const DEMO_PROXIES = [
+  { username: DEMO_PROXY_USER, region: 'Europe West' },
+  { username: 'demo-americas', region: 'North America' },
+  { username: 'demo-apac', region: 'Asia Pacific' },
+] as const;
 /** The demo panels' accounts: a DirectAdmin admin acting as its user, and ISPmanager's root. */
 export const DEMO_DIRECTADMIN = { admin: 'admin', password: 'directadmin-demo', user: 'fleet' };
 export const DEMO_ISPMANAGER = { username: 'root', password: 'ispmanager-demo' };
@@ -35,11 +47,22 @@ export const DEMO_TELEGRAM = {
   chatId: '-1001000000001',
 };
 
-export const DEMO_YANDEX_HOSTS = ['fleetdesk-demo.com', 'fleetdesk-demo.org'] as const;
 /**
- * The demo's sites over HTTPS for the health checks (one HTTPS server plays them all, with a certificate per
- * name): one healthy, one answering 500, one whose certificate ends in a few days. The zone-linked domains answer
- * 200 too.
+ * Hosts of the seeded Yandex account (in the simulator's memory, seeded at each start). The zone-linked console
+ * domains are verified, except fleetdesk-demo.net: on purpose, its host lost its verification (health: Yandex host
+ * failing; Fix verifies it again through a TXT record in its zone). fleetdesk-demo.org is not a console domain; it
+ * waits for verification on the Yandex Webmaster screen.
+ */
+export const DEMO_YANDEX_HOSTS = {
+  verified: ['fleetdesk-demo.com', 'bluefin-demo.net', 'bluefin-demo.org'],
+  lostVerification: 'fleetdesk-demo.net',
+  unverified: 'fleetdesk-demo.org',
+} as const;
+/**
+ * The demo's sites whose answer or certificate is set here (one HTTPS server plays every demo site, with a
+ * certificate per name): one healthy, one answering 500 on purpose, one whose certificate ends in a few days on
+ * purpose. The zone-linked domains have no server and answer 200. Every other site is served from its directory
+ * on a demo SSH host (see hostedSite below).
  */
 export const DEMO_HEALTH_SITES = [
   { name: 'health-ok.example', status: 200, days: 90 },
@@ -51,38 +74,69 @@ export const DEMO_HEALTH_SITES = [
   { name: 'bluefin-demo.org', status: 200, days: 60 },
 ] as const;
 
+/** Where each demo SSH host keeps its sites (the servers' domains path): its own root plus this. */
+export const DEMO_SITES_PATH = '/www';
+export const DEMO_SITES_PATH_2 = '/var/www';
+
+/** An SSH/SFTP host serving DATA_DIR/<dir>; its host key is kept in DATA_DIR so a restarted demo keeps trusting it. */
+async function startDemoSshHost(dataDir: string, dir: string, keyName: string, sitesPath: string) {
+  const rootDir = path.join(dataDir, dir);
+  fs.mkdirSync(path.join(rootDir, sitesPath), { recursive: true });
+  const hostKeyFile = path.join(dataDir, keyName);
+  const savedKey = fs.existsSync(hostKeyFile) ? fs.readFileSync(hostKeyFile, 'utf8') : undefined;
+  const host = await startSshHost({ rootDir, hostKey: savedKey });
+  if (!savedKey) fs.writeFileSync(hostKeyFile, host.hostKey, { mode: 0o600 });
+  return host;
+}
+
+/** A host name as DNS has it (lower-case ASCII labels): nothing else is ever looked up as a site directory. */
+const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
 /**
- * Demo mode's providers, all on loopback: an SSH/SFTP host serving DATA_DIR/demo-ssh-root, a Cloudflare
- * simulator whose accounts and zones persist in DATA_DIR, and an HTTP forward proxy. The host key and the
- * Cloudflare state survive restarts, so a demo data directory keeps working.
+ * Demo mode's providers, all on loopback: two SSH/SFTP hosts serving DATA_DIR/demo-ssh-root and
+ * DATA_DIR/demo-ssh-root-2, a Cloudflare simulator whose accounts and zones persist in DATA_DIR, HTTP forward
+ * proxies, and one HTTPS server playing the web server of every demo site. The host keys and the Cloudflare state
+ * survive restarts, so a demo data directory keeps working.
  */
 export async function startDemoProviders(dataDir: string) {
   fs.mkdirSync(dataDir, { recursive: true });
-  const rootDir = path.join(dataDir, 'demo-ssh-root');
-  fs.mkdirSync(path.join(rootDir, 'www'), { recursive: true });
-  const hostKeyFile = path.join(dataDir, 'demo-ssh-host.key');
-  const savedKey = fs.existsSync(hostKeyFile) ? fs.readFileSync(hostKeyFile, 'utf8') : undefined;
-  const sshHost = await startSshHost({ rootDir, hostKey: savedKey });
-  if (!savedKey) fs.writeFileSync(hostKeyFile, sshHost.hostKey, { mode: 0o600 });
+  const sshHost = await startDemoSshHost(dataDir, 'demo-ssh-root', 'demo-ssh-host.key', DEMO_SITES_PATH);
+  const sshHost2 = await startDemoSshHost(dataDir, 'demo-ssh-root-2', 'demo-ssh-host-2.key', DEMO_SITES_PATH_2);
+  const rootDir = sshHost.rootDir;
+  const siteRoots = [path.join(rootDir, DEMO_SITES_PATH), path.join(sshHost2.rootDir, DEMO_SITES_PATH_2)];
   const cloudflare = await startCloudflareSim({ stateFile: path.join(dataDir, 'demo-cloudflare.json') });
-  // The proxy reaches the demo's health sites by name (on loopback, like everything else it reaches).
   const healthNames = new Map<string, (typeof DEMO_HEALTH_SITES)[number]>(DEMO_HEALTH_SITES.map((x) => [x.name, x]));
-  const proxy = await startForwardProxy({
-    kind: 'http',
-    resolveName: (host) => (healthNames.has(host) ? '127.0.0.1' : undefined),
-  });
+  /**
+   * What the demo's web server answers for a host name: the sites set above as set, and every site whose directory
+   * is on a demo SSH host from that directory (its index.html, or 403 without one, as a web server without
+   * directory listing answers). Undefined for a name the demo does not host: DNS would not find it.
+   */
+  const hostedSite = (host: string): { status: number; body: string } | undefined => {
+    const name = host.toLowerCase();
+    const fixed = healthNames.get(name);
+    if (fixed) return { status: fixed.status, body: `<h1>${fixed.name}</h1>` };
+    if (!HOST_NAME.test(name)) return undefined;
+    const dir = siteRoots.map((r) => path.join(r, name)).find((d) => fs.existsSync(d));
+    if (!dir) return undefined;
+    const index = path.join(dir, 'index.html');
+    return fs.existsSync(index)
+      ? { status: 200, body: fs.readFileSync(index, 'utf8') }
+      : { status: 403, body: '<h1>403 Forbidden</h1>' };
+  };
+  // The proxies reach the demo's sites by name (on loopback, like everything else they reach).
+  const resolveName = (host: string) => (hostedSite(host) ? '127.0.0.1' : undefined);
+  const forwardProxies = await Promise.all(DEMO_PROXIES.map(() => startForwardProxy({ kind: 'http', resolveName })));
+  const proxy = forwardProxies[0]!;
   const certOf = (x: (typeof DEMO_HEALTH_SITES)[number]) =>
     generateSelfSignedCert('Fleetdesk demo CA', { validDays: x.days, dnsNames: [x.name] });
   const healthSite = await startSiteServer({
     routes: {
-      '/': (req) => {
-        const x = healthNames.get(
+      '/': (req) =>
+        hostedSite(
           String(req.headers.host ?? '')
             .split(':')[0]!
             .toLowerCase(),
-        );
-        return { status: x?.status ?? 404, body: x ? `<h1>${x.name}</h1>` : '<h1>Unknown site</h1>' };
-      },
+        ) ?? { status: 404, body: '<h1>Unknown site</h1>' },
     },
     tls: {
       ...generateSelfSignedCert('Fleetdesk demo CA', { validDays: 90 }),
@@ -137,8 +191,15 @@ export async function startDemoProviders(dataDir: string) {
   for (const token of DEMO_YANDEX_TOKENS) yandexWebmaster.addUser(token);
   // A small web site for Domain Parsing to mirror.
   const site = await startSiteServer({ routes: demoSiteRoutes() });
-  yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[0]}`, { verified: true });
-  yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS[1]}`);
+  // A new simulator host reports one CRITICAL problem; the demo's sites have none, so a verified host reads OK.
+  const noProblems = (h: { summary: { site_problems: Record<string, number> } }) => {
+    h.summary.site_problems.CRITICAL = 0;
+  };
+  for (const name of DEMO_YANDEX_HOSTS.verified)
+    noProblems(yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${name}`, { verified: true }));
+  // On purpose: in the account, but its verification is gone (as when a verification record is deleted).
+  noProblems(yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS.lostVerification}`));
+  yandexWebmaster.addHost(DEMO_YANDEX_TOKENS[0], `https://${DEMO_YANDEX_HOSTS.unverified}`);
   // Alerts (issue 29): a local SMTP catcher (the demo inbox, in memory) and the Bot API simulator.
   const smtp = await startSmtpCatcher({ keep: 200 });
   const telegram = await startTelegramSim();
@@ -147,8 +208,11 @@ export async function startDemoProviders(dataDir: string) {
     smtp,
     telegram,
     sshHost,
+    sshHost2,
     cloudflare,
     proxy,
+    /** The forward proxy of each of DEMO_PROXIES, in order. */
+    proxies: forwardProxies,
     namecheap,
     directAdmin,
     ispManager,
@@ -160,8 +224,9 @@ export async function startDemoProviders(dataDir: string) {
       clearInterval(activation);
       await Promise.allSettled([
         sshHost.close(),
+        sshHost2.close(),
         cloudflare.close(),
-        proxy.close(),
+        ...forwardProxies.map((x) => x.close()),
         namecheap.close(),
         directAdmin.close(),
         ispManager.close(),
@@ -177,17 +242,35 @@ export async function startDemoProviders(dataDir: string) {
 export type DemoProviders = Awaited<ReturnType<typeof startDemoProviders>>;
 
 /**
- * Points the demo's servers at this run's SSH host, and plays the operator who copies a server's public key
- * into authorized_keys: every key saved or generated for a 127.0.0.1 server is accepted by the host.
+ * Points the demo's servers at this run's SSH hosts and its proxies at this run's forward proxies (their ports
+ * change with every start), and plays the operator who copies a server's public key into authorized_keys: every
+ * key saved or generated for a 127.0.0.1 server is accepted by both hosts.
  */
 export async function attachDemoSsh(c: Container, p: DemoProviders) {
-  await c.database.db.update(servers).set({ sshPort: p.sshHost.port }).where(eq(servers.email, DEMO_SSH_EMAIL));
-  await c.database.db.update(proxies).set({ httpPort: p.proxy.port }).where(eq(proxies.username, DEMO_PROXY_USER));
-  const rows = await c.database.db.select().from(servers).where(eq(servers.ipAddress, '127.0.0.1'));
-  for (const r of rows) if (r.rsaPublicKey) p.sshHost.addAuthorizedKey(r.rsaPublicKey);
+  const db = c.database.db;
+  await db.update(servers).set({ sshPort: p.sshHost.port }).where(eq(servers.email, DEMO_SSH_EMAIL));
+  await db.update(servers).set({ sshPort: p.sshHost2.port }).where(eq(servers.email, DEMO_SSH_EMAIL_2));
+  for (const [i, x] of DEMO_PROXIES.entries())
+    await db.update(proxies).set({ httpPort: p.proxies[i]!.port }).where(eq(proxies.username, x.username));
+  const hosts = [p.sshHost, p.sshHost2];
+  const rows = await db.select().from(servers).where(eq(servers.ipAddress, '127.0.0.1'));
+  for (const r of rows) if (r.rsaPublicKey) for (const h of hosts) h.addAuthorizedKey(r.rsaPublicKey);
   c.services.servers.onKeyChanged((r) => {
-    if (r.ipAddress === '127.0.0.1' && r.rsaPublicKey) p.sshHost.addAuthorizedKey(r.rsaPublicKey);
+    if (r.ipAddress === '127.0.0.1' && r.rsaPublicKey) for (const h of hosts) h.addAuthorizedKey(r.rsaPublicKey);
   });
+}
+
+/**
+ * Each server's connection test and each proxy's check, once, as their periodic jobs do: the ports changed, so
+ * the statuses of the last run say nothing, and the first health checks read these (a server never checked reads
+ * "unknown"). Real checks against the simulators; nothing is written but what they found.
+ */
+export async function checkDemoInfrastructure(c: Container) {
+  const actor = systemActor('health check');
+  for (const s of await c.database.db.select({ id: servers.id }).from(servers))
+    await c.services.servers.testConnection(s.id, actor, { audit: false }).catch(() => undefined);
+  for (const x of await c.database.db.select({ id: proxies.id }).from(proxies))
+    await c.services.proxies.check(x.id, actor, { audit: false }).catch(() => undefined);
 }
 
 export const DEMO_NAMECHEAP_USER = 'fleetdesk-demo';
@@ -202,8 +285,9 @@ export async function attachDemoNamecheap(c: Container, p: DemoProviders) {
 
 /**
  * Points the reachable demo server at this run's DirectAdmin and ISPmanager simulators (ports change per run).
- * On the panels' first start, its first domains get sample sites: three on DirectAdmin, one on ISPmanager, and
- * one ISPmanager site whose answer the console cannot read, so each tab state has an example.
+ * Its domains' DirectAdmin sites are made with their content (seedDemoSites). On the panels' first start, some
+ * sites the console does not know are added to import, one of its domains gets an ISPmanager site, and another one
+ * an ISPmanager site whose answer the console cannot read, so each tab state has an example.
  */
 export async function attachDemoPanels(c: Container, p: DemoProviders) {
   const [server] = await c.database.db.select().from(servers).where(eq(servers.email, DEMO_SSH_EMAIL));
@@ -234,7 +318,6 @@ export async function attachDemoPanels(c: Container, p: DemoProviders) {
       .orderBy(asc(domains.domainNo))
       .limit(5)
   ).map((d) => toAsciiDomain(d.name) ?? d.name);
-  for (const name of names.slice(0, 3)) p.directAdmin.addDomain(DEMO_DIRECTADMIN.user, name);
   // Sites the console does not know yet: something to import from each panel (decision 043).
   for (let i = 1; i <= 6; i++) p.directAdmin.addDomain(DEMO_DIRECTADMIN.user, `da-site-${i}-demo.com`);
   for (let i = 1; i <= 4; i++) p.ispManager.addSite({ name: `isp-site-${i}-demo.com`, owner: 'www-root' });

@@ -1,4 +1,4 @@
-import type { DomainInput } from '@fleetdesk/contract';
+import { DomainInputSchema, type DomainInput } from '@fleetdesk/contract';
 import type { Container } from '../container.ts';
 import type { Actor } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
@@ -30,10 +30,13 @@ const TLDS = ['com', 'net', 'org', 'io', 'de', 'co.uk', 'fr', 'info'];
 /** A few internationalised names, so the list shows Unicode and the search can be tried with it. */
 const IDN_NAMES = ['bücher-welt.de', 'café-paris.fr', 'münchen-reisen.de', 'españa-viajes.es', 'zürich-news.ch'];
 
-/** Creates the domain; undefined on a 409 (a duplicate name or a full server). */
+/**
+ * Creates the domain as the API would, its input read by the contract (names stored in their ASCII form); undefined
+ * on a 409 (a duplicate name or a full server).
+ */
 async function createOrSkip(c: Container, input: DomainInput, actor: Actor) {
   try {
-    return await c.services.domains.create(input, actor);
+    return await c.services.domains.create(DomainInputSchema.parse(input), actor);
   } catch (err) {
     if (err instanceof AppError && err.status === 409) return undefined;
     throw err;
@@ -51,15 +54,25 @@ async function all<T>(list: (q: { page: number; search: string }) => Promise<{ i
   return items;
 }
 
+/** A day `days` from now, as the expiration date fields take it. */
+export const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
 /**
  * About 60 demo domains spread over the brands, servers, clouds, regions and registrators that exist when
  * it runs (each link is left empty when there is none), with some redirects, restricted ones, expiration dates
  * and WAF rules. Two domains of each brand share a cloud, so the In Use marks have something to show.
+ * `serverIds` and `regionIds` narrow the servers and parser proxy regions used (the demo's reachable servers and
+ * the regions with a working proxy). Registrations end from two months to about two years after the day it runs,
+ * so none is expired or expiring (the demo picks the few that are, see seedDemoDashboard).
  * Names that already exist and full servers are skipped, so running it twice is harmless.
  */
-export async function seedDemoDomains(c: Container, actor: Actor): Promise<number> {
+export async function seedDemoDomains(
+  c: Container,
+  actor: Actor,
+  only: { serverIds?: string[]; regionIds?: string[] } = {},
+): Promise<number> {
   const s = c.services;
-  const [brands, servers, clouds, regions, registrators, rules] = await Promise.all([
+  const [brands, allServers, clouds, allRegions, registrators, rules] = await Promise.all([
     all((q) => s.brands.list(q)),
     all((q) => s.servers.list(q)),
     all((q) => s.clouds.list(q)),
@@ -67,6 +80,8 @@ export async function seedDemoDomains(c: Container, actor: Actor): Promise<numbe
     all((q) => s.domainRegistrators.list(q)),
     all((q) => s.firewallRules.list(q)),
   ]);
+  const servers = only.serverIds ? only.serverIds.flatMap((id) => allServers.filter((x) => x._id === id)) : allServers;
+  const regions = only.regionIds ? only.regionIds.flatMap((id) => allRegions.filter((x) => x._id === id)) : allRegions;
   const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
 
   const names: string[] = [];
@@ -98,10 +113,7 @@ export async function seedDemoDomains(c: Container, actor: Actor): Promise<numbe
         i % 6 === 1 ? `www.${domainName}` : i % 11 === 2 ? `${WORDS[(i + 3) % WORDS.length]}.com` : null,
       isRestricted: i % 8 === 5,
       domainRegistratorId: i % 4 === 3 ? null : (pick(registrators, i)?._id ?? null),
-      domainRegistratorExpirationDate:
-        i % 4 === 3
-          ? null
-          : `${2026 + (i % 3)}-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}`,
+      domainRegistratorExpirationDate: i % 4 === 3 ? null : dayFromNow(60 + ((i * 47) % 660)),
     };
     // A full server: the domain goes without one. A name that exists already: skipped.
     const domain = await createOrSkip(c, input, actor).then(

@@ -1,12 +1,14 @@
 import type { Container } from '../container.ts';
 import { systemActor } from '../http/context.ts';
+import { DEMO_CLOUDS } from './seed.ts';
 
 type Log = { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
 
 /**
  * Demo fleet plans, made through the fleet service like an operator's (the job engine must be started): one
- * run to the end (SSL Full strict, over the domains with a zone), one left planned to read and run (an SPF
- * record on each).
+ * run to the end (SSL Full strict, over the first account's domains with a zone: bluefin-demo.net, in the second
+ * account, keeps its deliberate SSL drift, see seed-health.ts), one left planned to read and run (an SPF record
+ * on each domain with a zone).
  * Only on a demo database without plans; it runs in the background, so start-up does not wait for it.
  */
 export function seedDemoFleet(c: Container, log: Log): void {
@@ -23,7 +25,15 @@ export function seedDemoFleet(c: Container, log: Log): void {
   const run = async () => {
     if ((await fleet.list(1)).itemsCount > 0) return;
     const selection = { filter: { hasZone: true } } as never;
-    const ssl = await fleet.create({ selection, action: { kind: 'ssl', value: 'strict' } }, actor);
+    const first = (await c.services.clouds.list({ page: 1, search: DEMO_CLOUDS[0]!.email })).items[0];
+    if (!first) return;
+    const ssl = await fleet.create(
+      {
+        selection: { filter: { hasZone: true, cloudId: first._id } } as never,
+        action: { kind: 'ssl', value: 'strict' },
+      },
+      actor,
+    );
     await waitFor(ssl._id, ['planned', 'failed']);
     if ((await fleet.get(ssl._id)).run.total > 0) {
       await fleet.run(ssl._id, actor);

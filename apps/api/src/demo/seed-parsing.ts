@@ -3,7 +3,7 @@ import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { systemActor } from '../http/context.ts';
 import type { Container } from '../container.ts';
-import type { DemoProviders } from './providers.ts';
+import { DEMO_DIRECTADMIN, type DemoProviders } from './providers.ts';
 import { domainDirName } from '../files/content/index.ts';
 import { domains } from '../db/schema/index.ts';
 
@@ -21,8 +21,17 @@ export async function seedDemoParsing(c: Container, providers: DemoProviders, se
     c.services.domains.create({ domainName, status: 'active', serverId, parserURL, ...extra }, actor);
   await make(DEMO_PARSING_DOMAINS.confirm, { parserEnabled: false, isSinglePage: false });
   const parsed = await make(DEMO_PARSING_DOMAINS.parsed, { parserEnabled: true, parserProxyRegionId: regionId });
-  for (const name of Object.values(DEMO_PARSING_DOMAINS))
-    fs.mkdirSync(path.join(providers.sshHost.rootDir, 'www', domainDirName(name)), { recursive: true });
+  // Each has its site on the panel and a holding page until its first parse replaces it (a site that exists,
+  // so its health checks pass before and after).
+  for (const name of Object.values(DEMO_PARSING_DOMAINS)) {
+    const dir = path.join(providers.sshHost.rootDir, 'www', domainDirName(name));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      `<!doctype html><title>${name}</title><h1>${name}</h1><p>A mirror of the coffee site, waiting for its first parse.</p>\n`,
+    );
+    providers.directAdmin.addDomain(DEMO_DIRECTADMIN.user, name);
+  }
   return parsed._id;
 }
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import type { Container } from '../container.ts';
-import type { DemoProviders } from './providers.ts';
+import { DEMO_DIRECTADMIN, type DemoProviders } from './providers.ts';
 import { domainDirName } from '../files/content/index.ts';
-import { domains } from '../db/schema/index.ts';
+import { domains, servers } from '../db/schema/index.ts';
 
 const css = `body { font-family: system-ui, sans-serif; margin: 0; color: #1f2933; }
 header { background: #0b7285; color: #fff; padding: 1.5rem; display: flex; align-items: center; gap: 1rem; }
@@ -34,28 +34,45 @@ const page = (name: string) => `<!doctype html>
 </html>
 `;
 
+/** Writes the sample site (index.html, about.html, CSS and images) into a domain's directory, unless it has one. */
+export function writeDemoSite(dir: string, domainName: string) {
+  if (fs.existsSync(dir)) return;
+  fs.mkdirSync(path.join(dir, 'css'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'img'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'index.html'), page(domainName));
+  fs.writeFileSync(path.join(dir, 'about.html'), page(`About ${domainName}`).replace('index', 'about'));
+  fs.writeFileSync(path.join(dir, 'css', 'style.css'), css);
+  fs.writeFileSync(path.join(dir, 'img', 'logo.svg'), logo);
+  fs.writeFileSync(path.join(dir, 'img', 'hero.svg'), hero);
+}
+
 /**
- * Demo mode: the first few domains on the SSH-reachable demo server get a small site (index.html, about.html,
- * CSS and images) in their directory on the demo SSH host, so the file manager shows something on first click.
- * The others keep no directory, so Create Directory can be tried too.
+ * Demo mode: every domain on the demo's SSH-reachable servers gets a small site in its directory on that server's
+ * SSH host (which the demo's web server serves, and the file manager shows), and, on the server with the hosting
+ * panels, its DirectAdmin site: what the health checks look for. A domain made later (in the console) has none, so
+ * Create Directory can be tried on it.
  */
-export async function seedDemoSites(c: Container, providers: DemoProviders, serverId: string, count = 3) {
-  const rows = await c.database.db
-    .select({ domainName: domains.domainName })
-    .from(domains)
-    .where(eq(domains.serverId, serverId))
-    .orderBy(asc(domains.domainName))
-    .limit(count);
-  for (const { domainName } of rows) {
-    const dir = path.join(providers.sshHost.rootDir, 'www', domainDirName(domainName));
-    if (fs.existsSync(dir)) continue;
-    fs.mkdirSync(path.join(dir, 'css'), { recursive: true });
-    fs.mkdirSync(path.join(dir, 'img'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'index.html'), page(domainName));
-    fs.writeFileSync(path.join(dir, 'about.html'), page(`About ${domainName}`).replace('index', 'about'));
-    fs.writeFileSync(path.join(dir, 'css', 'style.css'), css);
-    fs.writeFileSync(path.join(dir, 'img', 'logo.svg'), logo);
-    fs.writeFileSync(path.join(dir, 'img', 'hero.svg'), hero);
+export async function seedDemoSites(
+  c: Container,
+  providers: DemoProviders,
+  hosts: { id: string; rootDir: string; panel: boolean }[],
+) {
+  let n = 0;
+  for (const host of hosts) {
+    const [server] = await c.database.db
+      .select({ domainsPath: servers.domainsPath })
+      .from(servers)
+      .where(eq(servers.id, host.id));
+    const rows = await c.database.db
+      .select({ domainName: domains.domainName })
+      .from(domains)
+      .where(eq(domains.serverId, host.id))
+      .orderBy(asc(domains.domainName));
+    for (const { domainName } of rows) {
+      writeDemoSite(path.join(host.rootDir, server?.domainsPath ?? '/www', domainDirName(domainName)), domainName);
+      if (host.panel) providers.directAdmin.addDomain(DEMO_DIRECTADMIN.user, domainDirName(domainName));
+      n++;
+    }
   }
-  return rows.length;
+  return n;
 }

@@ -14,8 +14,11 @@ import { seedDemoParsing } from './seed-parsing.ts';
 import { seedDemoLaunch } from './seed-launch.ts';
 import {
   DEMO_NAMECHEAP_USER,
-  DEMO_PROXY_USER,
+  DEMO_PROXIES,
+  DEMO_SITES_PATH,
+  DEMO_SITES_PATH_2,
   DEMO_SSH_EMAIL,
+  DEMO_SSH_EMAIL_2,
   DEMO_YANDEX_TOKENS,
   type DemoProviders,
 } from './providers.ts';
@@ -58,20 +61,34 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   for (const name of DEMO_REGIONS) regions.push(await c.services.regions.create({ name }, actor));
   for (const name of DEMO_BRANDS) await c.services.brands.create({ name }, actor);
 
-  // Proxies: one live (the demo forward proxy), one dead, so the check shows both outcomes.
+  // Proxies: a working one in each of three regions (the demo's forward proxies), and, on purpose, one that stopped
+  // answering (nothing listens on port 1), alone in its region, so the proxy check shows a failure that no site or
+  // cloud depends on.
+  const regionByName = new Map(regions.map((r) => [r.name, r]));
+  const proxyRegions: string[] = [];
+  for (const [i, x] of DEMO_PROXIES.entries()) {
+    const regionId = regionByName.get(x.region)!._id;
+    proxyRegions.push(regionId);
+    await c.services.proxies.create(
+      {
+        IPAddress: '127.0.0.1',
+        httpPort: providers.proxies[i]!.port,
+        proxyType: 'http',
+        isHttps: false,
+        username: x.username,
+        regionId,
+      },
+      actor,
+    );
+  }
   await c.services.proxies.create(
     {
       IPAddress: '127.0.0.1',
-      httpPort: providers.proxy.port,
-      proxyType: 'http',
+      httpPort: 1,
+      proxyType: 'socks5',
       isHttps: false,
-      username: DEMO_PROXY_USER,
-      regionId: regions[0]!._id,
+      regionId: regionByName.get('Europe East')!._id,
     },
-    actor,
-  );
-  await c.services.proxies.create(
-    { IPAddress: '127.0.0.1', httpPort: 1, proxyType: 'socks5', isHttps: false, regionId: regions[1]!._id },
     actor,
   );
 
@@ -101,20 +118,24 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   // A Cloudflare account whose zones are not in the console yet: something to import.
   await seedDemoImports(c, providers, actor);
 
-  // Servers: one reachable over SSH (the in-process host, with a key already installed), one on a closed port.
+  // Servers: two reachable over SSH (the in-process hosts, each with a key already installed; the first also has
+  // the hosting panels), and one on a closed port.
   const live = await c.services.servers.create(
     {
       IPAddress: '127.0.0.1',
       email: DEMO_SSH_EMAIL,
       sshPort: providers.sshHost.port,
-      domainsPath: '/www',
-      domainsLimitQty: 50,
+      domainsPath: DEMO_SITES_PATH,
+      // Room for what the demo's visitors (and the browser suite) launch, import and create on it.
+      domainsLimitQty: 80,
       username: 'root',
     },
     actor,
   );
   await c.services.servers.generateKey(live._id, 'ed25519', actor);
-  // Has a key, so its connection test fails for the reason that matters: nothing listens on the port.
+  // On purpose: a retired server whose SSH no longer answers, with no domains on it, so the Servers screen and the
+  // dashboard show an offline server. Has a key, so its connection test fails for the reason that matters:
+  // nothing listens on the port.
   const closed = await c.services.servers.create(
     {
       IPAddress: '127.0.0.1',
@@ -128,10 +149,20 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     actor,
   );
   await c.services.servers.generateKey(closed._id, 'ed25519', actor);
-  await c.services.servers.create(
-    { IPAddress: '203.0.113.40', email: 'panel@fleetdesk.local', domainsLimitQty: 40, domainsPath: '/var/www' },
+  // Made after the closed one: the browser suite takes the first 127.0.0.1 server as the live one and the next
+  // one on another port as the closed one.
+  const web2 = await c.services.servers.create(
+    {
+      IPAddress: '127.0.0.1',
+      email: DEMO_SSH_EMAIL_2,
+      sshPort: providers.sshHost2.port,
+      domainsPath: DEMO_SITES_PATH_2,
+      domainsLimitQty: 60,
+      username: 'root',
+    },
     actor,
   );
+  await c.services.servers.generateKey(web2._id, 'ed25519', actor);
   // People and catalogues: an operator with a narrower role, WAF templates, a registrator and a contact.
   const operators = await c.services.roles.create(
     {
@@ -200,10 +231,14 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     },
     actor,
   );
-  const domains = await seedDemoDomains(c, actor);
+  // The domains live on the reachable servers and check their sites from the regions with a working proxy.
+  const domains = await seedDemoDomains(c, actor, { serverIds: [live._id, web2._id], regionIds: proxyRegions });
   await seedDemoDashboard(c, actor);
   await seedDemoRegistrar(c, providers, registrator._id);
-  await seedDemoSites(c, providers, live._id);
+  await seedDemoSites(c, providers, [
+    { id: live._id, rootDir: providers.sshHost.rootDir, panel: true },
+    { id: web2._id, rootDir: providers.sshHost2.rootDir, panel: false },
+  ]);
   await seedDemoParsing(c, providers, live._id, regions[0]!._id);
   const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;
   // The Yandex Webmaster account of the simulator's first user; the zone-linked domains use it.
@@ -211,7 +246,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     { name: 'Demo Yandex Webmaster', apiToken: DEMO_YANDEX_TOKENS[0] },
     actor,
   );
-  const zoneLinked: { id: string; zoneId: string }[] = [];
+  const zoneLinked: { id: string; name: string; zoneId: string }[] = [];
   for (const z of zoneLinks) {
     const d = await c.services.domains.create(
       {
@@ -224,7 +259,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
       actor,
     );
     await c.services.domains.setCloudZone(d._id, { cloudZoneId: z.zoneId, cloudRulesetId: null }, actor);
-    zoneLinked.push({ id: d._id, zoneId: z.zoneId });
+    zoneLinked.push({ id: d._id, name: z.name, zoneId: z.zoneId });
   }
   await seedDemoHealth(c, providers, actor, { serverId: live._id, regionId: regions[0]!._id, zoneLinked });
   await seedDemoLaunch(c, actor, {
@@ -240,9 +275,9 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
 }
 
 /**
- * The demo Namecheap account holds most of the console's domains tied to the registrator (every sixth is left
- * out, so the Domain Registrator tab shows the unsuccessful answer and its Register link), some of them expiring
- * within weeks, plus names only the registrar has, to import.
+ * The demo Namecheap account holds most of the console's domains tied to the registrator, with the same
+ * expiration dates (every sixth is left out, so the Domain Registrator tab shows the unsuccessful answer and its
+ * Register link), plus names only the registrar has, to import.
  */
 async function seedDemoRegistrar(c: Container, providers: DemoProviders, registratorId: string) {
   const owned: { name: string; expires: string | null }[] = [];
@@ -251,8 +286,7 @@ async function seedDemoRegistrar(c: Container, providers: DemoProviders, registr
     if (!items.length) break;
     for (const d of items) {
       if (d.domainRegistratorId !== registratorId || d.domainNo % 6 === 0) continue;
-      const soon = new Date(Date.now() + ((d.domainNo % 20) + 3) * 86_400_000).toISOString().slice(0, 10);
-      owned.push({ name: d.domainName, expires: d.domainNo % 5 === 0 ? soon : d.domainRegistratorExpirationDate });
+      owned.push({ name: d.domainName, expires: d.domainRegistratorExpirationDate });
     }
   }
   seedNamecheapDemo(providers.namecheap, { apiUser: DEMO_NAMECHEAP_USER, apiKey: 'demo-namecheap-key' }, owned);
