@@ -183,15 +183,17 @@ describe('Namecheap client against the simulator', () => {
         waits.push(ms);
         clock += ms;
       },
-      maxQueueWaitMs: 60_000,
+      maxQueueWaitMs: 61_000,
     });
     for (let i = 0; i < 4; i++) await nc.getInfo(creds(), 'alpha.com');
-    expect(waits).toEqual([60_000]);
+    // A second past the window: the first call, counted when sent, has left Namecheap's window when the fourth
+    // arrives (sent at exactly 60 s it could arrive while Namecheap still counted the first: error 500000).
+    expect(waits).toEqual([61_000]);
     const strict = client({ callsPerMinute: 1, now: () => clock, maxQueueWaitMs: 1000 });
     await strict.getInfo(creds(), 'alpha.com');
     const err = await failure(strict.getInfo(creds(), 'alpha.com'));
     expect(err.status).toBe(429);
-    expect(err.message).toBe('Namecheap: the 1 calls a minute allowed for this account are used up; try again in 60 s');
+    expect(err.message).toBe('Namecheap: the 1 calls a minute allowed for this account are used up; try again in 61 s');
   });
 
   it("keeps a compressed window: its budget refills within it, and waits past a sixth of it are the caller's", async () => {
@@ -209,9 +211,10 @@ describe('Namecheap client against the simulator', () => {
     await nc.getInfo(creds(), 'alpha.com');
     clock += 5500;
     await nc.getInfo(creds(), 'alpha.com');
-    // The first slot frees 0.5 s later: within a sixth of the window (1 s), so the client waits for it.
+    // The first slot frees 0.5 s later (and the margin of a sixtieth of the window, 0.1 s): within a sixth of the
+    // window (1 s), so the client waits for it.
     await nc.getInfo(creds(), 'alpha.com');
-    expect(waits).toEqual([500]);
+    expect(waits).toEqual([600]);
     // The next frees 5.5 s later: longer than a sixth of the window, so it is a 429 with the wait.
     const err = await failure(nc.getInfo(creds(), 'alpha.com'));
     expect(err.status).toBe(429);

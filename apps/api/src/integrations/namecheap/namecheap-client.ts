@@ -149,7 +149,10 @@ export function createNamecheapClient(opts: NamecheapClientOptions) {
   const rateLimitRetries = opts.rateLimitRetries ?? 3;
   const backoffMs = opts.backoffMs ?? 2_000;
   const perMinute = opts.callsPerMinute ?? 20;
-  const budget = createRequestBudget({ requests: perMinute, windowMs, now });
+  // Counted here when sent, counted by Namecheap when received: a margin past the window keeps the call that
+  // frees a slot from arriving while Namecheap still counts the one it replaces (error 500000).
+  const marginMs = Math.min(1000, Math.ceil(windowMs / 60));
+  const budget = createRequestBudget({ requests: perMinute, windowMs, now, marginMs });
   const per = windowMs === 60_000 ? 'a minute' : `per ${windowMs / 1000} s`;
 
   const accountKey = (c: NamecheapCredentials) =>
