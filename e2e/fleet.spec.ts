@@ -60,7 +60,7 @@ test('filter by brand, select all matching, plan an SSL change, run it and see i
   await page.getByRole('button', { name: 'Plan a fleet change (3)' }).click();
 
   await expect(page.getByRole('heading', { name: 'Plan a fleet change' })).toBeVisible();
-  await expect(page.getByText('3 domain(s) selected: all domains matching the list’s filters.')).toBeVisible();
+  await expect(page.getByText('3 domains selected: all domains matching the list’s filters.')).toBeVisible();
   await page.getByLabel('Action').selectOption({ label: 'Set the SSL mode' });
   await page.getByLabel('SSL mode').selectOption({ label: 'Full strict' });
   await page.getByRole('button', { name: 'Plan', exact: true }).click();

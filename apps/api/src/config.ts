@@ -237,7 +237,7 @@ const ConfigSchema = z.object({
   ALERT_ALLOW_PRIVATE_DESTINATIONS: boolish,
   /** The console's address, for links in messages (none: messages name the page without a link). */
   ALERTS_CONSOLE_URL: z
-    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
     .optional()
     .or(z.literal('').transform(() => undefined)),
   // The parser (decision 028): fetches at once per job, per-request timeout, retries, and its size limits.
@@ -272,7 +272,7 @@ const ConfigSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(25),
   // Single sign-on with an OpenID Connect provider (decision 042); off while OIDC_ISSUER is unset.
   OIDC_ISSUER: z
-    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
     .optional()
     .or(z.literal('').transform(() => undefined)),
   OIDC_CLIENT_ID: z.string().trim().max(500).optional(),
@@ -285,7 +285,7 @@ const ConfigSchema = z.object({
     .refine((v) => v.split(/\s+/).includes('openid'), 'must include openid'),
   /** The console's public address: the provider sends users back to <base>/auth/oidc/callback. */
   OIDC_REDIRECT_BASE: z
-    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /** Shown on the sign-in button: "Sign in with <name>". */

@@ -67,7 +67,7 @@ const httpUrl = (label: string) =>
       } catch {
         return false;
       }
-    }, `${label} must be an http(s) URL`)
+    }, `${label} must be an http or https URL`)
     .refine(hasNoUrlCredentials, urlCredentialsMessage(label));
 
 export const NotificationChannelSchema = z.object({

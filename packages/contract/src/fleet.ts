@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plural } from './outcomes.ts';
 import { FLEET_IDS_MAX } from './constants.ts';
 import { IdSchema, ListQuerySchema } from './common.ts';
 import {
@@ -142,7 +143,7 @@ export function describeFleetAction(a: FleetAction): string {
     case 'tls13':
       return `TLS 1.3 → ${TLS_1_3_LABELS[a.value]}`;
     case 'waf_set_push':
-      return `Firewall templates → ${a.cloudFirewallRules.length} rule(s), then push`;
+      return `Firewall templates → ${plural(a.cloudFirewallRules.length, 'rule')}, then push`;
     case 'dns_add':
       return `Add ${a.record.type} ${a.record.name} → ${a.record.content}`;
     case 'dns_set':
@@ -151,10 +152,10 @@ export function describeFleetAction(a: FleetAction): string {
       return `Delete ${a.type} ${a.name}`;
     case 'dns_template':
       return a.template
-        ? `DNS template ${a.template.name} (${a.template.records.length} record(s))`
+        ? `DNS template ${a.template.name} (${plural(a.template.records.length, 'record')})`
         : FLEET_ACTION_LABELS.dns_template;
     case 'redirects':
-      return `Redirect rules → ${a.rules.length} rule(s)`;
+      return `Redirect rules → ${plural(a.rules.length, 'rule')}`;
     case 'health_fix': {
       const c = healthCheckOf(a.check);
       return `Fix ${c ? `${c.plane}: ${c.label}` : a.check} → each domain's expected value`;

@@ -26,7 +26,7 @@ export const LAUNCH_PROFILE_MESSAGES = {
   contactToRegister: 'Pick the contact the name is registered to',
   contentKind: `Content source must be one of ${CONTENT_SOURCE_KINDS.join(', ')}`,
   contentDomainId: 'Pick the domain whose content is copied',
-  contentUrl: 'URL to parse must be an http(s) URL',
+  contentUrl: 'URL to parse must be an http or https URL',
   contentRegionId: 'Pick the region whose proxies parse the URL',
   firewallRuleIds: 'Firewall rules must be a list of ids',
   firewallRulesMax: `At most ${LAUNCH_PROFILE_FIREWALL_RULES_MAX} firewall rules`,

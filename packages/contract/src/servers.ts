@@ -32,7 +32,7 @@ const optionalUrl = (label: string) =>
       .string()
       .trim()
       .max(2000)
-      .pipe(z.url({ protocol: /^https?$/, message: `${label} must be an http(s) URL` }))
+      .pipe(z.url({ protocol: /^https?$/, message: `${label} must be an http or https URL` }))
       .refine(hasNoUrlCredentials, urlCredentialsMessage(label))
       .nullable()
       .optional(),

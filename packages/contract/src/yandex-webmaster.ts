@@ -40,7 +40,7 @@ export function yandexVerificationMarkers(uin: string) {
 
 const hostUrlText = () =>
   requiredText(500, 'Host url').refine((v) => /^(https?:\/\/)?[^\s/?#]+(:\d+)?\/?$/i.test(v), {
-    message: 'Host url must be a host name or an http(s) address of a site root',
+    message: 'Host url must be a host name or an http or https address of a site root',
   });
 const pageUrl = (label: string) =>
   requiredText(2000, label).refine(

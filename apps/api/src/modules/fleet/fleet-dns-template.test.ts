@@ -108,7 +108,7 @@ describe('fleet: apply a DNS template', () => {
     });
 
     const p = await plan([fresh.id, partly.id, noServer.id], template._id);
-    expect(p.description).toBe(`DNS template ${template.name} (3 record(s))`);
+    expect(p.description).toBe(`DNS template ${template.name} (3 records)`);
     expect(p.counts).toMatchObject({ total: 3, change: 2, refused: 1 });
     const planned = await itemsOf(p._id);
     expect(planned.get(noServer.id)).toMatchObject({ outcome: 'refused', reason: FLEET_MESSAGES.noServerIp });

@@ -3,6 +3,7 @@ import {
   dnsConflict,
   dnsRecordProblems,
   FLEET_MESSAGES,
+  plural,
   SSL_MODE_LABELS,
   renderDnsTemplate,
   TLS_1_3_LABELS,
@@ -225,17 +226,23 @@ export function createFleetActions(deps: FleetDeps) {
         case 'waf_push':
         case 'waf_set_push': {
           const st = await cf.firewallRulesState(d._id, actor);
-          const before = `${st.inZone} console rule(s) in the zone`;
+          const before = `${plural(st.inZone, 'console rule')} in the zone`;
           if (a.kind === 'waf_push') {
             if (st.saved === 0 && st.inZone === 0) return refused(FLEET_MESSAGES.noRules, before);
-            return st.matches ? same(before, st.version) : change(before, `${st.saved} rule(s) pushed`, st.version);
+            return st.matches
+              ? same(before, st.version)
+              : change(before, `${plural(st.saved, 'rule')} pushed`, st.version);
           }
           const saved = (await domains.getFirewallRules(d._id)).map((r) => `${r.ruleId}:${r.priority}`);
           const want = a.cloudFirewallRules.map((r) => `${r.ruleId}:${r.priority}`);
           const sameSet = sameJson([...saved].sort(), [...want].sort());
           return sameSet && st.matches
             ? same(before, saved)
-            : change(`${saved.length} template(s); ${before}`, `${want.length} template(s) pushed`, saved);
+            : change(
+                `${plural(saved.length, 'template')}; ${before}`,
+                `${plural(want.length, 'template')} pushed`,
+                saved,
+              );
         }
         case 'dns_add': {
           const rn = recordName(a.record.name, name);
@@ -407,7 +414,8 @@ export function createFleetActions(deps: FleetDeps) {
           const now = matching(await dnsNow(d, actor), a.type, rn);
           if (!now.length) return already;
           const ids = now.map((r) => r.id).sort();
-          if (!sameJson(ids, seen)) return changed(`${(seen as string[]).length} record(s)`, `${ids.length} record(s)`);
+          if (!sameJson(ids, seen))
+            return changed(plural((seen as string[]).length, 'record'), plural(ids.length, 'record'));
           await cf.changeDnsRecords(d._id, { deletes: ids.map((id) => ({ id })), patches: [], posts: [] }, actor);
           return { status: 'done' };
         }
@@ -415,7 +423,8 @@ export function createFleetActions(deps: FleetDeps) {
           const now = rulesKey((await cf.getRedirectRules(d._id, actor)).rules as RuleView[]);
           const want = redirectRulesFor(a.rules, name);
           if (sameJson(now, rulesKey(want))) return already;
-          if (!sameJson(now, seen)) return changed(`${(seen as string[]).length} rule(s)`, `${now.length} rule(s)`);
+          if (!sameJson(now, seen))
+            return changed(plural((seen as string[]).length, 'rule'), plural(now.length, 'rule'));
           await cf.setRedirectRules(d._id, { rules: want }, actor);
           return { status: 'done' };
         }
@@ -425,7 +434,10 @@ export function createFleetActions(deps: FleetDeps) {
           const { diff } = r;
           if (!diff.refusal && !diff.posts.length && !diff.patches.length) return already;
           if (!sameJson(diff.seen, seen))
-            return changed(`${(seen as string[] | null)?.length ?? 0} record(s)`, `${diff.seen.length} record(s)`);
+            return changed(
+              plural((seen as string[] | null)?.length ?? 0, 'record'),
+              plural(diff.seen.length, 'record'),
+            );
           if (diff.refusal) return { status: 'skipped', reason: diff.refusal };
           // One batch: Cloudflare applies it all or nothing.
           await cf.changeDnsRecords(d._id, { deletes: [], patches: diff.patches, posts: diff.posts } as never, actor);

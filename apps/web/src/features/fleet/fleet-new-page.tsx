@@ -12,6 +12,7 @@ import {
   isProxiableType,
   DNS_RECORD_TYPES,
   FLEET_ACTION_LABELS,
+  plural,
   REDIRECT_STATUS_CODES,
   SSL_MODES,
   SSL_MODE_LABELS,
@@ -163,8 +164,8 @@ export function FleetNewPage() {
     <section>
       <h1 className="h3 mb-1">Plan a fleet change</h1>
       <p className="text-body-secondary">
-        {state.count} domain(s) selected: {how}. Planning reads each domain’s current state and shows what will change
-        before anything is changed.
+        {plural(state.count, 'domain')} selected: {how}. Planning reads each domain’s current state and shows what will
+        change before anything is changed.
       </p>
       <Form onSubmit={submit} noValidate>
         <Card body className="mb-3">

@@ -9,7 +9,7 @@ import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { stateVariant, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
+import { plural, stateVariant, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
@@ -186,7 +186,7 @@ function Buttons({ plan }: { plan: FleetPlan }) {
   const go = (v: FleetVerb) => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
   const confirmRun = async () => {
     const ok = await dialogs.confirm(
-      `Change ${plan.run.total} domain(s): ${plan.description}. Each is read again first; one changed since the plan is skipped.`,
+      `Change ${plural(plan.run.total, 'domain')}: ${plan.description}. Each is read again first; one changed since the plan is skipped.`,
       { title: 'Run the plan', confirmLabel: 'Run' },
     );
     if (ok) go('run');

@@ -9,7 +9,7 @@ import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { IMPORT_SOURCE_LABELS, stateVariant, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
+import { IMPORT_SOURCE_LABELS, plural, stateVariant, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
@@ -98,7 +98,7 @@ function Buttons({ plan }: { plan: ImportPlan }) {
   const go = (v: 'run' | 'cancel') => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
   const confirmRun = async () => {
     const ok = await dialogs.confirm(
-      `Import ${plan.run.total} name(s) from ${plan.sourceLabel}: ${plan.counts.create} created, ${plan.counts.link} linked. Each is checked again first; one done meanwhile is skipped.`,
+      `Import ${plural(plan.run.total, 'name')} from ${plan.sourceLabel}: ${plan.counts.create} created, ${plan.counts.link} linked. Each is checked again first; one done meanwhile is skipped.`,
       { title: 'Run the import', confirmLabel: 'Run' },
     );
     if (ok) go('run');

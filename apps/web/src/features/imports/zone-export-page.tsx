@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { plural } from '@fleetdesk/contract';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -72,7 +73,7 @@ export function ZoneExportPage() {
         ) : job.state === 'completed' ? (
           <div className="d-flex flex-column gap-2">
             <div data-testid="zone-export-summary">
-              {result.zones ?? 0} zone file(s) in {result.fileName}
+              {plural(result.zones ?? 0, 'zone file')} in {result.fileName}
               {result.failedCount ? `; ${result.failedCount} could not be read (listed in FAILED.txt)` : ''}
             </div>
             <div>
