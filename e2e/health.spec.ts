@@ -34,6 +34,9 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
   await link.click();
 
   await page.getByRole('tab', { name: 'Health' }).click();
+  // A tab that edits nothing has neither the form's title nor its Save.
+  await expect(page.getByRole('heading', { name: 'Domain Health' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
   // The list says what the domain's Health tab says.
   await expect(page.getByTestId('health-problem-summary')).toHaveText(numbers);
   const tls = page.getByTestId('health-cf_tls13');

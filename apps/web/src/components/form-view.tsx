@@ -62,6 +62,8 @@ export interface FormViewProps<TItem extends Entity, TValues extends FieldValues
   submitLabel?: string;
   /** Hide the submit button (e.g. while a read-only tab of the form is open). */
   hideSubmit?: boolean;
+  /** The edit page's title when not "Edit <entity>" (e.g. a read-only tab, which edits nothing). */
+  editTitle?: string;
   /** Extra links or buttons in the edit page's header. */
   actions?: (item: TItem) => ReactNode;
   /** The audit log entity of the History link; defaults to `resource.resource`. `false` hides the link. */
@@ -122,10 +124,11 @@ function FormTitle<TItem extends Entity, TValues extends FieldValues, TInput>({
   item,
   resource,
   history,
+  editTitle,
 }: FormViewProps<TItem, TValues, TInput> & { item?: TItem }) {
   const historyEntity = history === false ? undefined : (history ?? resource.resource);
   return (
-    <PageHeader title={id ? `Edit ${entity}` : `Create ${entity}`}>
+    <PageHeader title={id ? (editTitle ?? `Edit ${entity}`) : `Create ${entity}`}>
       {item && actions?.(item)}
       {id && historyEntity && (
         <LinkButton to={historyPath(historyEntity, id)} variant="outline-secondary">

@@ -149,8 +149,12 @@ function DateField({ name, label }: { name: 'domainRegistratorExpirationDate'; l
   );
 }
 
-/** The tabs that only read the saved domain: the form's Save has nothing to do there. */
-const READ_ONLY_TABS: readonly string[] = ['direct-admin', 'isp-manager'];
+/** The tabs that only read the saved domain, by their page title: the form's Save has nothing to do there. */
+const READ_ONLY_TABS: Readonly<Record<string, string>> = {
+  'direct-admin': 'Domain on Direct Admin',
+  'isp-manager': 'Domain on ISP Manager',
+  health: 'Domain Health',
+};
 
 /**
  * A hosting panel tab: the panel is asked only for a saved domain with a saved server; otherwise a note says
@@ -341,6 +345,8 @@ function DomainFields({ item }: { item?: Domain }) {
 export function DomainFormPage() {
   const { id } = useParams();
   const [searchParams] = useSearchParams();
+  const tab = searchParams.get('tab') ?? '';
+  const readOnly = Object.hasOwn(READ_ONLY_TABS, tab) ? READ_ONLY_TABS[tab] : undefined;
   return (
     <FormView<Domain, DomainFormValues, DomainInput>
       entity="Domain"
@@ -351,7 +357,8 @@ export function DomainFormPage() {
       toValues={toFormValues}
       paths={domainPaths}
       hideDelete
-      hideSubmit={READ_ONLY_TABS.includes(searchParams.get('tab') ?? '')}
+      hideSubmit={readOnly !== undefined}
+      editTitle={readOnly}
       actions={(item) => <DomainMenus domainId={item._id} cloudZoneId={item.cloudZoneId} />}
     >
       {({ item }) => (
