@@ -88,4 +88,7 @@ test('imports a Cloudflare account, then round-trips a zone file through the DNS
   const bytes = await readFile((await zip.path())!);
   expect(bytes.subarray(0, 2).toString()).toBe('PK');
   expect(bytes.toString('latin1')).toContain(`${ZONE}.txt`);
+  // Its breadcrumb's parent lists the exports among the jobs, not every job.
+  await page.getByRole('navigation', { name: 'breadcrumb' }).getByRole('link', { name: 'Zone Export' }).click();
+  await expect(page).toHaveURL(/\/jobs\?kind=zone-files\.export$/);
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { unzipSync } from 'fflate';
+import { sql } from 'drizzle-orm';
 import { namedCheckzone } from '../../test/bind-tools.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -69,6 +70,43 @@ describe('zone files of a selection', () => {
       const verdict = namedCheckzone(name, zoneText);
       if (verdict) expect(verdict.ok, verdict.out).toBe(true);
     }
+  }, 90_000);
+
+  it('refuses a selection with no zone at all, and fails (offering no zip) when every zone fails', async () => {
+    const email = `${unique('ops')}@example.com`;
+    const token = `${unique('tok')}-0123456789abcdef`;
+    sim.addAccount({ email, token });
+    const cloud = (await call('POST', '/api/clouds', { email, token })).json().data._id as string;
+    const bare: string[] = [];
+    for (let i = 0; i < 2; i++)
+      bare.push(
+        (
+          await call('POST', '/api/domains', { domainName: `${unique('bare')}.com`, status: 'active', cloudId: cloud })
+        ).json().data._id,
+      );
+    const refused = await call('POST', '/api/zone-files/exports', { selection: { ids: bare } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('Select at least one domain with a Cloudflare zone');
+
+    // Two zones that Cloudflare no longer has: nothing to zip.
+    const gone: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const d = (
+        await call('POST', '/api/domains', { domainName: `${unique('gone')}.com`, status: 'active', cloudId: cloud })
+      ).json().data;
+      expect((await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`)).statusCode).toBe(200);
+      await t.c.database.db.execute(
+        sql`UPDATE domains SET cloud_zone_id = ${'0'.repeat(31) + String(i)} WHERE id = ${d._id}`,
+      );
+      gone.push(d._id);
+    }
+    const res = await call('POST', '/api/zone-files/exports', { selection: { ids: gone } });
+    expect(res.statusCode, res.body).toBe(201);
+    const jobId = res.json().data.jobId as string;
+    const job = (await t.c.jobEngine.waitFor(jobId, 60_000)) as unknown as Job;
+    expect(job.state).toBe('failed');
+    expect(job.error).toMatch(/^No zone file exported: every zone failed; the first, gone-/);
+    expect((await call('GET', `/api/zone-files/exports/${jobId}`)).statusCode).toBe(404);
   }, 90_000);
 
   it('refuses an empty selection and one that is too large', async () => {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import {
@@ -13,7 +13,7 @@ import { domains as domainsTable, zoneFileExports } from '../../db/schema/index.
 import type { Actor } from '../../http/context.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../jobs/engine.ts';
-import { defineJob, type JobContext } from '../../jobs/registry.ts';
+import { defineJob, PermanentJobError, type JobContext } from '../../jobs/registry.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudflareRouting } from './cloudflare-routing.ts';
 import type { ZoneFileService } from './zone-file.service.ts';
@@ -81,6 +81,11 @@ export function createZoneFileExports(deps: {
         done++;
         await ctx.progress({ done, total: ids.length, unit: 'zones', message: `${done} of ${ids.length}` });
       }
+      // A zip with no zone in it is not an export: the job fails with the first zone's reason, offering nothing.
+      if (!zones && failed.length)
+        throw new PermanentJobError(
+          `No zone file exported: every zone failed; the first, ${failed[0]!.domain}: ${failed[0]!.error}`,
+        );
       if (failed.length) {
         const text = failed.map((f) => `${f.domain}\t${f.error}`).join('\n');
         zip.addBuffer(Buffer.from(`Zones that could not be exported:\n${text}\n`), 'FAILED.txt', { mtime: new Date() });
@@ -111,7 +116,17 @@ export function createZoneFileExports(deps: {
         : await deps.idsForFilter(sel.filter ?? ({} as DomainFilter), ZONE_EXPORT_MAX + 1);
       if (ids.length > ZONE_EXPORT_MAX)
         throw new ValidationError(ZONE_EXPORT_TEXT.tooMany, { selection: ZONE_EXPORT_TEXT.tooMany });
-      if (!ids.length) throw new ValidationError(ZONE_EXPORT_TEXT.none, { selection: ZONE_EXPORT_TEXT.none });
+      // Only domains with a zone have a zone file: a selection without any is refused, not zipped empty (the
+      // others of a selection with some are listed in FAILED.txt, saying why).
+      const withZone: string[] = [];
+      for (let i = 0; i < ids.length && !withZone.length; i += 1000) {
+        const rows = await deps.db
+          .select({ id: domainsTable.id })
+          .from(domainsTable)
+          .where(and(inArray(domainsTable.id, ids.slice(i, i + 1000)), isNotNull(domainsTable.cloudZoneId)));
+        withZone.push(...rows.map((r) => r.id));
+      }
+      if (!withZone.length) throw new ValidationError(ZONE_EXPORT_TEXT.none, { selection: ZONE_EXPORT_TEXT.none });
       const row = await deps.engine().enqueue(ZONE_EXPORT_JOB, { domainIds: ids }, { createdBy: actor.username });
       await deps.audit.record(actor, {
         action: 'export_zone_files',

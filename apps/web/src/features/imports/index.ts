@@ -10,8 +10,11 @@ import { ZoneExportPage } from './zone-export-page.tsx';
 export const importsRoutes: RouteObject[] = [
   { path: 'imports', element: createElement(ImportsListPage) },
   { path: 'imports/new', element: createElement(ImportNewPage) },
-  // The breadcrumb's parent: exports are jobs, listed on the Jobs screen.
-  { path: 'imports/zone-export', element: createElement(Navigate, { to: '/jobs', replace: true }) },
+  // The breadcrumb's parent: exports are jobs, so it leads to the exports among the jobs (not to every job).
+  {
+    path: 'imports/zone-export',
+    element: createElement(Navigate, { to: '/jobs?kind=zone-files.export', replace: true }),
+  },
   { path: 'imports/zone-export/:id', element: createElement(ZoneExportPage) },
   { path: 'imports/:id', element: createElement(ImportPage) },
 ];
