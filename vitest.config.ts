@@ -6,6 +6,8 @@ export default defineConfig({
     // The real-OpenSSH tests need an sshd (scripts/real-sshd.sh sets REAL_SSHD_PORT); CI runs them in a step of their own.
     exclude: [...configDefaults.exclude, ...(process.env.REAL_SSHD_PORT ? [] : ['**/real-sshd*.test.ts'])],
     environment: 'node',
+    // The migrations applied once per run, to the database each test file's own starts as a copy of.
+    globalSetup: ['apps/api/src/test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // PGlite instances are heavy; two cores, so keep parallelism modest.

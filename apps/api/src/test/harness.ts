@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../config.ts';
 import { forgetCounts } from '../http/list-query.ts';
 import { sessionsChanged } from '../lib/session-cache.ts';
@@ -15,7 +16,9 @@ import { hashPassword } from '../lib/passwords.ts';
 
 /**
  * A freshly migrated database for one test file: PGlite in memory, or, when DATABASE_URL is set,
- * a new database on that server (dropped at the end), so files can run in parallel.
+ * a new database on that server (dropped at the end), so files can run in parallel. Both start as a copy of the
+ * database the run's global set-up migrated (test/global-setup.ts, decision 067); `migrate` then finds nothing
+ * to do, and would apply what the copy lacked.
  */
 export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const { DATABASE_URL: url } = loadConfig(process.env, { dotenv: false });
@@ -23,15 +26,15 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
     // PGlite on the test's own thread unless PGLITE_THREAD=worker is asked for (db/pglite-worker.test.ts covers the
     // worker): pg-boss records a job's end without awaiting it, and with the database in a worker thread that
     // statement can outlive a test app's close more often than the suite tolerates (an unhandled rejection).
-    const database = await openPglite(undefined, {
-      thread: process.env.PGLITE_THREAD === 'worker' ? 'worker' : 'main',
-    });
+    const thread = process.env.PGLITE_THREAD === 'worker' ? 'worker' : 'main';
+    const database = await openPglite(undefined, { thread, image: thread === 'main' ? pgliteImage() : undefined });
     await database.migrate();
     return { database, drop: () => database.close() };
   }
   const name = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = await openPostgres(url, { max: 1 });
-  await admin.exec(`CREATE DATABASE ${name}`);
+  const template = provided('pgTemplate');
+  await admin.exec(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const u = new URL(url);
   u.pathname = `/${name}`;
   const database = await openPostgres(u.toString(), { max: 5 });
@@ -44,6 +47,60 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
       await admin.close();
     },
   };
+}
+
+/** What the global set-up provided; nothing outside a vitest run (a script using the harness). */
+function provided<K extends 'pgliteImage' | 'pgTemplate'>(key: K): string | null {
+  try {
+    return inject(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+let image: Blob | undefined;
+function pgliteImage(): Blob | undefined {
+  const file = provided('pgliteImage');
+  if (!file) return undefined;
+  image ??= new Blob([fs.readFileSync(file)]);
+  return image;
+}
+
+const rowsOf = async <T>(database: Database, text: string) =>
+  (await database.db.execute(sql.raw(text))) as unknown as { rows: T[] };
+
+/**
+ * What `reset` truncates: the tables a TRUNCATE of every table would change. That is each table holding rows or
+ * whose identity sequence has moved, and each table with a TRUNCATE trigger (the counts, list versions and
+ * session notices they write are then written as after a TRUNCATE of all); the others are already as it would
+ * leave them. A TRUNCATE costs about the same per table, rows or none (on PostgreSQL each one scans the shared
+ * buffers), and most tests touch a few of 55 tables (decision 067).
+ */
+async function tablesToEmpty(database: Database): Promise<string[]> {
+  const { rows } = await rowsOf<{ name: string; truncateTrigger: boolean }>(
+    database,
+    `select c.relname as "name", exists (select 1 from pg_trigger t where t.tgrelid = c.oid and not t.tgisinternal
+       and (t.tgtype & 32) <> 0) as "truncateTrigger"
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r'`,
+  );
+  const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const lit = (name: string) => `'${name.replace(/'/g, "''")}'`;
+  const always = rows.filter((r) => r.truncateTrigger).map((r) => r.name);
+  const probed = rows.filter((r) => !r.truncateTrigger);
+  if (!probed.length) return always.map(q);
+  const used = await rowsOf<{ name: string }>(
+    database,
+    [
+      ...probed.map((r) => `select ${lit(r.name)} as "name" where exists (select 1 from ${q(r.name)})`),
+      `select t.relname from pg_sequences ps
+         join pg_class s on s.relname = ps.sequencename and s.relkind = 'S'
+         join pg_namespace n on n.oid = s.relnamespace and n.nspname = ps.schemaname
+         join pg_depend d on d.classid = 'pg_class'::regclass and d.objid = s.oid and d.deptype in ('a', 'i')
+         join pg_class t on t.oid = d.refobjid
+       where ps.schemaname = 'public' and ps.last_value is not null`,
+    ].join(' union '),
+  );
+  return [...new Set([...always, ...used.rows.map((r) => r.name)])].map(q);
 }
 
 export type TestApp = {
@@ -116,9 +173,8 @@ export async function createTestApp(
     logs,
     inject: app.inject.bind(app),
     async reset() {
-      const res = await c.database.db.execute(sql.raw(`select tablename from pg_tables where schemaname = 'public'`));
-      const list = (res as unknown as { rows: { tablename: string }[] }).rows.map((r) => `"${r.tablename}"`).join(', ');
-      if (list) await c.database.exec(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+      const list = await tablesToEmpty(c.database);
+      if (list.length) await c.database.exec(`TRUNCATE ${list.join(', ')} RESTART IDENTITY CASCADE`);
       // Sessions served from memory belong to the rows just removed.
       sessionsChanged(c.database);
       forgetCounts(c.database.db);
