@@ -26,6 +26,7 @@ import { ServerPicker, isServerFull, serverFill, serverLabel } from '../../compo
 import { DirectAdminTab } from '../direct-admin/index.ts';
 import { IspManagerTab } from '../ispmanager/index.ts';
 import { DomainHealthTab } from '../health/domain-health-tab.tsx';
+import { DomainTrafficTab } from '../traffic/domain-traffic-tab.tsx';
 import { CloudZoneInfo } from './cloud-zone/index.ts';
 import { DomainMenus } from './domain-menus.tsx';
 import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
@@ -150,7 +151,7 @@ function DateField({ name, label }: { name: 'domainRegistratorExpirationDate'; l
 }
 
 /** The tabs that only read the saved domain: the form's Save has nothing to do there. */
-const READ_ONLY_TABS: readonly string[] = ['direct-admin', 'isp-manager'];
+const READ_ONLY_TABS: readonly string[] = ['direct-admin', 'isp-manager', 'traffic'];
 
 /**
  * A hosting panel tab: the panel is asked only for a saved domain with a saved server; otherwise a note says
@@ -333,6 +334,14 @@ function DomainFields({ item }: { item?: Domain }) {
 
       <Tab tabClassName="px-2" eventKey="health" title="Health" mountOnEnter>
         {item ? <DomainHealthTab domainId={item._id} /> : <p className="text-body-secondary">Save the domain first.</p>}
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="traffic" title="Traffic" mountOnEnter>
+        {item ? (
+          <DomainTrafficTab domainId={item._id} />
+        ) : (
+          <p className="text-body-secondary">Save the domain first.</p>
+        )}
       </Tab>
     </QueryTabs>
   );
