@@ -124,12 +124,11 @@ export const ANALYTICS_LIMITS = {
   httpRequests1hGroups: { notOlderThanS: 7 * 86_400, maxDurationS: 3 * 86_400, maxPageSize: 10_000 },
 } as const;
 
-export interface TrafficShape {
-  /** Requests on an ordinary day, around which the series moves (default: seeded from the zone id). */
-  dailyRequests?: number;
-  /** Scale applied from `since` on (e.g. 0.3 for a fall of 70 %): a test or the demo makes traffic fall. */
-  change?: { since: string; factor: number };
-}
+/**
+ * How a zone's series runs: `dailyRequests` is an ordinary day's volume (default: seeded from the zone id);
+ * `change` scales it from `since` on (0.3 for a fall of 70 %), so a test or the demo can make traffic fall.
+ */
+export type TrafficShape = NonNullable<SimZone['traffic']>;
 
 interface Sums {
   requests: number;
@@ -349,7 +348,6 @@ export function answerGraphql(
   state: CloudflareSimState,
   account: SimAccount,
   rawBody: unknown,
-  traffic: Map<string, TrafficShape>,
   now = Date.now(),
 ): GraphqlAnswer {
   const refuse = (message: string, status = 200): GraphqlAnswer => ({
@@ -410,7 +408,7 @@ export function answerGraphql(
                 'httpRequests1dGroups',
                 args,
                 [...path, 'httpRequests1dGroups'],
-                traffic.get(zone.id),
+                zone.traffic,
                 now,
               ),
             httpRequests1hGroups: (args: { limit: number; filter?: Record<string, unknown>; orderBy?: string[] }) =>
@@ -419,7 +417,7 @@ export function answerGraphql(
                 'httpRequests1hGroups',
                 args,
                 [...path, 'httpRequests1hGroups'],
-                traffic.get(zone.id),
+                zone.traffic,
                 now,
               ),
           };

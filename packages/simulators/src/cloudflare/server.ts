@@ -192,7 +192,6 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
   const batchLimitOf = (zone: SimZone) => opts.dnsBatchLimit ?? dnsBatchLimitOf(zone.plan);
   const hooks = new Set<(entry: RequestLogEntry) => void>();
   const windows = new Map<string, number[]>();
-  const traffic = new Map<string, TrafficShape>();
 
   const recordTypeOf = (id: string): string | undefined => {
     for (const zone of state.zones.values()) {
@@ -628,7 +627,7 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       }
       // The GraphQL Analytics API answers GraphQL's own shape ({ data, errors }), not the v4 envelope.
       if (path === '/graphql' && method === 'POST') {
-        const answer = answerGraphql(state, auth.account, body, traffic);
+        const answer = answerGraphql(state, auth.account, body);
         status = answer.status;
         send(res, answer.status, JSON.stringify(answer.body), { 'content-type': 'application/json; charset=UTF-8' });
         return;
@@ -707,8 +706,10 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       if (status === 'active' && !zone.activatedOn) zone.activatedOn = zone.modifiedOn;
     },
     setZoneTraffic(zoneId, shape) {
-      if (!state.zones.has(zoneId)) throw new Error(`unknown zone ${zoneId}`);
-      traffic.set(zoneId, shape);
+      const zone = state.zones.get(zoneId);
+      if (!zone) throw new Error(`unknown zone ${zoneId}`);
+      zone.traffic = { ...shape };
+      if (opts.stateFile) saveState(state, opts.stateFile);
     },
     fail(next) {
       failures.push(next);

@@ -1,15 +1,15 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { DomainTraffic, TrafficDay } from '@fleetdesk/contract';
+import type { DashboardTraffic, DomainTraffic, TrafficDay } from '@fleetdesk/contract';
 
 /**
  * The domain's traffic as small charts (decision 070: uPlot, the one chart library, loaded only by the screens
  * that draw). This module is imported lazily, so uPlot is in a chunk of its own that /login and /domains never load.
  */
 
-type Series = { label: string; color: string; value: (d: TrafficDay) => number };
-type Chart = { key: string; title: string; series: Series[] };
+type Series<D> = { label: string; color: string; value: (d: D) => number };
+type Chart<D = TrafficDay> = { key: string; title: string; series: Series<D>[] };
 
 const CHARTS: Chart[] = [
   { key: 'requests', title: 'Requests', series: [{ label: 'Requests', color: '#0d6efd', value: (d) => d.requests }] },
@@ -50,7 +50,15 @@ const dayLabel = (ts: number) =>
   new Date(ts * 1000).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const utc = (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
 
-function TrafficChart({ chart, days }: { chart: Chart; days: TrafficDay[] }) {
+function TrafficChart<D extends { date: string }>({
+  chart,
+  days,
+  height = 150,
+}: {
+  chart: Chart<D>;
+  days: D[];
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -61,7 +69,7 @@ function TrafficChart({ chart, days }: { chart: Chart; days: TrafficDay[] }) {
     const plot = new uPlot(
       {
         width: width(),
-        height: 150,
+        height,
         tzDate: utc,
         legend: { show: chart.series.length > 1, live: false },
         cursor: { drag: { x: false, y: false } },
@@ -89,13 +97,13 @@ function TrafficChart({ chart, days }: { chart: Chart; days: TrafficDay[] }) {
       data,
       el,
     );
-    const observer = new ResizeObserver(() => plot.setSize({ width: width(), height: 150 }));
+    const observer = new ResizeObserver(() => plot.setSize({ width: width(), height }));
     observer.observe(el);
     return () => {
       observer.disconnect();
       plot.destroy();
     };
-  }, [chart, days]);
+  }, [chart, days, height]);
   return <div ref={box} className="traffic-chart-plot" />;
 }
 
@@ -125,4 +133,18 @@ export default function TrafficCharts({ traffic }: { traffic: DomainTraffic }) {
       ))}
     </div>
   );
+}
+
+const FLEET_CHART: Chart<DashboardTraffic['days'][number]> = {
+  key: 'fleet',
+  title: 'Fleet requests',
+  series: [
+    { label: 'Requests', color: '#0d6efd', value: (d) => d.requests },
+    { label: 'Page views', color: '#6f42c1', value: (d) => d.pageViews },
+  ],
+};
+
+/** The dashboard's chart: the fleet's requests and page views per day. */
+export function FleetTrafficChart({ days }: { days: DashboardTraffic['days'] }) {
+  return <TrafficChart chart={FLEET_CHART} days={days} height={140} />;
 }
