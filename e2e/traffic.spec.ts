@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { DomainTraffic } from '@fleetdesk/contract';
+import type { DashboardTraffic, DomainTraffic } from '@fleetdesk/contract';
 import { apiCreate, apiToken, expect, signIn, test } from './fixtures.ts';
 
 /**
@@ -59,16 +59,20 @@ async function expectCharts(page: Page, t: DomainTraffic) {
 
 for (const width of [1280, 390]) {
   test(`the domain page draws the last 7 and 30 days of the simulator's series at ${width} px`, async ({
-    page,
+    page: first,
+    context,
     request,
   }) => {
-    await page.setViewportSize({ width, height: 900 });
     const { id, traffic } = await demoDomain(request);
+    // Signing in lands on the dashboard, which draws too: the domain page is then opened as a first visit.
+    await signIn(first);
+    await first.close();
+    const page = await context.newPage();
+    await page.setViewportSize({ width, height: 900 });
     const scripts: string[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname);
     });
-    await signIn(page);
     await page.goto(`/domains/${id}`);
     await expect(page.getByRole('tab', { name: 'Traffic' })).toBeVisible();
     // The chart library is not fetched until a screen draws.
@@ -104,4 +108,38 @@ test('a domain without a Cloudflare zone says so instead of drawing', async ({ p
   await page.goto(`/domains/${domain._id}?tab=traffic`);
   await expect(page.getByTestId('traffic-empty')).toHaveText(/This domain has no Cloudflare zone/);
   await expect(page.locator('[data-testid^="traffic-chart-"]')).toHaveCount(0);
+});
+
+test("the dashboard shows the fleet's traffic and links the domain whose traffic fell to its Traffic tab", async ({
+  page,
+  request,
+}) => {
+  const token = await apiToken(request);
+  type Dash = { data: { traffic: DashboardTraffic } };
+  // The periodic read takes the demo's zones soon after start; wait for it rather than reading them here.
+  let traffic: DashboardTraffic | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/api/dashboard', { headers: { Authorization: token } });
+        traffic = ((await res.json()) as Dash).data.traffic;
+        return traffic.falls.some((f) => f.domainName === 'fleetdesk-demo.net');
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+
+  await signIn(page);
+  const panel = page.getByTestId('fleet-traffic');
+  await expect(panel.locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('fleet-traffic-week')).toContainText(
+    `${n(traffic!.week.requests)} requests in the last 7 days`,
+  );
+  const fell = traffic!.falls.find((f) => f.domainName === 'fleetdesk-demo.net')!;
+  expect(fell.change).toBeLessThanOrEqual(-30);
+  const row = page.getByTestId('traffic-falls').locator('li').filter({ hasText: 'fleetdesk-demo.net' });
+  await expect(row).toContainText(`−${Math.abs(fell.change)} %`);
+  await row.getByRole('link', { name: 'fleetdesk-demo.net' }).click();
+  await expect(page).toHaveURL(new RegExp(`/domains/${fell._id}\\?tab=traffic`));
+  await expect(page.getByTestId('traffic-chart-requests').locator('canvas')).toBeVisible();
 });

@@ -40,6 +40,8 @@ const DashboardDomainSchema = z.object({
 /** How many domains the dashboard names whose traffic fell most, and the least a week must have had to be named. */
 export const TRAFFIC_FALLS_SIZE = 8;
 export const TRAFFIC_FALL_MIN_REQUESTS = 100;
+/** A fall smaller than this (in %) is the usual ebb of a week, not news. */
+export const TRAFFIC_FALL_MIN_PERCENT = 10;
 
 const DashboardTrafficSchema = z.object({
   /** The fleet's kept traffic per day (UTC), the last 14 days, today included. */

@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   AUDIT_SIGN_IN_ACTIONS,
   DASHBOARD_LIST_SIZE,
+  TRAFFIC_FALL_MIN_PERCENT,
   TRAFFIC_FALL_MIN_REQUESTS,
   TRAFFIC_FALLS_SIZE,
 } from '@fleetdesk/contract';
@@ -70,7 +71,7 @@ export function createDashboardRepository(db: Db) {
     },
     /**
      * The domains whose requests fell most from the previous week [p1, p2] to the week [w1, w2] (by ratio), among
-     * those with at least TRAFFIC_FALL_MIN_REQUESTS the week before.
+     * those with at least TRAFFIC_FALL_MIN_REQUESTS the week before that fell by TRAFFIC_FALL_MIN_PERCENT or more.
      */
     async trafficFalls(w: { from: string; to: string }, p: { from: string; to: string }) {
       const t = domainTrafficDays;
@@ -87,7 +88,9 @@ export function createDashboardRepository(db: Db) {
         .innerJoin(domains, eq(domains.id, t.domainId))
         .where(sql`${t.day} between ${p.from} and ${w.to}`)
         .groupBy(domains.id, domains.domainNameUnicode)
-        .having(sql`${prev} >= ${TRAFFIC_FALL_MIN_REQUESTS} and ${week} < ${prev}`)
+        .having(
+          sql`${prev} >= ${TRAFFIC_FALL_MIN_REQUESTS} and ${week} <= ${prev} * ${1 - TRAFFIC_FALL_MIN_PERCENT / 100}`,
+        )
         .orderBy(sql`${week}::float8 / ${prev}`, domains.domainNameUnicode)
         .limit(TRAFFIC_FALLS_SIZE);
     },

@@ -211,7 +211,7 @@ describe('GET /api/dashboard', () => {
     const rows = await db
       .insert(domains)
       .values(
-        ['fell.test', 'steady.test', 'grew.test', 'tiny.test', 'halved.test'].map((n) => ({
+        ['fell.test', 'steady.test', 'grew.test', 'tiny.test', 'halved.test', 'ebb.test'].map((n) => ({
           domainName: n,
           domainNameUnicode: n,
         })),
@@ -225,6 +225,7 @@ describe('GET /api/dashboard', () => {
       'grew.test': [100, 300],
       'tiny.test': [10, 0],
       'halved.test': [400, 200],
+      'ebb.test': [1000, 950],
     };
     for (const [name, [before, after]] of Object.entries(plan)) {
       const days = [];
@@ -254,16 +255,17 @@ describe('GET /api/dashboard', () => {
     }
     const token = await t.tokenFor(['cnv:domains']);
     const d = (await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: token } })).json().data;
-    expect(d.traffic.domainsRead).toBe(5);
+    expect(d.traffic.domainsRead).toBe(6);
     expect(d.traffic.days).toHaveLength(14);
-    expect(d.traffic.days[13]).toEqual({ date: day(0), requests: 25, pageViews: 15, visits: 5, threats: 5 });
-    expect(d.traffic.week).toEqual({ since: day(-7), until: day(-1), requests: 7 * (100 + 500 + 300 + 0 + 200) });
+    expect(d.traffic.days[13]).toEqual({ date: day(0), requests: 30, pageViews: 18, visits: 6, threats: 6 });
+    expect(d.traffic.week).toEqual({ since: day(-7), until: day(-1), requests: 7 * (100 + 500 + 300 + 0 + 200 + 950) });
     expect(d.traffic.previousWeek).toEqual({
       since: day(-14),
       until: day(-8),
-      requests: 7 * (1000 + 500 + 100 + 10 + 400),
+      requests: 7 * (1000 + 500 + 100 + 10 + 400 + 1000),
     });
-    // Largest fall first; a domain under 100 requests the week before (tiny) and those that did not fall are left out.
+    // Largest fall first; a domain under 100 requests the week before (tiny), a fall under 10 % (ebb) and those that
+    // did not fall are left out.
     expect(d.traffic.falls).toEqual([
       { _id: id('fell.test'), domainName: 'fell.test', requests: 700, previous: 7000, change: -90 },
       { _id: id('halved.test'), domainName: 'halved.test', requests: 1400, previous: 2800, change: -50 },
