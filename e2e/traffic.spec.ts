@@ -143,3 +143,40 @@ test("the dashboard shows the fleet's traffic and links the domain whose traffic
   await expect(page).toHaveURL(new RegExp(`/domains/${fell._id}\\?tab=traffic`));
   await expect(page.getByTestId('traffic-chart-requests').locator('canvas')).toBeVisible();
 });
+
+test('a zone still pending at Cloudflare has no traffic, and the tab says so', async ({ page, request }) => {
+  const token = await apiToken(request);
+  const headers = { Authorization: token };
+  const clouds = await request.get('/api/clouds?search=ops@fleetdesk-demo.com', { headers });
+  const cloud = ((await clouds.json()) as { data: { items: { _id: string; email: string }[] } }).data.items.find(
+    (c) => c.email === 'ops@fleetdesk-demo.com',
+  );
+  expect(cloud, 'the demo cloud').toBeTruthy();
+  // The demo leaves this account's third zone, still pending, for a domain to link.
+  const domain = await apiCreate(request, token, 'domains', {
+    domainName: 'fleetdesk-demo.org',
+    status: 'active',
+    cloudId: cloud!._id,
+  });
+  const zones = await request.get(`/api/domains/${domain._id}/cloud-flare/zones?search=fleetdesk-demo.org`, {
+    headers,
+  });
+  const zone = (
+    (await zones.json()) as { data: { items: { id: string; name: string; status: string }[] } }
+  ).data.items.find((z) => z.name === 'fleetdesk-demo.org');
+  expect(zone?.status).toBe('pending');
+  const linked = await request.put(`/api/domains/${domain._id}/cloud-flare/link-zone`, {
+    headers,
+    data: { cloudZoneId: zone!.id },
+  });
+  expect(linked.status(), await linked.text()).toBe(200);
+
+  await signIn(page);
+  await page.goto(`/domains/${domain._id}?tab=traffic`);
+  await expect(page.getByTestId('traffic-empty')).toHaveText(
+    /Cloudflare counted no requests to this zone in the last 7 days/,
+  );
+  await expect(page.locator('[data-testid^="traffic-chart-"]')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Last 30 days' }).click();
+  await expect(page.getByTestId('traffic-empty')).toHaveText(/in the last 30 days/);
+});

@@ -99,6 +99,13 @@ describe('cloudflare simulator: GraphQL Analytics', () => {
     expect(total(after.slice(7))).toBeLessThan(total(before.slice(7)) * 0.3);
   });
 
+  it('answers no groups for a zone that is not active (no traffic passes through it)', async () => {
+    const pending = sim.addZone(sim.state.zones.get(zoneId)!.accountId, 'traffic-pending.com', { status: 'pending' });
+    const r = await gql({ query: DAYS, variables: { zoneTag: pending.zoneId, since: day(-6), until: day(0) } });
+    expect(r.body.errors).toBeNull();
+    expect(r.body.data.viewer.zones[0].httpRequests1dGroups).toEqual([]);
+  });
+
   it("refuses an unknown zone and another account's zone with a GraphQL error naming the path", async () => {
     for (const tag of ['0'.repeat(32), otherZoneId]) {
       const r = await gql({ query: DAYS, variables: { zoneTag: tag, since: day(-6), until: day(0) } });

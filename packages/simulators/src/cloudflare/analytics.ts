@@ -303,6 +303,8 @@ function groupsOf(
     throw cfError(`cannot request a time range wider than ${limits.maxDurationS}s`, path);
   }
   const rows: { at: number; sums: Sums }[] = [];
+  // Only an active zone's traffic passes through Cloudflare: a pending one counts nothing (and answers no groups).
+  if (zone.status !== 'active') return [];
   const first = Math.ceil(from / step) * step;
   for (let t = first; t < end && t <= now; t += step) {
     if (daily) {
@@ -403,23 +405,9 @@ export function answerGraphql(
           return {
             zoneTag: zone.id,
             httpRequests1dGroups: (args: { limit: number; filter?: Record<string, unknown>; orderBy?: string[] }) =>
-              groupsOf(
-                zone,
-                'httpRequests1dGroups',
-                args,
-                [...path, 'httpRequests1dGroups'],
-                zone.traffic,
-                now,
-              ),
+              groupsOf(zone, 'httpRequests1dGroups', args, [...path, 'httpRequests1dGroups'], zone.traffic, now),
             httpRequests1hGroups: (args: { limit: number; filter?: Record<string, unknown>; orderBy?: string[] }) =>
-              groupsOf(
-                zone,
-                'httpRequests1hGroups',
-                args,
-                [...path, 'httpRequests1hGroups'],
-                zone.traffic,
-                now,
-              ),
+              groupsOf(zone, 'httpRequests1hGroups', args, [...path, 'httpRequests1hGroups'], zone.traffic, now),
           };
         });
       },
