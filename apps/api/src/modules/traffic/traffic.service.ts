@@ -93,8 +93,11 @@ export function createTrafficService(deps: {
     }
   };
 
-  const answer = async (domainId: string, range: TrafficRange): Promise<DomainTraffic> => {
-    const domain = await deps.domains.get(domainId);
+  const answer = async (
+    domain: { _id: string; cloudZoneId: string | null },
+    range: TrafficRange,
+  ): Promise<DomainTraffic> => {
+    const domainId = domain._id;
     const at = now();
     const since = dayOf(at, -(TRAFFIC_RANGE_DAYS[range] - 1));
     const until = dayOf(at);
@@ -145,13 +148,13 @@ export function createTrafficService(deps: {
       const domain = await deps.domains.get(domainId);
       const state = await repo.readState(domainId);
       if (domain.cloudZoneId && (!state || state.zoneId !== domain.cloudZoneId)) await refresh(domainId, actor);
-      return answer(domainId, range);
+      return answer(domain, range);
     },
 
     /** Reads the domain's traffic from Cloudflare now (the Refresh of the domain page). */
     async refreshNow(domainId: string, range: TrafficRange, actor?: Actor): Promise<DomainTraffic> {
       await refresh(domainId, actor);
-      return answer(domainId, range);
+      return answer(await deps.domains.get(domainId), range);
     },
 
     /** One run of the periodic job: the domains read longest ago (or never), within the fleet share. */

@@ -68,6 +68,25 @@ describe('GET /api/domains/:id/traffic', () => {
     expect(after.days[6]!.requests).toBeLessThan(first.days[6]!.requests * 0.2);
   });
 
+  it("a domain linked to another zone since is read anew, the old zone's days dropped", async () => {
+    const { domainId, zoneId, accountId } = await domainWithZone({ dailyRequests: 5_000 });
+    await call('GET', `/api/domains/${domainId}/traffic`);
+    // The zone was deleted and made again at Cloudflare (a new id, the same name), and the domain linked to it.
+    const name = sim.state.zones.get(zoneId)!.name;
+    sim.state.zones.delete(zoneId);
+    const again = sim.addZone(accountId, name, { status: 'active' });
+    sim.setZoneTraffic(again.zoneId, { dailyRequests: 50 });
+    const linked = await call('PUT', `/api/domains/${domainId}/cloud-flare/link-zone`, { cloudZoneId: again.zoneId });
+    expect(linked.statusCode, linked.body).toBe(200);
+    const before = graphqlCalls();
+    const week = (await call('GET', `/api/domains/${domainId}/traffic`)).json().data as DomainTraffic;
+    expect(graphqlCalls()).toBe(before + 2);
+    expect(week.days.every((d) => d.requests < 100)).toBe(true);
+    const kept = await t.c.repos.traffic.days(domainId, day(-60), day(0));
+    expect(kept.every((r) => r.requests < 100)).toBe(true);
+    expect((await t.c.repos.traffic.readState(domainId))?.zoneId).toBe(again.zoneId);
+  });
+
   it('validates the range with a clear message, and answers 404 for an unknown domain', async () => {
     const { domainId } = await domainWithZone();
     for (const q of ['?range=90d', '?range=', '?range=7']) {
