@@ -56,6 +56,8 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
             { name: 'query', test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/, priority: 25 },
             { name: 'forms', test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/, priority: 20 },
+            // The one chart library (decision 070), fetched only by the screens that draw.
+            { name: 'charts', test: /node_modules[\\/]uplot[\\/]/, priority: 15 },
           ],
         },
       },

@@ -36,6 +36,7 @@ import { domainRegistratorsRoutes } from './modules/domain-registrators/domain-r
 import { domainRegistratorsContactsRoutes } from './modules/domain-registrators-contacts/domain-registrators-contacts.routes.ts';
 import { healthRoutes } from './http/health.ts';
 import { fleetHealthRoutes } from './modules/health/health.routes.ts';
+import { trafficRoutes } from './modules/traffic/traffic.routes.ts';
 import { installMetrics } from './http/metrics.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { cloudFlareRoutes } from './modules/cloud-flare/cloud-flare.routes.ts';
@@ -222,6 +223,7 @@ export async function buildApp(
   await app.register(importsRoutes(c.services.imports));
   await app.register(launchesRoutes(c.services.launches, c.services.launchBatches));
   await app.register(fleetHealthRoutes(c.services.health, () => c.jobEngine));
+  await app.register(trafficRoutes(c.services.traffic));
   await app.register(notificationChannelsRoutes(c.services.notificationChannels));
   await app.register(alertRulesRoutes(c.services.alertRules));
   await app.register(alertsRoutes(c.services.alerts));

@@ -219,6 +219,19 @@ const ConfigSchema = z.object({
   HEALTH_BUDGET_SHARE: z.coerce.number().min(0.01).max(1).default(0.5),
   HEALTH_MAX_DOMAINS_PER_RUN: z.coerce.number().int().min(1).max(100_000).default(2000),
   HEALTH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // Traffic (issue 47, decision 070): each domain's Cloudflare analytics, read again after TRAFFIC_REFRESH_HOURS
+  // by a periodic job every TRAFFIC_CYCLE_MINUTES (0: never), at most TRAFFIC_MAX_DOMAINS_PER_RUN a run.
+  TRAFFIC_CYCLE_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(30),
+  TRAFFIC_REFRESH_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(7 * 24)
+    .default(6),
+  TRAFFIC_MAX_DOMAINS_PER_RUN: z.coerce.number().int().min(1).max(100_000).default(500),
   HEALTH_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
   /** The port the HTTPS check connects to (443; the demo's and tests' sites listen elsewhere on loopback). */
   HEALTH_SITE_PORT: z.coerce.number().int().min(1).max(65_535).default(443),

@@ -98,6 +98,9 @@ import { createHealthChecks } from './modules/health/health.checks.ts';
 import { createHealthFixes } from './modules/health/health.fix.ts';
 import { probeHttps } from './integrations/proxy/https-probe.ts';
 import { HEALTH_CYCLE_JOB, healthCheckJob, healthCycleJob } from './jobs/kinds/health.ts';
+import { TRAFFIC_CYCLE_JOB, trafficCycleJob } from './jobs/kinds/traffic.ts';
+import { createTrafficRepository } from './modules/traffic/traffic.repository.ts';
+import { createTrafficService, type TrafficService } from './modules/traffic/traffic.service.ts';
 import { createNotificationChannelsRepository } from './modules/notification-channels/notification-channels.repository.ts';
 import { createNotificationChannelsService } from './modules/notification-channels/notification-channels.service.ts';
 import { createAlertRulesRepository } from './modules/alert-rules/alert-rules.repository.ts';
@@ -175,6 +178,7 @@ export async function createContainer(
     imports: createImportsRepository(db),
     launches: createLaunchesRepository(db),
     health: createHealthRepository(db),
+    traffic: createTrafficRepository(db),
     notificationChannels: createNotificationChannelsRepository(db),
     alertRules: createAlertRulesRepository(db),
     alerts: createAlertsRepository(db),
@@ -421,6 +425,7 @@ export async function createContainer(
     zoneExports.job,
     proxiesHealthCheckJob({ proxies: services.proxies, allIds: () => repos.proxies.allIds() }),
     healthCycleJob(() => health),
+    trafficCycleJob(() => traffic),
     healthCheckJob(() => health),
     alertsEvaluateJob(() => alerts),
     alertsDeliverJob(() => alerts, { ...DELIVERY_RETRY, delaySeconds: config.ALERTS_RETRY_SECONDS }),
@@ -528,6 +533,15 @@ export async function createContainer(
 
   // Fleet health (issue 28, decision 045): the checks read through the single-domain services, so every call
   // keeps its budgets, proxies and refusals; the periodic job spends only its part of the fleet share.
+  // Traffic (issue 47, decision 070): each domain's Cloudflare analytics, kept; the periodic read spends the fleet share.
+  const traffic: TrafficService = createTrafficService({
+    repo: repos.traffic,
+    domains: services.domains,
+    cloudFlare,
+    background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
+    options: { refreshHours: config.TRAFFIC_REFRESH_HOURS, maxDomainsPerRun: config.TRAFFIC_MAX_DOMAINS_PER_RUN },
+  });
+
   const health: HealthService = createHealthService({
     database,
     repo: repos.health,
@@ -667,6 +681,7 @@ export async function createContainer(
         jobEngine.schedule('servers.health-check', config.SERVER_HEALTH_CHECK_MINUTES);
         jobEngine.schedule('proxies.health-check', config.PROXY_CHECK_MINUTES);
         jobEngine.schedule(HEALTH_CYCLE_JOB, config.HEALTH_CYCLE_MINUTES);
+        jobEngine.schedule(TRAFFIC_CYCLE_JOB, config.TRAFFIC_CYCLE_MINUTES);
         jobEngine.schedule(ALERTS_EVALUATE_JOB, config.ALERTS_EVALUATE_MINUTES);
       }
     },
@@ -692,6 +707,7 @@ export async function createContainer(
       zoneFile,
       zoneExports,
       health,
+      traffic,
       notificationChannels,
       alertRules,
       alerts,

@@ -37,6 +37,42 @@ const DashboardDomainSchema = z.object({
   expirationDate: z.string(),
 });
 
+/** How many domains the dashboard names whose traffic fell most, and the least a week must have had to be named. */
+export const TRAFFIC_FALLS_SIZE = 8;
+export const TRAFFIC_FALL_MIN_REQUESTS = 100;
+/** A fall smaller than this (in %) is the usual ebb of a week, not news. */
+export const TRAFFIC_FALL_MIN_PERCENT = 10;
+
+const DashboardTrafficSchema = z.object({
+  /** The fleet's kept traffic per day (UTC), the last 14 days, today included. */
+  days: z.array(
+    z.object({
+      date: z.string(),
+      requests: z.number().int(),
+      pageViews: z.number().int(),
+      visits: z.number().int(),
+      threats: z.number().int(),
+    }),
+  ),
+  /** The last 7 whole days (to yesterday) and the 7 before them, summed over the fleet. */
+  week: z.object({ since: z.string(), until: z.string(), requests: z.number().int() }),
+  previousWeek: z.object({ since: z.string(), until: z.string(), requests: z.number().int() }),
+  /** Domains whose traffic is kept (those with a Cloudflare zone read at least once). */
+  domainsRead: z.number().int(),
+  /** Domains whose requests fell most against the week before, largest fall (in %) first. */
+  falls: z.array(
+    z.object({
+      _id: IdSchema,
+      domainName: z.string(),
+      requests: z.number().int(),
+      previous: z.number().int(),
+      /** Whole per cent, negative: -40 is a fall of 40 %. */
+      change: z.number().int(),
+    }),
+  ),
+});
+export type DashboardTraffic = z.infer<typeof DashboardTrafficSchema>;
+
 /**
  * The starting page in one answer. An area the caller may not read is null, so the page leaves it out;
  * `today` is the server's UTC date the expiry figures were counted against.
@@ -60,6 +96,8 @@ export const DashboardSchema = z.object({
     .nullable(),
   proxies: z.object({ total: z.number().int(), failing: z.number().int(), unchecked: z.number().int() }).nullable(),
   clouds: z.object({ total: z.number().int() }).nullable(),
+  /** Cloudflare traffic of the fleet (issue 47), read with the `cnv:domains` rule. */
+  traffic: DashboardTrafficSchema.nullable(),
   /** The latest audit entries (the audit trail is readable with the `cnv` rule only). */
   latestChanges: z
     .array(

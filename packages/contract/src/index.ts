@@ -35,6 +35,7 @@ export * from './imports.ts';
 export * from './health-checks.ts';
 export * from './health.ts';
 export * from './health-actions.ts';
+export * from './traffic.ts';
 export * from './two-factor.ts';
 export * from './sessions.ts';
 export * from './api-tokens.ts';

@@ -287,6 +287,8 @@ export function jobSentence(j: JobFacts): string {
       return typeof r.message === 'string' && r.message
         ? r.message
         : `${plural(n('full') + n('cheap'), 'domain')} checked`;
+    case 'traffic.cycle':
+      return typeof r.message === 'string' && r.message ? r.message : `Traffic read for ${plural(n('read'), 'domain')}`;
     case 'health.check':
       return `${plural(n('checked'), 'domain')} checked${n('gone') ? `, ${n('gone').toLocaleString('en-US')} gone meanwhile` : ''}`;
     case 'alerts.evaluate':

@@ -17,3 +17,5 @@ export type {
   ZoneStatus,
 } from './sim-state.ts';
 export type { CfMessage, Envelope, ResultInfo } from './envelope.ts';
+export { ANALYTICS_LIMITS } from './analytics.ts';
+export type { TrafficShape } from './analytics.ts';

@@ -23,6 +23,7 @@ import {
   type RequestLogEntry,
   dnsBatchLimitOf,
 } from './sim-state.ts';
+import { answerGraphql, type TrafficShape } from './analytics.ts';
 import { readBody } from '../http-body.ts';
 import { createFailureQueue, listenOnLoopback } from '../http-server.ts';
 
@@ -85,6 +86,8 @@ export interface CloudflareSim {
   addDnsRecord(zoneId: string, record: Record<string, unknown>): string;
   /** Cloudflare activates a zone once its nameservers point at Cloudflare; this stands in for that. */
   setZoneStatus(zoneId: string, status: ZoneStatus): void;
+  /** Shapes a zone's analytics series (its usual volume, a fall from a date on); by default seeded from its id. */
+  setZoneTraffic(zoneId: string, shape: TrafficShape): void;
   fail(next: CloudflareFailure): void;
   clearFailures(): void;
   purgeLog: CloudflareSimState['purgeLog'];
@@ -613,16 +616,24 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       log.auth = auth.scheme;
       checkRateLimit(auth.account.id);
 
-      const found = match(method, path);
-      if (found instanceof CfError) throw found;
       let body: unknown;
       if (raw.trim() !== '') {
         try {
           body = JSON.parse(raw);
         } catch {
-          throw cfErrors.malformedJson();
+          if (path === '/graphql') body = raw;
+          else throw cfErrors.malformedJson();
         }
       }
+      // The GraphQL Analytics API answers GraphQL's own shape ({ data, errors }), not the v4 envelope.
+      if (path === '/graphql' && method === 'POST') {
+        const answer = answerGraphql(state, auth.account, body);
+        status = answer.status;
+        send(res, answer.status, JSON.stringify(answer.body), { 'content-type': 'application/json; charset=UTF-8' });
+        return;
+      }
+      const found = match(method, path);
+      if (found instanceof CfError) throw found;
       const query = new URLSearchParams(url.search);
       // Cloudflare's own document decides what a request may hold, before any handler looks at it.
       const ctx: Ctx = { method, path, query, body, account: auth.account, scheme: auth.scheme, params: found.params };
@@ -693,6 +704,12 @@ export async function startCloudflareSim(opts: CloudflareSimOptions = {}): Promi
       zone.status = status;
       zone.modifiedOn = nowIso();
       if (status === 'active' && !zone.activatedOn) zone.activatedOn = zone.modifiedOn;
+    },
+    setZoneTraffic(zoneId, shape) {
+      const zone = state.zones.get(zoneId);
+      if (!zone) throw new Error(`unknown zone ${zoneId}`);
+      zone.traffic = { ...shape };
+      if (opts.stateFile) saveState(state, opts.stateFile);
     },
     fail(next) {
       failures.push(next);

@@ -93,6 +93,8 @@ export interface SimZone {
   /** Insertion-ordered, so pages are stable. */
   dnsRecords: Map<string, SimDnsRecord>;
   rulesets: Map<string, SimRuleset>;
+  /** How its analytics series runs (volume, a fall from a date on); absent: seeded from its id alone. */
+  traffic?: { dailyRequests?: number; change?: { since: string; factor: number } };
 }
 
 export interface PurgeLogEntry {

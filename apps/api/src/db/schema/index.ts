@@ -17,3 +17,4 @@ export * from './access.ts';
 export * from './launch.ts';
 export * from './alerts.ts';
 export * from './launches.ts';
+export * from './traffic.ts';

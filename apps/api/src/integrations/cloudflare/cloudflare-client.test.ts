@@ -645,3 +645,74 @@ describe('timeouts and connection failures', () => {
     expect(err.message).not.toContain(TOKEN);
   });
 });
+
+describe('GraphQL Analytics (zone traffic)', () => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+  it('reads the daily series of a zone: one POST /graphql, every day in order with its figures', async () => {
+    const { zoneId } = sim.addZone(accountId, uniqueZone(), { status: 'active' });
+    const mark = sim.state.requests.length;
+    const days = await client().zoneTrafficDays(tokenCreds, zoneId, { since: day(-6), until: day(0) });
+    expect(days.map((d) => d.at)).toEqual([-6, -5, -4, -3, -2, -1, 0].map(day));
+    for (const d of days) {
+      expect(d.requests).toBeGreaterThan(0);
+      expect(d.pageViews).toBeGreaterThan(0);
+      expect(d.uniques).toBeGreaterThan(0);
+      expect(d.statuses.reduce((n, s) => n + s.requests, 0)).toBe(d.requests);
+    }
+    expect(requestsSince(mark).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /client/v4/graphql']);
+    // The same zone answers the same series (seeded), through the key credentials as well.
+    expect(await client().zoneTrafficDays(keyCreds, zoneId, { since: day(-6), until: day(0) })).toEqual(days);
+  });
+
+  it('reads the hourly series', async () => {
+    const { zoneId } = sim.addZone(accountId, uniqueZone(), { status: 'active' });
+    const since = new Date(Date.now() - 30 * 3_600_000);
+    since.setUTCMinutes(0, 0, 0);
+    const until = new Date(since.getTime() + 24 * 3_600_000);
+    const hours = await client().zoneTrafficHours(tokenCreds, zoneId, {
+      since: since.toISOString(),
+      until: until.toISOString(),
+    });
+    expect(hours).toHaveLength(24);
+    expect(Date.parse(hours[0]!.at)).toBe(since.getTime());
+  });
+
+  it("turns GraphQL errors into UpstreamErrors naming Cloudflare and the refused node, and doesn't resend them", async () => {
+    const unknown = await upstreamError(
+      client().zoneTrafficDays(tokenCreds, 'f'.repeat(32), { since: day(-6), until: day(0) }),
+    );
+    expect(unknown.message).toMatch(
+      /^Cloudflare analytics refused the query: zone 'f{32}' does not exist or the actor does not have access to the path \(at viewer\.zones\.0\)$/,
+    );
+    expect(unknown.code).toBe('upstream_refused');
+    const { zoneId } = sim.addZone(accountId, uniqueZone(), { status: 'active' });
+    const mark = sim.state.requests.length;
+    const wide = await upstreamError(client().zoneTrafficDays(tokenCreds, zoneId, { since: day(-90), until: day(0) }));
+    expect(wide.message).toMatch(/^Cloudflare analytics refused the query: cannot request a time range wider than/);
+    expect(wide.message).toMatch(/\(at viewer\.zones\.0\.httpRequests1dGroups\)$/);
+    expect(requestsSince(mark)).toHaveLength(1);
+    const badDate = await upstreamError(
+      client().zoneTrafficDays(tokenCreds, zoneId, { since: 'last week', until: day(0) }),
+    );
+    expect(badDate.message).toMatch(/^Cloudflare analytics refused the query: .*Date expects a date/);
+  });
+
+  it('bad credentials are the v4 authentication failure; a 5xx is retried; the call spends the budget', async () => {
+    const { zoneId } = sim.addZone(accountId, uniqueZone(), { status: 'active' });
+    const bad = await upstreamError(
+      client().zoneTrafficDays({ token: 'tok_wrong_0123456789abcdefghijklmnop' }, zoneId, {
+        since: day(-1),
+        until: day(0),
+      }),
+    );
+    expect(bad.message).toMatch(/^Cloudflare: authentication failed/);
+    sim.fail({ kind: '5xx', count: 1, status: 500 });
+    expect(await client().zoneTrafficDays(tokenCreds, zoneId, { since: day(-1), until: day(0) })).toHaveLength(2);
+    const c = client({ budget: { requests: 1, windowMs: 60_000 } });
+    await c.zoneTrafficDays(tokenCreds, zoneId, { since: day(-1), until: day(0) });
+    const mark = sim.state.requests.length;
+    await budgetRefusal(c.zoneTrafficDays(tokenCreds, zoneId, { since: day(-1), until: day(0) }));
+    expect(requestsSince(mark)).toHaveLength(0);
+  });
+});

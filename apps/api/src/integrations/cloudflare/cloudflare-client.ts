@@ -13,6 +13,8 @@ import {
 } from './request-budget.ts';
 import type {
   CfAccount,
+  CfGraphqlError,
+  CfTrafficPeriod,
   CfDnsBatch,
   CfDnsBatchResult,
   CfDnsRecord,
@@ -192,6 +194,84 @@ function parseEnvelope(text: string): CfEnvelope<unknown> | undefined {
   return undefined;
 }
 
+/** A GraphQL answer: `{ data, errors }` (errors null or absent when there are none). */
+function parseGraphqlAnswer(text: string): { data?: unknown; errors?: CfGraphqlError[] | null } | undefined {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (typeof body !== 'object' || body === null || !('data' in body || 'errors' in body)) return undefined;
+    const errors = (body as { errors?: unknown }).errors;
+    // The v4 envelope also has `errors` (with codes); only GraphQL's carry no `success`.
+    if ('success' in body) return undefined;
+    return {
+      data: (body as { data?: unknown }).data,
+      errors: Array.isArray(errors) ? (errors as CfGraphqlError[]) : null,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** "message (at viewer.zones.0.httpRequests1dGroups)": the path says which node was refused. */
+function describeGraphqlError(e: CfGraphqlError): string {
+  const message = typeof e.message === 'string' ? e.message.slice(0, 300) : 'unknown error';
+  const path = Array.isArray(e.path) && e.path.length > 0 ? ` (at ${e.path.join('.')})` : '';
+  return `${message}${path}`;
+}
+
+const TRAFFIC_FIELDS = `sum { requests pageViews threats bytes cachedRequests responseStatusMap { edgeResponseStatus requests } }
+        uniq { uniques }`;
+
+/** Cloudflare's published query shape for a zone's daily HTTP traffic (GraphQL Analytics, httpRequests1dGroups). */
+export const TRAFFIC_DAYS_QUERY = `query ZoneTrafficDays($zoneTag: string!, $since: Date!, $until: Date!, $limit: uint64!) {
+  viewer {
+    zones(filter: { zoneTag: $zoneTag }) {
+      httpRequests1dGroups(limit: $limit, filter: { date_geq: $since, date_leq: $until }, orderBy: [date_ASC]) {
+        dimensions { date }
+        ${TRAFFIC_FIELDS}
+      }
+    }
+  }
+}`;
+
+/** The same per hour (httpRequests1hGroups), over [since, until). */
+export const TRAFFIC_HOURS_QUERY = `query ZoneTrafficHours($zoneTag: string!, $since: Time!, $until: Time!, $limit: uint64!) {
+  viewer {
+    zones(filter: { zoneTag: $zoneTag }) {
+      httpRequests1hGroups(limit: $limit, filter: { datetime_geq: $since, datetime_lt: $until }, orderBy: [datetime_ASC]) {
+        dimensions { datetime }
+        ${TRAFFIC_FIELDS}
+      }
+    }
+  }
+}`;
+
+type TrafficGroupAnswer = {
+  dimensions?: { date?: string; datetime?: string };
+  sum?: Partial<Record<'requests' | 'pageViews' | 'threats' | 'bytes' | 'cachedRequests', number>> & {
+    responseStatusMap?: { edgeResponseStatus?: number; requests?: number }[];
+  };
+  uniq?: { uniques?: number };
+};
+
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+function trafficPeriodOf(g: TrafficGroupAnswer): CfTrafficPeriod | undefined {
+  const at = g.dimensions?.date ?? g.dimensions?.datetime;
+  if (typeof at !== 'string') return undefined;
+  return {
+    at,
+    requests: count(g.sum?.requests),
+    pageViews: count(g.sum?.pageViews),
+    threats: count(g.sum?.threats),
+    bytes: count(g.sum?.bytes),
+    cachedRequests: count(g.sum?.cachedRequests),
+    uniques: count(g.uniq?.uniques),
+    statuses: (g.sum?.responseStatusMap ?? [])
+      .filter((s) => typeof s.edgeResponseStatus === 'number')
+      .map((s) => ({ status: s.edgeResponseStatus as number, requests: count(s.requests) })),
+  };
+}
+
 const DNS_BATCH_KINDS = ['deletes', 'patches', 'puts', 'posts'] as const;
 type DnsBatchKind = (typeof DNS_BATCH_KINDS)[number];
 
@@ -301,6 +381,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
+    resendable: boolean,
   ): Promise<RawResponse> => {
     let lastError: unknown;
     let timeouts = 0;
@@ -328,7 +409,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
       } catch (err) {
         if (signal.aborted) {
           // A proxy that took the request and never answered: an idempotent call may go through the next one.
-          if (dispatcher !== undefined && IDEMPOTENT.has(method)) {
+          if (dispatcher !== undefined && resendable) {
             lastError = err;
             timeouts++;
             continue;
@@ -336,8 +417,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
           throw upstream(creds, `Cloudflare: timed out after ${timeoutMs} ms`, { timeout: true });
         }
         const kind = connectionFailureKind(err);
-        const canMove =
-          opts.dispatcherFor && (kind === 'pre-send' || (kind === 'mid-flight' && IDEMPOTENT.has(method)));
+        const canMove = opts.dispatcherFor && (kind === 'pre-send' || (kind === 'mid-flight' && resendable));
         if (!canMove) {
           throw upstream(creds, `Cloudflare: could not connect (${describeConnectionError(err)})`, {
             code: 'upstream_unreachable',
@@ -348,21 +428,19 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
     }
   };
 
-  const call = async <T>(
+  /**
+   * One call within the credentials' budget: a slot per attempt, retries of transient answers (5xx, 429) for
+   * calls that may be resent. Returns the last answer, whatever its status.
+   */
+  const exchange = async (
     creds: CloudflareCredentials,
     method: Method,
-    path: string,
-    o: { query?: Query; body?: unknown } = {},
-  ): Promise<CfEnvelope<T>> => {
-    const headers: Record<string, string> = { accept: 'application/json', ...authHeaders(creds) };
-    const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) qs.set(k, String(v));
-    const search = qs.toString();
-    const url = `${baseUrl}${path}${search ? `?${search}` : ''}`;
+    url: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    resendable: boolean,
+  ): Promise<RawResponse> => {
     const key = credentialKey(creds);
-
     const budgetCtx = opts.budgetContext?.();
     for (let retry = 0; ; retry++) {
       // Background work (a fleet job) waits in its account's line for its slot, within its bound, rather than failing.
@@ -379,10 +457,10 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
         const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
         throw new RateLimitedError(`Cloudflare: ${what}; try again in ${seconds} s`, seconds, 'upstream_rate_limited');
       }
-      const res = await send(creds, method, url, headers, payload);
+      const res = await send(creds, method, url, headers, payload, resendable);
       const transient = res.status === 429 || res.status >= 500;
       // Cloudflare refuses a rate-limited call before acting on it: background work retries its writes too.
-      const retryable = IDEMPOTENT.has(method) || (res.status === 429 && budgetCtx?.priority === 'background');
+      const retryable = resendable || (res.status === 429 && budgetCtx?.priority === 'background');
       if (transient && retryable && retry < maxRetries) {
         // Honour retry-after; otherwise back off 0.5 s, 1 s, 2 s … with jitter.
         const wait = retryAfterMs(res.headers) ?? Math.round(500 * 2 ** retry * (0.75 + Math.random() / 2));
@@ -391,16 +469,65 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
           continue;
         }
       }
-      if (res.status < 200 || res.status >= 300) throw errorFor(creds, res, method);
-      const env = parseEnvelope(res.text);
-      if (!env) {
-        throw upstream(creds, `Cloudflare: unexpected answer (HTTP ${res.status}, not the API envelope)`, {
-          upstreamStatus: res.status,
-        });
-      }
-      if (!env.success) throw errorFor(creds, res, method);
-      return env as CfEnvelope<T>;
+      return res;
     }
+  };
+
+  const call = async <T>(
+    creds: CloudflareCredentials,
+    method: Method,
+    path: string,
+    o: { query?: Query; body?: unknown } = {},
+  ): Promise<CfEnvelope<T>> => {
+    const headers: Record<string, string> = { accept: 'application/json', ...authHeaders(creds) };
+    const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) qs.set(k, String(v));
+    const search = qs.toString();
+    const url = `${baseUrl}${path}${search ? `?${search}` : ''}`;
+    const res = await exchange(creds, method, url, headers, payload, IDEMPOTENT.has(method));
+    if (res.status < 200 || res.status >= 300) throw errorFor(creds, res, method);
+    const env = parseEnvelope(res.text);
+    if (!env) {
+      throw upstream(creds, `Cloudflare: unexpected answer (HTTP ${res.status}, not the API envelope)`, {
+        upstreamStatus: res.status,
+      });
+    }
+    if (!env.success) throw errorFor(creds, res, method);
+    return env as CfEnvelope<T>;
+  };
+
+  /**
+   * A query of the GraphQL Analytics API (POST /graphql). A query only reads, so it may be resent like a GET.
+   * Its refusals come as GraphQL `errors` (often in a 200 answer); each becomes an UpstreamError naming Cloudflare.
+   */
+  const graphql = async <T>(creds: CloudflareCredentials, query: string, variables: Record<string, unknown>) => {
+    const headers = { accept: 'application/json', 'content-type': 'application/json', ...authHeaders(creds) };
+    const res = await exchange(
+      creds,
+      'POST',
+      `${baseUrl}/graphql`,
+      headers,
+      JSON.stringify({ query, variables }),
+      true,
+    );
+    const answer = parseGraphqlAnswer(res.text);
+    const errors = answer?.errors ?? [];
+    if (errors.length > 0) {
+      const detail = errors.map(describeGraphqlError).join('; ');
+      throw upstream(creds, `Cloudflare analytics refused the query: ${detail}`, {
+        upstreamStatus: res.status,
+        code: 'upstream_refused',
+      });
+    }
+    if (res.status < 200 || res.status >= 300) throw errorFor(creds, res, 'POST');
+    if (!answer || answer.data === null || answer.data === undefined) {
+      throw upstream(creds, `Cloudflare analytics: unexpected answer (HTTP ${res.status}, no data)`, {
+        upstreamStatus: res.status,
+      });
+    }
+    return answer.data as T;
   };
 
   /** Page-number pagination: follows total_pages when given, else stops at the first short page. */
@@ -671,6 +798,39 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
         body: { purge_everything: true },
       });
       return env.result;
+    },
+
+    /**
+     * The zone's HTTP traffic per day (UTC) from `since` to `until` inclusive (YYYY-MM-DD), one GraphQL query.
+     * Days without traffic are absent, as Cloudflare leaves them out.
+     */
+    async zoneTrafficDays(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      range: { since: string; until: string },
+    ): Promise<CfTrafficPeriod[]> {
+      const data = await graphql<{ viewer?: { zones?: { httpRequests1dGroups?: TrafficGroupAnswer[] }[] } }>(
+        creds,
+        TRAFFIC_DAYS_QUERY,
+        { zoneTag: zoneId, since: range.since, until: range.until, limit: 1000 },
+      );
+      const groups = data.viewer?.zones?.[0]?.httpRequests1dGroups ?? [];
+      return groups.flatMap((g) => trafficPeriodOf(g) ?? []);
+    },
+
+    /** The same per hour over [since, until) (RFC 3339 times). */
+    async zoneTrafficHours(
+      creds: CloudflareCredentials,
+      zoneId: string,
+      range: { since: string; until: string },
+    ): Promise<CfTrafficPeriod[]> {
+      const data = await graphql<{ viewer?: { zones?: { httpRequests1hGroups?: TrafficGroupAnswer[] }[] } }>(
+        creds,
+        TRAFFIC_HOURS_QUERY,
+        { zoneTag: zoneId, since: range.since, until: range.until, limit: 1000 },
+      );
+      const groups = data.viewer?.zones?.[0]?.httpRequests1hGroups ?? [];
+      return groups.flatMap((g) => trafficPeriodOf(g) ?? []);
     },
 
     /** Requests left in these credentials' current budget window (Prometheus gauge). */

@@ -146,3 +146,24 @@ export interface CfRuleset {
 }
 
 export type CfRulesetSummary = Omit<CfRuleset, 'rules'>;
+
+/** One error of a GraphQL answer (GraphQL Analytics API): `path` names the node, `extensions.timestamp` when. */
+export interface CfGraphqlError {
+  message: string;
+  path?: (string | number)[] | null;
+  extensions?: { timestamp?: string; code?: string };
+}
+
+/** A day's (`at` = YYYY-MM-DD) or an hour's (`at` = RFC 3339) HTTP traffic of a zone, from GraphQL Analytics. */
+export interface CfTrafficPeriod {
+  at: string;
+  requests: number;
+  pageViews: number;
+  threats: number;
+  bytes: number;
+  cachedRequests: number;
+  /** Unique visitor addresses (`uniq.uniques`). */
+  uniques: number;
+  /** Requests per edge response status (`responseStatusMap`). */
+  statuses: { status: number; requests: number }[];
+}

@@ -1,3 +1,4 @@
+import { cloudFlareAnalytics } from './cloud-flare.analytics.ts';
 import { createCloudFlareCalls, type CloudFlareDeps } from './cloud-flare.context.ts';
 import { cloudFlareCache } from './cloud-flare.cache.ts';
 import { cloudFlareDns } from './cloud-flare.dns.ts';
@@ -21,6 +22,7 @@ export function createCloudFlareService(deps: CloudFlareDeps) {
     ...cloudFlareDns(calls),
     ...cloudFlareRedirects(calls),
     ...cloudFlareCache(calls),
+    ...cloudFlareAnalytics(calls),
   };
 }
 export type CloudFlareService = ReturnType<typeof createCloudFlareService>;

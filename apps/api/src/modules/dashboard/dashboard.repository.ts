@@ -1,7 +1,22 @@
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { AUDIT_SIGN_IN_ACTIONS, DASHBOARD_LIST_SIZE } from '@fleetdesk/contract';
+import {
+  AUDIT_SIGN_IN_ACTIONS,
+  DASHBOARD_LIST_SIZE,
+  TRAFFIC_FALL_MIN_PERCENT,
+  TRAFFIC_FALL_MIN_REQUESTS,
+  TRAFFIC_FALLS_SIZE,
+} from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
-import { auditLog, clouds, domains, jobs, proxies, servers } from '../../db/schema/index.ts';
+import {
+  auditLog,
+  clouds,
+  domains,
+  domainTraffic,
+  domainTrafficDays,
+  jobs,
+  proxies,
+  servers,
+} from '../../db/schema/index.ts';
 
 const ACTIVE_JOB_STATES = ['queued', 'running'] as const;
 
@@ -33,6 +48,51 @@ export function createDashboardRepository(db: Db) {
         .where(and(sql`${exp} >= ${today}`, sql`${exp} <= ${until}`))
         .orderBy(exp, domains.domainNo)
         .limit(DASHBOARD_LIST_SIZE);
+    },
+    /** The fleet's kept traffic per day from `since` (one pass over the days' index). */
+    async trafficDays(since: string) {
+      const t = domainTrafficDays;
+      return db
+        .select({
+          date: sql<string>`${t.day}::text`,
+          requests: sql<number>`coalesce(sum(${t.requests}), 0)`.mapWith(Number),
+          pageViews: sql<number>`coalesce(sum(${t.pageViews}), 0)`.mapWith(Number),
+          visits: sql<number>`coalesce(sum(${t.visits}), 0)`.mapWith(Number),
+          threats: sql<number>`coalesce(sum(${t.threats}), 0)`.mapWith(Number),
+        })
+        .from(t)
+        .where(sql`${t.day} >= ${since}`)
+        .groupBy(t.day)
+        .orderBy(t.day);
+    },
+    async trafficDomainsRead() {
+      const [r] = await db.select({ n: count() }).from(domainTraffic);
+      return r?.n ?? 0;
+    },
+    /**
+     * The domains whose requests fell most from the previous week [p1, p2] to the week [w1, w2] (by ratio), among
+     * those with at least TRAFFIC_FALL_MIN_REQUESTS the week before that fell by TRAFFIC_FALL_MIN_PERCENT or more.
+     */
+    async trafficFalls(w: { from: string; to: string }, p: { from: string; to: string }) {
+      const t = domainTrafficDays;
+      const week = sql<number>`coalesce(sum(${t.requests}) filter (where ${t.day} between ${w.from} and ${w.to}), 0)`;
+      const prev = sql<number>`coalesce(sum(${t.requests}) filter (where ${t.day} between ${p.from} and ${p.to}), 0)`;
+      return db
+        .select({
+          _id: domains.id,
+          domainName: domains.domainNameUnicode,
+          requests: week.mapWith(Number),
+          previous: prev.mapWith(Number),
+        })
+        .from(t)
+        .innerJoin(domains, eq(domains.id, t.domainId))
+        .where(sql`${t.day} between ${p.from} and ${w.to}`)
+        .groupBy(domains.id, domains.domainNameUnicode)
+        .having(
+          sql`${prev} >= ${TRAFFIC_FALL_MIN_REQUESTS} and ${week} <= ${prev} * ${1 - TRAFFIC_FALL_MIN_PERCENT / 100}`,
+        )
+        .orderBy(sql`${week}::float8 / ${prev}`, domains.domainNameUnicode)
+        .limit(TRAFFIC_FALLS_SIZE);
     },
     async serverCounts() {
       const [r] = await db

@@ -38,15 +38,26 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
       const may = (rule: Parameters<typeof hasRule>[1]) => hasRule(actor.rules, rule);
       const areas = actor.rules.includes(ADMIN_RULE) ? null : JOB_AREAS.filter((a) => actor.rules.includes(a));
 
-      const [domainCounts, expiring, serverCounts, proxyCounts, cloudTotal, changes, jobs] = await Promise.all([
-        may('cnv:domains') ? repo.domainCounts(today, until) : null,
-        may('cnv:domains') ? repo.expiringDomains(today, until) : null,
-        may('cnv:servers') ? repo.serverCounts() : null,
-        may('cnv:proxies') ? repo.proxyCounts() : null,
-        may('cnv:clouds') ? repo.cloudCount() : null,
-        actor.rules.includes(ADMIN_RULE) ? repo.latestChanges() : null,
-        areas && areas.length === 0 ? { rows: [], total: 0 } : repo.activeJobs(areas),
-      ]);
+      const day = (n: number) => isoDate(new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + n)));
+      // Whole days only: the last 7 to yesterday against the 7 before (today is still being counted).
+      const week = { from: day(-7), to: day(-1) };
+      const previous = { from: day(-14), to: day(-8) };
+      const [domainCounts, expiring, serverCounts, proxyCounts, cloudTotal, changes, jobs, traffic] = await Promise.all(
+        [
+          may('cnv:domains') ? repo.domainCounts(today, until) : null,
+          may('cnv:domains') ? repo.expiringDomains(today, until) : null,
+          may('cnv:servers') ? repo.serverCounts() : null,
+          may('cnv:proxies') ? repo.proxyCounts() : null,
+          may('cnv:clouds') ? repo.cloudCount() : null,
+          actor.rules.includes(ADMIN_RULE) ? repo.latestChanges() : null,
+          areas && areas.length === 0 ? { rows: [], total: 0 } : repo.activeJobs(areas),
+          may('cnv:domains')
+            ? Promise.all([repo.trafficDays(day(-14)), repo.trafficFalls(week, previous), repo.trafficDomainsRead()])
+            : null,
+        ],
+      );
+      const sumOf = (days: { date: string; requests: number }[], r: { from: string; to: string }) =>
+        days.filter((x) => x.date >= r.from && x.date <= r.to).reduce((n, x) => n + x.requests, 0);
 
       return {
         today,
@@ -55,6 +66,18 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
         servers: serverCounts,
         proxies: proxyCounts,
         clouds: cloudTotal === null ? null : { total: cloudTotal },
+        traffic: traffic
+          ? {
+              days: traffic[0].filter((x) => x.date >= day(-13)),
+              week: { since: week.from, until: week.to, requests: sumOf(traffic[0], week) },
+              previousWeek: { since: previous.from, until: previous.to, requests: sumOf(traffic[0], previous) },
+              domainsRead: traffic[2],
+              falls: traffic[1].map((f) => ({
+                ...f,
+                change: Math.round(((f.requests - f.previous) / f.previous) * 100),
+              })),
+            }
+          : null,
         latestChanges: changes
           ? changes.map((c) => ({
               _id: c.id,

@@ -206,6 +206,77 @@ describe('GET /api/dashboard', () => {
     expect(n.servers).toBeNull();
   });
 
+  it("sums the fleet's kept traffic and names the domains whose traffic fell most against the week before", async () => {
+    const db = t.c.database.db;
+    const rows = await db
+      .insert(domains)
+      .values(
+        ['fell.test', 'steady.test', 'grew.test', 'tiny.test', 'halved.test', 'ebb.test'].map((n) => ({
+          domainName: n,
+          domainNameUnicode: n,
+        })),
+      )
+      .returning({ id: domains.id, name: domains.domainName });
+    const id = (name: string) => rows.find((r) => r.name === name)!.id;
+    // Requests a day in the previous week and in the last week (to yesterday); today's count is partial.
+    const plan: Record<string, [number, number]> = {
+      'fell.test': [1000, 100],
+      'steady.test': [500, 500],
+      'grew.test': [100, 300],
+      'tiny.test': [10, 0],
+      'halved.test': [400, 200],
+      'ebb.test': [1000, 950],
+    };
+    for (const [name, [before, after]] of Object.entries(plan)) {
+      const days = [];
+      for (let i = -14; i <= 0; i++) {
+        const requests = i === 0 ? 5 : i <= -8 ? before : after;
+        days.push({
+          domainId: id(name),
+          day: day(i),
+          requests,
+          pageViews: Math.round(requests / 2),
+          visits: Math.round(requests / 4),
+          threats: 1,
+          bytes: requests * 1000,
+          status2xx: requests,
+          status3xx: 0,
+          status4xx: 0,
+          status5xx: 0,
+        });
+      }
+      await t.c.repos.traffic.keep({
+        domainId: id(name),
+        zoneId: `zone-${name}`,
+        readAt: new Date(),
+        keepFrom: day(-36),
+        days,
+      });
+    }
+    const token = await t.tokenFor(['cnv:domains']);
+    const d = (await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: token } })).json().data;
+    expect(d.traffic.domainsRead).toBe(6);
+    expect(d.traffic.days).toHaveLength(14);
+    expect(d.traffic.days[13]).toEqual({ date: day(0), requests: 30, pageViews: 18, visits: 6, threats: 6 });
+    expect(d.traffic.week).toEqual({ since: day(-7), until: day(-1), requests: 7 * (100 + 500 + 300 + 0 + 200 + 950) });
+    expect(d.traffic.previousWeek).toEqual({
+      since: day(-14),
+      until: day(-8),
+      requests: 7 * (1000 + 500 + 100 + 10 + 400 + 1000),
+    });
+    // Largest fall first; a domain under 100 requests the week before (tiny), a fall under 10 % (ebb) and those that
+    // did not fall are left out.
+    expect(d.traffic.falls).toEqual([
+      { _id: id('fell.test'), domainName: 'fell.test', requests: 700, previous: 7000, change: -90 },
+      { _id: id('halved.test'), domainName: 'halved.test', requests: 1400, previous: 2800, change: -50 },
+    ]);
+
+    const servers = await t.tokenFor(['cnv:servers']);
+    const other = (await t.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: servers } })).json()
+      .data;
+    expect(other.traffic).toBeNull();
+  });
+
   it('counts against the given day (UTC), across a month end', async () => {
     await t.c.database.db.insert(domains).values([
       { domainName: 'x.test', domainNameUnicode: 'x.test', domainRegistratorExpirationDate: '2027-03-02' },

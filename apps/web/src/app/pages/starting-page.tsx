@@ -13,6 +13,7 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { Figure, ListPanel } from '../../components/panel.tsx';
 import { SECTIONS } from '../menu-items.ts';
 import { HealthPanel } from '../../features/health/health-panel.tsx';
+import { FleetTrafficPanels } from '../../features/traffic/fleet-traffic-panel.tsx';
 
 export function StartingPage() {
   const query = useQuery({
@@ -148,6 +149,7 @@ export function StartingPage() {
                   </>
                 )}
               />
+              {d.traffic && <FleetTrafficPanels traffic={d.traffic} />}
               {d.latestChanges && (
                 <ListPanel
                   title="Latest changes"

@@ -26,6 +26,7 @@ import { ServerPicker, isServerFull, serverFill, serverLabel } from '../../compo
 import { DirectAdminTab } from '../direct-admin/index.ts';
 import { IspManagerTab } from '../ispmanager/index.ts';
 import { DomainHealthTab } from '../health/domain-health-tab.tsx';
+import { DomainTrafficTab } from '../traffic/domain-traffic-tab.tsx';
 import { CloudZoneInfo } from './cloud-zone/index.ts';
 import { DomainMenus } from './domain-menus.tsx';
 import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
@@ -154,6 +155,7 @@ const READ_ONLY_TABS: Readonly<Record<string, string>> = {
   'direct-admin': 'Domain on Direct Admin',
   'isp-manager': 'Domain on ISP Manager',
   health: 'Domain Health',
+  traffic: 'Domain Traffic',
 };
 
 /**
@@ -337,6 +339,14 @@ function DomainFields({ item }: { item?: Domain }) {
 
       <Tab tabClassName="px-2" eventKey="health" title="Health" mountOnEnter>
         {item ? <DomainHealthTab domainId={item._id} /> : <p className="text-body-secondary">Save the domain first.</p>}
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="traffic" title="Traffic" mountOnEnter>
+        {item ? (
+          <DomainTrafficTab domainId={item._id} />
+        ) : (
+          <p className="text-body-secondary">Save the domain first.</p>
+        )}
       </Tab>
     </QueryTabs>
   );

@@ -1,0 +1,1 @@
+export { DomainTrafficTab } from './domain-traffic-tab.tsx';
