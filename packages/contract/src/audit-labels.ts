@@ -46,6 +46,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   directadmin_delete_domain: 'deleted the DirectAdmin domain of',
   ispmanager_create_site: 'created the ISPmanager site of',
   namecheap_register: 'registered at Namecheap',
+  register_alone: 'confirmed the shown price and asked Namecheap to register',
   namecheap_set_name_servers: 'set the name servers at Namecheap of',
   registrar_import: 'imported the domains of',
   add_host: 'added to Yandex Webmaster',
