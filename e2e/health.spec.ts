@@ -23,6 +23,9 @@ test('filter to failing, open one, read observed and expected, Fix, see it OK', 
   await expect(page).toHaveURL(/health=failing/);
   // The demo has a handful of failing domains, each for its own reason; the search narrows them to this one.
   await page.getByRole('searchbox', { name: 'Search' }).fill('fleetdesk-demo.com');
+  // The search reaches the address after a pause in typing: wait for it, or its late update could replace the
+  // domain's page (still loading its chunk) with the list again.
+  await expect(page).toHaveURL(/search=fleetdesk-demo\.com/);
   const link = page.getByRole('link', { name: 'fleetdesk-demo.com', exact: true });
   await expect(link).toBeVisible();
   const row = page.getByRole('row').filter({ has: link });
