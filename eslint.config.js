@@ -43,5 +43,66 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The floors (issue 41, decision 074): lib/ and http/ sit below the modules and name none; the modules know the
+    // job engine through lib/jobs.ts only, since the engine and its registry of kinds sit above them.
+    files: ['apps/api/src/lib/**/*.ts', 'apps/api/src/http/**/*.ts'],
+    ignores: ['apps/api/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@fleetdesk/simulators', message: 'Only apps/api/src/demo/ and tests load the simulators.' }],
+          patterns: [
+            { group: ['**/demo/*', '**/demo/**'], message: 'Only the entry point loads the demo.' },
+            {
+              group: ['**/modules/**'],
+              message:
+                'lib/ and http/ sit below the modules: take what you need through an interface the container gives.',
+            },
+            { group: ['**/jobs/**'], message: 'lib/ and http/ sit below the job engine.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/modules/*/*.ts'],
+    ignores: ['apps/api/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@fleetdesk/simulators', message: 'Only apps/api/src/demo/ and tests load the simulators.' }],
+          patterns: [
+            { group: ['**/demo/*', '**/demo/**'], message: 'Only the entry point loads the demo.' },
+            {
+              group: ['../../jobs/**'],
+              message: 'The job engine and its kinds sit above the modules: use lib/jobs.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/modules/*/*/*.ts'],
+    ignores: ['apps/api/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@fleetdesk/simulators', message: 'Only apps/api/src/demo/ and tests load the simulators.' }],
+          patterns: [
+            { group: ['**/demo/*', '**/demo/**'], message: 'Only the entry point loads the demo.' },
+            {
+              group: ['../../../jobs/**'],
+              message: 'The job engine and its kinds sit above the modules: use lib/jobs.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -148,7 +148,7 @@ export async function buildApp(
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
     zlibOptions: { level: 6 },
   });
-  const routes = installAuthGuard(app, c.services.auth, c.services.apiTokens, {
+  const routes = installAuthGuard(app, c.callers, {
     docsPublic: c.config.API_DOCS_PUBLIC ?? c.config.DEMO,
   });
   app.decorate('registeredRoutes', routes);

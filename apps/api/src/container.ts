@@ -16,7 +16,9 @@ import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
 import { createOidcRepository } from './modules/auth/oidc.repository.ts';
 import { createOidcService, oidcSettingsOf } from './modules/auth/oidc.service.ts';
 import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
-import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
+import { apiTokenFromHeader, createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
+import { tokenMayCall } from './modules/api-tokens/token-limits.ts';
+import type { CallerAuthenticator } from './http/auth-guard.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
 import { createSessionsService } from './modules/sessions/sessions.service.ts';
 import { createBrandsRepository } from './modules/brands/brands.repository.ts';
@@ -715,6 +717,15 @@ export async function createContainer(
       search: createSearchService({ repo: repos.search }),
     },
     yandexWebmasterClient,
+    /** How the auth guard knows a caller: sessions and personal API tokens. */
+    callers: {
+      session: (authorization) => services.auth.authenticate(authorization),
+      tokens: {
+        fromHeader: apiTokenFromHeader,
+        authenticate: (token, ip) => services.apiTokens.authenticate(token, ip),
+        mayCall: tokenMayCall,
+      },
+    } satisfies CallerAuthenticator as CallerAuthenticator,
     /** Stops the jobs (steps in flight get `graceMs` to finish), then the SSH pool and the database. */
     async close(graceMs = 10_000) {
       if (drainTimer) clearInterval(drainTimer);

@@ -1,12 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import { API_TOKEN_MESSAGES, TWO_FACTOR_MESSAGES, hasAnyRule } from '@fleetdesk/contract';
-import { apiTokenFromHeader, type ApiTokensService } from '../modules/api-tokens/api-tokens.service.ts';
-import { tokenMayCall } from '../modules/api-tokens/token-limits.ts';
-import type { AuthService } from '../modules/auth/auth.service.ts';
-import type { Access } from './context.ts';
+import type { Access, Actor } from './context.ts';
 import { ForbiddenError, UnauthorizedError } from './errors.ts';
 
 export type RegisteredRoute = { method: string; url: string; access: Access };
+
+/**
+ * How a caller is known. The container gives it (sessions from modules/auth, personal tokens from
+ * modules/api-tokens), so that the guard, below the modules, names none of them (issue 41).
+ */
+export type CallerAuthenticator = {
+  /** The signed-in session behind an Authorization header, if any. */
+  session(
+    authorization: string | undefined,
+  ): Promise<{ actor: Omit<Actor, 'requestId'>; sessionId: string; twoFactorSetup: boolean } | undefined>;
+  /** Personal API tokens (decision 042); absent where an app is built without them. */
+  tokens?: {
+    /** The token an Authorization header carries, if it is one (a session's token is not). */
+    fromHeader(authorization: string | undefined): string | undefined;
+    authenticate(
+      token: string,
+      ip: string,
+    ): Promise<
+      | { actor: Omit<Actor, 'requestId'>; suspended?: undefined }
+      | { suspended: 'two_factor_setup_required'; actor?: undefined }
+      | undefined
+    >;
+    /** Some routes a token may never call, whatever its owner's rules. */
+    mayCall(method: string, url: string): boolean;
+  };
+};
 
 const isDocs = (url: string) => url === '/api/docs' || url.startsWith('/api/docs/');
 const needsDeclaration = (url: string) => (url.startsWith('/api/') || url.startsWith('/auth/')) && !isDocs(url);
@@ -18,8 +41,7 @@ const needsDeclaration = (url: string) => (url.startsWith('/api/') || url.starts
  */
 export function installAuthGuard(
   app: FastifyInstance,
-  auth: AuthService,
-  apiTokens?: Pick<ApiTokensService, 'authenticate'>,
+  callers: CallerAuthenticator,
   opts: { docsPublic?: boolean } = {},
 ): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
@@ -40,18 +62,19 @@ export function installAuthGuard(
     const docs = !opts.docsPublic && isDocs(req.routeOptions.url ?? req.url.split('?')[0]!);
     const access = req.routeOptions.config?.access ?? (docs ? 'authenticated' : undefined);
     if (!access || access === 'public') return;
-    const apiToken = apiTokenFromHeader(req.headers.authorization);
-    if (apiToken) {
+    const tokens = callers.tokens;
+    const apiToken = tokens?.fromHeader(req.headers.authorization);
+    if (tokens && apiToken) {
       // A personal API token (decision 042): its rules are those its owner still holds, and some routes never.
-      const found = apiTokens ? await apiTokens.authenticate(apiToken, req.ip) : undefined;
+      const found = await tokens.authenticate(apiToken, req.ip);
       if (!found) throw new UnauthorizedError('This API token is invalid, expired or revoked.', 'invalid_token');
       if (found.suspended) throw new ForbiddenError(API_TOKEN_MESSAGES.suspended, 'two_factor_setup_required');
       req.actor = { ...found.actor, requestId: String(req.id), ip: req.ip };
-      if (!tokenMayCall(req.method, req.routeOptions.url ?? req.url)) {
+      if (!tokens.mayCall(req.method, req.routeOptions.url ?? req.url)) {
         throw new ForbiddenError(API_TOKEN_MESSAGES.forbidden, 'token_forbidden');
       }
     } else {
-      const found = await auth.authenticate(req.headers.authorization);
+      const found = await callers.session(req.headers.authorization);
       if (!found) throw new UnauthorizedError('Your session has expired or is invalid. Please sign in again.');
       req.actor = { ...found.actor, requestId: String(req.id), ip: req.ip };
       req.sessionId = found.sessionId;

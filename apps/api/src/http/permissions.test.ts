@@ -212,7 +212,7 @@ describe('route permissions', () => {
     const { default: Fastify } = await import('fastify');
     const { installAuthGuard } = await import('./auth-guard.ts');
     const app = Fastify();
-    installAuthGuard(app, t.c.services.auth);
+    installAuthGuard(app, t.c.callers);
     expect(() => app.get('/api/oops', async () => 'x')).toThrow(/does not declare its access/);
     await app.close();
   });

@@ -2,18 +2,21 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { JobProgress, JobStep } from '@fleetdesk/contract';
-import { JOB_KIND_LABELS, jobSentence, tallyOf, terminalStateOf } from '@fleetdesk/contract';
+import { jobSentence, tallyOf, terminalStateOf } from '@fleetdesk/contract';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation, untilConnected } from '../db/pg-errors.ts';
 import { ConflictError, ValidationError } from '../http/errors.ts';
 import type { JobRow, JobsRepository } from '../modules/jobs/jobs.repository.ts';
 import {
+  kindLabel,
   PermanentJobError,
   RetryLaterError,
   type JobContext,
   type JobDefinition,
-  type JobRegistry,
-} from './registry.ts';
+  type JobEngine,
+  type StartOptions,
+} from '../lib/jobs.ts';
+import type { JobRegistry } from './registry.ts';
 
 export type JobEngineOptions = {
   /** Run handlers in this process (the API by default, and `npm run worker`). */
@@ -55,7 +58,7 @@ type Logger = {
   error(obj: unknown, msg?: string): void;
 };
 
-export type StartOptions = { createdBy?: string | null; domainName?: string | null };
+export type { StartOptions };
 
 class JobCancelled extends Error {
   constructor() {
@@ -95,9 +98,6 @@ async function settledWithin(p: Promise<unknown>, ms: number) {
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-
-/** Labels shown for a job's kind: the contract's, else the kind itself. */
-export const kindLabel = (kind: string) => JOB_KIND_LABELS[kind] ?? kind;
 
 /** The 409 of a second job of a kind on a domain: names the job in words and, for clients, in `data`. */
 function runningConflict(kind: string, active: JobRow | undefined) {
@@ -799,6 +799,7 @@ export function createJobEngine(deps: {
       }
     },
   };
-  return engine;
+  return engine satisfies JobEngine;
 }
-export type JobEngine = ReturnType<typeof createJobEngine>;
+/** The engine as the container holds it: the modules' interface (lib/jobs.ts) and the process's own controls. */
+export type RunningJobEngine = ReturnType<typeof createJobEngine>;

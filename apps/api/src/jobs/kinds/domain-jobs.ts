@@ -1,54 +1,22 @@
-import { PassThrough } from 'node:stream';
 import { z } from 'zod';
-import { IdSchema, type JobProgress } from '@fleetdesk/contract';
+import { IdSchema } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError } from '../../http/errors.ts';
-import type { SshPool } from '../../files/ssh/index.ts';
-import type { CloudFlareService } from '../../modules/cloud-flare/cloud-flare.service.ts';
-import type { DomainsRepository } from '../../modules/domains/domains.repository.ts';
-import type { DomainsService } from '../../modules/domains/domains.service.ts';
-import type { ServersRepository } from '../../modules/servers/servers.repository.ts';
-import type { ServersService } from '../../modules/servers/servers.service.ts';
 import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
-import { copyTree, domainDirPath, linkTally, openDomainContentFs, type ContentFs } from '../../files/content/index.ts';
-import { NO_HTML_FILES, urlOf, writeSitemaps, type SitemapUrl } from './sitemap-writer.ts';
+import { copyTree } from '../../files/content/index.ts';
+import {
+  domainDirOf,
+  generateSitemap,
+  requireDir,
+  type DomainDir,
+  type DomainJobDeps,
+} from '../../modules/content-files/domain-site.ts';
 
-export type DomainJobDeps = {
-  ssh: SshPool;
-  domainsRepo: Pick<DomainsRepository, 'findRow'>;
-  serversRepo: Pick<ServersRepository, 'findRow'>;
-  servers: Pick<ServersService, 'sshTarget'>;
-  domains: Pick<DomainsService, 'update' | 'getFirewallRules' | 'saveFirewallRules' | 'get'>;
-  cloudFlare: Pick<CloudFlareService, 'createZone' | 'linkZone' | 'updateFirewallRules'>;
-};
-
-const HTML = /\.html?$/i;
+export { domainDirOf, generateSitemap, requireDir, type DomainDir, type DomainJobDeps };
 
 /** Who the audit trail names for what a job does: the job and the user who started it. */
 const jobActor = (ctx: JobContext<unknown>): Actor =>
   systemActor(`job #${ctx.previous.jobNo}${ctx.previous.createdBy ? ` (${ctx.previous.createdBy})` : ''}`);
-
-/** A domain's content directory on its server, through the content-file layer (decision 020). */
-export type DomainDir = { domainId: string; domainName: string; dir: string; fs: ContentFs };
-
-/** A job that reads a domain's directory stops here, for good, when there is none. */
-export async function requireDir(d: DomainDir) {
-  if (!(await d.fs.rootExists())) {
-    throw new PermanentJobError(`The directory of ${d.domainName} does not exist on its server (${d.dir})`);
-  }
-}
-
-/** A domain's content directory: `<server.domainsPath>/<domainName>` (ASCII form), on its server. */
-export async function domainDirOf(deps: DomainJobDeps, domainId: string): Promise<DomainDir> {
-  const d = await deps.domainsRepo.findRow(domainId);
-  if (!d) throw new PermanentJobError('The domain no longer exists');
-  if (!d.serverId) throw new PermanentJobError(`${d.domainName} has no server`);
-  const server = await deps.serversRepo.findRow(d.serverId);
-  if (!server?.domainsPath) throw new PermanentJobError(`The server of ${d.domainName} has no domains path`);
-  const target = await deps.servers.sshTarget(d.serverId);
-  const fs = openDomainContentFs(deps.ssh, target, { domainsPath: server.domainsPath }, d.domainName);
-  return { domainId, domainName: d.domainName, dir: domainDirPath(server.domainsPath, d.domainName), fs };
-}
 
 /** Generate sitemap: walks the domain directory's HTML files and writes sitemap.xml (or an index). */
 export const generateSitemapJob = (deps: DomainJobDeps) =>
@@ -63,55 +31,6 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
       return generateSitemap(deps, ctx.payload.domainId, ctx.signal, (p, o) => ctx.progress(p, o));
     },
   });
-
-/**
- * Walks the domain directory's HTML files and writes sitemap.xml (or an index): the job above, and a launch's
- * sitemap stage.
- */
-export async function generateSitemap(
-  deps: DomainJobDeps,
-  domainId: string,
-  signal: AbortSignal,
-  progress: (p: JobProgress, o?: { force?: boolean }) => Promise<void> = async () => undefined,
-) {
-  const dir = await domainDirOf(deps, domainId);
-  const urls: SitemapUrl[] = [];
-  let scanned = 0;
-  const links = linkTally();
-  await requireDir(dir);
-  for await (const e of dir.fs.walk('', { signal, onLink: links.onLink })) {
-    scanned++;
-    if (e.type === 'file' && HTML.test(e.path))
-      urls.push({ loc: urlOf(dir.domainName, e.path), lastmod: new Date(e.mtime * 1000) });
-    if (scanned % 200 === 0)
-      await progress({ done: urls.length, total: null, unit: 'URLs', step: 'scan', message: 'Scanning files' });
-  }
-  // No HTML file to list: the job fails, naming the links it skipped where every page was one.
-  if (!urls.length) {
-    const skipped = links.note();
-    throw new PermanentJobError(
-      skipped ? `${NO_HTML_FILES}; ${skipped.note}: ${skipped.paths.join(', ')}` : NO_HTML_FILES,
-    );
-  }
-  await progress(
-    { done: urls.length, total: urls.length, unit: 'URLs', step: 'write', message: 'Writing sitemaps' },
-    { force: true },
-  );
-  // Each file is written atomically (temp file, then rename), so crawlers never read half a sitemap.
-  const result = await writeSitemaps(urls, {
-    baseUrl: `https://${dir.domainName}`,
-    open: (name) => {
-      const out = new PassThrough();
-      return { out, done: dir.fs.writeAtomic(name, out, { mkdirs: false }) };
-    },
-  });
-  await progress(
-    { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
-    { force: true },
-  );
-  const skippedLinks = links.note();
-  return skippedLinks ? { ...result, skippedLinks } : result;
-}
 
 /** Copy content files: the whole tree to the target domain's directory, file by file, streamed. */
 async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: string, toId: string) {

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { FleetSelectionSchema } from '@fleetdesk/contract';
-import type { HealthService } from '../../modules/health/health.service.ts';
+import { HEALTH_CHECK_JOB, HEALTH_CYCLE_JOB, type HealthService } from '../../modules/health/health.service.ts';
 import { defineJob } from '../registry.ts';
 
-export const HEALTH_CYCLE_JOB = 'health.cycle';
-export const HEALTH_CHECK_JOB = 'health.check';
+export { HEALTH_CHECK_JOB, HEALTH_CYCLE_JOB };
 
 /**
  * The periodic health run (decision 045): stale domains, longest-unchecked first, within the budgets' share;

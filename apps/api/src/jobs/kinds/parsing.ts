@@ -5,7 +5,9 @@ import type { DomainsRepository } from '../../modules/domains/domains.repository
 import type { ProxiesService } from '../../modules/proxies/proxies.service.ts';
 import { createFetcher, DEFAULT_USER_AGENT, mirrorSite, type MirrorProgress } from '../../parser/index.ts';
 import { PermanentJobError, defineJob } from '../registry.ts';
-import { domainDirOf, type DomainJobDeps } from './domain-jobs.ts';
+import { PARSING_MARKER, domainDirOf, type DomainJobDeps } from '../../modules/content-files/domain-site.ts';
+
+export { PARSING_MARKER };
 
 export type ParserLimits = {
   concurrency: number;
@@ -31,7 +33,6 @@ export type ParsingJobDeps = DomainJobDeps & {
  * clock at the start of the job, so a resumed attempt knows which files this job wrote (newer) and which are older
  * copies to replace. The parser never writes hidden names, so it cannot collide with a page.
  */
-export const PARSING_MARKER = '.fleetdesk-parsing';
 const MAX_FAILED_SHOWN = 500;
 /** pg-boss's retries of a failed attempt (every proxy down, SSH lost); each resumes. */
 const PARSING_RETRIES = 2;

@@ -23,7 +23,7 @@ import {
 import { isConnectionError, untilConnected } from '../../db/pg-errors.ts';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
-import type { JobEngine } from '../../jobs/engine.ts';
+import type { JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
 import { CSV_BOM, csvLine } from '../domains/csv.ts';

@@ -10,9 +10,8 @@ import {
   type HealthCheckSelectionInput,
   type HealthFixInput,
 } from '@fleetdesk/contract';
-import type { JobEngine } from '../../jobs/engine.ts';
-import { HEALTH_CHECK_JOB } from '../../jobs/kinds/health.ts';
-import type { HealthService } from './health.service.ts';
+import type { JobEngine } from '../../lib/jobs.ts';
+import { HEALTH_CHECK_JOB, type HealthService } from './health.service.ts';
 
 /** Fleet health: a domain's checks, "Check now" on one domain or a selection, and the fleet's counts. */
 export const fleetHealthRoutes = (service: HealthService, engine: () => JobEngine) => async (app: FastifyInstance) => {

@@ -18,6 +18,10 @@ import { ALL_CHECKS, CHEAP_CHECKS, CLOUDFLARE_CALLS, type CheckResult, type Heal
 import { assertMayFix, type HealthFixes } from './health.fix.ts';
 import type { HealthRepository } from './health.repository.ts';
 
+/** The health jobs' kinds (run by jobs/kinds/health.ts; the routes start them by name). */
+export const HEALTH_CYCLE_JOB = 'health.cycle';
+export const HEALTH_CHECK_JOB = 'health.check';
+
 export type HealthOptions = {
   cheapMinutes: number;
   fullHours: number;

@@ -18,7 +18,7 @@ import {
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
-import type { JobEngine } from '../../jobs/engine.ts';
+import type { JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';

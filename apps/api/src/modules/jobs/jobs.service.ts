@@ -13,7 +13,7 @@ import {
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
-import { kindLabel, type JobEngine } from '../../jobs/engine.ts';
+import { kindLabel, type JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DomainsRepository } from '../domains/domains.repository.ts';
 import type { JobRow, JobsRepository } from './jobs.repository.ts';

@@ -21,8 +21,7 @@ import {
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
-import type { JobEngine } from '../../jobs/engine.ts';
-import { PermanentJobError, type JobContext } from '../../jobs/registry.ts';
+import { PermanentJobError, type JobContext, type JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
 import type { LaunchBatchRow as BatchRow, LaunchBatchRowRow, LaunchesRepository } from './launches.repository.ts';

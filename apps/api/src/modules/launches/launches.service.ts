@@ -31,8 +31,7 @@ import {
   RateLimitedError,
   ValidationError,
 } from '../../http/errors.ts';
-import type { JobEngine } from '../../jobs/engine.ts';
-import { PermanentJobError, type JobContext } from '../../jobs/registry.ts';
+import { PermanentJobError, type JobContext, type JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
 import type { JobsRepository } from '../jobs/jobs.repository.ts';

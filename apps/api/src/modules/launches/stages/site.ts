@@ -1,8 +1,7 @@
 import type { Server } from '@fleetdesk/contract';
 import { AppError, NotFoundError } from '../../../http/errors.ts';
 import { copyTree } from '../../../files/content/index.ts';
-import { domainDirOf, generateSitemap, requireDir } from '../../../jobs/kinds/domain-jobs.ts';
-import { PARSING_MARKER } from '../../../jobs/kinds/parsing.ts';
+import { PARSING_MARKER, domainDirOf, generateSitemap, requireDir } from '../../content-files/domain-site.ts';
 import { already, done, linkTo, skipped, type Stage, type StagePlanContext, type StageRunContext } from './types.ts';
 
 type Panel = 'direct-admin' | 'isp-manager';

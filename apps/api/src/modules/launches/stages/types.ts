@@ -1,6 +1,6 @@
 import type { LaunchLink, LaunchSettings, LaunchStageKey } from '@fleetdesk/contract';
 import type { Actor } from '../../../http/context.ts';
-import type { DomainJobDeps } from '../../../jobs/kinds/domain-jobs.ts';
+import type { DomainJobDeps } from '../../content-files/domain-site.ts';
 import type { ContentFilesService } from '../../content-files/content-files.service.ts';
 import type { ParsingService } from '../../jobs/parsing.service.ts';
 import type { CloudFlareService } from '../../cloud-flare/cloud-flare.service.ts';
