@@ -4,6 +4,8 @@
  *   npm run bench:fleet                          1,000 domains, 4 accounts, 120 requests per 10 s per account
  *   npm run bench:fleet -- --domains 400 --accounts 2 --requests 60 --window 5
  *   npm run bench:fleet -- --reserve 0.05      leave operators 5 % of each account's budget instead of 10 %
+ *   npm run bench:fleet -- --domains 10000 --unlimited   a budget no plan reaches (issue 48: our own cost per domain)
+ *   npm run bench:fleet -- --actions dns,status --plan-only   only these actions (dns, ssl, status), only planned
  *
  * The Cloudflare simulator enforces each account's budget (a sliding window) and answers 429 past it, as
  * Cloudflare does; the console is told the same budget. The bench seeds the domains with zones (and an apex A
@@ -30,13 +32,20 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
 };
 const DOMAINS = arg('domains', 1000);
+/** A budget no run reaches (the largest the settings take, over a 1 s window): what planning costs us alone. */
+const UNLIMITED = args.includes('--unlimited');
 const ACCOUNTS = arg('accounts', 4);
-const REQUESTS = arg('requests', 120);
-const WINDOW_S = arg('window', 10);
+const REQUESTS = UNLIMITED ? 100_000 : arg('requests', 120);
+const WINDOW_S = UNLIMITED ? 1 : arg('window', 10);
 /** FLEET_ACCOUNT_CONCURRENCY; the product's default when not given. */
 const CONCURRENCY = args.includes('--concurrency') ? arg('concurrency', 32) : undefined;
 /** The share each account keeps for operators' own calls (CLOUDFLARE_INTERACTIVE_RESERVE); the product's default. */
 const RESERVE = arg('reserve', 0.1);
+const PLAN_ONLY = args.includes('--plan-only');
+const ACTIONS = (() => {
+  const i = args.indexOf('--actions');
+  return i >= 0 && args[i + 1] ? args[i + 1]!.split(',') : ['dns', 'ssl'];
+})();
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
@@ -185,10 +194,20 @@ async function main() {
         String(sent),
       ]);
     };
-    const actions: [string, FleetAction][] = [
-      ['DNS: apex A → 198.51.100.20', { kind: 'dns_set', type: 'A', name: '@', content: '198.51.100.20' }],
-      ['SSL: → Full strict', { kind: 'ssl', value: 'strict' }],
-    ];
+    const known: Record<string, [string, FleetAction]> = {
+      dns: ['DNS: apex A → 198.51.100.20', { kind: 'dns_set', type: 'A', name: '@', content: '198.51.100.20' }],
+      ssl: ['SSL: → Full strict', { kind: 'ssl', value: 'strict' }],
+      status: ['Status → inactive (no provider call)', { kind: 'set_status', status: 'inactive' }],
+    };
+    const actions = ACTIONS.map(
+      (a) =>
+        known[a] ??
+        (() => {
+          throw new Error(`--actions: unknown ${a}`);
+        })(),
+    );
+    let peakRss = process.memoryUsage().rss;
+    const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
     for (const [name, action] of actions) {
       let planId = '';
       await phase(`${name} · plan`, async () => {
@@ -201,6 +220,7 @@ async function main() {
           log(`  note: ${planned.counts.change} of ${DOMAINS} to change; refused: ${why}`);
         }
       });
+      if (PLAN_ONLY) continue;
       await phase(`${name} · run`, async () => {
         await c.services.fleet.run(planId, actor);
         const done = await waitFor(planId, ['completed', 'failed', 'cancelled']);
@@ -210,12 +230,17 @@ async function main() {
         }
       });
     }
+    clearInterval(rssTimer);
     const head = ['Phase', 'Wall s', 'Budget used per account', 'Fullest window', '429s', 'Req/domain', 'Requests'];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : pad(v, widths[i]!))).join('  ');
     log(line(head));
     log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const r of rows) log(line(r));
+    log(
+      `\nPeak RSS of this process (the console, its jobs and the simulator): ${Math.round(peakRss / 2 ** 20)} MiB; ` +
+        `load average now ${os.loadavg()[0]!.toFixed(1)}`,
+    );
     log('\nBudget used: requests an account sent during the phase / what its window allowed over that time.');
     log(
       "Fullest window: the most requests an account sent in any one window of the phase / the window's budget " +

@@ -157,8 +157,37 @@ describe.each(kinds)('a lane of background calls (decision 054), %s', (_name, ma
     const k = `lane-${Math.random()}`;
     for (let i = 0; i < LIMIT; i++) await lanes.take(k, { priority: 'background', waitMs: 10 * SPAN });
     const waiting = lanes.take(k, { priority: 'background', waitMs: 10 * SPAN });
-    expect(await lanes.take(k, { priority: 'interactive', owner: 'bob' })).toEqual({ ok: true });
+    expect((await lanes.take(k, { priority: 'interactive', owner: 'bob' })).ok).toBe(true);
     expect((await waiting).ok).toBe(true);
+  });
+
+  it('one ask serves the callers waiting in line, never past the ceiling (issue 48)', async () => {
+    const { now, lanes, asked, budget } = setup();
+    const k = `lane-${Math.random()}`;
+    const sent: number[] = [];
+    await Promise.all(
+      Array.from({ length: 2 * LIMIT }, async () => {
+        if ((await lanes.take(k, { priority: 'background', waitMs: 10 * SPAN })).ok) sent.push(now());
+      }),
+    );
+    expect(sent).toHaveLength(2 * LIMIT);
+    expect(mostInAnySpan(sent)).toBe(LIMIT);
+    // The first asks for everyone in line and gets the window's 18; after one sleep, the 18 left in one more ask.
+    expect(asked.n).toBeLessThanOrEqual(4);
+    expect((await budget.take(k, { priority: 'interactive', owner: 'alice' })).ok).toBe(true);
+  });
+
+  it("an ask for many takes what the shares leave, and an owner's slots count against that owner", async () => {
+    const { budget } = setup();
+    const k = `many-${Math.random()}`;
+    expect(await budget.take(k, { priority: 'background', upTo: 100 })).toEqual({ ok: true, granted: 18 });
+    expect((await budget.take(k, { priority: 'background', upTo: 5 })).ok).toBe(false);
+    // 2 left for operators; one owner may use half the window (10), but only 2 remain.
+    expect(await budget.take(k, { priority: 'interactive', owner: 'carol', upTo: 30 })).toEqual({
+      ok: true,
+      granted: 2,
+    });
+    expect((await budget.take(k, { priority: 'interactive', owner: 'dave' })).ok).toBe(false);
   });
 });
 

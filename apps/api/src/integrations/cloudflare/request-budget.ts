@@ -22,10 +22,20 @@ export interface BudgetTake {
   owner?: string | null;
   /** Background work: wait up to this long for a slot rather than failing at once. */
   waitMs?: number;
+  /**
+   * Up to this many slots at once (default 1), as far as every share allows: a lane asks for the callers waiting
+   * in it, so one transaction serves many requests (issue 48). At least one is granted when the answer is ok.
+   */
+  upTo?: number;
 }
 
 export type BudgetAnswer =
-  { ok: true } | { ok: false; retryAfterMs: number; reason: 'window' | 'background_share' | 'owner_share' };
+  | { ok: true; granted?: number }
+  | { ok: false; retryAfterMs: number; reason: 'window' | 'background_share' | 'owner_share' };
+
+/** How many slots one ask may take at once. */
+export const BUDGET_TAKE_MAX = 32;
+const wanted = (o: BudgetTake) => Math.max(1, Math.min(BUDGET_TAKE_MAX, Math.floor(o.upTo ?? 1)));
 
 export interface RequestBudget {
   /** Counts one request for `key`, or returns how many ms remain until one is free (nothing is counted then). */
@@ -103,14 +113,21 @@ export function createRequestBudget(opts: RequestBudgetOptions): RequestBudget {
         };
       }
       const owner = o.owner ?? null;
+      let mine = 0;
       if (owner !== null) {
-        const mine = list.filter((e) => e.owner === owner);
-        if (mine.length >= ownerLimit) {
+        mine = list.filter((e) => e.owner === owner).length;
+        if (mine >= ownerLimit) {
           return { ok: false, retryAfterMs: waitFor(list, t, (e) => e.owner === owner), reason: 'owner_share' };
         }
       }
-      list.push({ t, background, owner });
-      return { ok: true };
+      const granted = Math.min(
+        wanted(o),
+        opts.requests - list.length,
+        background ? backgroundLimit - list.length : Infinity,
+        owner !== null ? ownerLimit - mine : Infinity,
+      );
+      for (let i = 0; i < granted; i++) list.push({ t, background, owner });
+      return o.upTo === undefined ? { ok: true } : { ok: true, granted };
     },
     async left(key) {
       const since = now() - opts.windowMs;
@@ -172,10 +189,17 @@ export function createSharedRequestBudget(database: Pick<Database, 'db'>, opts: 
             reason: 'owner_share',
           };
         }
-        await tx.execute(
-          sql`insert into cloudflare_budget_spend (key, t, background, owner) values (${key}, ${t}, ${bg}, ${owner})`,
+        const granted = Math.min(
+          wanted(o),
+          opts.requests - n,
+          bg ? backgroundLimit - n : Infinity,
+          owner !== null ? ownerLimit - num(w?.mine, 0) : Infinity,
         );
-        return { ok: true };
+        await tx.execute(
+          sql`insert into cloudflare_budget_spend (key, t, background, owner)
+            select ${key}, ${t}, ${bg}, ${owner} from generate_series(1, ${granted})`,
+        );
+        return o.upTo === undefined ? { ok: true } : { ok: true, granted };
       });
     },
     async left(key) {
@@ -193,6 +217,11 @@ export function createSharedRequestBudget(database: Pick<Database, 'db'>, opts: 
 export interface BudgetLaneOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * How long slots taken for the callers waiting in line stay theirs (default 100 ms). They are counted when
+   * taken, so they must be spent well inside the budget's margin; they are handed out at once, in line.
+   */
+  spareMs?: number;
 }
 
 /**
@@ -203,35 +232,56 @@ export interface BudgetLaneOptions {
  * callers that wake together crowding one freed slot. Each taker's `waitMs` bounds its whole wait, the time in
  * line included; interactive calls do not queue here (they fail at once with the wait).
  * Within one process; across processes the shared budget still decides every slot.
+ * The first in line asks for as many slots as there are callers in line (up to BUDGET_TAKE_MAX) and leaves the
+ * spare ones to those behind it, for `spareMs`: one transaction then serves many requests of a busy lane (issue 48),
+ * while a lane of one asks for one, as before.
  */
 export function createBudgetLanes(budget: RequestBudget, o: BudgetLaneOptions = {}) {
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const tails = new Map<string, Promise<void>>();
+  const spareMs = o.spareMs ?? 100;
+  type Lane = { tail: Promise<void>; waiting: number; spare: number; spareUntil: number };
+  const lanes = new Map<string, Lane>();
   return {
     async take(key: string, opts: BudgetTake = {}): Promise<BudgetAnswer> {
       const waitMs = Math.max(0, opts.waitMs ?? 0);
       if (opts.priority !== 'background' || waitMs === 0) return budget.take(key, opts);
+      // Slots are shared only between callers of the same owner: the owner's share counts them.
+      const laneKey = `${key}\u0000${opts.owner ?? ''}`;
       const start = now();
-      const before = tails.get(key) ?? Promise.resolve();
+      let lane = lanes.get(laneKey);
+      if (!lane) lanes.set(laneKey, (lane = { tail: Promise.resolve(), waiting: 0, spare: 0, spareUntil: 0 }));
+      const before = lane.tail;
       let leave!: () => void;
       const mine = new Promise<void>((r) => (leave = r));
       const tail = before.then(() => mine);
-      tails.set(key, tail);
+      lane.tail = tail;
+      lane.waiting++;
       try {
         await before;
+        if (lane.spare > 0 && now() < lane.spareUntil) {
+          lane.spare--;
+          return { ok: true };
+        }
+        lane.spare = 0;
         // The time in line, then each sleep as asked (a test's sleep may not move the clock).
         let waited = now() - start;
         for (;;) {
-          const slot = await budget.take(key, opts);
-          if (slot.ok || waited + slot.retryAfterMs > waitMs) return slot;
+          const slot = await budget.take(key, { ...opts, upTo: lane.waiting });
+          if (slot.ok) {
+            lane.spare = Math.max(0, (slot.granted ?? 1) - 1);
+            lane.spareUntil = now() + spareMs;
+            return { ok: true };
+          }
+          if (waited + slot.retryAfterMs > waitMs) return slot;
           const wait = Math.max(1, slot.retryAfterMs);
           await sleep(wait);
           waited += wait;
         }
       } finally {
+        lane.waiting--;
         leave();
-        if (tails.get(key) === tail) tails.delete(key);
+        if (lane.tail === tail && lane.waiting === 0 && lane.spare === 0) lanes.delete(laneKey);
       }
     },
   };

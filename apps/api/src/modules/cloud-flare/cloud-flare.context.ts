@@ -73,6 +73,9 @@ export const isOwnRule = (r: Pick<CfRule, 'ref' | 'description'>) =>
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** A domain by its id, or as the caller has just read it. */
+export type DomainRef = string | Domain;
+
 export type CloudFlareDeps = {
   cloudflare: CloudflareClient;
   routing: CloudflareRouting;
@@ -114,9 +117,12 @@ export function createCloudFlareCalls(deps: CloudFlareDeps) {
     };
   };
 
-  /** The domain, its cloud's credentials, and the refusals every call shares. */
-  const contextOf = async (domainId: string, needZone: boolean, actor?: Actor): Promise<Ctx & { zoneId: string }> => {
-    const domain = await domains.get(domainId);
+  /**
+   * The domain, its cloud's credentials, and the refusals every call shares. A caller that has just read the
+   * domain (a fleet plan reads a page of them at once) hands it over rather than having it read again.
+   */
+  const contextOf = async (ref: DomainRef, needZone: boolean, actor?: Actor): Promise<Ctx & { zoneId: string }> => {
+    const domain = typeof ref === 'string' ? await domains.get(ref) : ref;
     if (!domain.cloudId) throw new ValidationError(CLOUD_FLARE_MESSAGES.noCloud, undefined, 'no_cloud');
     if (needZone && !domain.cloudZoneId) {
       throw new ValidationError(CLOUD_FLARE_MESSAGES.noZone, undefined, 'no_cloud_zone');

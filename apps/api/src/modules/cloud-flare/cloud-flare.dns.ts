@@ -2,7 +2,7 @@ import { dnsRecordProblems, type DnsChanges, type DnsChangesResult, type DnsReco
 import type { Actor } from '../../http/context.ts';
 import { UpstreamError, ValidationError } from '../../http/errors.ts';
 import { DnsBatchPartError, type CfDnsBatch, type CfDnsRecord } from '../../integrations/cloudflare/index.ts';
-import { CLOUD_FLARE_TEXT, capList, type CloudFlareCalls, type Ctx } from './cloud-flare.context.ts';
+import { CLOUD_FLARE_TEXT, capList, type CloudFlareCalls, type Ctx, type DomainRef } from './cloud-flare.context.ts';
 
 /** Records per DNS batch on every plan (the Free plan's limit; paid plans take more, cloudflare.md §11). */
 const MIN_DNS_BATCH_LIMIT = 200;
@@ -137,7 +137,7 @@ export function cloudFlareDns({ cf, contextOf, forCloud, audited }: CloudFlareCa
   };
 
   return {
-    async listDnsRecords(domainId: string, actor?: Actor): Promise<{ result: DnsRecord[] }> {
+    async listDnsRecords(domainId: DomainRef, actor?: Actor): Promise<{ result: DnsRecord[] }> {
       const ctx = await contextOf(domainId, true, actor);
       const records = await forCloud(ctx, () => cf.listDnsRecords(ctx.creds, ctx.zoneId));
       return { result: records.map(toDnsRecord) };

@@ -1,7 +1,7 @@
 import { DEFAULT_REDIRECT_STATUS_CODE, type RedirectRules, type RedirectRulesResult } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import type { CfRule, CfRuleInput } from '../../integrations/cloudflare/index.ts';
-import { REDIRECT_PHASE, capList, type CloudFlareCalls } from './cloud-flare.context.ts';
+import { REDIRECT_PHASE, capList, type CloudFlareCalls, type DomainRef } from './cloud-flare.context.ts';
 
 type RedirectOut = RedirectRulesResult['rules'][number];
 
@@ -28,7 +28,7 @@ function redirectOf(rule: CfRule): RedirectOut | null {
 /** Redirects: the zone's single redirects as the editor's rows. */
 export function cloudFlareRedirects({ cf, contextOf, forCloud, audited, pushRules }: CloudFlareCalls) {
   return {
-    async getRedirectRules(domainId: string, actor?: Actor): Promise<RedirectRulesResult> {
+    async getRedirectRules(domainId: DomainRef, actor?: Actor): Promise<RedirectRulesResult> {
       const ctx = await contextOf(domainId, true, actor);
       const rs = await forCloud(ctx, () => cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, REDIRECT_PHASE));
       return { rules: (rs?.rules ?? []).map(redirectOf).filter((r): r is RedirectOut => r !== null) };

@@ -1,7 +1,7 @@
 import type { SslMode, Tls13Mode, ZoneSetting } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import type { CfSetting } from '../../integrations/cloudflare/index.ts';
-import type { CloudFlareCalls } from './cloud-flare.context.ts';
+import type { CloudFlareCalls, DomainRef } from './cloud-flare.context.ts';
 
 const settingOf = (s: CfSetting): ZoneSetting => ({
   result: { id: s.id, value: String(s.value), editable: s.editable, modified_on: s.modified_on ?? null },
@@ -10,7 +10,7 @@ const settingOf = (s: CfSetting): ZoneSetting => ({
 /** SSL: the zone's SSL mode and TLS 1.3 settings. */
 export function cloudFlareSsl({ cf, contextOf, forCloud, audited }: CloudFlareCalls) {
   return {
-    async getSetting(domainId: string, setting: 'ssl' | 'tls_1_3', actor?: Actor): Promise<ZoneSetting> {
+    async getSetting(domainId: DomainRef, setting: 'ssl' | 'tls_1_3', actor?: Actor): Promise<ZoneSetting> {
       const ctx = await contextOf(domainId, true, actor);
       return settingOf(await forCloud(ctx, () => cf.getSetting(ctx.creds, ctx.zoneId, setting)));
     },

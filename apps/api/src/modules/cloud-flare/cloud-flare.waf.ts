@@ -14,6 +14,7 @@ import {
   plural,
   type CloudFlareCalls,
   type CloudFlareDeps,
+  type DomainRef,
 } from './cloud-flare.context.ts';
 
 /** WAF: the domain's firewall rules pushed to the custom-rules entry point, and what a push would change. */
@@ -100,9 +101,9 @@ export function cloudFlareWaf(
      * What a push would change (fleet plans): the console's rules now in the zone against the domain's saved
      * rules, compared by ref, action and expression in order.
      */
-    async firewallRulesState(domainId: string, actor?: Actor) {
+    async firewallRulesState(domainId: DomainRef, actor?: Actor) {
       const ctx = await contextOf(domainId, true, actor);
-      const saved = [...(await domains.getFirewallRules(domainId))].sort((a, b) => a.priority - b.priority);
+      const saved = [...(await domains.getFirewallRules(ctx.domain._id))].sort((a, b) => a.priority - b.priority);
       const rs = await forCloud(ctx, () => cf.getEntrypointRuleset(ctx.creds, ctx.zoneId, WAF_PHASE));
       const inZone = (rs?.rules ?? []).filter(isOwnRule).map((r) => `${r.ref}|${r.action}|${r.expression}`);
       const wanted = saved.map((r) => `${FLEETDESK_RULE_REF_PREFIX}${r.ruleId}|${r.action}|${r.expression}`);

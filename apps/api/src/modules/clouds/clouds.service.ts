@@ -2,6 +2,7 @@ import type { Cloud, CloudInput, CloudListQuery } from '@fleetdesk/contract';
 import type { Database } from '../../db/client.ts';
 import { NotFoundError } from '../../http/errors.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
+import { freshReadByKey } from '../../lib/fresh-read.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
@@ -21,6 +22,14 @@ export function createCloudsService(deps: {
   regions: RegionsService;
 }) {
   const { database, audit, usage, secrets, repo } = deps;
+  const sharedCredentials = freshReadByKey<{
+    cloudId: string;
+    email: string;
+    token: string | null;
+    globalAPIKey: string | null;
+    accountId: string | null;
+    proxyRegionId: string | null;
+  }>();
   let inUseCheck: CloudInUseCheck | undefined;
 
   usage.register('regions', async (regionId, ex) => ({ what: 'clouds', ...(await repo.usageOfRegion(regionId, ex)) }));
@@ -106,18 +115,24 @@ export function createCloudsService(deps: {
       },
     }),
     /** Decrypted credentials for the Cloudflare client; never leaves the server. */
-    async credentials(id: string) {
-      const r = await repo.findRow(id);
-      if (!r) throw new NotFoundError('Cloud not found');
-      const open = (v: string | null) => (v ? secrets.decrypt(v) : null);
-      return {
-        cloudId: r.id,
-        email: r.email,
-        token: open(r.tokenEnc),
-        globalAPIKey: open(r.globalApiKeyEnc),
-        accountId: r.accountId,
-        proxyRegionId: r.proxyRegionId,
-      };
+    /**
+     * The cloud's credentials, opened. Callers asking at once share one read (a fleet step per domain asks for
+     * its cloud's), never one that started before they asked: a changed token is used from the next call on.
+     */
+    credentials(id: string) {
+      return sharedCredentials(id, async () => {
+        const r = await repo.findRow(id);
+        if (!r) throw new NotFoundError('Cloud not found');
+        const open = (v: string | null) => (v ? secrets.decrypt(v) : null);
+        return {
+          cloudId: r.id,
+          email: r.email,
+          token: open(r.tokenEnc),
+          globalAPIKey: open(r.globalApiKeyEnc),
+          accountId: r.accountId,
+          proxyRegionId: r.proxyRegionId,
+        };
+      });
     },
     async rememberAccountId(id: string, accountId: string) {
       await repo.update(id, { accountId });

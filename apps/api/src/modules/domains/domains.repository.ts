@@ -796,6 +796,12 @@ export function createDomainsRepository(db: Db) {
       return rows.map((r) => r.id);
     },
     findById,
+    /** Whole domains by id, in one statement (a fleet plan reads its domains a page at a time); missing ids left out. */
+    async findByIds(ids: string[], ex: Executor = db): Promise<Domain[]> {
+      if (!ids.length) return [];
+      const rows = await joined(ex).where(inArray(domains.id, ids));
+      return rows.map((r) => toDomain(r as Joined));
+    },
     async findRow(id: string, ex: Executor = db): Promise<DomainRow | undefined> {
       const [r] = await ex.select().from(domains).where(eq(domains.id, id));
       return r;

@@ -220,6 +220,8 @@ export function createDomainsService(deps: {
 
     idsByNames: (names: string[]) => repo.idsByNames(names),
     byZoneIds: (zoneIds: string[]) => repo.byZoneIds(zoneIds),
+    /** Whole domains by id, in one read (missing ids left out). */
+    getMany: (ids: string[]) => repo.findByIds(ids),
     /** The ids matching the filter, in list order, at most `limit` ("select all N matching"). */
     listIds: (filter: Partial<DomainFilter>, limit: number) => repo.listIds(filter, limit),
 

@@ -40,7 +40,7 @@ export type FleetDeps = {
     | 'purgeCache'
     | 'createZone'
   >;
-  domains: Pick<DomainsService, 'get' | 'update' | 'getFirewallRules' | 'saveFirewallRules'>;
+  domains: Pick<DomainsService, 'get' | 'getMany' | 'update' | 'getFirewallRules' | 'saveFirewallRules'>;
   /** A health check read and fixed per domain ("Fix all"); wired after the health service exists. */
   health?: () => Pick<HealthService, 'readCheck' | 'recheck' | 'applyFix'>;
 };
@@ -147,9 +147,9 @@ export function createFleetActions(deps: FleetDeps) {
   };
 
   const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
-    String((await cf.getSetting(d._id, key, actor)).result.value);
+    String((await cf.getSetting(d, key, actor)).result.value);
 
-  const dnsNow = async (d: Domain, actor: Actor) => (await cf.listDnsRecords(d._id, actor)).result;
+  const dnsNow = async (d: Domain, actor: Actor) => (await cf.listDnsRecords(d, actor)).result;
 
   /** The template rendered for the domain ({serverIp}: its server's address) and compared with its zone. */
   const templateDiff = async (
@@ -185,9 +185,9 @@ export function createFleetActions(deps: FleetDeps) {
   };
 
   return {
-    /** What the action would do to the domain now. */
-    async plan(a: FleetAction, domainId: string, actor: Actor, labels: TargetLabels = {}): Promise<PlanResult> {
-      const d = await domains.get(domainId);
+    /** What the action would do to the domain now (as just read by the caller, or read here). */
+    async plan(a: FleetAction, domain: string | Domain, actor: Actor, labels: TargetLabels = {}): Promise<PlanResult> {
+      const d = typeof domain === 'string' ? await domains.get(domain) : domain;
       const field = domainField(a, d, labels);
       if (field)
         return field.now === field.want
@@ -225,7 +225,7 @@ export function createFleetActions(deps: FleetDeps) {
         }
         case 'waf_push':
         case 'waf_set_push': {
-          const st = await cf.firewallRulesState(d._id, actor);
+          const st = await cf.firewallRulesState(d, actor);
           const before = `${plural(st.inZone, 'console rule')} in the zone`;
           if (a.kind === 'waf_push') {
             if (st.saved === 0 && st.inZone === 0) return refused(FLEET_MESSAGES.noRules, before);
@@ -283,7 +283,7 @@ export function createFleetActions(deps: FleetDeps) {
           return change(now.map((r) => `${r.type} ${r.name} ${r.content}`).join(', '), 'deleted', seen);
         }
         case 'redirects': {
-          const now = (await cf.getRedirectRules(d._id, actor)).rules as RuleView[];
+          const now = (await cf.getRedirectRules(d, actor)).rules as RuleView[];
           const want = redirectRulesFor(a.rules, name);
           const seen = rulesKey(now);
           return sameJson(seen, rulesKey(want))
@@ -359,7 +359,7 @@ export function createFleetActions(deps: FleetDeps) {
           return { status: 'done' };
         }
         case 'waf_push': {
-          const st = await cf.firewallRulesState(d._id, actor);
+          const st = await cf.firewallRulesState(d, actor);
           if (st.matches) return already;
           await cf.updateFirewallRules(d._id, actor);
           return { status: 'done' };
@@ -420,7 +420,7 @@ export function createFleetActions(deps: FleetDeps) {
           return { status: 'done' };
         }
         case 'redirects': {
-          const now = rulesKey((await cf.getRedirectRules(d._id, actor)).rules as RuleView[]);
+          const now = rulesKey((await cf.getRedirectRules(d, actor)).rules as RuleView[]);
           const want = redirectRulesFor(a.rules, name);
           if (sameJson(now, rulesKey(want))) return already;
           if (!sameJson(now, seen))

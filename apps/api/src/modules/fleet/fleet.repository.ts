@@ -94,6 +94,30 @@ export function createFleetRepository(db: Db) {
         .where(and(eq(fleetPlanItems.planId, planId), eq(fleetPlanItems.seq, seq)));
     },
 
+    /**
+     * Planned items' results, many in one statement (issue 48: a plan of 10,000 wrote 10,000 statements): the rows
+     * travel as one JSON array.
+     */
+    async updatePlanned(
+      planId: string,
+      rows: {
+        seq: number;
+        outcome: string;
+        before: string | null;
+        after: string | null;
+        reason: string | null;
+        seen: unknown;
+      }[],
+    ) {
+      if (!rows.length) return;
+      await db.execute(sql`
+        update fleet_plan_items i
+        set outcome = v.outcome, before = v.before, after = v.after, reason = v.reason, seen = v.seen
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          as v(seq int, outcome text, before text, after text, reason text, seen jsonb)
+        where i.plan_id = ${planId} and i.seq = v.seq`);
+    },
+
     /** Items still to plan (outcome pending) or to run (a change whose step is pending), in order. */
     async itemsToDo(planId: string, phase: 'plan' | 'run', afterSeq: number, limit: number): Promise<FleetItemRow[]> {
       const where =

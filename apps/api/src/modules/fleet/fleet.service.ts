@@ -19,6 +19,7 @@ import {
   type FleetPlanSummary,
   type ListResult,
   type DnsTemplateRecord,
+  type Domain,
 } from '@fleetdesk/contract';
 import { isConnectionError, untilConnected } from '../../db/pg-errors.ts';
 import { systemActor, type Actor } from '../../http/context.ts';
@@ -29,7 +30,8 @@ import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
 import { CSV_BOM, csvLine } from '../domains/csv.ts';
 import type { JobsRepository } from '../jobs/jobs.repository.ts';
 import { assertMayFix } from '../health/health.fix.ts';
-import { createFleetActions, refusalOf, type FleetDeps, type TargetLabels } from './fleet.actions.ts';
+import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
+import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
 
 export const FLEET_PLAN_JOB = 'fleet.plan';
@@ -207,7 +209,7 @@ export function createFleetService(
     p: FleetPlanRow,
     which: 'plan' | 'run',
     ctx: PhaseCtx,
-    work: (item: FleetItemRow) => Promise<string | void>,
+    work: (item: FleetItemRow, i: number, group: FleetItemRow[]) => Promise<string | void>,
   ) {
     const groups = new Map<string, FleetItemRow[]>();
     for (let after = 0; ;) {
@@ -241,9 +243,10 @@ export function createFleetService(
       let next = 0;
       const worker = async () => {
         while (!ctx.signal.aborted) {
-          const it = items[next++];
+          const i = next++;
+          const it = items[i];
           if (!it) return;
-          const status = await work(it);
+          const status = await work(it, i, items);
           if (status === UNCLAIMED) continue;
           done++;
           if (status === 'done') tally.changed++;
@@ -491,23 +494,35 @@ export function createFleetService(
       const action = actionOf(p);
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
+      // Each group's domains are read a chunk ahead in one statement, and the results written many at once
+      // (issue 48): a plan of 10,000 domains no longer costs 20,000 statements besides its provider reads.
+      const readers = new WeakMap<FleetItemRow[], (i: number) => Promise<Domain | undefined>>();
+      const chunk = Math.max(16, 2 * deps.options.accountConcurrency);
+      const results = batchedWriter<PlannedRow>((rows) => repo.updatePlanned(p.id, rows), ctx.signal);
       // A domain whose reading met a lost connection is read again once it is back, not refused for it.
-      await phase(p, 'plan', ctx, (it) =>
-        untilConnected(
-          async () => {
-            let res;
-            try {
-              res = await actions.plan(action, it.domainId, actor, labels);
-            } catch (err) {
-              if (isConnectionError(err)) throw err;
-              const reason = refusalOf(err) ?? messageOf(err);
-              res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
-            }
-            await repo.updateItem(p.id, it.seq, res);
-          },
-          { signal: ctx.signal },
-        ),
-      );
+      try {
+        await phase(p, 'plan', ctx, (it, i, group) =>
+          untilConnected(
+            async () => {
+              let reader = readers.get(group);
+              if (!reader) readers.set(group, (reader = readAhead(group, chunk, (ids) => deps.domains.getMany(ids))));
+              let res: PlanResult;
+              try {
+                const d = await reader(i);
+                res = await actions.plan(action, d ?? it.domainId, actor, labels);
+              } catch (err) {
+                if (isConnectionError(err)) throw err;
+                const reason = refusalOf(err) ?? messageOf(err);
+                res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
+              }
+              results.add({ ...res, seq: it.seq });
+            },
+            { signal: ctx.signal },
+          ),
+        );
+      } finally {
+        await results.close();
+      }
       await untilConnected(() => repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() }));
       const { counts } = await countsOf(p);
       return { planned: counts.total, change: counts.change, same: counts.same, refused: counts.refused };
