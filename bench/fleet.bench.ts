@@ -146,22 +146,22 @@ async function main() {
     };
     const usage = () => sim.usage();
     const rows: string[][] = [];
+    // Each account's count of requests, sampled every 50 ms for the whole bench: a phase's windows may hold the
+    // requests of the phase before it (a plan that starts right after a run finds its windows full).
+    const samples = new Map<string, { t: number; n: number }[]>();
+    const sample = setInterval(() => {
+      const t = performance.now();
+      for (const [id, u] of usage()) {
+        const list = samples.get(id) ?? [];
+        list.push({ t, n: u.requests });
+        samples.set(id, list);
+      }
+    }, 50);
     const phase = async (name: string, run: () => Promise<unknown>) => {
       const before = usage();
       const start = performance.now();
-      // Each account's count of requests, sampled every 50 ms: the fullest window of the phase (how close the lane
-      // comes to the ceiling when it has work, apart from the time the job takes to start and to be seen finished).
-      const samples = new Map<string, { t: number; n: number }[]>();
-      const sample = setInterval(() => {
-        const t = performance.now();
-        for (const [id, u] of usage()) {
-          const list = samples.get(id) ?? [];
-          list.push({ t, n: u.requests });
-          samples.set(id, list);
-        }
-      }, 50);
       await run();
-      clearInterval(sample);
+      const end = performance.now();
       const seconds = (performance.now() - start) / 1000;
       const after = usage();
       const allowed = REQUESTS * (seconds / WINDOW_S);
@@ -169,6 +169,7 @@ async function main() {
       let limited = 0;
       const shares: string[] = [];
       const laneShares: string[] = [];
+      const heldShares: string[] = [];
       for (const a of accounts) {
         const b = before.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
         const n = after.get(a.accountId) ?? { requests: 0, rateLimited: 0 };
@@ -178,10 +179,17 @@ async function main() {
         shares.push(`${Math.round((reqs / allowed) * 100)}%`);
         const list = samples.get(a.accountId) ?? [];
         let fullest = 0;
+        let held = 0;
+        let heldN = 0;
         for (let i = 0, j = 0; i < list.length; i++) {
           while (list[j]!.t < list[i]!.t - WINDOW_S * 1000) j++;
-          fullest = Math.max(fullest, list[i]!.n - list[j]!.n);
+          if (list[i]!.t < start || list[i]!.t > end) continue;
+          const inWindow = list[i]!.n - list[j]!.n;
+          fullest = Math.max(fullest, inWindow);
+          held += inWindow;
+          heldN++;
         }
+        heldShares.push(`${Math.round((held / Math.max(1, heldN) / REQUESTS) * 100)}%`);
         laneShares.push(`${Math.round((fullest / REQUESTS) * 100)}%`);
       }
       rows.push([
@@ -189,6 +197,7 @@ async function main() {
         seconds.toFixed(1),
         shares.join(' '),
         laneShares.join(' '),
+        heldShares.join(' '),
         String(limited),
         (sent / DOMAINS).toFixed(2),
         String(sent),
@@ -231,7 +240,17 @@ async function main() {
       });
     }
     clearInterval(rssTimer);
-    const head = ['Phase', 'Wall s', 'Budget used per account', 'Fullest window', '429s', 'Req/domain', 'Requests'];
+    clearInterval(sample);
+    const head = [
+      'Phase',
+      'Wall s',
+      'Budget used per account',
+      'Fullest window',
+      'Window held',
+      '429s',
+      'Req/domain',
+      'Requests',
+    ];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : pad(v, widths[i]!))).join('  ');
     log(line(head));
@@ -245,6 +264,10 @@ async function main() {
     log(
       "Fullest window: the most requests an account sent in any one window of the phase / the window's budget " +
         '(sampled every 50 ms): how full the lane keeps a window while it has work.',
+    );
+    log(
+      'Window held: the mean, over the phase, of the requests in the window just past / the budget; a window still ' +
+        "holding the phase before's requests counts, so a phase that starts in a full window is not read as idle.",
     );
     log(
       `The job may use ${Math.round((1 - RESERVE) * 100)} % of each window (the rest is kept for operators), and counts ` +
