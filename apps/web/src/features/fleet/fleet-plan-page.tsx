@@ -18,6 +18,7 @@ import { SearchBox } from '../../components/search-box.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { FLEET_PATH, downloadPlanCsv, useFleetItems, useFleetPlan, useFleetVerb, type FleetVerb } from './fleet-api.ts';
+import { ProviderReason } from '../../components/provider-reason.tsx';
 
 const OUTCOME_LABEL: Record<FleetItem['outcome'], string> = {
   pending: 'Reading…',
@@ -314,7 +315,7 @@ function Items({ plan }: { plan: FleetPlan }) {
                       <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
                         {OUTCOME_LABEL[it.outcome]}
                       </Badge>
-                      {it.reason && <div className="small text-body-secondary">{it.reason}</div>}
+                      <ProviderReason text={it.reason} className="small text-body-secondary text-break" />
                     </td>
                     <td className="small text-break" data-label="Now">
                       {it.before ?? ''}

@@ -15,6 +15,7 @@ import { DateTime } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useLaunch, useLaunchVerb } from './launches-api.ts';
+import { ProviderReason } from '../../components/provider-reason.tsx';
 
 export const STATE_VARIANT: Record<Launch['state'], string> = {
   queued: 'secondary',
@@ -87,7 +88,7 @@ function Stage({
         )}
         {s.attempts > 1 && <small className="text-body-secondary">{s.attempts} attempts</small>}
       </div>
-      {s.detail && <div className="small text-break">{s.detail}</div>}
+      <ProviderReason text={s.detail} className="small text-break" />
       {s.state === 'waiting' && s.waitingFor && (
         <div className="small text-info-emphasis text-break">
           Waiting for {s.waitingFor}
