@@ -121,6 +121,9 @@ export const DashboardSchema = z.object({
         _id: IdSchema,
         jobNo: z.number().int(),
         kindLabel: z.string(),
+        /** Its one name ("Fleet plan #3" or "Job #109", jobName) and the page it leads to. */
+        name: z.string(),
+        path: z.string(),
         state: z.string(),
         domainId: IdSchema.nullable(),
         domainName: z.string().nullable(),

@@ -4,6 +4,8 @@ import {
   EXPIRING_WITHIN_DAYS,
   JOB_AREAS,
   JOB_KIND_LABELS,
+  jobName,
+  jobOwner,
   hasRule,
   type Dashboard,
   type JobProgress,
@@ -95,6 +97,9 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
             _id: j.id,
             jobNo: j.jobNo,
             kindLabel: JOB_KIND_LABELS[j.kind] ?? j.kind,
+            name: jobName(j),
+            path:
+              jobOwner(j.kind, j.payload)?.path ?? (j.domainId ? `/jobs?domainId=${j.domainId}` : '/jobs?state=active'),
             state: j.state,
             domainId: j.domainId,
             domainName: j.domainName,

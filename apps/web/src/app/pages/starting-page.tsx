@@ -132,8 +132,8 @@ export function StartingPage() {
                 rowClassName="flex-wrap"
                 row={(j) => (
                   <>
-                    <Link to={`/jobs/${j._id}`} className="text-truncate">
-                      {j.kindLabel}
+                    <Link to={j.path} className="text-truncate">
+                      {j.name} · {j.kindLabel}
                       {j.domainName ? ` · ${j.domainName}` : ''}
                     </Link>
                     <StatusBadge status={j.state} />

@@ -24,18 +24,22 @@ import { useAlerts, useDeliveryLog, useDemoInbox } from './alerts-api.ts';
 
 const SEVERITY_BG = { info: 'info', warning: 'warning', critical: 'danger' } as const;
 
-/** Where an alert leads: its domain, server, proxy, job or launch. */
+/** Where an alert leads: its domain, server, proxy, launch, or the plan, import or batch its job worked for. */
 const SUBJECT_PATHS: Record<string, string> = {
   domain: '/domains',
   server: '/servers',
   proxy: '/proxies',
-  job: '/jobs',
   launch: '/launches',
+  plan: '/fleet',
+  import: '/imports',
+  batch: '/launches/batches',
 };
 
 function Subject({ a }: { a: Alert }) {
-  const name = a.subjectName ?? a.subjectId ?? '—';
-  const base = a.subjectKind ? SUBJECT_PATHS[a.subjectKind] : undefined;
+  const name = a.subjectName ?? '—';
+  // A job of its own has no page: the Jobs screen lists it.
+  if (a.subjectKind === 'job') return <Link to="/jobs">{name}</Link>;
+  const base = SUBJECT_PATHS[a.subjectKind];
   if (!a.subjectId || !base) return <>{name}</>;
   return <Link to={`${base}/${a.subjectId}`}>{name}</Link>;
 }

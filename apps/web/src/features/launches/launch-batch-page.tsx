@@ -6,7 +6,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
-import { LAUNCH_ROW_STATUSES, stateVariant, type LaunchRowStatus } from '@fleetdesk/contract';
+import { LAUNCH_ROW_STATUSES, confirmQuestion, stateVariant, type LaunchRowStatus } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
@@ -74,7 +74,7 @@ export function LaunchBatchPage() {
             <Button
               variant="warning"
               disabled={verb.isPending}
-              onClick={() => confirmThen('confirm-all', `${b.confirmation!.text} Go on?`, 'Confirm all')}
+              onClick={() => confirmThen('confirm-all', confirmQuestion(b.confirmation!.text), 'Confirm all')}
             >
               Confirm all ({b.confirmation.names})
             </Button>

@@ -9,6 +9,7 @@ import {
   type Launch,
   type LaunchStage,
   type LaunchStageState,
+  confirmQuestion,
 } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
@@ -224,7 +225,7 @@ export function LaunchPage() {
               const key = s.key === 'domain' ? 'domain' : 'register';
               const text = l.confirmation?.stage === key ? l.confirmation.text : (s.detail ?? s.label);
               void dialogs
-                .confirm(`${text} Go on?`, {
+                .confirm(confirmQuestion(text), {
                   title: key === 'domain' ? "Confirm the domain's new settings" : 'Confirm the registration',
                 })
                 .then((ok) => ok && run({ verb: 'confirm', stage: key }));
