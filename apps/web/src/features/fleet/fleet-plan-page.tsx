@@ -115,7 +115,8 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
         {active && plan.etaSeconds !== null ? ` · about ${formatDuration(plan.etaSeconds)} left` : ''}
       </div>
       {plan.accounts.length > 0 && (
-        <Table size="sm" className="mt-3 mb-0 align-middle" responsive>
+        // Cards on a phone (fd-list-table): the Left column is never cut (issue 47).
+        <Table size="sm" className="mt-3 mb-0 align-middle fd-list-table" responsive aria-label="Cloudflare accounts">
           <thead>
             <tr>
               <th scope="col">Cloudflare account</th>
@@ -133,9 +134,10 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
               const fin = a.total - left;
               return (
                 <tr key={a.cloudId ?? 'none'}>
-                  <td>{a.cloudEmail ?? 'No cloud (console only)'}</td>
-                  <td>
+                  <td className="fd-cell-main text-break">{a.cloudEmail ?? 'No cloud (console only)'}</td>
+                  <td data-label="Progress">
                     <ProgressBar
+                      className="flex-grow-1"
                       now={pct(fin, a.total)}
                       animated={active && left > 0}
                       striped={active && left > 0}
@@ -143,9 +145,9 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
                       aria-label={`Progress of ${a.cloudEmail ?? 'no cloud'}`}
                     />
                   </td>
-                  <td>{a.done + a.same + a.skipped}</td>
-                  <td>{a.failed}</td>
-                  <td>{left}</td>
+                  <td data-label="Done">{a.done + a.same + a.skipped}</td>
+                  <td data-label="Failed">{a.failed}</td>
+                  <td data-label="Left">{left}</td>
                 </tr>
               );
             })}
