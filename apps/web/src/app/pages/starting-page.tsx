@@ -172,7 +172,7 @@ export function StartingPage() {
                 />
               )}
             </div>
-            {d.domains && <HealthPanel />}
+            {d.health && <HealthPanel summary={d.health} />}
           </>
         )
       )}
