@@ -40,7 +40,8 @@ describe('crumbsFor', () => {
           .join(' '),
       ).not.toMatch(/#?0b7c8f3e/);
     expect(crumbsFor(`/imports/zone-export/${ID}`).at(-1)).toEqual({ label: '…', entity: { section: 'jobs', id: ID } });
-    expect(ENTITY_NAMES.fleet!({ planNo: 3 })).toBe('Fleet plan #3');
+    expect(ENTITY_NAMES['fleet/plans']!({ planNo: 3 })).toBe('Fleet plan #3');
+    expect(crumbsFor(`/fleet/${ID}`).at(-1)).toEqual({ label: '…', entity: { section: 'fleet/plans', id: ID } });
     expect(ENTITY_NAMES.imports!({ planNo: 4 })).toBe('Import #4');
     expect(ENTITY_NAMES.jobs!({ jobNo: 109, name: 'Fleet plan #3' })).toBe('Fleet plan #3');
   });

@@ -97,7 +97,9 @@ export function crumbsFor(pathname: string): Crumb[] {
             ? 'launches/batches'
             : section === 'imports' && rest[i - 1] === 'zone-export'
               ? 'jobs'
-              : section;
+              : section === 'fleet'
+                ? 'fleet/plans'
+                : section;
       // Named once loaded ("Fleet plan #3", "example.com"); never a piece of the id meanwhile (issue 47).
       crumbs.push({ label: ENTITY_PENDING, to: base, entity: { section: entitySection, id: seg } });
     } else if (section === 'yandex-webmaster' && rest[i - 1] === 'hosts') {
@@ -135,7 +137,7 @@ export const ENTITY_NAMES: Record<string, (item: Record<string, unknown>) => str
   'domain-registrators-contacts': (c) => str(c.name),
   'yandex-webmaster/accounts': (a) => str(a.name),
   jobs: (j) => str(j.name) ?? (j.jobNo ? `Job #${String(j.jobNo)}` : undefined),
-  fleet: (p) => (p.planNo ? `Fleet plan #${String(p.planNo)}` : undefined),
+  'fleet/plans': (p) => (p.planNo ? `Fleet plan #${String(p.planNo)}` : undefined),
   imports: (p) => (p.planNo ? `Import #${String(p.planNo)}` : undefined),
   launches: (l) => (l.launchNo ? `Launch #${String(l.launchNo)}` : undefined),
   'launches/batches': (b) => (b.batchNo ? `Launch batch #${String(b.batchNo)}` : undefined),

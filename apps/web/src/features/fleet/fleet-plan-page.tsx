@@ -110,9 +110,14 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
         <ProgressBar variant="dark" now={pct(r.cancelled, r.total)} key="cancelled" />
       </ProgressBar>
       <div className="small text-body-secondary mt-1" data-testid="run-text">
-        {plan.runText}
-        {r.pending ? ` · ${r.pending} to go` : ''}
-        {active && plan.etaSeconds !== null ? ` · about ${formatDuration(plan.etaSeconds)} left` : ''}
+        {/* Only the parts there are: a plan not run yet has no run text ("4 to go", not "· 4 to go"). */}
+        {[
+          plan.runText,
+          r.pending ? `${r.pending} to go` : '',
+          active && plan.etaSeconds !== null ? `about ${formatDuration(plan.etaSeconds)} left` : '',
+        ]
+          .filter(Boolean)
+          .join(' · ')}
       </div>
       {plan.accounts.length > 0 && (
         // Cards on a phone (fd-list-table): the Left column is never cut (issue 47).
