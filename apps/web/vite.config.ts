@@ -47,6 +47,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
+      // The build's one slow plugin is ours: precompress writes every asset at the best Brotli quality, on
+      // purpose, once. Rolldown's [PLUGIN_TIMINGS] warning about it told a newcomer nothing to act on (issue 47).
+      checks: { bundlerTimings: false },
       output: {
         // React and the form libraries change less often than the app: their chunks stay cached across releases.
         // Other libraries go with the screens that use them, so a first visit loads only what its page needs

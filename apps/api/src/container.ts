@@ -713,7 +713,7 @@ export async function createContainer(
       notificationChannels,
       alertRules,
       alerts,
-      dashboard: createDashboardService({ repo: repos.dashboard }),
+      dashboard: createDashboardService({ repo: repos.dashboard, healthSummary: () => health.summary() }),
       search: createSearchService({ repo: repos.search }),
     },
     yandexWebmasterClient,

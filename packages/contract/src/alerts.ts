@@ -254,7 +254,8 @@ export const AlertRuleUpdateSchema = AlertRuleInputSchema.partial();
 
 export const ALERT_STATES = ['open', 'resolved', 'event'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
-export const ALERT_SUBJECTS = ['domain', 'server', 'proxy', 'job', 'launch'] as const;
+/** What an alert is about; a job doing a plan's (import's, batch's) work is about its owner (jobOwner). */
+export const ALERT_SUBJECTS = ['domain', 'server', 'proxy', 'job', 'launch', 'plan', 'import', 'batch'] as const;
 export type AlertSubject = (typeof ALERT_SUBJECTS)[number];
 
 export const AlertSchema = z.object({

@@ -20,6 +20,10 @@ export const API_TOKEN_MESSAGES = {
 } as const;
 
 export const API_TOKEN_STATUSES = ['active', 'expired'] as const;
+export const API_TOKEN_STATUS_LABELS: Record<(typeof API_TOKEN_STATUSES)[number], string> = {
+  active: 'Active',
+  expired: 'Expired',
+};
 
 export const ApiTokenSchema = z.object({
   _id: IdSchema,

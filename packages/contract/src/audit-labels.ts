@@ -132,6 +132,9 @@ function subjectOf(e: AuditFacts): string {
     str(d.domainName) ??
     str(d.name) ??
     str(d.username) ??
+    str(d.email) ??
+    str(d.IPAddress) ??
+    str(d.host) ??
     diffName('domainName') ??
     diffName('name') ??
     diffName('username') ??
@@ -139,7 +142,36 @@ function subjectOf(e: AuditFacts): string {
     diffName('IPAddress') ??
     diffName('host');
   if (e.entity === 'domains') return name ?? 'a domain';
+  // A webmaster action is about one host of the account: named by it ("https:example.com:443" is example.com).
+  const host = str(d.hostId)?.split(':')[1] ?? str(d.hostUrl);
+  if (e.entity === 'yandex-webmaster' && host) return host;
   return name ? `${noun} ${name}` : `a ${noun}`;
+}
+
+/** A changed field in words: "serverId" is "server", "parserURL" is "parser URL". */
+export function auditFieldWords(key: string): string {
+  const words = key
+    .replace(/(Id|Ids)$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((w) => (/^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase()));
+  return words.join(' ');
+}
+
+/** Keys that say nothing to a reader (bookkeeping the row keeps). */
+const QUIET_KEYS = new Set(['updatedAt', 'createdAt', 'version']);
+
+/** "the server and brand of": what an update changed, when its diff says (at most four named). */
+function changedOf(e: AuditFacts): string | null {
+  if (e.action !== 'update' || !e.diff) return null;
+  const keys = Object.keys(e.diff).filter((k) => !QUIET_KEYS.has(k));
+  if (!keys.length) return null;
+  const words = [...new Set(keys.map(auditFieldWords))];
+  const shown = words.length > 4 ? [...words.slice(0, 3), `${words.length - 3} more fields`] : words;
+  const list = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}`;
+  return `changed the ${list} of`;
 }
 
 /** The value the entry set, in words, where there is one ("to Full strict"). */
@@ -160,7 +192,7 @@ function settingOf(e: AuditFacts): string {
  */
 export function auditSentence(e: AuditFacts): string {
   const who = e.username ?? 'The system';
-  const verb = AUDIT_ACTION_LABELS[e.action] ?? e.action.replace(/_/g, ' ');
+  const verb = changedOf(e) ?? AUDIT_ACTION_LABELS[e.action] ?? e.action.replace(/_/g, ' ');
   if (AUDIT_SIGN_IN_ACTIONS.includes(e.action)) return `${who} ${verb}`;
   const d = e.details ?? {};
   let tail = settingOf(e);

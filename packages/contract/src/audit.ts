@@ -29,7 +29,7 @@ export const AuditListQuerySchema = ListQuerySchema.extend({
   userId: IdSchema.optional(),
   action: z.string().trim().max(100).refine(hasNoNul, { message: NUL_MESSAGE }).optional(),
   /** Sign-ins and sign-outs: shown (the default), left out, or alone. */
-  signIns: z.enum(['include', 'exclude', 'only'], { message: 'signIns must be include, exclude or only' }).optional(),
+  signIns: z.enum(['include', 'exclude', 'only'], { message: 'Sign-ins must be include, exclude or only' }).optional(),
   from: z.iso.datetime({ offset: true, message: 'from must be an ISO date-time' }).optional().or(z.iso.date()),
   to: z.iso.datetime({ offset: true, message: 'to must be an ISO date-time' }).optional().or(z.iso.date()),
 });

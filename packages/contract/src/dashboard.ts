@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, NUL_MESSAGE, hasNoNul } from './common.ts';
+import { HealthSummarySchema } from './health.ts';
 
 /** A day (YYYY-MM-DD) plus n days (UTC). */
 export const addDays = (day: string, n: number) => {
@@ -98,6 +99,8 @@ export const DashboardSchema = z.object({
   clouds: z.object({ total: z.number().int() }).nullable(),
   /** Cloudflare traffic of the fleet (issue 47), read with the `cnv:domains` rule. */
   traffic: DashboardTrafficSchema.nullable(),
+  /** The fleet's health (as GET /api/health/summary answers it), in this one answer: the dashboard loads with one request. */
+  health: HealthSummarySchema.nullable(),
   /** The latest audit entries (the audit trail is readable with the `cnv` rule only). */
   latestChanges: z
     .array(
@@ -121,6 +124,9 @@ export const DashboardSchema = z.object({
         _id: IdSchema,
         jobNo: z.number().int(),
         kindLabel: z.string(),
+        /** Its one name ("Fleet plan #3" or "Job #109", jobName) and the page it leads to. */
+        name: z.string(),
+        path: z.string(),
         state: z.string(),
         domainId: IdSchema.nullable(),
         domainName: z.string().nullable(),

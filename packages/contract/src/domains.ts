@@ -208,6 +208,7 @@ const isUuid = (v: string) => z.uuid().safeParse(v).success;
 
 /** A reference filter: an id, or `none` for domains without one. Empty is no filter. */
 const refFilter = (name: string) => {
+  // Named as the filter's label names it, not by its query key.
   const message = `${name} must be an id or "${FILTER_NONE}"`;
   return z.preprocess(
     absentIfEmpty,
@@ -226,19 +227,19 @@ const refFilter = (name: string) => {
  */
 const domainFilterShape = z.object({
   search: searchText(SEARCH_MAX),
-  brandId: refFilter('brandId'),
-  serverId: refFilter('serverId'),
-  cloudId: refFilter('cloudId'),
-  domainRegistratorId: refFilter('domainRegistratorId'),
+  brandId: refFilter('Brand'),
+  serverId: refFilter('Server'),
+  cloudId: refFilter('Cloud'),
+  domainRegistratorId: refFilter('Domain registrator'),
   status: z.preprocess(
     absentIfEmpty,
-    z.enum(['active', 'inactive'], { message: 'status must be active or inactive' }).optional(),
+    z.enum(['active', 'inactive'], { message: 'Status must be active or inactive' }).optional(),
   ),
   /** true: the domain has a Cloudflare zone id; false: it has none. */
   hasZone: z.preprocess(
     absentIfEmpty,
     z
-      .enum(['true', 'false'], { message: 'hasZone must be true or false' })
+      .enum(['true', 'false'], { message: 'Has a zone must be true or false' })
       .transform((v) => v === 'true')
       .optional(),
   ),
@@ -246,18 +247,18 @@ const domainFilterShape = z.object({
   expiresBefore: z.preprocess(
     absentIfEmpty,
     z
-      .string({ message: 'expiresBefore must be a date (YYYY-MM-DD)' })
+      .string({ message: 'Expires before must be a date (YYYY-MM-DD)' })
       .trim()
-      .refine(isIsoDate, { message: 'expiresBefore must be a date (YYYY-MM-DD)' })
+      .refine(isIsoDate, { message: 'Expires before must be a date (YYYY-MM-DD)' })
       .optional(),
   ),
   /** Domains whose registrar expiration date is this day or later (with expiresBefore: a window of days). */
   expiresFrom: z.preprocess(
     absentIfEmpty,
     z
-      .string({ message: 'expiresFrom must be a date (YYYY-MM-DD)' })
+      .string({ message: 'Expires from must be a date (YYYY-MM-DD)' })
       .trim()
-      .refine(isIsoDate, { message: 'expiresFrom must be a date (YYYY-MM-DD)' })
+      .refine(isIsoDate, { message: 'Expires from must be a date (YYYY-MM-DD)' })
       .optional(),
   ),
   /** By the domain's worst health result; "problems" is failing, warning or unknown; "unchecked" never checked. */
@@ -268,21 +269,23 @@ const domainFilterShape = z.object({
   /** Domains failing this check. */
   failingCheck: z.preprocess(
     absentIfEmpty,
-    z.enum(HEALTH_CHECK_KEYS, { message: 'failingCheck must be a health check' }).optional(),
+    z.enum(HEALTH_CHECK_KEYS, { message: 'Failing check must be a health check' }).optional(),
   ),
   /** Domains by one check's result: `check` in `checkState` (any problem when no state is given). */
   check: z.preprocess(absentIfEmpty, z.enum(HEALTH_CHECK_KEYS, { message: 'check must be a health check' }).optional()),
   checkState: z.preprocess(
     absentIfEmpty,
     z
-      .enum(CHECK_STATE_FILTER_VALUES, { message: `checkState must be one of ${CHECK_STATE_FILTER_VALUES.join(', ')}` })
+      .enum(CHECK_STATE_FILTER_VALUES, {
+        message: `Check state must be one of ${CHECK_STATE_FILTER_VALUES.join(', ')}`,
+      })
       .optional(),
   ),
 });
 /** A state without its check filters nothing the operator could mean: refused rather than ignored. */
 const checkNeeded = (f: { check?: string; checkState?: string }, ctx: z.RefinementCtx) => {
   if (f.checkState && !f.check)
-    ctx.addIssue({ code: 'custom', path: ['check'], message: 'checkState needs check (the health check it is of)' });
+    ctx.addIssue({ code: 'custom', path: ['check'], message: 'A check state needs the health check it is of' });
 };
 export const DomainFilterSchema = domainFilterShape.superRefine(checkNeeded);
 export type DomainFilter = z.infer<typeof DomainFilterSchema>;
@@ -355,7 +358,7 @@ const priority = () =>
 export const DomainFirewallRulesInputSchema = z.object({
   cloudFirewallRules: z
     .array(z.object({ ruleId: IdSchema, priority: priority() }), {
-      message: 'cloudFirewallRules must be a list of ruleId and priority',
+      message: 'Firewall rules must be a list of rules, each with its priority',
     })
     .max(DOMAIN_FIREWALL_RULES_MAX, { message: `At most ${DOMAIN_FIREWALL_RULES_MAX} firewall rules` }),
 });

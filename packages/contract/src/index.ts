@@ -43,3 +43,4 @@ export * from './audit-labels.ts';
 export * from './alerts.ts';
 export * from './launches.ts';
 export * from './domain-name-look.ts';
+export * from './provider-codes.ts';

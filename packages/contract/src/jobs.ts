@@ -52,6 +52,47 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'launches.batch-run': 'Launch batch run',
 };
 
+/**
+ * What a job belongs to, when it does the work of a plan, an import, a launch or a batch (issue 47): such a job is
+ * named by its owner's number everywhere ("Fleet plan #3", not "Fleet run #109"), and leads to its owner's page.
+ * The owner's number is in the payload of jobs queued since; an older job is named by its own number.
+ */
+export const JOB_OWNERS = ['plan', 'import', 'batch', 'launch'] as const;
+export type JobOwnerKind = (typeof JOB_OWNERS)[number];
+
+const OWNER_OF_KIND: [prefix: string, kind: JobOwnerKind, idKey: string, noKey: string, word: string, path: string][] =
+  [
+    ['fleet.', 'plan', 'planId', 'planNo', 'Fleet plan', '/fleet/'],
+    ['imports.', 'import', 'planId', 'planNo', 'Import', '/imports/'],
+    ['launches.batch-', 'batch', 'batchId', 'batchNo', 'Launch batch', '/launches/batches/'],
+    ['launches.run', 'launch', 'launchId', 'launchNo', 'Launch', '/launches/'],
+  ];
+
+export interface JobOwner {
+  kind: JobOwnerKind;
+  id: string;
+  /** "Fleet plan #3"; null when the payload does not carry the owner's number (a job queued before it did). */
+  name: string | null;
+  /** The owner's page in the console. */
+  path: string;
+}
+
+export function jobOwner(kind: string, payload: unknown): JobOwner | null {
+  const p = (payload ?? {}) as Record<string, unknown>;
+  for (const [prefix, owner, idKey, noKey, word, path] of OWNER_OF_KIND) {
+    if (!kind.startsWith(prefix)) continue;
+    const id = p[idKey];
+    if (typeof id !== 'string') return null;
+    const no = p[noKey];
+    return { kind: owner, id, name: typeof no === 'number' ? `${word} #${no}` : null, path: `${path}${id}` };
+  }
+  return null;
+}
+
+/** A job's name: its owner's ("Fleet plan #3") when it has one, else its own ("Job #109"). */
+export const jobName = (j: { kind: string; payload: unknown; jobNo: number }) =>
+  jobOwner(j.kind, j.payload)?.name ?? `Job #${j.jobNo}`;
+
 /** The areas jobs work on; the jobs routes admit any of them and each job is shown only to its area. */
 export const JOB_AREAS: readonly Rule[] = ['cnv:domains', 'cnv:servers', 'cnv:proxies'];
 
@@ -98,8 +139,12 @@ export const JobSchema = z.object({
   stateText: z.string(),
   /** One sentence of what it did ("3 of 5 domains changed, 2 failed: see the plan"); empty while it runs. */
   summary: z.string(),
-  /** Where the details are: a fleet job's plan, a domain job's domain. */
-  link: z.object({ kind: z.enum(['plan', 'domain']), id: IdSchema, label: z.string() }).nullable(),
+  /** "Fleet plan #3" for a job that does a plan's work (jobOwner), else "Job #109". */
+  name: z.string(),
+  /** Where the details are: the plan, import, batch or launch it works for, else the domain it worked on. */
+  link: z
+    .object({ kind: z.enum([...JOB_OWNERS, 'domain']), id: IdSchema, label: z.string(), path: z.string() })
+    .nullable(),
   domainId: IdSchema.nullable(),
   domainName: z.string().nullable(),
   payload: z.record(z.string(), z.unknown()),

@@ -489,3 +489,13 @@ export const LaunchRegisterAloneInputSchema = LaunchRegistrationCheckInputSchema
   if (!v.confirmCost) ctx.addIssue({ code: 'custom', path: ['confirmCost'], message: LAUNCH_MESSAGES.confirmCost });
 });
 export type LaunchRegisterAloneInput = z.input<typeof LaunchRegisterAloneInputSchema>;
+
+/**
+ * The question a confirmation dialog asks: the stage's own text, which may already say "confirm to go on", then
+ * "Go on?" only when it does not (never "…confirm to go on Go on?").
+ */
+export function confirmQuestion(text: string): string {
+  const t = text.trim();
+  if (/\bconfirm\b[^.]*[.?]?$/i.test(t)) return /[.?]$/.test(t) ? t : `${t}.`;
+  return `${/[.?!]$/.test(t) ? t : `${t}.`} Go on?`;
+}

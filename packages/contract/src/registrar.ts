@@ -18,10 +18,10 @@ export const REGISTRAR_TEXT = {
 /** GET /api/domain-registrators/{id}/domain-info?domainName= */
 export const DomainInfoQuerySchema = z.object({
   domainName: z
-    .string({ message: 'domainName is required' })
+    .string({ message: 'Domain name is required' })
     .trim()
-    .min(1, { message: 'domainName is required' })
-    .max(253, { message: 'domainName must be at most 253 characters' }),
+    .min(1, { message: 'Domain name is required' })
+    .max(253, { message: 'Domain name must be at most 253 characters' }),
 });
 
 /** Spec 2 "Registrator domain info": success, message, data.status, data.expirationDate (YYYY-MM-DD). */

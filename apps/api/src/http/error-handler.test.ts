@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/harness.ts';
 import type { Database } from '../db/client.ts';
-import { installErrorHandler, loggableError } from './error-handler.ts';
+import { fieldSentence, fieldWords, installErrorHandler, loggableError } from './error-handler.ts';
 
 const SECRET = 'argon2id$v=19$m=65536$SUPER-SECRET-HASH';
 
@@ -63,5 +63,17 @@ describe('logging a failed query', () => {
     expect(logged).toContain('insert into t values ($1)');
     expect(logged).toContain('23505');
     expect(loggableError(new Error('plain'))).toMatchObject({ type: 'Error', message: 'plain' });
+  });
+});
+
+describe('fieldSentence', () => {
+  it('names a field in words, never by its key (issue 47)', () => {
+    expect(fieldWords('domainName')).toBe('Domain name');
+    expect(fieldWords('records.0.serverId')).toBe('Server');
+    expect(fieldWords('IPAddress')).toBe('IP address');
+    expect(fieldSentence('domainName', 'Domain name must be a valid host name')).toBe(
+      'Domain name must be a valid host name',
+    );
+    expect(fieldSentence('copyFromDomainId', 'Invalid input')).toBe('Copy from domain: Invalid input');
   });
 });

@@ -19,6 +19,30 @@ function fieldName(path: readonly PropertyKey[] | string | undefined): string {
   return (path ?? []).map(String).join('.');
 }
 
+/** A field's key in words, as the forms name it: "domainName" → "Domain name", "records.0.serverId" → "Server". */
+export function fieldWords(key: string): string {
+  const last =
+    key
+      .split('.')
+      .filter((k) => k && !/^\d+$/.test(k))
+      .pop() ?? key;
+  const words = last
+    .replace(/(Id|Ids|No)$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((w) => (/^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase()))
+    .join(' ');
+  return words ? words[0]!.toUpperCase() + words.slice(1) : 'Value';
+}
+
+/** A field's message that names its field (issue 47): never the key, the field's words only when it lacks them. */
+export function fieldSentence(key: string, message: string): string {
+  const words = fieldWords(key);
+  return message.toLowerCase().includes(words.toLowerCase()) ? message : `${words}: ${message}`;
+}
+
 type ErrorFields = { name?: unknown; message?: unknown; code?: unknown; stack?: unknown; cause?: unknown };
 
 /**
@@ -104,10 +128,10 @@ export function installErrorHandler(
       const message =
         where === 'body'
           ? Object.keys(fields).length === 1 && first
-            ? `${first[0]}: ${first[1]}`
+            ? fieldSentence(first[0], first[1])
             : 'Some fields are invalid'
-          : `Invalid ${where}: ${Object.entries(fields)
-              .map(([k, m]) => `${k} ${m}`)
+          : `Invalid ${where === 'querystring' ? 'query' : where}: ${Object.entries(fields)
+              .map(([k, m]) => fieldSentence(k, m))
               .join('; ')}`;
       return send(400, { message, code: 'validation_error', fields });
     }

@@ -8,7 +8,7 @@ import { ENTITY_NAMES, crumbsFor, type Crumb } from './route-meta.ts';
 
 const entityKey = (section: string, id: string) => ['breadcrumb', section, id] as const;
 
-/** The trail with entity names filled in as they load (a failed load keeps the short id). */
+/** The trail with entity names filled in as they load (until then, and after a failed load, "…"). */
 export function useCrumbs(): { crumbs: Crumb[]; pathname: string } {
   const { pathname } = useLocation();
   const token = useToken();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crumbsFor, hostLabel, pageTitle } from './route-meta.ts';
+import { ENTITY_NAMES, crumbsFor, hostLabel, pageTitle } from './route-meta.ts';
 
 const ID = '0b7c8f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f';
 
@@ -12,7 +12,7 @@ describe('crumbsFor', () => {
   it('names a domain by id and a cloud action by its menu label, skipping cloud-flare', () => {
     expect(crumbsFor(`/domains/${ID}/cloud-flare/update-dns`)).toEqual([
       { label: 'Domains', to: '/domains' },
-      { label: '#0b7c8f3e', to: `/domains/${ID}`, entity: { section: 'domains', id: ID } },
+      { label: '…', to: `/domains/${ID}`, entity: { section: 'domains', id: ID } },
       { label: 'Update DNS' },
     ]);
     expect(crumbsFor(`/domains/${ID}/firewall-rules`).at(-1)).toEqual({ label: 'Setup WAF' });
@@ -24,24 +24,38 @@ describe('crumbsFor', () => {
     expect(crumbsFor(`/launches/batches/${ID}`)).toEqual([
       { label: 'Launches', to: '/launches' },
       { label: 'Batches', to: '/launches/batches' },
-      { label: '#0b7c8f3e', entity: { section: 'launches/batches', id: ID } },
+      { label: '…', entity: { section: 'launches/batches', id: ID } },
     ]);
     expect(crumbsFor(`/launches/${ID}`).at(-1)).toEqual({
-      label: '#0b7c8f3e',
+      label: '…',
       entity: { section: 'launches', id: ID },
     });
+  });
+
+  it('never shows a piece of an id, and names a zone export by its job (issue 47)', () => {
+    for (const path of [`/fleet/${ID}`, `/imports/${ID}`, `/launches/batches/${ID}`, `/domains/${ID}/parsing`])
+      expect(
+        crumbsFor(path)
+          .map((c) => c.label)
+          .join(' '),
+      ).not.toMatch(/#?0b7c8f3e/);
+    expect(crumbsFor(`/imports/zone-export/${ID}`).at(-1)).toEqual({ label: '…', entity: { section: 'jobs', id: ID } });
+    expect(ENTITY_NAMES['fleet/plans']!({ planNo: 3 })).toBe('Fleet plan #3');
+    expect(crumbsFor(`/fleet/${ID}`).at(-1)).toEqual({ label: '…', entity: { section: 'fleet/plans', id: ID } });
+    expect(ENTITY_NAMES.imports!({ planNo: 4 })).toBe('Import #4');
+    expect(ENTITY_NAMES.jobs!({ jobNo: 109, name: 'Fleet plan #3' })).toBe('Fleet plan #3');
   });
 
   it('puts contacts under Domain Registrators and names webmaster hosts', () => {
     expect(crumbsFor(`/domain-registrators-contacts/${ID}`).map((c) => c.label)).toEqual([
       'Domain Registrators',
       'Contacts',
-      '#0b7c8f3e',
+      '…',
     ]);
     const host = encodeURIComponent('https:example.com:443');
     expect(crumbsFor(`/yandex-webmaster/accounts/${ID}/hosts/${host}/delete`).map((c) => c.label)).toEqual([
       'Yandex Webmaster',
-      '#0b7c8f3e',
+      '…',
       'Hosts',
       'example.com',
       'Delete',

@@ -39,6 +39,9 @@ const SEGMENT_LABELS: Record<string, string> = {
   ...Object.fromEntries(DOMAIN_ACTIONS.filter((a) => a.path !== 'delete').map((a) => [a.path, a.label])),
 };
 
+/** An entity's crumb until its name is loaded. */
+export const ENTITY_PENDING = '…';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const titleCase = (s: string) =>
@@ -92,8 +95,13 @@ export function crumbsFor(pathname: string): Crumb[] {
           ? 'yandex-webmaster/accounts'
           : section === 'launches' && rest[i - 1] === 'batches'
             ? 'launches/batches'
-            : section;
-      crumbs.push({ label: `#${seg.slice(0, 8)}`, to: base, entity: { section: entitySection, id: seg } });
+            : section === 'imports' && rest[i - 1] === 'zone-export'
+              ? 'jobs'
+              : section === 'fleet'
+                ? 'fleet/plans'
+                : section;
+      // Named once loaded ("Fleet plan #3", "example.com"); never a piece of the id meanwhile (issue 47).
+      crumbs.push({ label: ENTITY_PENDING, to: base, entity: { section: entitySection, id: seg } });
     } else if (section === 'yandex-webmaster' && rest[i - 1] === 'hosts') {
       crumbs.push({ label: hostLabel(seg), to: base });
     } else {
@@ -128,9 +136,11 @@ export const ENTITY_NAMES: Record<string, (item: Record<string, unknown>) => str
   'domain-registrators': (r) => str(r.name),
   'domain-registrators-contacts': (c) => str(c.name),
   'yandex-webmaster/accounts': (a) => str(a.name),
-  jobs: (j) => (j.jobNo ? `Job #${String(j.jobNo)}` : undefined),
+  jobs: (j) => str(j.name) ?? (j.jobNo ? `Job #${String(j.jobNo)}` : undefined),
+  'fleet/plans': (p) => (p.planNo ? `Fleet plan #${String(p.planNo)}` : undefined),
+  imports: (p) => (p.planNo ? `Import #${String(p.planNo)}` : undefined),
   launches: (l) => (l.launchNo ? `Launch #${String(l.launchNo)}` : undefined),
-  'launches/batches': (b) => (b.batchNo ? `Batch #${String(b.batchNo)}` : undefined),
+  'launches/batches': (b) => (b.batchNo ? `Launch batch #${String(b.batchNo)}` : undefined),
 };
 
 function str(v: unknown): string | undefined {

@@ -3,10 +3,11 @@ import { daysBetween, expiryState, shortDateTime } from './date-time.tsx';
 
 describe('shortDateTime', () => {
   const now = new Date(2026, 10, 23, 18, 0);
-  it('always says the day and the time: today, month and day this year, the full date before', () => {
+  it('always says the day and the time in one format: today, month and day, with the year another year', () => {
     expect(shortDateTime(new Date(2026, 10, 23, 9, 5), now)).toBe('Today 09:05');
     expect(shortDateTime(new Date(2026, 10, 22, 23, 58), now)).toBe('Nov 22, 23:58');
-    expect(shortDateTime(new Date(2025, 0, 3, 1, 0), now)).toBe('2025-01-03 01:00');
+    expect(shortDateTime(new Date(2025, 0, 3, 1, 0), now)).toBe('Jan 3, 2025, 01:00');
+    expect(shortDateTime(new Date(2027, 1, 25, 22, 4), now)).toBe('Feb 25, 2027, 22:04');
   });
 });
 

@@ -4,15 +4,15 @@ import { EMPTY } from '../lib/format.ts';
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * Always the day and the time, short: "Today 14:05", "Nov 22, 23:58" this year, "2025-01-03 01:00" before
- * (the full timestamp is on hover).
+ * Always the day and the time, short and in one format: "Today 14:05", "Nov 22, 23:58" this year, "Jan 3, 2025,
+ * 01:00" another year (a token's expiry and its last use read alike in one table; the full timestamp is on hover).
  */
 export function shortDateTime(value: Date, now = new Date()): string {
   const time = `${pad(value.getHours())}:${pad(value.getMinutes())}`;
   if (value.toDateString() === now.toDateString()) return `Today ${time}`;
-  if (value.getFullYear() === now.getFullYear())
-    return `${value.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
-  return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())} ${time}`;
+  const day = value.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+  if (value.getFullYear() === now.getFullYear()) return `${day}, ${time}`;
+  return `${day}, ${value.getFullYear()}, ${time}`;
 }
 
 /** A date-time shown short, with the full local date and time on hover (and to screen readers via title). */

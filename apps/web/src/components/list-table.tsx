@@ -116,6 +116,8 @@ export function ListTable<T extends Entity>({
       );
     return content;
   };
+  // A phone card shows one number: the record's own (№) where the list has one, else the row's (#) (issue 47).
+  const recordNo = columns.some((c) => c.header === '№');
   const colSpan = columns.length + 1 + (isInUse ? 1 : 0) + (selection ? 1 : 0);
   const pageSelected = selection ? items.filter(selection.isSelected).length : 0;
   return (
@@ -185,7 +187,7 @@ export function ListTable<T extends Entity>({
                   />
                 </td>
               )}
-              <td data-label="#" className="fd-cell-no">
+              <td data-label="#" className={recordNo ? 'fd-cell-no d-none d-md-table-cell' : 'fd-cell-no'}>
                 {rowHref ? <Link to={rowHref(item)}>{rowNumber(index, page)}</Link> : rowNumber(index, page)}
               </td>
               {columns.map((column, i) => (

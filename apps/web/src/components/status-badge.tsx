@@ -9,6 +9,7 @@ const VARIANTS: Record<string, string> = {
   running: 'primary',
   queued: 'info',
   inactive: 'secondary',
+  expired: 'secondary',
   unknown: 'secondary',
   cancelled: 'secondary',
   offline: 'danger',

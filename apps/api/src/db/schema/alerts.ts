@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ALERT_SUBJECTS } from '@fleetdesk/contract';
 import {
   bigint,
   boolean,
@@ -91,7 +92,7 @@ export const alerts = pgTable(
     state: text('state', { enum: ['open', 'resolved', 'event'] }).notNull(),
     title: text('title').notNull(),
     detail: text('detail'),
-    subjectKind: text('subject_kind', { enum: ['domain', 'server', 'proxy', 'job', 'launch'] }).notNull(),
+    subjectKind: text('subject_kind', { enum: ALERT_SUBJECTS }).notNull(),
     subjectId: text('subject_id'),
     subjectName: text('subject_name'),
     domainId: uuid('domain_id').references(() => domains.id, { onDelete: 'set null' }),

@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { JOB_KIND_LABELS, healthCheckOf, type AlertSeverity } from '@fleetdesk/contract';
+import {
+  JOB_KIND_LABELS,
+  explainProviderReason,
+  healthCheckOf,
+  jobOwner,
+  type AlertSeverity,
+} from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
 import { EVALUATE_LIMIT, type ProblemWrite } from './alerts.repository.ts';
 
@@ -146,25 +152,30 @@ export function createAlertSources(db: Db) {
         domain_id: string | null;
         domain_name: string | null;
         finished_at: Date | string;
+        payload: unknown;
       }>(
-        await db.execute(sql`select id, job_no, kind, state, error, domain_id, domain_name, finished_at from jobs
+        await db.execute(sql`select id, job_no, kind, state, error, domain_id, domain_name, finished_at, payload from jobs
           where finished_at > ${after} and finished_at <= ${until}
             and state in ('failed', 'completed_with_failures') and kind not like 'alerts.%'
           order by finished_at limit ${EVALUATE_LIMIT}`),
       );
       return rows.map((j): ProblemWrite & { finishedAt: Date } => {
-        const label = JOB_KIND_LABELS[j.kind] ?? j.kind;
         const failed = j.state === 'failed';
         const severity: AlertSeverity = failed ? 'critical' : 'warning';
+        // A job doing a plan's (import's, batch's, launch's) work is named and reached by its owner (issue 47).
+        const owner = jobOwner(j.kind, j.payload);
+        const label = JOB_KIND_LABELS[j.kind] ?? j.kind;
+        const name = owner?.name ?? `${label} #${j.job_no}`;
+        const explained = explainProviderReason(j.error);
         return {
           key: `job:${j.id}`,
           event: 'job_failed',
           severity,
-          title: `${label} #${j.job_no}${j.domain_name ? ` (${j.domain_name})` : ''} ${failed ? 'failed' : 'completed with failures'}`,
-          detail: j.error?.slice(0, 500) ?? null,
-          subjectKind: 'job',
-          subjectId: j.id,
-          subjectName: `#${j.job_no}`,
+          title: `${name}${j.domain_name ? ` (${j.domain_name})` : ''} ${failed ? 'failed' : 'completed with failures'}`,
+          detail: (explained ? `${explained.reason}\n${explained.detail}` : j.error)?.slice(0, 500) ?? null,
+          subjectKind: owner?.name ? owner.kind : 'job',
+          subjectId: owner?.name ? owner.id : j.id,
+          subjectName: owner?.name ?? `Job #${j.job_no}`,
           domainId: j.domain_id,
           since: toDate(j.finished_at),
           finishedAt: toDate(j.finished_at),

@@ -464,14 +464,19 @@ describe('delivery', () => {
     const before = new Date(Date.now() - 1000);
     await t.c.services.alerts.evaluate(before);
     await t.c.database.db.execute(sql`insert into jobs (kind, area, payload, state, error, finished_at)
-      values ('fleet.run', 'cnv:domains', '{}'::jsonb, 'failed', 'Cloudflare: 10000 Authentication error', now())`);
+      values ('fleet.run', 'cnv:domains', '{"planId":"0b7c8f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f","planNo":7}'::jsonb,
+        'failed', 'Cloudflare: 10000 Authentication error', now())`);
     await evaluate(new Date(Date.now() + 1000));
     await settled();
     await evaluate(new Date(Date.now() + 2000));
     await settled();
     expect(smtp.mails).toHaveLength(1);
-    expect(smtp.mails[0]!.subject).toMatch(/^\[Fleetdesk\] CRITICAL: Fleet run #\d+ failed$/);
-    expect(smtp.mails[0]!.text).toContain('Authentication error');
+    // Named by its plan, not by its job's number (issue 47), and the code said in words with Cloudflare's text kept.
+    expect(smtp.mails[0]!.subject).toBe('[Fleetdesk] CRITICAL: Fleet plan #7 failed');
+    expect(smtp.mails[0]!.text).toContain("Cloudflare refused the credentials: check the cloud's API token");
+    expect(smtp.mails[0]!.text).toContain('Cloudflare: 10000 Authentication error');
+    const [problem] = (await call('GET', '/api/alerts')).json().data.items;
+    expect(problem).toMatchObject({ subjectKind: 'plan', subjectName: 'Fleet plan #7' });
   });
 
   it('other modules raise and resolve problems through the service (launches)', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, auditSentence } from '@fleetdesk/contract';
+import { createAuditService } from './audit.service.ts';
 
 /**
  * Every action that writes the audit trail has words in the one label table (audit-labels.ts in the contract),
@@ -108,5 +109,55 @@ describe('the audit label table', () => {
         diff: { name: { before: null, after: 'Acme' } },
       }),
     ).toBe('admin created brand Acme');
+  });
+
+  it('says what an update changed and of what, and names a webmaster host (issue 47)', () => {
+    expect(
+      auditSentence({
+        username: 'launch #5 (admin)',
+        action: 'update',
+        entity: 'domains',
+        entityId: 'd',
+        diff: { serverId: { before: null, after: 's' }, brandId: { before: null, after: 'b' } },
+        details: { domainName: 'example.com' },
+      }),
+    ).toBe('launch #5 (admin) changed the server and brand of example.com');
+    expect(
+      auditSentence({
+        username: 'admin',
+        action: 'update',
+        entity: 'servers',
+        entityId: 's',
+        diff: { parserURL: { before: null, after: 'x' }, domainsLimitQty: { before: 1, after: 2 } },
+        details: { IPAddress: '192.0.2.1' },
+      }),
+    ).toBe('admin changed the parser URL and domains limit qty of server 192.0.2.1');
+    expect(
+      auditSentence({
+        username: 'admin',
+        action: 'verify_host',
+        entity: 'yandex-webmaster',
+        entityId: 'a',
+        details: { hostId: 'https:example.com:443', verificationType: 'DNS' },
+      }),
+    ).toBe('admin verified at Yandex Webmaster example.com');
+  });
+});
+
+describe('the audit trail names what an entry is about', () => {
+  it('keeps the name of a record whose update left its name alone', async () => {
+    const rows: { details: Record<string, unknown> | null }[] = [];
+    const audit = createAuditService({
+      repo: { insert: async (r: never) => void rows.push(r), list: async () => ({}) } as never,
+    });
+    const actor = { userId: null, username: 'launch #5 (admin)', rules: [], requestId: 'r' } as never;
+    await audit.record(actor, {
+      action: 'update',
+      entity: 'domains',
+      entityId: 'd',
+      before: { domainName: 'example.com', serverId: null },
+      after: { domainName: 'example.com', serverId: 's' },
+    });
+    expect(rows[0]!.details).toEqual({ domainName: 'example.com' });
   });
 });

@@ -4,8 +4,11 @@ import {
   EXPIRING_WITHIN_DAYS,
   JOB_AREAS,
   JOB_KIND_LABELS,
+  jobName,
+  jobOwner,
   hasRule,
   type Dashboard,
+  type HealthSummary,
   type JobProgress,
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
@@ -23,7 +26,12 @@ export function jobPercent(p: JobProgress | null | undefined): number | null {
   return null;
 }
 
-export function createDashboardService(deps: { repo: DashboardRepository; now?: () => Date }) {
+export function createDashboardService(deps: {
+  repo: DashboardRepository;
+  /** The health counts, read as GET /api/health/summary reads them (issue 47: one request for the dashboard). */
+  healthSummary: () => Promise<HealthSummary>;
+  now?: () => Date;
+}) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -42,8 +50,8 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
       // Whole days only: the last 7 to yesterday against the 7 before (today is still being counted).
       const week = { from: day(-7), to: day(-1) };
       const previous = { from: day(-14), to: day(-8) };
-      const [domainCounts, expiring, serverCounts, proxyCounts, cloudTotal, changes, jobs, traffic] = await Promise.all(
-        [
+      const [domainCounts, expiring, serverCounts, proxyCounts, cloudTotal, changes, jobs, traffic, health] =
+        await Promise.all([
           may('cnv:domains') ? repo.domainCounts(today, until) : null,
           may('cnv:domains') ? repo.expiringDomains(today, until) : null,
           may('cnv:servers') ? repo.serverCounts() : null,
@@ -54,8 +62,8 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
           may('cnv:domains')
             ? Promise.all([repo.trafficDays(day(-14)), repo.trafficFalls(week, previous), repo.trafficDomainsRead()])
             : null,
-        ],
-      );
+          may('cnv:domains') ? deps.healthSummary() : null,
+        ]);
       const sumOf = (days: { date: string; requests: number }[], r: { from: string; to: string }) =>
         days.filter((x) => x.date >= r.from && x.date <= r.to).reduce((n, x) => n + x.requests, 0);
 
@@ -66,6 +74,7 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
         servers: serverCounts,
         proxies: proxyCounts,
         clouds: cloudTotal === null ? null : { total: cloudTotal },
+        health,
         traffic: traffic
           ? {
               days: traffic[0].filter((x) => x.date >= day(-13)),
@@ -95,6 +104,9 @@ export function createDashboardService(deps: { repo: DashboardRepository; now?: 
             _id: j.id,
             jobNo: j.jobNo,
             kindLabel: JOB_KIND_LABELS[j.kind] ?? j.kind,
+            name: jobName(j),
+            path:
+              jobOwner(j.kind, j.payload)?.path ?? (j.domainId ? `/jobs?domainId=${j.domainId}` : '/jobs?state=active'),
             state: j.state,
             domainId: j.domainId,
             domainName: j.domainName,

@@ -105,6 +105,12 @@ describe('GET /api/dashboard', () => {
     expect(d.runningJobs.items[1]).toMatchObject({ state: 'running', domainName: 'a-active.test', percent: 25 });
     // The administrator's own sign-in is in the audit trail.
     expect(Array.isArray(d.latestChanges)).toBe(true);
+    // The health counts come in the same answer, as /api/health/summary gives them (one request, issue 47).
+    const summary = (
+      await t.inject({ method: 'GET', url: '/api/health/summary', headers: { authorization: admin } })
+    ).json().data;
+    expect(d.health).toEqual(summary);
+    expect(d.health.domains.unchecked).toBe(5);
   });
 
   it('opens, from every figure, a list with exactly that many rows', async () => {
@@ -194,6 +200,7 @@ describe('GET /api/dashboard', () => {
     expect(res.statusCode).toBe(200);
     const d = res.json().data;
     expect(d.domains).toBeNull();
+    expect(d.health).toBeNull();
     expect(d.proxies).toBeNull();
     expect(d.clouds).toBeNull();
     expect(d.servers.total).toBe(4);
@@ -284,6 +291,7 @@ describe('GET /api/dashboard', () => {
     ]);
     const svc = createDashboardService({
       repo: createDashboardRepository(t.c.database.db),
+      healthSummary: () => t.c.services.health.summary(),
       now: () => new Date('2027-01-31T23:30:00Z'),
     });
     const d = await svc.get({ userId: null, username: 'x', rules: ['cnv'], requestId: null });

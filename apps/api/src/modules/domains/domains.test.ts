@@ -338,15 +338,15 @@ describe('filters', () => {
 
   it('refuses bad filter values with a 400 naming the field, on the list and the export', async () => {
     const bad: [string, string, string][] = [
-      ['brandId=abc', 'brandId', 'brandId must be an id or "none"'],
-      ['serverId=1', 'serverId', 'serverId must be an id or "none"'],
-      ['cloudId=nothing', 'cloudId', 'cloudId must be an id or "none"'],
-      ['domainRegistratorId=%00', 'domainRegistratorId', 'domainRegistratorId must be an id or "none"'],
-      ['status=deleted', 'status', 'status must be active or inactive'],
-      ['hasZone=yes', 'hasZone', 'hasZone must be true or false'],
-      ['expiresBefore=2026-02-30', 'expiresBefore', 'expiresBefore must be a date (YYYY-MM-DD)'],
-      ['expiresBefore=tomorrow', 'expiresBefore', 'expiresBefore must be a date (YYYY-MM-DD)'],
-      [`brandId=${MISSING}&brandId=${MISSING}`, 'brandId', 'brandId must be an id or "none"'],
+      ['brandId=abc', 'brandId', 'Brand must be an id or "none"'],
+      ['serverId=1', 'serverId', 'Server must be an id or "none"'],
+      ['cloudId=nothing', 'cloudId', 'Cloud must be an id or "none"'],
+      ['domainRegistratorId=%00', 'domainRegistratorId', 'Domain registrator must be an id or "none"'],
+      ['status=deleted', 'status', 'Status must be active or inactive'],
+      ['hasZone=yes', 'hasZone', 'Has a zone must be true or false'],
+      ['expiresBefore=2026-02-30', 'expiresBefore', 'Expires before must be a date (YYYY-MM-DD)'],
+      ['expiresBefore=tomorrow', 'expiresBefore', 'Expires before must be a date (YYYY-MM-DD)'],
+      [`brandId=${MISSING}&brandId=${MISSING}`, 'brandId', 'Brand must be an id or "none"'],
     ];
     for (const [qs, field, message] of bad) {
       for (const url of [`/api/domains?${qs}`, `/api/domains/export?${qs}`]) {

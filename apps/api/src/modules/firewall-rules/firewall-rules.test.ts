@@ -84,7 +84,7 @@ describe('/api/firewall-rules CRUD', () => {
       const res = await call('POST', PATH, h, rule({ expression }));
       expect(res.statusCode, expression).toBe(400);
       expect(res.json().fields).toEqual({ expression: message });
-      expect(res.json().message).toBe(`expression: ${message}`);
+      expect(res.json().message).toBe(`Expression: ${message}`);
     }
     const id = (await call('POST', PATH, h, rule())).json().data._id;
     const upd = await call('PATCH', `${PATH}/${id}`, h, { expression: 'cf.threat_scor gt 10' });

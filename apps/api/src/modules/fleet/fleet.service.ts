@@ -189,7 +189,7 @@ export function createFleetService(
     systemActor(`fleet plan #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
 
   const startJob = async (p: FleetPlanRow, kind: string, actor: Actor) => {
-    const job = await deps.engine().enqueue(kind, { planId: p.id }, { createdBy: actor.username });
+    const job = await deps.engine().enqueue(kind, { planId: p.id, planNo: p.planNo }, { createdBy: actor.username });
     await repo.updatePlan(p.id, { jobId: job.id });
     return job;
   };

@@ -421,7 +421,7 @@ describe("the dashboard's counts", () => {
     expect(problems.json().data.itemsCount).toBe((ssl.failing ?? 0) + (ssl.warning ?? 0) + (ssl.unknown ?? 0));
     const alone = await call('GET', '/api/domains?checkState=warning');
     expect(alone.statusCode).toBe(400);
-    expect(alone.json().fields).toMatchObject({ check: 'checkState needs check (the health check it is of)' });
+    expect(alone.json().fields).toMatchObject({ check: 'A check state needs the health check it is of' });
     expect((await call('GET', '/api/domains?check=cf_ssl&checkState=nope')).statusCode).toBe(400);
   });
 });

@@ -233,7 +233,7 @@ export function createImportsService(deps: {
     systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
 
   const startJob = async (p: ImportPlanRow, kind: string, actor: Actor) => {
-    const payload = { planId: p.id, rules: actor.rules };
+    const payload = { planId: p.id, planNo: p.planNo, rules: actor.rules };
     const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
     await repo.updatePlan(p.id, { jobId: job.id });
   };

@@ -2,6 +2,8 @@ import {
   ADMIN_RULE,
   CANCELLING_TEXT,
   JOB_AREAS,
+  jobName,
+  jobOwner,
   jobSentence,
   stateText,
   tallyOf,
@@ -39,11 +41,12 @@ export function createJobsService(deps: {
 }) {
   const { repo, audit } = deps;
 
-  /** Where a job's details are: a fleet job's plan, else the domain it worked on. */
+  /** Where a job's details are: the plan (import, batch, launch) it works for, else the domain it worked on. */
   const linkOf = (r: JobRow): Job['link'] => {
-    const planId = r.kind.startsWith('fleet.') ? (r.payload as { planId?: unknown }).planId : undefined;
-    if (typeof planId === 'string') return { kind: 'plan', id: planId, label: 'the plan' };
-    if (r.domainId) return { kind: 'domain', id: r.domainId, label: r.domainName ?? 'the domain' };
+    const owner = jobOwner(r.kind, r.payload);
+    if (owner) return { kind: owner.kind, id: owner.id, label: owner.name ?? `the ${owner.kind}`, path: owner.path };
+    if (r.domainId)
+      return { kind: 'domain', id: r.domainId, label: r.domainName ?? 'the domain', path: `/domains/${r.domainId}` };
     return null;
   };
 
@@ -52,6 +55,7 @@ export function createJobsService(deps: {
     jobNo: r.jobNo,
     kind: r.kind,
     kindLabel: kindLabel(r.kind),
+    name: jobName(r),
     state: r.state,
     // The same words as the plan page and the fleet list (outcomes.ts), from the result or the live progress.
     // A cancel asked for takes effect in the answer at once, until the worker (or a takeover) ends the job.

@@ -30,7 +30,8 @@ import { splitDomain } from '../../integrations/namecheap/index.ts';
 import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
 
 /** A batch job: the batch, and the rules of whoever queued the job (the launches it plans and starts get them). */
-export type BatchJobPayload = { batchId: string; rules?: string[] };
+/** batchNo names the job after its batch (jobOwner). */
+export type BatchJobPayload = { batchId: string; batchNo?: number; rules?: string[] };
 /** A job queued before batch jobs carried rules gets the launch jobs' own area only. */
 const rulesOf = (p: BatchJobPayload) => p.rules ?? ['cnv:domains'];
 
@@ -41,6 +42,9 @@ type Overrides = Partial<Pick<LaunchSettings, 'serverId' | 'brandId' | 'cloudId'
   copyFromDomainId?: string | null;
 };
 
+/** How many bad lines one answer names (the rest are counted). */
+const LAUNCH_BAD_LINES_SHOWN = 50;
+
 const MESSAGES = {
   notFound: 'Launch batch not found',
   tooMany: `A batch holds at most ${LAUNCH_BATCH_MAX} names`,
@@ -50,7 +54,23 @@ const MESSAGES = {
   finished: 'The batch has already finished',
   noFailed: 'No name of the batch has failed',
   nothingToConfirm: 'No launch of the batch waits for a confirmation',
-  csvHeader: `The CSV's first line names its columns: ${LAUNCH_CSV_COLUMNS.join(', ')} (domainName is required)`,
+  csvHeader: `The CSV's first line names its columns: ${LAUNCH_CSV_COLUMNS.join(', ')} (the column "domainName" is required)`,
+  badName: (line: number, name: string) => `Line ${line}: ${name || '(empty)'} is not a valid host name`,
+  // The CSV's columns hold what people know (an IP address, a name, an email), and say so when none matches.
+  noServer: (ip: string) => `no server has the IP address ${ip}`,
+  noBrand: (name: string) => `no brand is named ${name}`,
+  noCloud: (email: string) => `no cloud has the email ${email}`,
+  noCopyFrom: (name: string) => `no console domain ${name} to copy the content from`,
+  badSsl: (ssl: string) => `SSL mode ${ssl} is not one of off, flexible, full, strict`,
+  /** One bad line as it is; many as a count, then each on its own line. */
+  badLines: (lines: string[]) =>
+    lines.length === 1
+      ? lines[0]!
+      : [
+          `${lines.length} lines are wrong:`,
+          ...lines.slice(0, LAUNCH_BAD_LINES_SHOWN),
+          ...(lines.length > LAUNCH_BAD_LINES_SHOWN ? [`… and ${lines.length - LAUNCH_BAD_LINES_SHOWN} more`] : []),
+        ].join('\n'),
 } as const;
 
 type Cost = { amount: string; currency: string };
@@ -268,59 +288,63 @@ export function createLaunchBatchesService(deps: {
     return toBatch(b, counts.get(b.id), await confirmationOf(b, waiting.get(b.id) ?? [], true));
   };
 
-  /** The names of the input: pasted one per line, or CSV rows with their overrides resolved to ids. */
+  /**
+   * The names of the input: pasted one per line, or CSV rows with their overrides resolved to ids. Every bad line
+   * is reported at once, each with its number (at most LAUNCH_BAD_LINES_SHOWN of them named), not one per attempt.
+   */
   async function rowsOf(input: LaunchBatchInput): Promise<{ domainName: string; overrides: Overrides }[]> {
     const out: { domainName: string; overrides: Overrides }[] = [];
     const seen = new Set<string>();
-    const add = (line: number, domainName: string, overrides: Overrides, field: 'names' | 'csv') => {
+    const bad: string[] = [];
+    const field: 'names' | 'csv' = input.csv?.trim() ? 'csv' : 'names';
+    const add = (line: number, domainName: string, overrides: Overrides) => {
       const ascii = toAsciiDomain(domainName);
-      if (!ascii) {
-        const message = `Line ${line}: ${domainName || '(empty)'} is not a valid host name`;
-        throw new ValidationError(message, { [field]: message });
-      }
+      if (!ascii) return void bad.push(MESSAGES.badName(line, domainName));
       if (seen.has(ascii)) return;
       seen.add(ascii);
       if (out.length >= LAUNCH_BATCH_MAX) throw new ValidationError(MESSAGES.tooMany, { [field]: MESSAGES.tooMany });
       out.push({ domainName: ascii, overrides });
     };
-    if (input.csv?.trim()) {
-      const lines = parseCsv(input.csv, LAUNCH_BATCH_MAX + 1);
+    if (field === 'csv') {
+      const lines = parseCsv(input.csv!, LAUNCH_BATCH_MAX + 1);
       const header = (lines[0] ?? []).map((h) => h.trim());
       const col = (name: string) => header.indexOf(name);
       if (col('domainName') < 0 || header.some((h) => !(LAUNCH_CSV_COLUMNS as readonly string[]).includes(h)))
         throw new ValidationError(MESSAGES.csvHeader, { csv: MESSAGES.csvHeader });
+      const lookups: [string, (v: string) => Promise<string | null>, keyof Overrides, (v: string) => string][] = [
+        ['server', repo.serverIdByIp, 'serverId', MESSAGES.noServer],
+        ['brand', repo.brandIdByName, 'brandId', MESSAGES.noBrand],
+        ['cloud', repo.cloudIdByEmail, 'cloudId', MESSAGES.noCloud],
+        ['copyFrom', (v) => repo.domainIdByName(toAsciiDomain(v) ?? v), 'copyFromDomainId', MESSAGES.noCopyFrom],
+      ];
       for (const [i, cells] of lines.slice(1).entries()) {
         const line = i + 2;
         const cell = (name: string) => (col(name) >= 0 ? (cells[col(name)] ?? '').trim() : '');
-        const refuse = (what: string) => {
-          const message = `Line ${line}: ${what}`;
-          return new ValidationError(message, { csv: message });
-        };
         const o: Overrides = {};
-        const lookups: [string, (v: string) => Promise<string | null>, keyof Overrides][] = [
-          ['server', repo.serverIdByIp, 'serverId'],
-          ['brand', repo.brandIdByName, 'brandId'],
-          ['cloud', repo.cloudIdByEmail, 'cloudId'],
-          ['copyFrom', (v) => repo.domainIdByName(toAsciiDomain(v) ?? v), 'copyFromDomainId'],
-        ];
-        for (const [name, find, key] of lookups) {
+        const wrong: string[] = [];
+        for (const [name, find, key, missing] of lookups) {
           const v = cell(name);
           if (!v) continue;
           const id = await find(v);
-          if (!id) throw refuse(`no ${name} ${v}`);
-          (o as Record<string, string>)[key] = id;
+          if (id) (o as Record<string, string>)[key] = id;
+          else wrong.push(missing(v));
         }
         const ssl = cell('sslMode');
         if (ssl) {
           const parsed = LaunchBatchRowInputSchema.shape.sslMode.safeParse(ssl);
-          if (!parsed.success) throw refuse(`SSL mode ${ssl} is not one of off, flexible, full, strict`);
-          o.sslMode = parsed.data;
+          if (parsed.success) o.sslMode = parsed.data;
+          else wrong.push(MESSAGES.badSsl(ssl));
         }
-        add(line, cell('domainName'), o, 'csv');
+        if (wrong.length) bad.push(`Line ${line}: ${wrong.join('; ')}`);
+        else add(line, cell('domainName'), o);
       }
     } else {
       const names = (input.names ?? '').split(/\r?\n/);
-      names.forEach((n, i) => n.trim() && add(i + 1, n.trim(), {}, 'names'));
+      names.forEach((n, i) => n.trim() && add(i + 1, n.trim(), {}));
+    }
+    if (bad.length) {
+      const message = MESSAGES.badLines(bad);
+      throw new ValidationError(message, { [field]: message });
     }
     if (!out.length) throw new ValidationError('No names to launch', { names: 'No names to launch' });
     return out;
@@ -342,7 +366,7 @@ export function createLaunchBatchesService(deps: {
 
   // The batch's jobs plan and start launches with the rules of whoever queued them (decision 064).
   const enqueue = async (b: BatchRow, kind: string, actor: Actor) => {
-    const payload: BatchJobPayload = { batchId: b.id, rules: actor.rules };
+    const payload: BatchJobPayload = { batchId: b.id, batchNo: b.batchNo, rules: actor.rules };
     const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
     return (await repo.transitionBatch(b.id, [b.state], { jobId: job.id })) ?? b;
   };

@@ -50,7 +50,8 @@ import {
 
 export const LAUNCH_JOB = 'launches.run';
 /** A run's job: the launch, and the rules of whoever queued the run, which each stage is checked against. */
-export type LaunchJobPayload = { launchId: string; rules?: string[] };
+/** launchNo names the job after its launch (jobOwner). */
+export type LaunchJobPayload = { launchId: string; launchNo?: number; rules?: string[] };
 /** A run queued before runs carried rules gets the launch job's own area only. */
 const RULES_OF_OLD_RUNS = ['cnv:domains'];
 
@@ -274,7 +275,7 @@ export function createLaunchesService(deps: {
 
   /** Queues a run of the launch (a new job) with the rules of who queued it; the launch's stages say what is left. */
   async function dispatch(r: LaunchRow, actor: Actor) {
-    const payload: LaunchJobPayload = { launchId: r.id, rules: actor.rules };
+    const payload: LaunchJobPayload = { launchId: r.id, launchNo: r.launchNo, rules: actor.rules };
     const job = await deps
       .engine()
       .enqueue(LAUNCH_JOB, payload, { createdBy: actor.username, domainName: r.domainName });

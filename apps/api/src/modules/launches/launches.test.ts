@@ -269,12 +269,12 @@ describe('plan (dryRun)', () => {
     expect(p.blockers).toEqual([]);
     const detail = (key: string) => p.steps.find((s) => s.key === key)!.detail;
     expect(detail('dns')).toBe(`Add A ${name} → 127.0.0.1; MX ${name} → mail.${name}`);
-    expect(detail('ssl')).toBe('Set SSL mode full and TLS 1.3 on');
+    expect(detail('ssl')).toBe('Set SSL mode Full and TLS 1.3 on');
     expect(detail('content')).toContain(fx.sourceName);
     expect(p.steps.find((s) => s.key === 'register')!.outcome).toBe('confirm');
     // A field given wins over the profile's.
     const over = await planOf({ domainName: name, profileId: profile._id, sslMode: 'strict', tls13: false });
-    expect(over.steps.find((s) => s.key === 'ssl')!.detail).toBe('Set SSL mode strict');
+    expect(over.steps.find((s) => s.key === 'ssl')!.detail).toBe('Set SSL mode Full strict');
     const missing = await call('POST', '/api/launches', {
       domainName: name,
       profileId: crypto.randomUUID(),
@@ -622,7 +622,31 @@ describe('many at once', () => {
       csv: 'domainName,server\nx-ok.com,192.0.2.250\n',
     });
     expect(csv.statusCode).toBe(400);
-    expect(csv.json().fields.csv).toBe('Line 2: no server 192.0.2.250');
+    expect(csv.json().fields.csv).toBe('Line 2: no server has the IP address 192.0.2.250');
+  });
+
+  it('reports every bad line of a CSV at once, each by its number and in words (issue 47)', async () => {
+    const res = await call('POST', '/api/launches/batches', {
+      settings: {},
+      csv: [
+        'domainName,server,copyFrom,sslMode',
+        'ok-one.com,,,',
+        'not a name,,,',
+        'ok-two.com,192.0.2.251,nonexistent-source.com,',
+        'ok-three.com,,,strictest',
+      ].join('\n'),
+    });
+    expect(res.statusCode).toBe(400);
+    const message = res.json().message as string;
+    expect(message).toBe(
+      [
+        '3 lines are wrong:',
+        'Line 3: not a name is not a valid host name',
+        'Line 4: no server has the IP address 192.0.2.251; no console domain nonexistent-source.com to copy the content from',
+        'Line 5: SSL mode strictest is not one of off, flexible, full, strict',
+      ].join('\n'),
+    );
+    expect(res.json().fields.csv).toBe(message);
   });
 
   it('plans a CSV row by row (overrides applied, blockers named), runs it, pauses and resumes, and tallies', async () => {

@@ -132,8 +132,8 @@ export function StartingPage() {
                 rowClassName="flex-wrap"
                 row={(j) => (
                   <>
-                    <Link to={`/jobs/${j._id}`} className="text-truncate">
-                      {j.kindLabel}
+                    <Link to={j.path} className="text-truncate">
+                      {j.name} · {j.kindLabel}
                       {j.domainName ? ` · ${j.domainName}` : ''}
                     </Link>
                     <StatusBadge status={j.state} />
@@ -172,7 +172,7 @@ export function StartingPage() {
                 />
               )}
             </div>
-            {d.domains && <HealthPanel />}
+            {d.health && <HealthPanel summary={d.health} />}
           </>
         )
       )}

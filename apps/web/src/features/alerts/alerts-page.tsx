@@ -24,18 +24,22 @@ import { useAlerts, useDeliveryLog, useDemoInbox } from './alerts-api.ts';
 
 const SEVERITY_BG = { info: 'info', warning: 'warning', critical: 'danger' } as const;
 
-/** Where an alert leads: its domain, server, proxy, job or launch. */
+/** Where an alert leads: its domain, server, proxy, launch, or the plan, import or batch its job worked for. */
 const SUBJECT_PATHS: Record<string, string> = {
   domain: '/domains',
   server: '/servers',
   proxy: '/proxies',
-  job: '/jobs',
   launch: '/launches',
+  plan: '/fleet',
+  import: '/imports',
+  batch: '/launches/batches',
 };
 
 function Subject({ a }: { a: Alert }) {
-  const name = a.subjectName ?? a.subjectId ?? '—';
-  const base = a.subjectKind ? SUBJECT_PATHS[a.subjectKind] : undefined;
+  const name = a.subjectName ?? '—';
+  // A job of its own has no page: the Jobs screen lists it.
+  if (a.subjectKind === 'job') return <Link to="/jobs">{name}</Link>;
+  const base = SUBJECT_PATHS[a.subjectKind];
   if (!a.subjectId || !base) return <>{name}</>;
   return <Link to={`${base}/${a.subjectId}`}>{name}</Link>;
 }
@@ -74,7 +78,8 @@ function Problems() {
         <p className="text-body-secondary">No problems: everything the console watches is fine.</p>
       ) : (
         <>
-          <Table responsive hover size="sm" className="align-middle" style={{ minWidth: '48rem' }}>
+          {/* Cards on a phone (fd-list-table): nothing is cut at the right edge (issue 47). */}
+          <Table responsive hover size="sm" className="align-middle fd-list-table fd-min-md-48" aria-label="Problems">
             <thead>
               <tr>
                 <th>№</th>
@@ -90,35 +95,35 @@ function Problems() {
             <tbody>
               {q.data.items.map((a) => (
                 <tr key={a._id} data-testid="alert-row">
-                  <td>{a.alertNo}</td>
-                  <td>
+                  <td data-label="№">{a.alertNo}</td>
+                  <td data-label="State">
                     <StatusBadge
                       status={a.state === 'open' ? 'failed' : a.state === 'resolved' ? 'ok' : 'unknown'}
                       label={a.state}
                     />
                   </td>
-                  <td>
+                  <td data-label="Severity">
                     <Badge bg={SEVERITY_BG[a.severity]} text={a.severity === 'critical' ? undefined : 'dark'}>
                       {ALERT_SEVERITY_LABELS[a.severity]}
                     </Badge>
                   </td>
-                  <td>
+                  <td className="fd-cell-main text-break">
                     <div>{a.title}</div>
-                    <div className="small text-body-secondary">
+                    <div className="small text-body-secondary fd-pre-line">
                       {ALERT_EVENT_LABELS[a.event as AlertEvent]}
                       {a.detail ? `: ${a.detail}` : ''}
                     </div>
                   </td>
-                  <td>
+                  <td data-label="About" className="text-break">
                     <Subject a={a} />
                   </td>
-                  <td className="text-nowrap">
+                  <td data-label="Since" className="text-nowrap">
                     <DateTime value={a.openedAt} />
                   </td>
-                  <td className="text-nowrap">
+                  <td data-label="Resolved" className="text-nowrap">
                     <DateTime value={a.resolvedAt} />
                   </td>
-                  <td>{a.deliveries}</td>
+                  <td data-label="Sent">{a.deliveries}</td>
                 </tr>
               ))}
             </tbody>
@@ -138,7 +143,7 @@ function DeliveryLog() {
   if (!q.data.items.length) return <p className="text-body-secondary">Nothing sent yet.</p>;
   return (
     <>
-      <Table responsive size="sm" className="align-middle" style={{ minWidth: '44rem' }}>
+      <Table responsive size="sm" className="align-middle fd-list-table fd-min-md-44" aria-label="Delivery log">
         <thead>
           <tr>
             <th>When</th>
@@ -151,15 +156,17 @@ function DeliveryLog() {
         <tbody>
           {q.data.items.map((l) => (
             <tr key={l.id} data-testid="delivery-row">
-              <td className="text-nowrap">
+              <td data-label="When" className="text-nowrap">
                 <DateTime value={l.at} />
               </td>
-              <td>
+              <td className="fd-cell-main text-break">
                 {l.channelName}
                 <div className="small text-body-secondary">{CHANNEL_KIND_LABELS[l.channelKind]}</div>
               </td>
-              <td style={{ minWidth: '14rem' }}>{l.event}</td>
-              <td>
+              <td data-label="Event" className="fd-min-md-14 text-break">
+                {l.event}
+              </td>
+              <td data-label="Outcome">
                 <StatusBadge
                   status={
                     l.outcome === 'sent' || l.outcome === 'test' ? 'ok' : l.outcome === 'failed' ? 'failed' : 'queued'
@@ -167,7 +174,7 @@ function DeliveryLog() {
                   label={l.outcome}
                 />
               </td>
-              <td className="small" style={{ minWidth: '14rem', overflowWrap: 'anywhere' }}>
+              <td data-label="Provider’s answer" className="small fd-min-md-14" style={{ overflowWrap: 'anywhere' }}>
                 {l.answer ?? '—'}
               </td>
             </tr>

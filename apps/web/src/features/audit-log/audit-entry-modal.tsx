@@ -43,7 +43,7 @@ export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; o
             )}
           </dl>
           {diff.length > 0 && (
-            <Table size="sm" bordered responsive className="align-middle">
+            <Table size="sm" bordered responsive className="align-middle text-break">
               <thead>
                 <tr>
                   <th scope="col">Field</th>
@@ -67,7 +67,7 @@ export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; o
             </Table>
           )}
           {details.length > 0 && (
-            <Table size="sm" bordered responsive className="align-middle">
+            <Table size="sm" bordered responsive className="align-middle text-break">
               <thead>
                 <tr>
                   <th scope="col">Detail</th>

@@ -208,8 +208,8 @@ export function DomainFilterBar({ values, setFilter, setFilters, clear, count }:
             <Form.Label>Status</Form.Label>
             <Form.Select value={values.status ?? ''} onChange={(e) => setFilter('status', e.currentTarget.value)}>
               <option value="">Any</option>
-              <option value="active">active</option>
-              <option value="inactive">inactive</option>
+              <option value="active">Active</option>
+              <option value="inactive">Inactive</option>
             </Form.Select>
           </Form.Group>
         </Col>

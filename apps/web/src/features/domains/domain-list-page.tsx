@@ -178,7 +178,7 @@ export function DomainListPage() {
         toasts.success(
           <>
             Checking the health of {count} domain{count === 1 ? '' : 's'}:{' '}
-            <Link to={`/jobs/${job.jobId}`}>job #{job.jobNo}</Link>
+            <Link to="/jobs?kind=health.check">job #{job.jobNo}</Link>
           </>,
         ),
     });

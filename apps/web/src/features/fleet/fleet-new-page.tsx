@@ -432,8 +432,8 @@ export function FleetNewPage() {
           {v.kind === 'set_status' && (
             <Field label="Status" id="fleet-status">
               <Form.Select value={v.status} onChange={(e) => set('status', e.currentTarget.value)}>
-                <option value="active">active</option>
-                <option value="inactive">inactive</option>
+                <option value="active">Active</option>
+                <option value="inactive">Inactive</option>
               </Form.Select>
             </Field>
           )}

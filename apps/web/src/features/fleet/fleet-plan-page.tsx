@@ -18,6 +18,7 @@ import { SearchBox } from '../../components/search-box.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { FLEET_PATH, downloadPlanCsv, useFleetItems, useFleetPlan, useFleetVerb, type FleetVerb } from './fleet-api.ts';
+import { ProviderReason } from '../../components/provider-reason.tsx';
 
 const OUTCOME_LABEL: Record<FleetItem['outcome'], string> = {
   pending: 'Reading…',
@@ -109,12 +110,18 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
         <ProgressBar variant="dark" now={pct(r.cancelled, r.total)} key="cancelled" />
       </ProgressBar>
       <div className="small text-body-secondary mt-1" data-testid="run-text">
-        {plan.runText}
-        {r.pending ? ` · ${r.pending} to go` : ''}
-        {active && plan.etaSeconds !== null ? ` · about ${formatDuration(plan.etaSeconds)} left` : ''}
+        {/* Only the parts there are: a plan not run yet has no run text ("4 to go", not "· 4 to go"). */}
+        {[
+          plan.runText,
+          r.pending ? `${r.pending} to go` : '',
+          active && plan.etaSeconds !== null ? `about ${formatDuration(plan.etaSeconds)} left` : '',
+        ]
+          .filter(Boolean)
+          .join(' · ')}
       </div>
       {plan.accounts.length > 0 && (
-        <Table size="sm" className="mt-3 mb-0 align-middle" responsive>
+        // Cards on a phone (fd-list-table): the Left column is never cut (issue 47).
+        <Table size="sm" className="mt-3 mb-0 align-middle fd-list-table" responsive aria-label="Cloudflare accounts">
           <thead>
             <tr>
               <th scope="col">Cloudflare account</th>
@@ -132,9 +139,10 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
               const fin = a.total - left;
               return (
                 <tr key={a.cloudId ?? 'none'}>
-                  <td>{a.cloudEmail ?? 'No cloud (console only)'}</td>
-                  <td>
+                  <td className="fd-cell-main text-break">{a.cloudEmail ?? 'No cloud (console only)'}</td>
+                  <td data-label="Progress">
                     <ProgressBar
+                      className="flex-grow-1"
                       now={pct(fin, a.total)}
                       animated={active && left > 0}
                       striped={active && left > 0}
@@ -142,9 +150,9 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
                       aria-label={`Progress of ${a.cloudEmail ?? 'no cloud'}`}
                     />
                   </td>
-                  <td>{a.done + a.same + a.skipped}</td>
-                  <td>{a.failed}</td>
-                  <td>{left}</td>
+                  <td data-label="Done">{a.done + a.same + a.skipped}</td>
+                  <td data-label="Failed">{a.failed}</td>
+                  <td data-label="Left">{left}</td>
                 </tr>
               );
             })}
@@ -314,7 +322,7 @@ function Items({ plan }: { plan: FleetPlan }) {
                       <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
                         {OUTCOME_LABEL[it.outcome]}
                       </Badge>
-                      {it.reason && <div className="small text-body-secondary">{it.reason}</div>}
+                      <ProviderReason text={it.reason} className="small text-body-secondary text-break" />
                     </td>
                     <td className="small text-break" data-label="Now">
                       {it.before ?? ''}

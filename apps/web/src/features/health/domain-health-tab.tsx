@@ -16,6 +16,7 @@ import { errorMessage } from '../../lib/api-error.ts';
 import { fleetPlanPath } from '../fleet/fleet-api.ts';
 import { HealthBadge } from './health-badge.tsx';
 import { useCheckNow, useDomainHealth, useFix, useFixAll } from './health-api.ts';
+import { ProviderReason } from '../../components/provider-reason.tsx';
 
 const FIX_LABELS: Record<string, string> = {
   registrar_ns: "Set the zone's name servers at the registrar",
@@ -130,7 +131,7 @@ export function DomainHealthTab({ domainId }: { domainId: string }) {
                     </th>
                     <td>
                       <HealthBadge state={c.state} />
-                      {c.reason && <div className="text-body-secondary">{c.reason}</div>}
+                      <ProviderReason text={c.reason} className="text-body-secondary text-break" />
                     </td>
                     <td data-testid="observed">{c.observed ?? '—'}</td>
                     <td data-testid="expected">{c.expected ?? '—'}</td>
@@ -155,7 +156,7 @@ export function DomainHealthTab({ domainId }: { domainId: string }) {
                   </span>
                   <HealthBadge state={c.state} />
                 </div>
-                {c.reason && <div className="text-body-secondary">{c.reason}</div>}
+                <ProviderReason text={c.reason} className="text-body-secondary text-break" />
                 {c.state !== 'na' && (
                   <dl className="row mb-1 mt-1">
                     <dt className="col-4 fw-normal text-body-secondary">Observed</dt>

@@ -5,7 +5,6 @@ import {
   type DomainHealthCheck,
   type FleetPlan,
   type HealthCheckKey,
-  type HealthSummary,
 } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
@@ -13,7 +12,6 @@ import type { ApiError } from '../../lib/api-error.ts';
 const enc = encodeURIComponent;
 export const healthKeys = {
   domain: (id: string) => ['health', 'domain', id] as const,
-  summary: ['health', 'summary'] as const,
 };
 
 export function useDomainHealth(domainId: string) {
@@ -23,19 +21,12 @@ export function useDomainHealth(domainId: string) {
   });
 }
 
-export function useHealthSummary() {
-  return useQuery<HealthSummary, ApiError>({
-    queryKey: healthKeys.summary,
-    queryFn: ({ signal }) => api.get<HealthSummary>('/api/health/summary', undefined, signal),
-    retry: false,
-  });
-}
-
 /** After a check or a fix: the tab, the list's badges and the dashboard read again. */
 const refresh = (qc: ReturnType<typeof useQueryClient>, domainId: string, data?: DomainHealth) => {
   if (data) qc.setQueryData(healthKeys.domain(domainId), data);
   void qc.invalidateQueries({ queryKey: ['domains'] });
-  void qc.invalidateQueries({ queryKey: healthKeys.summary });
+  // The dashboard carries the health counts in its own answer.
+  void qc.invalidateQueries({ queryKey: ['dashboard'] });
 };
 
 export function useCheckNow(domainId: string) {

@@ -1,12 +1,18 @@
 import { Link, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
-import { HEALTH_FIX_ALL, HEALTH_STATE_LABELS, type HealthCheckKey, type HealthState } from '@fleetdesk/contract';
+import {
+  HEALTH_FIX_ALL,
+  HEALTH_STATE_LABELS,
+  type HealthCheckKey,
+  type HealthState,
+  type HealthSummary,
+} from '@fleetdesk/contract';
 import { DateTime } from '../../components/date-time.tsx';
 import { Figure, Panel } from '../../components/panel.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { fleetPlanPath } from '../fleet/fleet-api.ts';
-import { useFixAll, useHealthSummary } from './health-api.ts';
+import { useFixAll } from './health-api.ts';
 
 const TONES: Partial<Record<HealthState, string>> = { failing: 'danger', warning: 'warning', ok: 'success' };
 const SHOWN: HealthState[] = ['failing', 'warning', 'unknown', 'ok'];
@@ -18,17 +24,15 @@ const LINK_TONES: Partial<Record<HealthState, string>> = {
   ok: 'text-success',
 };
 
-/** The dashboard's fleet health: domains by worst result, counts per check, and the latest to start failing. */
-export function HealthPanel() {
-  const q = useHealthSummary();
+/**
+ * The dashboard's fleet health: domains by worst result, counts per check, and the latest to start failing. The
+ * counts come in the dashboard's own answer (one request on first load, issue 47).
+ */
+export function HealthPanel({ summary: s }: { summary: HealthSummary }) {
   const fixAll = useFixAll();
   const navigate = useNavigate();
   const onFixAll = (check: HealthCheckKey) =>
     fixAll.mutate({ check }, { onSuccess: (plan) => void navigate(fleetPlanPath(plan._id)) });
-  // Without the domains area (403) the panel is not shown; other failures say so.
-  if (q.isPending || (q.isError && q.error.status === 403)) return null;
-  if (q.isError) return <p className="text-danger small">Fleet health could not be read: {q.error.message}</p>;
-  const s = q.data;
   return (
     <Panel
       title="Fleet health"

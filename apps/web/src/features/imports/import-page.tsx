@@ -18,6 +18,7 @@ import { SearchBox } from '../../components/search-box.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
+import { ProviderReason } from '../../components/provider-reason.tsx';
 
 const OUTCOME_LABEL: Record<ImportItem['outcome'], string> = { create: 'Create', link: 'Link', skip: 'Skip' };
 const OUTCOME_VARIANT: Record<ImportItem['outcome'], string> = {
@@ -186,7 +187,7 @@ function Items({ plan }: { plan: ImportPlan }) {
                       <Badge bg={OUTCOME_VARIANT[it.outcome]}>{OUTCOME_LABEL[it.outcome]}</Badge>
                     </td>
                     <td className="small text-break">
-                      {it.reason ?? ''}
+                      <ProviderReason text={it.reason} />
                       {typeof it.detail.user === 'string' && (
                         <div className="text-body-secondary">Panel user: {it.detail.user}</div>
                       )}

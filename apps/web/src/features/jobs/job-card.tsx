@@ -27,18 +27,28 @@ export function JobStateBadge({ job }: { job: Pick<Job, 'state' | 'stateText' | 
   );
 }
 
+/** A job by its one name: its plan's ("Fleet plan #3", to the plan's page) or its own ("Job #109"). */
+export function JobNameLink({ job }: { job: Job }) {
+  const owned = job.link && job.link.kind !== 'domain' && job.name !== `Job #${job.jobNo}`;
+  const to = owned ? job.link!.path : job.domainId ? `/jobs?domainId=${job.domainId}` : '/jobs';
+  return (
+    <Link to={to} title={owned ? `Job #${job.jobNo}` : undefined}>
+      {job.name}
+    </Link>
+  );
+}
+
 /** What a finished job did, in one sentence, with the place its details are. */
 export function JobOutcome({ job }: { job: Job }) {
   if (!job.summary) return <span className="text-body-secondary">—</span>;
-  const to = job.link ? (job.link.kind === 'plan' ? `/fleet/${job.link.id}` : `/domains/${job.link.id}`) : null;
   const text = job.summary.replace(/: see the plan$/, '');
   return (
     <span className={job.state === 'failed' ? 'text-danger' : undefined} data-testid="job-summary">
       {text}
-      {to && job.link?.kind === 'plan' && (
+      {job.link?.kind === 'plan' && (
         <>
           {job.summary.endsWith(': see the plan') ? ': ' : ' · '}
-          <Link to={to}>see the plan</Link>
+          <Link to={job.link.path}>see the plan</Link>
         </>
       )}
     </span>
@@ -144,7 +154,7 @@ export function JobCard({ job, result }: { job: Job; result?: ReactNode }) {
     <Card className="mb-3" data-testid="job-card" data-state={job.state}>
       <Card.Header className="d-flex flex-wrap align-items-center gap-2">
         <span className="me-auto">
-          <Link to={job.domainId ? `/jobs?domainId=${job.domainId}` : '/jobs'}>Job #{job.jobNo}</Link> · {job.kindLabel}
+          <JobNameLink job={job} /> · {job.kindLabel}
         </span>
         <JobStateBadge job={job} />
       </Card.Header>

@@ -46,6 +46,12 @@ export function JobsPage() {
           <div className="text-nowrap">
             {j.kind === 'zone-files.export' ? <Link to={zoneExportPath(j._id)}>{j.kindLabel}</Link> : j.kindLabel}
           </div>
+          {/* A job doing a plan's work is that plan's: named by it, and leads to it (issue 47). */}
+          {j.link && j.link.kind !== 'domain' && j.name !== `Job #${j.jobNo}` && (
+            <div className="small">
+              <Link to={j.link.path}>{j.name}</Link>
+            </div>
+          )}
           {j.createdBy && <div className="small text-body-secondary">by {j.createdBy}</div>}
         </>
       ),

@@ -58,12 +58,16 @@ export function LaunchBatchNewPage() {
               isInvalid={!!fields.names}
               className="font-monospace"
             />
-            <Form.Control.Feedback type="invalid">{fields.names}</Form.Control.Feedback>
+            <Form.Control.Feedback type="invalid" className="fd-pre-line">
+              {fields.names}
+            </Form.Control.Feedback>
           </Form.Group>
           <Form.Group controlId="batch-csv">
             <Form.Label>Or a CSV</Form.Label>
             <Form.Control type="file" accept=".csv,text/csv" onChange={pick} isInvalid={!!(fields.csv || fileError)} />
-            <Form.Control.Feedback type="invalid">{fields.csv ?? fileError}</Form.Control.Feedback>
+            <Form.Control.Feedback type="invalid" className="fd-pre-line" data-testid="csv-error">
+              {fields.csv ?? fileError}
+            </Form.Control.Feedback>
             <Form.Text>
               Its first line names the columns: {LAUNCH_CSV_COLUMNS.join(', ')}. A row&apos;s server (IP address), brand
               (name), cloud (e-mail), copyFrom (a domain) and sslMode replace the settings below for that name.

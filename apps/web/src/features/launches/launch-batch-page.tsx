@@ -6,7 +6,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
-import { LAUNCH_ROW_STATUSES, stateVariant, type LaunchRowStatus } from '@fleetdesk/contract';
+import { LAUNCH_ROW_STATUSES, confirmQuestion, stateVariant, type LaunchRowStatus } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
@@ -20,6 +20,7 @@ import {
   useLaunchBatchVerb,
   type LaunchBatchVerb,
 } from './launches-api.ts';
+import { ProviderReason } from '../../components/provider-reason.tsx';
 
 const ROW_LABEL: Record<LaunchRowStatus, string> = {
   pending: 'Waiting',
@@ -73,7 +74,7 @@ export function LaunchBatchPage() {
             <Button
               variant="warning"
               disabled={verb.isPending}
-              onClick={() => confirmThen('confirm-all', `${b.confirmation!.text} Go on?`, 'Confirm all')}
+              onClick={() => confirmThen('confirm-all', confirmQuestion(b.confirmation!.text), 'Confirm all')}
             >
               Confirm all ({b.confirmation.names})
             </Button>
@@ -184,7 +185,7 @@ export function LaunchBatchPage() {
                 <td className="text-break">
                   {r.launchId ? <Link to={launchPath(r.launchId)}>{r.domainNameUnicode}</Link> : r.domainNameUnicode}
                   {/* On a phone the plan or outcome reads under the name: three columns leave the name no room. */}
-                  <div className={`d-sm-none small ${rowTone(r.status)}`}>{r.message}</div>
+                  <ProviderReason text={r.message} className={`d-sm-none small ${rowTone(r.status)}`} />
                 </td>
                 <td>
                   <Badge bg={ROW_VARIANT[r.status]}>{ROW_LABEL[r.status]}</Badge>
@@ -194,7 +195,9 @@ export function LaunchBatchPage() {
                     </small>
                   )}
                 </td>
-                <td className={`d-none d-sm-table-cell small text-break ${rowTone(r.status)}`}>{r.message}</td>
+                <td className={`d-none d-sm-table-cell small text-break ${rowTone(r.status)}`}>
+                  <ProviderReason text={r.message} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -9,12 +9,14 @@ import {
   type Launch,
   type LaunchStage,
   type LaunchStageState,
+  confirmQuestion,
 } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useLaunch, useLaunchVerb } from './launches-api.ts';
+import { ProviderReason } from '../../components/provider-reason.tsx';
 
 export const STATE_VARIANT: Record<Launch['state'], string> = {
   queued: 'secondary',
@@ -87,7 +89,7 @@ function Stage({
         )}
         {s.attempts > 1 && <small className="text-body-secondary">{s.attempts} attempts</small>}
       </div>
-      {s.detail && <div className="small text-break">{s.detail}</div>}
+      <ProviderReason text={s.detail} className="small text-break" />
       {s.state === 'waiting' && s.waitingFor && (
         <div className="small text-info-emphasis text-break">
           Waiting for {s.waitingFor}
@@ -223,7 +225,7 @@ export function LaunchPage() {
               const key = s.key === 'domain' ? 'domain' : 'register';
               const text = l.confirmation?.stage === key ? l.confirmation.text : (s.detail ?? s.label);
               void dialogs
-                .confirm(`${text} Go on?`, {
+                .confirm(confirmQuestion(text), {
                   title: key === 'domain' ? "Confirm the domain's new settings" : 'Confirm the registration',
                 })
                 .then((ok) => ok && run({ verb: 'confirm', stage: key }));

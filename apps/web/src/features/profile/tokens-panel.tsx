@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import {
   API_TOKEN_EXPIRY_DAYS,
+  API_TOKEN_STATUS_LABELS,
   RULE_LABELS,
   type ApiToken,
   type ApiTokenCreated,
@@ -21,6 +21,7 @@ import { SubmitButton } from '../../components/submit-button.tsx';
 import { API_PREFIX } from '../../lib/api-client.ts';
 import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { useApiTokenOptions, useApiTokens, useCreateApiToken, useRevokeApiToken } from './profile-api.ts';
+import { StatusBadge } from '../../components/status-badge.tsx';
 
 const ruleList = (rules: readonly string[]) =>
   rules.map((r) => RULE_LABELS[r as Rule] ?? r).join(', ') || 'none (its owner lost them)';
@@ -52,7 +53,7 @@ export function TokensPanel() {
     { header: 'Address', render: (t) => t.lastUsedIp ?? '—' },
     {
       header: 'Status',
-      render: (t) => <Badge bg={t.status === 'active' ? 'success' : 'secondary'}>{t.status}</Badge>,
+      render: (t) => <StatusBadge status={t.status} label={API_TOKEN_STATUS_LABELS[t.status]} />,
     },
     {
       header: '',

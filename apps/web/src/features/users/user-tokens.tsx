@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import { RULE_LABELS, type ApiToken, type Rule } from '@fleetdesk/contract';
+import { API_TOKEN_STATUS_LABELS, RULE_LABELS, type ApiToken, type Rule } from '@fleetdesk/contract';
 import { DateTime } from '../../components/date-time.tsx';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { api } from '../../lib/api-client.ts';
 import { errorMessage, type ApiError } from '../../lib/api-error.ts';
+import { StatusBadge } from '../../components/status-badge.tsx';
 
 const ruleList = (rules: readonly string[]) =>
   rules.map((r) => RULE_LABELS[r as Rule] ?? r).join(', ') || 'none (its owner lost them)';
@@ -47,7 +47,7 @@ export function UserTokensField({ userId }: { userId: string }) {
         {tokens.data.map((t) => (
           <li key={t._id} className="d-flex flex-wrap gap-2 align-items-center mb-1">
             <span className="fw-semibold text-break">{t.name}</span>
-            <Badge bg={t.status === 'active' ? 'success' : 'secondary'}>{t.status}</Badge>
+            <StatusBadge status={t.status} label={API_TOKEN_STATUS_LABELS[t.status]} />
             <span className="small text-body-secondary text-break">
               {ruleList(t.effectiveRules)}; expires {t.expiresAt ? <DateTime value={t.expiresAt} /> : 'never'}; last
               used {t.lastUsedAt ? <DateTime value={t.lastUsedAt} /> : 'never'}

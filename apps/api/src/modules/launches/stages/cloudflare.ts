@@ -1,4 +1,4 @@
-import { renderDnsTemplate, type LaunchDnsRecord } from '@fleetdesk/contract';
+import { SSL_MODE_LABELS, renderDnsTemplate, type LaunchDnsRecord, type SslMode } from '@fleetdesk/contract';
 import { ConflictError } from '../../../http/errors.ts';
 import { already, done, linkTo, skipped, type Stage, type StagePlanContext } from './types.ts';
 
@@ -11,6 +11,8 @@ export function renderRecords(records: LaunchDnsRecord[], domain: string, server
     ttl: d.ttl ?? 1,
   }));
 }
+/** Cloudflare's value in the form's words ("strict" is "Full strict"). */
+const sslLabel = (v: unknown) => SSL_MODE_LABELS[v as SslMode] ?? String(v);
 const needsServerIp = (records: LaunchDnsRecord[]) =>
   records.some((r) => `${r.name} ${r.content}`.includes('{serverIp}'));
 
@@ -111,7 +113,10 @@ export const sslStage: Stage = {
   async plan(ctx) {
     if (!ctx.input.cloudId) return { outcome: 'skip', detail: 'No cloud account chosen' };
     if (!ctx.input.sslMode && !ctx.input.tls13) return { outcome: 'skip', detail: 'No SSL mode or TLS 1.3 asked for' };
-    const parts = [ctx.input.sslMode ? `SSL mode ${ctx.input.sslMode}` : null, ctx.input.tls13 ? 'TLS 1.3 on' : null];
+    const parts = [
+      ctx.input.sslMode ? `SSL mode ${SSL_MODE_LABELS[ctx.input.sslMode]}` : null,
+      ctx.input.tls13 ? 'TLS 1.3 on' : null,
+    ];
     return { outcome: 'run', detail: `Set ${parts.filter(Boolean).join(' and ')}` };
   },
   async run(ctx) {
@@ -122,10 +127,10 @@ export const sslStage: Stage = {
     const had: string[] = [];
     if (sslMode) {
       const now = await ctx.deps.cloudFlare.getSetting(ctx.domainId, 'ssl', ctx.actor);
-      if (now.result.value === sslMode) had.push(`SSL mode ${sslMode}`);
+      if (now.result.value === sslMode) had.push(`SSL mode ${SSL_MODE_LABELS[sslMode]}`);
       else {
         await ctx.deps.cloudFlare.setSsl(ctx.domainId, sslMode, ctx.actor);
-        did.push(`SSL mode ${sslMode} (was ${now.result.value})`);
+        did.push(`SSL mode ${SSL_MODE_LABELS[sslMode]} (was ${sslLabel(now.result.value)})`);
       }
     }
     if (tls13) {
@@ -173,6 +178,7 @@ export const wafStage: Stage = {
       await ctx.deps.domains.saveFirewallRules(ctx.domainId, { cloudFirewallRules: rules }, ctx.actor);
     }
     const pushed = await ctx.deps.cloudFlare.updateFirewallRules(ctx.domainId, ctx.actor);
-    return done(`Pushed ${pushed.rules.length} rule${pushed.rules.length === 1 ? '' : 's'}: ${pushed.message}`, links);
+    // Cloudflare's answer already says how many rules went where ("Pushed 3 firewall rules to Cloudflare").
+    return done(pushed.message, links);
   },
 };
