@@ -305,7 +305,11 @@ function Items({ plan }: { plan: FleetPlan }) {
                 query.data.items.map((it) => (
                   <tr key={it.seq}>
                     <td className="fd-cell-main" data-label="Domain">
-                      <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link>
+                      {it.domainId ? (
+                        <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link>
+                      ) : (
+                        it.domainName
+                      )}
                     </td>
                     <td className="small" data-label="Cloud">
                       {it.cloudEmail ?? ''}
@@ -316,10 +320,10 @@ function Items({ plan }: { plan: FleetPlan }) {
                       </Badge>
                       {it.reason && <div className="small text-body-secondary">{it.reason}</div>}
                     </td>
-                    <td className="small text-break" data-label="Now">
+                    <td className="small text-break fd-pre-line" data-label="Now">
                       {it.before ?? ''}
                     </td>
-                    <td className="small text-break" data-label="After">
+                    <td className="small text-break fd-pre-line" data-label="After">
                       {it.outcome === 'change' ? (it.after ?? '') : ''}
                     </td>
                     {ran && (
