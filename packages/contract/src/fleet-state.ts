@@ -38,8 +38,8 @@ export const StateDnsRecordSchema = z
   .object({
     type: z.enum(DNS_RECORD_TYPES, { message: 'type must be a DNS record type Cloudflare knows' }),
     /** "@" for the apex, a name relative to the domain ("www"), or the full name. */
-    name: z.string().min(1).max(255),
-    content: z.string().min(1).max(4096),
+    name: z.string({ message: 'name is required: "@", a relative name or the full name' }).min(1).max(255),
+    content: z.string({ message: 'content is required' }).min(1, { message: 'content is required' }).max(4096),
     /** 1 is Auto (the default). */
     ttl: z
       .number()
@@ -59,7 +59,7 @@ export type StateDnsRecord = z.infer<typeof StateDnsRecordSchema>;
 export const StateFirewallRuleSchema = z
   .object({
     /** The firewall rule template's name, as the console's Firewall Rules screen shows it. */
-    rule: z.string().min(1).max(200),
+    rule: z.string({ message: 'rule is required: the template\'s name' }).min(1).max(200),
     priority: z.number().int().min(0).max(PRIORITY_MAX),
   })
   .strict();
@@ -88,7 +88,7 @@ export type StateRedirectRule = z.infer<typeof StateRedirectRuleSchema>;
 
 export const StateDomainSchema = z
   .object({
-    domain: z.string().min(1).max(253),
+    domain: z.string({ message: 'domain is required' }).min(1, { message: 'domain is required' }).max(253),
     /** Delete the DNS records of (type, name) pairs the file does not list (octoDNS's rule); false by default. */
     purge: z.boolean().optional(),
     ssl: z.enum(SSL_MODES, { message: 'ssl must be off, flexible, full or strict' }).optional(),
