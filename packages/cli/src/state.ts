@@ -57,6 +57,13 @@ export function parseStateText(text: string, file = 'the file'): FleetStateFile 
 /** The file as YAML: a header saying what it is, the domains not exported as comments. */
 export function stateYaml(domains: StateDomain[], skipped: { domain: string; reason: string }[], origin: string): string {
   const doc = new YAML.Document({ version: FLEET_STATE_VERSION, domains });
+  // YAML 1.1 readers take on / off / yes / no for booleans: quoted, the file means the same to every reader.
+  YAML.visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && /^(on|off|yes|no|y|n|true|false)$/i.test(node.value))
+        node.type = 'QUOTE_DOUBLE';
+    },
+  });
   doc.commentBefore = [
     ` Fleetdesk desired state, exported from ${origin}.`,
     ' Schema: packages/cli/fleet.schema.json (`fleetdesk schema` prints it). A key left out is not managed;',
