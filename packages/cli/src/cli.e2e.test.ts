@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +47,8 @@ const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) 
 beforeAll(async () => {
   sim = await startCloudflareSim();
   t = await createTestApp(
-    { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5' },
+    // One domain of the account at a time, so that a Ctrl-C lands mid-run.
+    { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '10', FLEET_ACCOUNT_CONCURRENCY: '1' },
     { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
   );
   await t.c.startJobs({ periodic: false });
@@ -182,5 +183,43 @@ describe('fleetdesk against a server', () => {
     const revokedPlan = await cli(['plan', 'fleet.yaml']);
     expect(revokedPlan.code).toBe(1);
     expect(revokedPlan.stdout + revokedPlan.stderr).not.toContain(token);
+  });
+
+  it('Ctrl-C during apply pauses the run and exits once the server says it is paused', { timeout: 180_000 }, async () => {
+    const created = await call('POST', '/auth/tokens', { name: 'cli e2e 2', rules: ['cnv'], expiresInDays: 1 });
+    expect((await cli(['login', '--url', origin, '--token', created.json().data.token])).code).toBe(0);
+    const doc = YAML.parse(fs.readFileSync(path.join(home, 'fleet.yaml'), 'utf8'));
+    for (const d of doc.domains) d.tls13 = zone(domains.findIndex((x) => x.name === d.domain)).settings.tls_1_3.value === 'on' ? 'off' : 'on';
+    fs.writeFileSync(path.join(home, 'pause.yaml'), YAML.stringify(doc));
+
+    const base = { ...process.env };
+    delete base.FLEETDESK_URL;
+    delete base.FLEETDESK_TOKEN;
+    const child = spawn(process.execPath, [BIN, 'apply', 'pause.yaml', '--yes'], {
+      env: { ...base, XDG_CONFIG_HOME: home },
+      cwd: home,
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (b) => (stdout += String(b)));
+    const running = new Promise<string>((resolve) =>
+      child.stderr.on('data', (b) => {
+        stderr += String(b);
+        const m = /Running plan #\d+: \S+\/fleet\/([0-9a-f-]{36})/.exec(stderr);
+        if (m) resolve(m[1]!);
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const planId = await running;
+    // Every Cloudflare call from now on takes 2 s: the run is mid-way when the interrupt arrives.
+    sim.fail({ kind: 'slow', delayMs: 2000, count: 50 });
+    child.kill('SIGINT');
+    const code = await exited;
+    sim.clearFailures();
+    expect(code, stdout + stderr).toBe(130);
+    expect(stderr).toContain('Pausing…');
+    expect(stderr).toMatch(/Paused plan #\d+: .*Resume it in the console: /);
+    const p = (await call('GET', `/api/fleet/plans/${planId}`)).json().data;
+    expect(p.state).toBe('paused');
   });
 });
