@@ -15,13 +15,21 @@ const TOKEN = `fdt_${'a'.repeat(64)}`;
 const capture = () => {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), interactive: false }, out, err };
+  return {
+    io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), interactive: false },
+    out,
+    err,
+  };
 };
 
 describe('arguments', () => {
   it('finds two-word commands, their options and positionals', () => {
     const p = parseCommand(['domains', 'ls', '--brand', 'Acme', '--health', 'failing', '--json']);
-    expect(p).toMatchObject({ name: 'domains ls', values: { brand: 'Acme', health: 'failing', json: true }, positionals: [] });
+    expect(p).toMatchObject({
+      name: 'domains ls',
+      values: { brand: 'Acme', health: 'failing', json: true },
+      positionals: [],
+    });
     expect(parseCommand(['apply', 'fleet.yaml', '--max-changes', '3', '-y'])).toMatchObject({
       name: 'apply',
       values: { 'max-changes': '3', yes: true },
@@ -40,9 +48,12 @@ describe('arguments', () => {
     expect(c.err.join('')).toBe('fleetdesk: --max-changes must be a whole number, 0 or more\n');
   });
   it('jobs watch: exit codes by outcome', () => {
-    expect([jobExitCode('completed'), jobExitCode('completed_with_failures'), jobExitCode('failed'), jobExitCode('cancelled')]).toEqual([
-      0, 3, 1, 1,
-    ]);
+    expect([
+      jobExitCode('completed'),
+      jobExitCode('completed_with_failures'),
+      jobExitCode('failed'),
+      jobExitCode('cancelled'),
+    ]).toEqual([0, 3, 1, 1]);
   });
 });
 
@@ -63,9 +74,9 @@ describe('config', () => {
   it('says a refused token in one line naming the server, never the token', () => {
     const e = errorOf('https://console.example', 401, { message: 'This API token is invalid, expired or revoked.' });
     expect(e.message).toBe('The token was refused by https://console.example: revoked or expired; run fleetdesk login');
-    expect(errorOf('https://c.example', 400, { message: 'Bad', fields: { 'domains.0.ssl': 'ssl must be…' } }).message).toBe(
-      'Bad\n  domains.0.ssl: ssl must be…',
-    );
+    expect(
+      errorOf('https://c.example', 400, { message: 'Bad', fields: { 'domains.0.ssl': 'ssl must be…' } }).message,
+    ).toBe('Bad\n  domains.0.ssl: ssl must be…');
   });
 });
 
@@ -100,7 +111,9 @@ describe('the diff', () => {
         '',
       ].join('\n'),
     );
-    expect(changeLine({ area: 'tls13', op: 'change', subject: 'TLS 1.3', before: 'Off', after: 'On' })).toBe('~ TLS 1.3  Off → On');
+    expect(changeLine({ area: 'tls13', op: 'change', subject: 'TLS 1.3', before: 'Off', after: 'On' })).toBe(
+      '~ TLS 1.3  Off → On',
+    );
   });
   it('exit codes: 0 nothing, 2 changes, 1 a refused domain', () => {
     expect(planExitCode(plan({ same: 3 }))).toBe(0);
@@ -122,7 +135,11 @@ describe('the file', () => {
     },
   ];
   it('exports as YAML that reads back the same and that the committed JSON Schema accepts', () => {
-    const text = stateYaml(domains, [{ domain: 'nozone.example', reason: 'The domain has no Cloudflare zone' }], 'https://c.example');
+    const text = stateYaml(
+      domains,
+      [{ domain: 'nozone.example', reason: 'The domain has no Cloudflare zone' }],
+      'https://c.example',
+    );
     expect(text).toContain('#   nozone.example: The domain has no Cloudflare zone');
     expect(text).toContain('tls13: "on"');
     const back = parseStateText(text);
@@ -133,9 +150,9 @@ describe('the file', () => {
     expect(validate({ version: 1, domains: [{ domain: 'x.example', ssl: 'strictest' }] })).toBe(false);
   });
   it('names each problem by its path', () => {
-    expect(() => parseStateText('version: 1\ndomains:\n  - domain: a.example\n    dns:\n      - type: A\n        name: "@"\n')).toThrow(
-      /domains\.0\.dns\.0\.content: content is required/,
-    );
+    expect(() =>
+      parseStateText('version: 1\ndomains:\n  - domain: a.example\n    dns:\n      - type: A\n        name: "@"\n'),
+    ).toThrow(/domains\.0\.dns\.0\.content: content is required/);
     expect(() => parseStateText('version: [')).toThrow(/not valid YAML/);
     expect(() => parseStateText('a: &a [*a, *a]\n' + 'b: '.concat(Array(200).fill('*a').join(', ')))).toThrow(CliError);
   });

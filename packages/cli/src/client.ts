@@ -26,7 +26,8 @@ type Body = { message?: unknown; code?: unknown; fields?: unknown } | undefined;
 /** The server's refusal as one clear sentence naming the server's origin only (never the token). */
 export function errorOf(origin: string, status: number, body: unknown): CliError {
   const b = (typeof body === 'object' && body ? body : undefined) as Body;
-  if (status === 401) return new CliError(`The token was refused by ${origin}: revoked or expired; run fleetdesk login`);
+  if (status === 401)
+    return new CliError(`The token was refused by ${origin}: revoked or expired; run fleetdesk login`);
   const msg = typeof b?.message === 'string' ? b.message.slice(0, 1000) : `HTTP ${status}`;
   const fields =
     b?.fields && typeof b.fields === 'object'

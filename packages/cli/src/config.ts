@@ -23,7 +23,8 @@ export function normalizeUrl(input: string): string {
   } catch {
     throw new CliError(`--url must be the console's address, such as https://fleetdesk.example.com (got "${input}")`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new CliError('--url must start with https:// or http://');
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new CliError('--url must start with https:// or http://');
   if (u.username || u.password) throw new CliError('--url must not hold a user name or password');
   return u.origin;
 }
@@ -31,7 +32,9 @@ export function normalizeUrl(input: string): string {
 export function checkToken(token: string): string {
   const t = token.trim();
   if (!t.startsWith(API_TOKEN_PREFIX) || t.length > 200 || /\s/.test(t))
-    throw new CliError(`The token must be a personal API token (${API_TOKEN_PREFIX}…), made on the console's Profile → API tokens`);
+    throw new CliError(
+      `The token must be a personal API token (${API_TOKEN_PREFIX}…), made on the console's Profile → API tokens`,
+    );
   return t;
 }
 
@@ -53,7 +56,10 @@ export function loadConnection(env: NodeJS.ProcessEnv = process.env): Connection
   if (fs.existsSync(file)) {
     try {
       const raw = JSON.parse(fs.readFileSync(file, 'utf8').slice(0, 64 * 1024)) as Partial<Connection>;
-      kept = { url: typeof raw.url === 'string' ? raw.url : undefined, token: typeof raw.token === 'string' ? raw.token : undefined };
+      kept = {
+        url: typeof raw.url === 'string' ? raw.url : undefined,
+        token: typeof raw.token === 'string' ? raw.token : undefined,
+      };
     } catch {
       throw new CliError(`${file} is not readable JSON: run fleetdesk login again`);
     }
@@ -61,6 +67,8 @@ export function loadConnection(env: NodeJS.ProcessEnv = process.env): Connection
   const url = env.FLEETDESK_URL || kept.url;
   const token = env.FLEETDESK_TOKEN || kept.token;
   if (!url || !token)
-    throw new CliError('Not logged in: run fleetdesk login --url … --token … (or set FLEETDESK_URL and FLEETDESK_TOKEN)');
+    throw new CliError(
+      'Not logged in: run fleetdesk login --url … --token … (or set FLEETDESK_URL and FLEETDESK_TOKEN)',
+    );
   return { url: normalizeUrl(url), token: checkToken(token) };
 }

@@ -4,7 +4,8 @@ const SIGN: Record<FleetStateChange['op'], string> = { add: '+', change: '~', re
 
 /** One difference as a diff line: `+ A www.example.com  192.0.2.1`, `~ SSL mode  Full → Full strict`. */
 export function changeLine(c: FleetStateChange): string {
-  const value = c.op === 'add' ? c.after : c.op === 'remove' ? c.before : `${c.before ?? 'none'} → ${c.after ?? 'none'}`;
+  const value =
+    c.op === 'add' ? c.after : c.op === 'remove' ? c.before : `${c.before ?? 'none'} → ${c.after ?? 'none'}`;
   return `${SIGN[c.op]} ${c.subject}  ${value ?? ''}`.trimEnd();
 }
 

@@ -31,7 +31,9 @@ const connect = (env: NodeJS.ProcessEnv) => {
 async function brandId(api: Api, origin: string, brand: string): Promise<string> {
   if (/^[0-9a-f-]{36}$/i.test(brand) || brand === 'none') return brand;
   const res = await must(origin, api.GET('/api/brands', { params: { query: { search: brand } } }));
-  const found = (res.items as { _id: string; name: string }[]).find((b) => b.name.toLowerCase() === brand.toLowerCase());
+  const found = (res.items as { _id: string; name: string }[]).find(
+    (b) => b.name.toLowerCase() === brand.toLowerCase(),
+  );
   if (!found) throw new CliError(`No brand is named ${brand}`);
   return found._id;
 }
@@ -84,7 +86,8 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'domains ls': {
-    usage: 'fleetdesk domains ls [--brand NAME] [--status active|inactive] [--health failing|…] [--search TEXT] [--page N] [--json]',
+    usage:
+      'fleetdesk domains ls [--brand NAME] [--status active|inactive] [--health failing|…] [--search TEXT] [--page N] [--json]',
     summary: "The domains list, with the list's own filters",
     options: { ...FILTER_OPTIONS, page: { type: 'string' } },
     async run({ values, io, env }) {
@@ -108,7 +111,14 @@ export const COMMANDS: Record<string, Command> = {
         io.out(
           table(
             ['DOMAIN', 'STATUS', 'BRAND', 'SERVER', 'CLOUD', 'HEALTH'],
-            items.map((d) => [d.domainName, d.status, d.brand?.name, d.server?.IPAddress, d.cloud?.email, d.healthState ?? 'unchecked']),
+            items.map((d) => [
+              d.domainName,
+              d.status,
+              d.brand?.name,
+              d.server?.IPAddress,
+              d.cloud?.email,
+              d.healthState ?? 'unchecked',
+            ]),
           ),
         );
         io.err(`${items.length} of ${res.itemsCount} domains (page ${query.page ?? 1})\n`);
@@ -151,7 +161,10 @@ export const COMMANDS: Record<string, Command> = {
       const until = Date.now() + minutes * 60_000;
       let last = '';
       for (;;) {
-        const job = (await must(conn.url, api.GET('/api/jobs/{id}', { params: { path: { id: positionals[0]! } } }))) as Job;
+        const job = (await must(
+          conn.url,
+          api.GET('/api/jobs/{id}', { params: { path: { id: positionals[0]! } } }),
+        )) as Job;
         const line = jobLine(job);
         if (line !== last && !values.json) io.err(`${line}\n`);
         last = line;
@@ -172,10 +185,16 @@ export const COMMANDS: Record<string, Command> = {
     async run({ values, positionals, io, env }) {
       const { conn, api } = connect(env);
       const name = toAsciiDomain(positionals[0]!) ?? positionals[0]!.toLowerCase();
-      const found = await must(conn.url, api.GET('/api/domains', { params: { query: { search: name, view: 'list' } } }));
+      const found = await must(
+        conn.url,
+        api.GET('/api/domains', { params: { query: { search: name, view: 'list' } } }),
+      );
       const d = (found.items as { _id: string; domainName: string }[]).find((x) => x.domainName === name);
       if (!d) throw new CliError(`The console holds no domain named ${name}`);
-      const h = (await must(conn.url, api.GET('/api/domains/{id}/health', { params: { path: { id: d._id } } }))) as DomainHealth;
+      const h = (await must(
+        conn.url,
+        api.GET('/api/domains/{id}/health', { params: { path: { id: d._id } } }),
+      )) as DomainHealth;
       if (values.json) io.out(json(h));
       else {
         io.out(
@@ -184,19 +203,25 @@ export const COMMANDS: Record<string, Command> = {
             h.checks.map((c) => [`${c.plane}: ${c.label}`, c.state, c.observed, c.expected, c.reason]),
           ),
         );
-        io.err(`${name}: ${h.state ?? 'never checked'}${h.problems ? `, ${h.problems} problem${h.problems === 1 ? '' : 's'}` : ''}\n`);
+        io.err(
+          `${name}: ${h.state ?? 'never checked'}${h.problems ? `, ${h.problems} problem${h.problems === 1 ? '' : 's'}` : ''}\n`,
+        );
       }
       return 0;
     },
   },
   export: {
     usage: 'fleetdesk export [--brand NAME] [--status …] [--health …] [--search TEXT] [--output fleet.yaml] [--json]',
-    summary: 'Write the selected domains\' state as a desired-state file (YAML)',
+    summary: "Write the selected domains' state as a desired-state file (YAML)",
     options: { ...FILTER_OPTIONS, output: { type: 'string', short: 'o' } },
     async run({ values, io, env }) {
       const { conn, api } = connect(env);
       const filter = await filterOf(api, conn.url, values);
-      return exportState({ api, origin: conn.url, io, json: !!values.json }, filter, values.output as string | undefined);
+      return exportState(
+        { api, origin: conn.url, io, json: !!values.json },
+        filter,
+        values.output as string | undefined,
+      );
     },
   },
   plan: {
@@ -219,7 +244,10 @@ export const COMMANDS: Record<string, Command> = {
       if (maxChanges !== undefined && !(Number.isInteger(maxChanges) && maxChanges >= 0 && maxChanges <= 1_000_000))
         throw new CliError('--max-changes must be a whole number, 0 or more');
       const { conn, api } = connect(env);
-      return apply({ api, origin: conn.url, io, json: !!values.json }, positionals[0]!, { maxChanges, yes: !!values.yes });
+      return apply({ api, origin: conn.url, io, json: !!values.json }, positionals[0]!, {
+        maxChanges,
+        yes: !!values.yes,
+      });
     },
   },
   schema: {
@@ -243,7 +271,9 @@ export function usage(): string {
 }
 
 /** The command the arguments name and its parsed options; a CliError (exit 1) for anything it does not take. */
-export function parseCommand(argv: string[]): { name: string; command: Command; values: Values; positionals: string[] } | 'help' {
+export function parseCommand(
+  argv: string[],
+): { name: string; command: Command; values: Values; positionals: string[] } | 'help' {
   const words = argv.filter((a) => !a.startsWith('-'));
   if (!argv.length || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return 'help';
   const name = [`${words[0]} ${words[1]}`, words[0]].find((n) => n && COMMANDS[n]);
@@ -290,4 +320,3 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
     return 1;
   }
 }
-

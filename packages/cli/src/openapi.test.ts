@@ -7,11 +7,12 @@ import { API_TYPES_FILE, SCHEMA_FILE, apiTypes, schemaText } from '../scripts/op
 describe('generated files', () => {
   it('the request types are those of the API as it is', { timeout: 120_000 }, async () => {
     const committed = fs.readFileSync(API_TYPES_FILE, 'utf8');
-    expect(committed === (await apiTypes()), 'packages/cli/src/api/openapi.gen.ts is out of date: npm run cli:openapi').toBe(
-      true,
-    );
+    expect(
+      committed === (await apiTypes()),
+      'packages/cli/src/api/openapi.gen.ts is out of date: npm run cli:openapi',
+    ).toBe(true);
   });
-  it('fleet.schema.json is the JSON Schema of the contract\'s file schema', () => {
+  it("fleet.schema.json is the JSON Schema of the contract's file schema", () => {
     expect(fs.readFileSync(SCHEMA_FILE, 'utf8')).toBe(schemaText());
   });
 });

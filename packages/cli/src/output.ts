@@ -18,7 +18,16 @@ export function table(headers: string[], rows: (string | number | null | undefin
     r.map((c) => (c.length > 60 ? `${c.slice(0, 59)}…` : c)),
   );
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    cells
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 export const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;

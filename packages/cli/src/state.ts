@@ -47,15 +47,17 @@ export function parseStateText(text: string, file = 'the file'): FleetStateFile 
   }
   const r = FleetStateFileSchema.safeParse(raw);
   if (r.success) return r.data;
-  const lines = r.error.issues
-    .slice(0, 20)
-    .map((i) => `  ${i.path.length ? i.path.join('.') : '(top)'}: ${i.message}`);
+  const lines = r.error.issues.slice(0, 20).map((i) => `  ${i.path.length ? i.path.join('.') : '(top)'}: ${i.message}`);
   const more = r.error.issues.length > 20 ? `\n  … and ${r.error.issues.length - 20} more` : '';
   throw new CliError(`${file} does not match the fleet state schema (fleet.schema.json):\n${lines.join('\n')}${more}`);
 }
 
 /** The file as YAML: a header saying what it is, the domains not exported as comments. */
-export function stateYaml(domains: StateDomain[], skipped: { domain: string; reason: string }[], origin: string): string {
+export function stateYaml(
+  domains: StateDomain[],
+  skipped: { domain: string; reason: string }[],
+  origin: string,
+): string {
   const doc = new YAML.Document({ version: FLEET_STATE_VERSION, domains });
   // YAML 1.1 readers take on / off / yes / no for booleans: quoted, the file means the same to every reader.
   YAML.visit(doc, {
@@ -86,7 +88,9 @@ export async function exportState(ctx: Ctx, filter: Filter, output: string | und
     if (!res.hasMore) break;
   }
   if (ctx.io.interactive) ctx.io.err('\n');
-  const text = ctx.json ? json({ version: FLEET_STATE_VERSION, domains, skipped }) : stateYaml(domains, skipped, ctx.origin);
+  const text = ctx.json
+    ? json({ version: FLEET_STATE_VERSION, domains, skipped })
+    : stateYaml(domains, skipped, ctx.origin);
   if (output) fs.writeFileSync(output, text);
   else ctx.io.out(text);
   for (const s of skipped) ctx.io.err(`Not exported: ${s.domain}: ${s.reason}\n`);
@@ -95,7 +99,13 @@ export async function exportState(ctx: Ctx, filter: Filter, output: string | und
 }
 
 /** Waits for a plan to leave `from` (polling, bounded), showing where it is. */
-async function waitPlan(ctx: Ctx, id: string, from: string[], timeoutMs: number, signal?: AbortSignal): Promise<FleetPlan> {
+async function waitPlan(
+  ctx: Ctx,
+  id: string,
+  from: string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<FleetPlan> {
   const until = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
@@ -107,7 +117,8 @@ async function waitPlan(ctx: Ctx, id: string, from: string[], timeoutMs: number,
         : `${p.stateText}${p.runText ? `: ${p.runText}` : ''}`;
     if (line !== last && ctx.io.interactive) ctx.io.err(`${line}\n`);
     last = line;
-    if (Date.now() > until) throw new CliError(`Plan #${p.planNo} is still ${p.state}; see ${planLink(ctx.origin, id)}`);
+    if (Date.now() > until)
+      throw new CliError(`Plan #${p.planNo} is still ${p.state}; see ${planLink(ctx.origin, id)}`);
     await sleep(p.state === 'planning' ? 500 : 1000);
   }
 }
@@ -129,10 +140,7 @@ async function itemsOf(ctx: Ctx, id: string, outcome: 'change' | 'refused', n: n
 /** Plans the file on the server (a fleet plan the console shows) and prints it as a diff. */
 async function planFile(ctx: Ctx, file: string) {
   const body = readStateFile(file);
-  const created = (await must(
-    ctx.origin,
-    ctx.api.POST('/api/fleet/state/plans', { body }),
-  )) as FleetPlan;
+  const created = (await must(ctx.origin, ctx.api.POST('/api/fleet/state/plans', { body }))) as FleetPlan;
   const plan = await waitPlan(ctx, created._id, ['planning'], 30 * 60_000);
   if (plan.state !== 'planned')
     throw new CliError(`Plan #${plan.planNo} ${plan.stateText.toLowerCase()}${plan.error ? `: ${plan.error}` : ''}`);
@@ -165,7 +173,9 @@ async function askOnTerminal(question: string): Promise<boolean> {
 export async function apply(ctx: Ctx, file: string, o: ApplyOptions): Promise<number> {
   const p = await planFile(ctx, file);
   if (p.counts.refused > 0)
-    throw new CliError(`${p.counts.refused} of the file's domains cannot be planned (marked !): fix the file; nothing was run`);
+    throw new CliError(
+      `${p.counts.refused} of the file's domains cannot be planned (marked !): fix the file; nothing was run`,
+    );
   if (p.counts.change === 0) {
     ctx.io.err('Nothing to change.\n');
     return 0;
@@ -202,7 +212,9 @@ export async function apply(ctx: Ctx, file: string, o: ApplyOptions): Promise<nu
     await must(ctx.origin, ctx.api.POST('/api/fleet/plans/{id}/pause', { params: { path: { id: p._id } } }));
     // The domains in flight finish their step; the plan then reads Paused, each domain done or not.
     end = await waitPlan(ctx, p._id, ['running'], 120_000);
-    ctx.io.err(`Paused plan #${end.planNo}: ${end.runText}. Resume it in the console: ${planLink(ctx.origin, p._id)}\n`);
+    ctx.io.err(
+      `Paused plan #${end.planNo}: ${end.runText}. Resume it in the console: ${planLink(ctx.origin, p._id)}\n`,
+    );
     return 130;
   }
   ctx.io.err(`${end.stateText}${end.runText ? `: ${end.runText}` : ''}\n`);

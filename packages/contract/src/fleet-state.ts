@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DNS_RECORD_TYPES, DNS_TTL_AUTO, DNS_TTL_MAX, REDIRECT_STATUS_CODES, SSL_MODES, TLS_1_3_VALUES } from './cloud-flare.ts';
+import {
+  DNS_RECORD_TYPES,
+  DNS_TTL_AUTO,
+  DNS_TTL_MAX,
+  REDIRECT_STATUS_CODES,
+  SSL_MODES,
+  TLS_1_3_VALUES,
+} from './cloud-flare.ts';
 import { DOMAIN_FIREWALL_RULES_MAX } from './domains.ts';
 import { PRIORITY_MAX } from './firewall-rules.ts';
 
@@ -59,7 +66,7 @@ export type StateDnsRecord = z.infer<typeof StateDnsRecordSchema>;
 export const StateFirewallRuleSchema = z
   .object({
     /** The firewall rule template's name, as the console's Firewall Rules screen shows it. */
-    rule: z.string({ message: 'rule is required: the template\'s name' }).min(1).max(200),
+    rule: z.string({ message: "rule is required: the template's name" }).min(1).max(200),
     priority: z.number().int().min(0).max(PRIORITY_MAX),
   })
   .strict();
@@ -163,7 +170,7 @@ export function fleetStateJsonSchema(): Record<string, unknown> {
     ...z.toJSONSchema(FleetStateFileSchema, { target: 'draft-2020-12', io: 'input' }),
     title: 'Fleetdesk fleet state file',
     description:
-      'Each domain\'s desired state for `fleetdesk plan` and `fleetdesk apply`. A key left out is not managed. ' +
+      "Each domain's desired state for `fleetdesk plan` and `fleetdesk apply`. A key left out is not managed. " +
       'DNS records are managed per (type, name); with `purge: true` the pairs not listed are deleted.',
   };
 }

@@ -18,7 +18,10 @@ export const fleetStateRoutes = (service: FleetStateService) => async (app: Fast
   const tags = ['fleet'];
   app.get(
     '/api/fleet/state',
-    { config, schema: { tags, querystring: DomainFilterPageSchema, response: { 200: dataOf(FleetStateExportSchema) } } },
+    {
+      config,
+      schema: { tags, querystring: DomainFilterPageSchema, response: { 200: dataOf(FleetStateExportSchema) } },
+    },
     async (req) => {
       const { page, ...filter } = req.query as DomainFilter & { page: number };
       return { data: await service.export(filter as DomainFilter, page, req.actor) };

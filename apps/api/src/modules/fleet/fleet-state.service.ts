@@ -48,7 +48,12 @@ export function createFleetStateService(
       const items = file.domains.map((entry, i) => {
         const name = names[i]!;
         const d = found.get(name);
-        const base = { domainId: d?.id ?? null, domainName: name, cloudId: d?.cloudId ?? null, cloudEmail: d?.cloudEmail ?? null };
+        const base = {
+          domainId: d?.id ?? null,
+          domainName: name,
+          cloudId: d?.cloudId ?? null,
+          cloudEmail: d?.cloudEmail ?? null,
+        };
         if (!d) return { ...base, desired: null, refusal: FLEET_STATE_MESSAGES.notInConsole };
         const unknown = (entry.firewall ?? []).find((r) => !rules.has(r.rule.toLowerCase()));
         if (unknown) return { ...base, desired: null, refusal: FLEET_STATE_MESSAGES.unknownRule(unknown.rule) };
@@ -102,7 +107,13 @@ export function createFleetStateService(
         if ('entry' in r) domains.push(r.entry);
         else skipped.push({ domain: r.domain, reason: r.skipped });
       }
-      return { version: FLEET_STATE_VERSION, domains, skipped, page, hasMore: ids.length > from + FLEET_STATE_EXPORT_PAGE };
+      return {
+        version: FLEET_STATE_VERSION,
+        domains,
+        skipped,
+        page,
+        hasMore: ids.length > from + FLEET_STATE_EXPORT_PAGE,
+      };
     },
   };
 }

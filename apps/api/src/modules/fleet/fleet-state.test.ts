@@ -129,7 +129,12 @@ describe('dnsStateDiff', () => {
     ]);
   });
   it('with purge, removes the pairs the file does not list, but for the apex NS', () => {
-    const d = dnsStateDiff(wantedRecords([{ type: 'A', name: '@', content: '192.0.2.1' }], 'ex.com'), now, 'ex.com', true);
+    const d = dnsStateDiff(
+      wantedRecords([{ type: 'A', name: '@', content: '192.0.2.1' }], 'ex.com'),
+      now,
+      'ex.com',
+      true,
+    );
     expect(d.deletes.map((x) => x.id).sort()).toEqual(['2', '3', '4']);
     expect(d.changes.every((c) => c.op === 'remove')).toBe(true);
   });
@@ -143,7 +148,14 @@ describe('the state export and a state plan', () => {
     const noZone = await domain(cloudId, brand._id, false);
     sim.addDnsRecord(a.zoneId, { type: 'A', name: a.name, content: '192.0.2.1', ttl: 1, proxied: true });
     sim.addDnsRecord(a.zoneId, { type: 'TXT', name: `_old.${a.name}`, content: 'stale', ttl: 3600, proxied: false });
-    sim.addDnsRecord(b.zoneId, { type: 'MX', name: b.name, content: `mx.${b.name}`, ttl: 1, proxied: false, priority: 10 });
+    sim.addDnsRecord(b.zoneId, {
+      type: 'MX',
+      name: b.name,
+      content: `mx.${b.name}`,
+      ttl: 1,
+      proxied: false,
+      priority: 10,
+    });
     const rule = await create('firewall-rules', {
       name: unique('Block bots'),
       action: 'block',
@@ -202,11 +214,9 @@ describe('the state export and a state plan', () => {
       reason: FLEET_STATE_MESSAGES.unknownRule('No such template'),
     });
     const ia = items.get(a.name)!;
-    expect(ia.changes!.map((c) => `${c.op} ${c.subject}`).sort()).toEqual([
-      `change A ${a.name}`,
-      `remove TXT _old.${a.name}`,
-      'change SSL mode',
-    ].sort());
+    expect(ia.changes!.map((c) => `${c.op} ${c.subject}`).sort()).toEqual(
+      [`change A ${a.name}`, `remove TXT _old.${a.name}`, 'change SSL mode'].sort(),
+    );
     expect(ia.after).toContain('198.51.100.7');
     const ib = items.get(b.name)!;
     expect(ib.changes!.map((c) => c.area).sort()).toEqual(['firewall', 'redirects', 'tls13']);
@@ -226,7 +236,7 @@ describe('the state export and a state plan', () => {
     expect(done.state, JSON.stringify(await itemsOf(p._id))).toBe('completed');
     expect(records(a.zoneId).map((r) => `${r.type} ${r.name} ${r.content}`)).toEqual([`A ${a.name} 198.51.100.7`]);
     expect(zone(a.zoneId).settings.ssl.value).toBe('strict');
-    expect(zone(b.zoneId).settings.tls_1_3.value).toBe(file.domains[1]!.tls13);
+    expect(zone(b.zoneId).settings.tls_1_3.value).toBe((file.domains[1] as { tls13: string }).tls13);
     // The MX the file kept is untouched; the template is saved and pushed, the redirect set.
     expect(records(b.zoneId).some((r) => r.type === 'MX')).toBe(true);
     const fw = (await call('GET', `/api/domains/${b.id}/firewall-rules`)).json().data;
@@ -252,7 +262,10 @@ describe('the state export and a state plan', () => {
     });
     expect(twice.statusCode).toBe(400);
     expect(twice.json().fields).toEqual({ 'domains.1.domain': FLEET_STATE_MESSAGES.duplicate('x.example') });
-    const unknownKey = await call('POST', '/api/fleet/state/plans', { version: 1, domains: [{ domain: 'x.example', sll: 'full' }] });
+    const unknownKey = await call('POST', '/api/fleet/state/plans', {
+      version: 1,
+      domains: [{ domain: 'x.example', sll: 'full' }],
+    });
     expect(unknownKey.statusCode).toBe(400);
     const generic = await call('POST', '/api/fleet/plans', {
       selection: { ids: ['00000000-0000-4000-8000-000000000001'] },

@@ -7,10 +7,7 @@ import { likePattern, pageOffset } from '../../http/list-query.ts';
 export type FleetPlanRow = typeof fleetPlans.$inferSelect;
 export type FleetItemRow = typeof fleetPlanItems.$inferSelect;
 export type FleetItemPatch = Partial<
-  Pick<
-    FleetItemRow,
-    'outcome' | 'before' | 'after' | 'reason' | 'seen' | 'changes' | 'status' | 'error' | 'finishedAt'
-  >
+  Pick<FleetItemRow, 'outcome' | 'before' | 'after' | 'reason' | 'seen' | 'changes' | 'status' | 'error' | 'finishedAt'>
 >;
 
 /** Rows inserted per statement when a plan is created (well under PostgreSQL's 65,535 parameters). */

@@ -102,14 +102,26 @@ export function dnsStateDiff(want: Want[], now: DnsRecord[], domain: string, pur
       const [c] = left.splice(i, 1);
       if (c && differs(c, w)) {
         out.patches.push({ ...w, id: c.id });
-        out.changes.push({ area: 'dns', op: 'change', subject: subject(w.type, w.name), before: recText(c), after: recText(w) });
+        out.changes.push({
+          area: 'dns',
+          op: 'change',
+          subject: subject(w.type, w.name),
+          before: recText(c),
+          after: recText(w),
+        });
       }
     }
     for (const w of missing) {
       const c = left.shift();
       if (c) {
         out.patches.push({ ...w, id: c.id });
-        out.changes.push({ area: 'dns', op: 'change', subject: subject(w.type, w.name), before: recText(c), after: recText(w) });
+        out.changes.push({
+          area: 'dns',
+          op: 'change',
+          subject: subject(w.type, w.name),
+          before: recText(c),
+          after: recText(w),
+        });
       } else {
         out.posts.push(w);
         out.changes.push({ area: 'dns', op: 'add', subject: subject(w.type, w.name), before: null, after: recText(w) });
@@ -117,14 +129,26 @@ export function dnsStateDiff(want: Want[], now: DnsRecord[], domain: string, pur
     }
     for (const c of left) {
       out.deletes.push({ id: c.id });
-      out.changes.push({ area: 'dns', op: 'remove', subject: subject(c.type, c.name), before: recText(c), after: null });
+      out.changes.push({
+        area: 'dns',
+        op: 'remove',
+        subject: subject(c.type, c.name),
+        before: recText(c),
+        after: null,
+      });
     }
   }
   if (purge)
     for (const c of now) {
       if (pairs.has(pairKey(c.type, c.name)) || !inScope(c)) continue;
       out.deletes.push({ id: c.id });
-      out.changes.push({ area: 'dns', op: 'remove', subject: subject(c.type, c.name), before: recText(c), after: null });
+      out.changes.push({
+        area: 'dns',
+        op: 'remove',
+        subject: subject(c.type, c.name),
+        before: recText(c),
+        after: null,
+      });
     }
   return out;
 }
@@ -167,7 +191,9 @@ export function stateOfRecord(r: DnsRecord, domain: string): StateDnsRecord {
 }
 
 const lines = (xs: string[]) =>
-  xs.length > TEXT_LINES ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n') : xs.join('\n');
+  xs.length > TEXT_LINES
+    ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n')
+    : xs.join('\n');
 
 export function createFleetStateActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
@@ -188,7 +214,11 @@ export function createFleetStateActions(deps: FleetDeps) {
       if (diff.changes.length)
         apply.dns = () =>
           // One batch: Cloudflare applies it all or nothing.
-          cf.changeDnsRecords(d._id, { deletes: diff.deletes, patches: diff.patches, posts: diff.posts } as never, actor);
+          cf.changeDnsRecords(
+            d._id,
+            { deletes: diff.deletes, patches: diff.patches, posts: diff.posts } as never,
+            actor,
+          );
     }
     if (want.ssl !== undefined) {
       const v = await setting(d, 'ssl', actor);
@@ -263,7 +293,10 @@ export function createFleetStateActions(deps: FleetDeps) {
 
   return {
     /** The domain as a file's entry (the export): every part the file can manage, read now. */
-    async current(domainId: string, actor: Actor): Promise<{ entry: StateDomain } | { skipped: string; domain: string }> {
+    async current(
+      domainId: string,
+      actor: Actor,
+    ): Promise<{ entry: StateDomain } | { skipped: string; domain: string }> {
       const d = await domains.get(domainId);
       const missing = zoneOf(d);
       if (missing) return { skipped: missing, domain: d.domainName };
@@ -294,16 +327,28 @@ export function createFleetStateActions(deps: FleetDeps) {
     },
 
     /** What making the domain match its entry would change now. */
-    async plan(want: DesiredState, domainId: string, actor: Actor): Promise<PlanResult & { changes: FleetStateChange[] }> {
+    async plan(
+      want: DesiredState,
+      domainId: string,
+      actor: Actor,
+    ): Promise<PlanResult & { changes: FleetStateChange[] }> {
       const d = await domains.get(domainId);
       const needsZone = want.dns || want.ssl || want.tls13 || want.firewall || want.redirects;
       const missing = needsZone ? zoneOf(d) : null;
-      const refused = (reason: string) => ({ outcome: 'refused' as const, before: null, after: null, reason, seen: null, changes: [] });
+      const refused = (reason: string) => ({
+        outcome: 'refused' as const,
+        before: null,
+        after: null,
+        reason,
+        seen: null,
+        changes: [],
+      });
       if (missing) return refused(missing);
       const problems = recordProblems(want.dns ?? [], d.domainName);
       if (problems.length) return refused(problems.join(' · '));
       const { changes, seen } = await read(want, d, actor);
-      if (!changes.length) return { outcome: 'same', before: 'As in the file', after: 'As in the file', reason: null, seen, changes };
+      if (!changes.length)
+        return { outcome: 'same', before: 'As in the file', after: 'As in the file', reason: null, seen, changes };
       return {
         outcome: 'change',
         before: lines(changes.map((c) => `${c.subject}: ${c.before ?? 'none'}`)),

@@ -305,11 +305,7 @@ function Items({ plan }: { plan: FleetPlan }) {
                 query.data.items.map((it) => (
                   <tr key={it.seq}>
                     <td className="fd-cell-main" data-label="Domain">
-                      {it.domainId ? (
-                        <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link>
-                      ) : (
-                        it.domainName
-                      )}
+                      {it.domainId ? <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link> : it.domainName}
                     </td>
                     <td className="small" data-label="Cloud">
                       {it.cloudEmail ?? ''}
