@@ -70,8 +70,10 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
   // Run takes an optional safety threshold: refused when the plan changes more domains than `maxChanges`.
   app.post(
     `${path}/:id/run`,
-    { config, schema: { tags, params, body: FleetRunInputSchema.optional(), response: { 200: one } } },
-    async (req) => ({ data: await service.run(idOf(req), req.actor, (req.body as FleetRunInput | undefined) ?? {}) }),
+    { config, schema: { tags, params, body: FleetRunInputSchema.nullish(), response: { 200: one } } },
+    async (req) => ({
+      data: await service.run(idOf(req), req.actor, (req.body as FleetRunInput | null | undefined) ?? {}),
+    }),
   );
   verb('pause', service.pause);
   verb('resume', service.resume);
