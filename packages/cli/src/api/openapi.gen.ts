@@ -7339,7 +7339,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         maxChanges?: number;
-                    };
+                    } | null;
                 };
             };
             responses: {
