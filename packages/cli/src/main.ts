@@ -70,6 +70,7 @@ export const COMMANDS: Record<string, Command> = {
       const conn: Connection = { url: normalizeUrl(url), token: checkToken(token) };
       const me = await must(conn.url, apiClient(conn).GET('/auth/me'));
       const file = saveConnection(conn, env);
+      if (values.json) io.out(json({ url: conn.url, username: me.user.username, config: file }));
       io.err(`Logged in to ${conn.url} as ${me.user.username}; kept in ${file}\n`);
       return 0;
     },
