@@ -10,6 +10,7 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY packages/simulators/package.json packages/simulators/
+COPY packages/cli/package.json packages/cli/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 RUN npm ci --no-audit --no-fund
@@ -22,6 +23,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY packages/simulators/package.json packages/simulators/
+COPY packages/cli/package.json packages/cli/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 RUN npm ci --omit=dev --no-audit --no-fund --workspace @fleetdesk/api --workspace @fleetdesk/contract \

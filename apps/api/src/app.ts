@@ -51,6 +51,7 @@ import { contentFilesRoutes } from './modules/content-files/content-files.routes
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
+import { fleetStateRoutes } from './modules/fleet/fleet-state.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { notificationChannelsRoutes } from './modules/notification-channels/notification-channels.routes.ts';
 import { alertRulesRoutes } from './modules/alert-rules/alert-rules.routes.ts';
@@ -220,6 +221,7 @@ export async function buildApp(
   await app.register(dashboardRoutes(c.services.dashboard));
   await app.register(searchRoutes(c.services.search));
   await app.register(fleetRoutes(c.services.fleet));
+  await app.register(fleetStateRoutes(c.services.fleetState));
   await app.register(importsRoutes(c.services.imports));
   await app.register(launchesRoutes(c.services.launches, c.services.launchBatches));
   await app.register(fleetHealthRoutes(c.services.health, () => c.jobEngine));

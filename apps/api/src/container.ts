@@ -81,6 +81,7 @@ import { createDnsTemplatesService } from './modules/dns-templates/dns-templates
 import { createLaunchProfilesRepository } from './modules/launch-profiles/launch-profiles.repository.ts';
 import { createLaunchProfilesService } from './modules/launch-profiles/launch-profiles.service.ts';
 import { createFleetService, type FleetService } from './modules/fleet/fleet.service.ts';
+import { createFleetStateService } from './modules/fleet/fleet-state.service.ts';
 import { fleetPlanJob, fleetRunJob } from './jobs/kinds/fleet.ts';
 import { importPlanJob, importRunJob } from './jobs/kinds/imports.ts';
 import { createImportsRepository } from './modules/imports/imports.repository.ts';
@@ -474,6 +475,18 @@ export async function createContainer(
       budgetWaitMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000,
     },
   });
+  // The fleet as code (issue 45): desired-state files planned as fleet plans, and the export that writes them.
+  const fleetState = createFleetStateService({
+    repo: repos.fleet,
+    fleet,
+    firewallRules: repos.firewallRules,
+    routing: cloudflareRouting,
+    cloudFlare,
+    domains: services.domains,
+    idsForFilter: (filter, limit) => repos.domains.listIds(filter, limit),
+    // An export call waits at most a budget window for each slot; the client pages, a page at a time.
+    budgetWaitMs: config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 1000 + 5000,
+  });
   const jobs = createJobsService({ repo: repos.jobs, domains: repos.domains, audit, engine: () => jobEngine });
   // One Namecheap client: its call budget is per account (endpoint + API user), across every registrator.
   const namecheap = createNamecheapClient({
@@ -703,6 +716,7 @@ export async function createContainer(
       contentFiles,
       parsing,
       fleet,
+      fleetState,
       imports,
       launches,
       launchBatches,

@@ -288,6 +288,10 @@ const checkNeeded = (f: { check?: string; checkState?: string }, ctx: z.Refineme
     ctx.addIssue({ code: 'custom', path: ['check'], message: 'A check state needs the health check it is of' });
 };
 export const DomainFilterSchema = domainFilterShape.superRefine(checkNeeded);
+/** The filters and a page number (the fleet state export pages through a selection). */
+export const DomainFilterPageSchema = domainFilterShape
+  .extend({ page: ListQuerySchema.shape.page })
+  .superRefine(checkNeeded);
 export type DomainFilter = z.infer<typeof DomainFilterSchema>;
 /** The same filters, each one absent rather than defaulted (a saved filter keeps only what was chosen). */
 export const DomainFilterPartialSchema = domainFilterShape.partial().superRefine(checkNeeded);

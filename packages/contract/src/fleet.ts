@@ -15,6 +15,7 @@ import { DOMAIN_FIREWALL_RULES_MAX, DomainFilterSchema } from './domains.ts';
 import { PRIORITY_MAX } from './firewall-rules.ts';
 import { HEALTH_FIXABLE_CHECKS, healthCheckOf } from './health-checks.ts';
 import { DNS_TEMPLATE_RECORDS_MAX, DnsTemplateRecordSchema } from './dns-templates.ts';
+import { FLEET_STATE_MESSAGES, FleetStateChangeSchema } from './fleet-state.ts';
 
 /** How many domains one fleet plan may hold. */
 export const FLEET_PLAN_MAX = 100_000;
@@ -105,6 +106,15 @@ export const FleetActionSchema = z.discriminatedUnion(
       }),
     }),
     z.object({ kind: z.literal('create_zone') }),
+    /**
+     * A desired-state file (`fleetdesk plan`): each item carries its domain's own desired state, so the action
+     * only counts them. Planned through POST /api/fleet/state/plans, never through the generic route.
+     */
+    z.object({
+      kind: z.literal('state'),
+      domains: z.number().int().min(0),
+      purge: z.number().int().min(0),
+    }),
     z.object({ kind: z.literal('set_server'), serverId: IdSchema.nullable() }),
     z.object({ kind: z.literal('set_brand'), brandId: IdSchema.nullable() }),
     z.object({
@@ -130,6 +140,7 @@ export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
   purge_cache: 'Purge the cache',
   health_fix: 'Fix a health check',
   create_zone: 'Create the Cloudflare zone',
+  state: 'Apply a desired state',
   set_server: 'Set the server',
   set_brand: 'Set the brand',
   set_status: 'Set the status',
@@ -156,6 +167,8 @@ export function describeFleetAction(a: FleetAction): string {
         : FLEET_ACTION_LABELS.dns_template;
     case 'redirects':
       return `Redirect rules → ${plural(a.rules.length, 'rule')}`;
+    case 'state':
+      return `Desired state of ${plural(a.domains, 'domain')}${a.purge ? ` (${plural(a.purge, 'domain')} purging unlisted records)` : ''}`;
     case 'health_fix': {
       const c = healthCheckOf(a.check);
       return `Fix ${c ? `${c.plane}: ${c.label}` : a.check} → each domain's expected value`;
@@ -203,7 +216,8 @@ export type FleetPlanState = (typeof FLEET_PLAN_STATES)[number];
 
 export const FleetItemSchema = z.object({
   seq: z.number().int(),
-  domainId: IdSchema,
+  /** Null for a name of a state file that the console does not hold (a refused row). */
+  domainId: IdSchema.nullable(),
   domainName: z.string(),
   cloudId: IdSchema.nullable(),
   cloudEmail: z.string().nullable(),
@@ -213,6 +227,8 @@ export const FleetItemSchema = z.object({
   reason: z.string().nullable(),
   status: z.enum(FLEET_ITEM_STATUSES),
   error: z.string().nullable(),
+  /** A state plan's differences for the domain, one per record or setting; null for the other kinds. */
+  changes: z.array(FleetStateChangeSchema).nullable(),
 });
 export type FleetItem = z.infer<typeof FleetItemSchema>;
 
@@ -301,7 +317,7 @@ export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
 
 export const FleetPlanInputSchema = z.object({
   selection: FleetSelectionSchema,
-  action: FleetActionSchema,
+  action: FleetActionSchema.refine((a) => a.kind !== 'state', { message: FLEET_STATE_MESSAGES.planElsewhere }),
 });
 export type FleetPlanInput = z.infer<typeof FleetPlanInputSchema>;
 

@@ -30,6 +30,7 @@ export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';
+export * from './fleet-state.ts';
 export * from './zone-file.ts';
 export * from './imports.ts';
 export * from './health-checks.ts';

@@ -65,7 +65,8 @@ export const fleetPlanItems = pgTable(
       .notNull()
       .references(() => fleetPlans.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    domainId: uuid('domain_id').notNull(),
+    /** Null for a name of a state file the console does not hold (a refused item). */
+    domainId: uuid('domain_id'),
     domainName: text('domain_name').notNull(),
     cloudId: uuid('cloud_id'),
     cloudEmail: text('cloud_email'),
@@ -75,6 +76,10 @@ export const fleetPlanItems = pgTable(
     reason: text('reason'),
     /** What planning read, compared again at run time (a change made meanwhile is not overwritten blindly). */
     seen: jsonb('seen').$type<unknown>(),
+    /** A state plan's desired state of the domain (the file's entry, firewall templates resolved to ids). */
+    desired: jsonb('desired').$type<unknown>(),
+    /** A state plan's differences, one per record or setting (FleetStateChangeSchema). */
+    changes: jsonb('changes').$type<unknown>(),
     status: text('status').notNull().default('pending'),
     error: text('error'),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

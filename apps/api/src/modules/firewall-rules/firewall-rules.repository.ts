@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { type FirewallRule, type ListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { firewallRules } from '../../db/schema/index.ts';
@@ -37,6 +37,16 @@ export function createFirewallRulesRepository(db: Db) {
     async findByIds(ids: string[], ex: Executor = db): Promise<FirewallRule[]> {
       if (!ids.length) return [];
       const rows = await ex.select().from(firewallRules).where(inArray(firewallRules.id, ids));
+      return rows.map(toFirewallRule);
+    },
+    /** The templates of these names, whatever their case (names are unique without case). */
+    async findByNames(names: string[], ex: Executor = db): Promise<FirewallRule[]> {
+      if (!names.length) return [];
+      const lower = [...new Set(names.map((n) => n.toLowerCase()))];
+      const rows = await ex
+        .select()
+        .from(firewallRules)
+        .where(inArray(sql`lower(${firewallRules.name})`, lower));
       return rows.map(toFirewallRule);
     },
     async insert(values: FirewallRuleWrite, ex: Executor = db): Promise<string> {

@@ -108,7 +108,8 @@ type RuleView = {
   statusCode: number;
   preserveQueryString: boolean;
 };
-const ruleKey = (r: RuleView) =>
+/** A redirect rule as compared (the editor's defaults filled in). */
+export const ruleKey = (r: RuleView) =>
   JSON.stringify([
     r.description ?? '',
     r.enabled ?? true,

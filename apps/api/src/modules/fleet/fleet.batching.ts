@@ -6,7 +6,7 @@ import type { PlanResult } from './fleet.actions.ts';
  * i…i+chunk-1 in one call. Workers take a group's items in order, so one statement serves a chunk of them; what
  * was read is handed out once and forgotten (memory stays at about a chunk per group).
  */
-export function readAhead<T extends { domainId: string }, D extends { _id: string }>(
+export function readAhead<T extends { domainId: string | null }, D extends { _id: string }>(
   items: readonly T[],
   chunk: number,
   read: (ids: string[]) => Promise<D[]>,
@@ -16,11 +16,13 @@ export function readAhead<T extends { domainId: string }, D extends { _id: strin
     let mine = ahead.get(i);
     if (!mine) {
       const slice = items.slice(i, i + chunk);
-      const all = read(slice.map((it) => it.domainId)).then((ds) => new Map(ds.map((d) => [d._id, d])));
+      const all = read(slice.flatMap((it) => (it.domainId ? [it.domainId] : []))).then(
+        (ds) => new Map(ds.map((d) => [d._id, d])),
+      );
       const made = new Map<number, Promise<D | undefined>>();
       slice.forEach((it, k) => {
         if (ahead.has(i + k)) return;
-        const one = all.then((m) => m.get(it.domainId));
+        const one = all.then((m) => (it.domainId ? m.get(it.domainId) : undefined));
         // Its caller sees the failure; one never asked for must not be an unhandled rejection.
         one.catch(() => undefined);
         made.set(i + k, one);

@@ -7,7 +7,7 @@ import { likePattern, pageOffset } from '../../http/list-query.ts';
 export type FleetPlanRow = typeof fleetPlans.$inferSelect;
 export type FleetItemRow = typeof fleetPlanItems.$inferSelect;
 export type FleetItemPatch = Partial<
-  Pick<FleetItemRow, 'outcome' | 'before' | 'after' | 'reason' | 'seen' | 'status' | 'error' | 'finishedAt'>
+  Pick<FleetItemRow, 'outcome' | 'before' | 'after' | 'reason' | 'seen' | 'changes' | 'status' | 'error' | 'finishedAt'>
 >;
 
 /** Rows inserted per statement when a plan is created (well under PostgreSQL's 65,535 parameters). */
@@ -75,9 +75,38 @@ export function createFleetRepository(db: Db) {
       return out;
     },
 
+    /** The domains of these stored names (a state file's), with their cloud; unknown names are left out. */
+    async domainsByNames(names: string[]) {
+      const out: { id: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[] = [];
+      for (let i = 0; i < names.length; i += INSERT_CHUNK) {
+        out.push(
+          ...(await db
+            .select({
+              id: domains.id,
+              domainName: domains.domainName,
+              cloudId: domains.cloudId,
+              cloudEmail: clouds.email,
+            })
+            .from(domains)
+            .leftJoin(clouds, eq(clouds.id, domains.cloudId))
+            .where(inArray(domains.domainName, names.slice(i, i + INSERT_CHUNK)))),
+        );
+      }
+      return out;
+    },
+
     async insertItems(
       planId: string,
-      items: { domainId: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[],
+      items: {
+        domainId: string | null;
+        domainName: string;
+        cloudId: string | null;
+        cloudEmail: string | null;
+        /** A state plan's: the domain's desired state, or a refusal decided before planning. */
+        desired?: unknown;
+        outcome?: string;
+        reason?: string;
+      }[],
       ex: Executor = db,
     ) {
       for (let i = 0; i < items.length; i += INSERT_CHUNK) {

@@ -6,6 +6,7 @@ import {
   FleetPlanInputSchema,
   FleetPlanSchema,
   FleetPlanSummarySchema,
+  FleetRunInputSchema,
   IdParamsSchema,
   ListQuerySchema,
   dataOf,
@@ -13,6 +14,7 @@ import {
   type FleetItemsQuery,
   type FleetPlan,
   type FleetPlanInput,
+  type FleetRunInput,
   type ListQuery,
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
@@ -65,7 +67,14 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
     app.post(`${path}/:id/${name}`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
       data: await fn(idOf(req), req.actor),
     }));
-  verb('run', service.run);
+  // Run takes an optional safety threshold: refused when the plan changes more domains than `maxChanges`.
+  app.post(
+    `${path}/:id/run`,
+    { config, schema: { tags, params, body: FleetRunInputSchema.nullish(), response: { 200: one } } },
+    async (req) => ({
+      data: await service.run(idOf(req), req.actor, (req.body as FleetRunInput | null | undefined) ?? {}),
+    }),
+  );
   verb('pause', service.pause);
   verb('resume', service.resume);
   verb('cancel', service.cancel);

@@ -3,6 +3,7 @@ import {
   FLEET_CSV_COLUMNS,
   FLEET_MESSAGES,
   FLEET_PLAN_MAX,
+  FLEET_STATE_MESSAGES,
   FleetActionSchema,
   describeFleetAction,
   stateText,
@@ -17,6 +18,8 @@ import {
   type FleetPlanInput,
   type FleetPlanState,
   type FleetPlanSummary,
+  type FleetRunInput,
+  type FleetStateChange,
   type ListResult,
   type DnsTemplateRecord,
   type Domain,
@@ -33,6 +36,7 @@ import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
+import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
 
 export const FLEET_PLAN_JOB = 'fleet.plan';
 export const FLEET_RUN_JOB = 'fleet.run';
@@ -88,6 +92,7 @@ export function createFleetService(
 ) {
   const { repo, audit } = deps;
   const actions = createFleetActions(deps);
+  const stateActions = createFleetStateActions(deps);
 
   const mustFind = async (id: string) => {
     const p = await repo.findPlan(id);
@@ -176,6 +181,7 @@ export function createFleetService(
     reason: r.reason,
     status: r.status as FleetItem['status'],
     error: r.error,
+    changes: (r.changes as FleetStateChange[] | null) ?? null,
   });
 
   /** The server or brand label an action sets, read once. */
@@ -327,6 +333,47 @@ export function createFleetService(
       return toPlan(await mustFind(plan.id));
     },
 
+    /**
+     * A plan whose items are given (a desired-state file): each found domain with its desired state, each name the
+     * console does not hold already refused. Planned by the same job as every plan.
+     */
+    async createWithItems(
+      action: FleetAction,
+      selection: Record<string, unknown>,
+      items: {
+        domainId: string | null;
+        domainName: string;
+        cloudId: string | null;
+        cloudEmail: string | null;
+        desired: unknown;
+        refusal: string | null;
+      }[],
+      actor: Actor,
+    ): Promise<FleetPlan> {
+      if (!items.length) throw new ValidationError(FLEET_MESSAGES.empty, { domains: FLEET_MESSAGES.empty });
+      const plan = await repo.insertPlan({
+        action: action as Record<string, unknown>,
+        selection,
+        state: 'planning',
+        total: items.length,
+        createdBy: actor.username,
+      });
+      await repo.insertItems(
+        plan.id,
+        items.map(({ refusal, ...it }) =>
+          refusal ? { ...it, outcome: 'refused', reason: refusal, desired: null } : { ...it, desired: it.desired },
+        ),
+      );
+      await audit.record(actor, {
+        action: 'create_plan',
+        entity: 'fleet_plans',
+        entityId: plan.id,
+        details: { planNo: plan.planNo, action, domains: items.length },
+      });
+      await startJob(plan, FLEET_PLAN_JOB, actor);
+      return toPlan(await mustFind(plan.id));
+    },
+
     async get(id: string): Promise<FleetPlan> {
       return toPlan(await mustFind(id));
     },
@@ -374,9 +421,19 @@ export function createFleetService(
     },
 
     /** Starts the run of a planned plan. */
-    async run(id: string, actor: Actor): Promise<FleetPlan> {
+    async run(id: string, actor: Actor, input: FleetRunInput = {}): Promise<FleetPlan> {
       const p = await mustFind(id);
       if (p.state === 'planning') throw new ConflictError(FLEET_MESSAGES.notPlanned, undefined, 'fleet_not_planned');
+      if (input.maxChanges !== undefined && p.state === 'planned') {
+        // The safety threshold of `fleetdesk apply --max-changes`: refused before anything runs.
+        const { counts } = await countsOf(p);
+        if (counts.change > input.maxChanges)
+          throw new ConflictError(
+            FLEET_STATE_MESSAGES.maxChanges(counts.change, input.maxChanges),
+            undefined,
+            'fleet_max_changes',
+          );
+      }
       const moved = await repo.transition(id, ['planned'], { state: 'running', startedAt: new Date(), error: null });
       if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
       await audit.record(actor, {
@@ -504,12 +561,26 @@ export function createFleetService(
         await phase(p, 'plan', ctx, (it, i, group) =>
           untilConnected(
             async () => {
+              // A desired state (the command-line client's file) is planned and written per domain: its changes
+              // list rides with each row; a row without a domain is refused when the plan is made.
+              if (action.kind === 'state') {
+                let res;
+                try {
+                  res = await stateActions.plan(it.desired as DesiredState, it.domainId!, actor);
+                } catch (err) {
+                  if (isConnectionError(err)) throw err;
+                  const reason = refusalOf(err) ?? messageOf(err);
+                  res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
+                }
+                await repo.updateItem(p.id, it.seq, res);
+                return;
+              }
               let reader = readers.get(group);
               if (!reader) readers.set(group, (reader = readAhead(group, chunk, (ids) => deps.domains.getMany(ids))));
               let res: PlanResult;
               try {
                 const d = await reader(i);
-                res = await actions.plan(action, d ?? it.domainId, actor, labels);
+                res = await actions.plan(action, d ?? it.domainId!, actor, labels);
               } catch (err) {
                 if (isConnectionError(err)) throw err;
                 const reason = refusalOf(err) ?? messageOf(err);
@@ -549,7 +620,10 @@ export function createFleetService(
             tried = true;
             if (!(await repo.claimItem(p.id, it.seq, again))) return UNCLAIMED;
             try {
-              const r = await actions.run(action, it.domainId, it.seen, actor, labels);
+              const r =
+                action.kind === 'state'
+                  ? await stateActions.run(it.desired as DesiredState, it.domainId!, it.seen, actor)
+                  : await actions.run(action, it.domainId!, it.seen, actor, labels);
               // A step tried again (resume, retry, takeover) that did nothing keeps its last failure and reason:
               // a failure never turns into "skipped" because the domain moved since (the failed attempt moved it).
               if (r.status === 'skipped' && it.error !== null) {

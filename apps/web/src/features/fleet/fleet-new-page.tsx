@@ -31,8 +31,11 @@ import { ServerPicker, serverLabel } from '../../components/pickers/server-picke
 import { errorMessage } from '../../lib/api-error.ts';
 import { fleetPlanPath, useCreateFleetPlan, type FleetNewState } from './fleet-api.ts';
 
-// "Fix a health check" is planned from the health views (Fix all), where the check is known.
-const KINDS = (Object.keys(FLEET_ACTION_LABELS) as FleetActionKind[]).filter((k) => k !== 'health_fix');
+// "Fix a health check" is planned from the health views (Fix all), where the check is known; a desired state from a
+// file with the command-line client (`fleetdesk plan`).
+const KINDS = (Object.keys(FLEET_ACTION_LABELS) as FleetActionKind[]).filter(
+  (k) => k !== 'health_fix' && k !== 'state',
+);
 
 type Redirect = { ruleExpression: string; targetUrlValue: string; statusCode: number; preserveQueryString: boolean };
 type Values = {

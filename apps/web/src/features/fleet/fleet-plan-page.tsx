@@ -313,7 +313,7 @@ function Items({ plan }: { plan: FleetPlan }) {
                 query.data.items.map((it) => (
                   <tr key={it.seq}>
                     <td className="fd-cell-main" data-label="Domain">
-                      <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link>
+                      {it.domainId ? <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link> : it.domainName}
                     </td>
                     <td className="small" data-label="Cloud">
                       {it.cloudEmail ?? ''}
@@ -324,10 +324,10 @@ function Items({ plan }: { plan: FleetPlan }) {
                       </Badge>
                       <ProviderReason text={it.reason} className="small text-body-secondary text-break" />
                     </td>
-                    <td className="small text-break" data-label="Now">
+                    <td className="small text-break fd-pre-line" data-label="Now">
                       {it.before ?? ''}
                     </td>
-                    <td className="small text-break" data-label="After">
+                    <td className="small text-break fd-pre-line" data-label="After">
                       {it.outcome === 'change' ? (it.after ?? '') : ''}
                     </td>
                     {ran && (

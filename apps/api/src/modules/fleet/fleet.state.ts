@@ -1,0 +1,382 @@
+import {
+  DEFAULT_REDIRECT_STATUS_CODE,
+  FLEET_MESSAGES,
+  SSL_MODE_LABELS,
+  TLS_1_3_LABELS,
+  dnsRecordProblems,
+  plural,
+  type DnsRecord,
+  type Domain,
+  type FleetStateChange,
+  type RedirectRule,
+  type StateDnsRecord,
+  type StateDomain,
+  type StateRedirectRule,
+} from '@fleetdesk/contract';
+import type { Actor } from '../../http/context.ts';
+import { contentKey } from './dns-template-diff.ts';
+import { recordName, ruleKey, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
+
+/**
+ * The fleet action `state` (issue 45, decision 073): a domain made to match its entry of a desired-state file.
+ * Planning reads the parts the entry manages and lists each difference (FleetStateChange); running reads again,
+ * and per part: already as wanted, nothing; changed since the plan, skipped (not overwritten blindly); else done
+ * through the single-domain actions (the DNS editor's batch, SSL, TLS 1.3, firewall templates and push, redirects).
+ */
+
+/** The entry as kept on the plan's item: the firewall templates resolved to their ids when the plan was made. */
+export type DesiredState = Omit<StateDomain, 'firewall'> & {
+  firewall?: { ruleId: string; rule: string; priority: number }[];
+};
+
+type Part = 'dns' | 'ssl' | 'tls13' | 'firewall' | 'redirects';
+/** What planning read of each part it manages, compared again at run time. */
+export type StateSeen = Partial<Record<Part, unknown>>;
+
+type Want = { type: string; name: string; content: string; ttl: number; proxied: boolean; priority?: number };
+type DnsDiff = {
+  posts: Want[];
+  patches: (Want & { id: string })[];
+  deletes: { id: string }[];
+  changes: FleetStateChange[];
+  /** The zone's records in the managed scope, as a stable text. */
+  seen: string[];
+};
+
+/** Lines of the plan's Now / After columns; the full list is in `changes`. */
+const TEXT_LINES = 40;
+
+const recText = (r: { content: string; ttl: number; proxied: boolean; priority?: number }) =>
+  `${r.priority !== undefined ? `${r.priority} ` : ''}${r.content}${r.proxied ? ' (proxied)' : ''}${r.ttl !== 1 ? ` ttl ${r.ttl}` : ''}`;
+const recKey = (r: DnsRecord) => [r.id, r.type, r.name, r.content, r.ttl, r.proxied, r.priority ?? ''].join('|');
+const pairKey = (type: string, name: string) => `${type.toUpperCase()} ${name.toLowerCase()}`;
+
+/** The file's records of a domain as the zone would hold them. */
+export function wantedRecords(records: StateDnsRecord[], domain: string): Want[] {
+  return records.map((r) => ({
+    type: r.type.toUpperCase(),
+    name: recordName(r.name, domain),
+    content: r.content.trim(),
+    ttl: r.ttl ?? 1,
+    proxied: r.proxied ?? false,
+    ...(r.priority !== undefined ? { priority: r.priority } : {}),
+  }));
+}
+
+/** Problems Cloudflare would refuse the file's records for, as one sentence per record; none when all is well. */
+export function recordProblems(records: StateDnsRecord[], domain: string): string[] {
+  return records.flatMap((r) => {
+    const p = dnsRecordProblems({ ...r, proxied: r.proxied ?? false, ttl: r.ttl ?? 1 }, domain);
+    return p.length ? [`${r.type} ${r.name}: ${p.map((x) => x.message).join('; ')}`] : [];
+  });
+}
+
+/**
+ * The zone's records against the file's, per (type, name) pair the file lists (octoDNS's rule): equal content is
+ * kept (its TTL, proxy and priority set when they differ), a record of the pair left over takes a missing content,
+ * the rest is added, and what is left of the pair is removed. With purge, pairs the file does not list are removed
+ * too, but for the apex NS records (the zone's delegation is not the file's to drop). Pure: plan and run decide alike.
+ */
+export function dnsStateDiff(want: Want[], now: DnsRecord[], domain: string, purge: boolean): DnsDiff {
+  const out: DnsDiff = { posts: [], patches: [], deletes: [], changes: [], seen: [] };
+  const pairs = new Map<string, Want[]>();
+  for (const w of want) {
+    const k = pairKey(w.type, w.name);
+    pairs.set(k, [...(pairs.get(k) ?? []), w]);
+  }
+  const subject = (type: string, name: string) => `${type} ${name}`;
+  const inScope = (r: DnsRecord) =>
+    pairs.has(pairKey(r.type, r.name)) || (purge && !(r.type === 'NS' && r.name.toLowerCase() === domain));
+  out.seen = now.filter(inScope).map(recKey).sort();
+  const differs = (c: DnsRecord, w: Want) =>
+    c.ttl !== w.ttl || c.proxied !== w.proxied || (w.priority !== undefined && c.priority !== w.priority);
+  for (const [k, wants] of pairs) {
+    const left = now.filter((r) => pairKey(r.type, r.name) === k);
+    const missing: Want[] = [];
+    for (const w of wants) {
+      const i = left.findIndex((c) => contentKey(w.type, c.content) === contentKey(w.type, w.content));
+      if (i < 0) {
+        missing.push(w);
+        continue;
+      }
+      const [c] = left.splice(i, 1);
+      if (c && differs(c, w)) {
+        out.patches.push({ ...w, id: c.id });
+        out.changes.push({
+          area: 'dns',
+          op: 'change',
+          subject: subject(w.type, w.name),
+          before: recText(c),
+          after: recText(w),
+        });
+      }
+    }
+    for (const w of missing) {
+      const c = left.shift();
+      if (c) {
+        out.patches.push({ ...w, id: c.id });
+        out.changes.push({
+          area: 'dns',
+          op: 'change',
+          subject: subject(w.type, w.name),
+          before: recText(c),
+          after: recText(w),
+        });
+      } else {
+        out.posts.push(w);
+        out.changes.push({ area: 'dns', op: 'add', subject: subject(w.type, w.name), before: null, after: recText(w) });
+      }
+    }
+    for (const c of left) {
+      out.deletes.push({ id: c.id });
+      out.changes.push({
+        area: 'dns',
+        op: 'remove',
+        subject: subject(c.type, c.name),
+        before: recText(c),
+        after: null,
+      });
+    }
+  }
+  if (purge)
+    for (const c of now) {
+      if (pairs.has(pairKey(c.type, c.name)) || !inScope(c)) continue;
+      out.deletes.push({ id: c.id });
+      out.changes.push({
+        area: 'dns',
+        op: 'remove',
+        subject: subject(c.type, c.name),
+        before: recText(c),
+        after: null,
+      });
+    }
+  return out;
+}
+
+/** A file's redirect as the API's rule (the editor's defaults filled in). */
+export const redirectOfState = (r: StateRedirectRule): RedirectRule => ({
+  description: r.description ?? '',
+  enabled: r.enabled ?? true,
+  ruleExpression: r.ruleExpression,
+  ...(r.targetUrlValue !== undefined ? { targetUrlValue: r.targetUrlValue } : {}),
+  ...(r.targetUrlExpression !== undefined ? { targetUrlExpression: r.targetUrlExpression } : {}),
+  statusCode: r.statusCode ?? DEFAULT_REDIRECT_STATUS_CODE,
+  preserveQueryString: r.preserveQueryString ?? false,
+});
+/** A zone's redirect as the file writes it: defaults left out. */
+export const stateOfRedirect = (r: RedirectRule): StateRedirectRule => ({
+  ...(r.description ? { description: r.description } : {}),
+  ...(r.enabled === false ? { enabled: false } : {}),
+  ruleExpression: r.ruleExpression,
+  ...(r.targetUrlValue !== undefined ? { targetUrlValue: r.targetUrlValue } : {}),
+  ...(r.targetUrlExpression !== undefined ? { targetUrlExpression: r.targetUrlExpression } : {}),
+  ...(r.statusCode !== DEFAULT_REDIRECT_STATUS_CODE ? { statusCode: r.statusCode } : {}),
+  ...(r.preserveQueryString ? { preserveQueryString: true } : {}),
+});
+const redirectText = (r: RedirectRule) =>
+  `${r.ruleExpression} → ${r.targetUrlValue ?? r.targetUrlExpression} (${r.statusCode})${r.enabled === false ? ' disabled' : ''}`;
+
+/** A zone's record as the file writes it: the name relative to the domain, defaults left out. */
+export function stateOfRecord(r: DnsRecord, domain: string): StateDnsRecord {
+  const n = r.name.toLowerCase();
+  const name = n === domain ? '@' : n.endsWith(`.${domain}`) ? n.slice(0, -domain.length - 1) : n;
+  return {
+    type: r.type as StateDnsRecord['type'],
+    name,
+    content: r.content,
+    ...(r.ttl !== 1 ? { ttl: r.ttl } : {}),
+    ...(r.proxied ? { proxied: true } : {}),
+    ...(r.priority !== undefined ? { priority: r.priority } : {}),
+  };
+}
+
+const lines = (xs: string[]) =>
+  xs.length > TEXT_LINES
+    ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n')
+    : xs.join('\n');
+
+export function createFleetStateActions(deps: FleetDeps) {
+  const { cloudFlare: cf, domains } = deps;
+  const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
+    String((await cf.getSetting(d._id, key, actor)).result.value);
+
+  /** Reads each managed part and lists the differences; `apply` is what would make them so. */
+  async function read(want: DesiredState, d: Domain, actor: Actor) {
+    const changes: FleetStateChange[] = [];
+    const seen: StateSeen = {};
+    const apply: Partial<Record<Part, () => Promise<unknown>>> = {};
+    const name = d.domainName;
+    if (want.dns !== undefined) {
+      const now = (await cf.listDnsRecords(d._id, actor)).result;
+      const diff = dnsStateDiff(wantedRecords(want.dns, name), now, name, want.purge === true);
+      seen.dns = diff.seen;
+      changes.push(...diff.changes);
+      if (diff.changes.length)
+        apply.dns = () =>
+          // One batch: Cloudflare applies it all or nothing.
+          cf.changeDnsRecords(
+            d._id,
+            { deletes: diff.deletes, patches: diff.patches, posts: diff.posts } as never,
+            actor,
+          );
+    }
+    if (want.ssl !== undefined) {
+      const v = await setting(d, 'ssl', actor);
+      seen.ssl = v;
+      const label = (x: string) => SSL_MODE_LABELS[x as keyof typeof SSL_MODE_LABELS] ?? x;
+      if (v !== want.ssl) {
+        changes.push({ area: 'ssl', op: 'change', subject: 'SSL mode', before: label(v), after: label(want.ssl) });
+        const value = want.ssl;
+        apply.ssl = () => cf.setSsl(d._id, value, actor);
+      }
+    }
+    if (want.tls13 !== undefined) {
+      const v = await setting(d, 'tls_1_3', actor);
+      seen.tls13 = v;
+      const label = (x: string) => TLS_1_3_LABELS[x as keyof typeof TLS_1_3_LABELS] ?? x;
+      if (v !== want.tls13) {
+        changes.push({ area: 'tls13', op: 'change', subject: 'TLS 1.3', before: label(v), after: label(want.tls13) });
+        const value = want.tls13;
+        apply.tls13 = () => cf.setTls13(d._id, value, actor);
+      }
+    }
+    if (want.firewall !== undefined) {
+      const saved = await domains.getFirewallRules(d._id);
+      const st = await cf.firewallRulesState(d._id, actor);
+      const key = (rs: { ruleId: string; priority: number }[]) => rs.map((r) => `${r.ruleId}:${r.priority}`).sort();
+      const text = (rs: { rule: string; priority: number }[]) =>
+        rs.length ? rs.map((r) => `${r.rule} (${r.priority})`).join(', ') : 'none';
+      const savedKey = key(saved);
+      seen.firewall = savedKey;
+      const sameSet = JSON.stringify(savedKey) === JSON.stringify(key(want.firewall));
+      if (!sameSet || !st.matches) {
+        const before = text(saved.map((r) => ({ rule: r.ruleName, priority: r.priority })));
+        changes.push({
+          area: 'firewall',
+          op: 'change',
+          subject: 'Firewall templates',
+          before: sameSet ? `${before}; ${plural(st.inZone, 'console rule')} in the zone, not as saved` : before,
+          after: `${text(want.firewall)}, pushed`,
+        });
+        const rules = want.firewall.map((r) => ({ ruleId: r.ruleId, priority: r.priority }));
+        apply.firewall = async () => {
+          await domains.saveFirewallRules(d._id, { cloudFirewallRules: rules }, actor);
+          await cf.updateFirewallRules(d._id, actor);
+        };
+      }
+    }
+    if (want.redirects !== undefined) {
+      const now = (await cf.getRedirectRules(d._id, actor)).rules as RedirectRule[];
+      const wanted = want.redirects.map(redirectOfState);
+      const nowKeys = now.map(ruleKey);
+      seen.redirects = nowKeys;
+      const n = Math.max(now.length, wanted.length);
+      for (let i = 0; i < n; i++) {
+        const a = now[i];
+        const b = wanted[i];
+        if (a && b && ruleKey(a) === ruleKey(b)) continue;
+        changes.push({
+          area: 'redirects',
+          op: a && b ? 'change' : b ? 'add' : 'remove',
+          subject: `Redirect #${i + 1}`,
+          before: a ? redirectText(a) : null,
+          after: b ? redirectText(b) : null,
+        });
+      }
+      if (JSON.stringify(nowKeys) !== JSON.stringify(wanted.map(ruleKey)))
+        apply.redirects = () => cf.setRedirectRules(d._id, { rules: wanted }, actor);
+    }
+    return { changes, seen, apply };
+  }
+
+  const zoneOf = (d: Domain) => (!d.cloudId ? FLEET_MESSAGES.noCloud : !d.cloudZoneId ? FLEET_MESSAGES.noZone : null);
+
+  return {
+    /** The domain as a file's entry (the export): every part the file can manage, read now. */
+    async current(
+      domainId: string,
+      actor: Actor,
+    ): Promise<{ entry: StateDomain } | { skipped: string; domain: string }> {
+      const d = await domains.get(domainId);
+      const missing = zoneOf(d);
+      if (missing) return { skipped: missing, domain: d.domainName };
+      const name = d.domainName;
+      const [records, ssl, tls13, firewall, redirects] = await Promise.all([
+        cf.listDnsRecords(d._id, actor),
+        setting(d, 'ssl', actor),
+        setting(d, 'tls_1_3', actor),
+        domains.getFirewallRules(d._id),
+        cf.getRedirectRules(d._id, actor),
+      ]);
+      const sortKey = (r: StateDnsRecord) => `${r.name === '@' ? '' : r.name}\u0000${r.type}\u0000${r.content}`;
+      return {
+        entry: {
+          domain: name,
+          purge: false,
+          ssl: ssl as StateDomain['ssl'],
+          tls13: tls13 as StateDomain['tls13'],
+          firewall: [...firewall]
+            .sort((a, b) => a.priority - b.priority)
+            .map((r) => ({ rule: r.ruleName, priority: r.priority })),
+          redirects: (redirects.rules as RedirectRule[]).map(stateOfRedirect),
+          dns: records.result
+            .map((r) => stateOfRecord(r, name))
+            .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0)),
+        },
+      };
+    },
+
+    /** What making the domain match its entry would change now. */
+    async plan(
+      want: DesiredState,
+      domainId: string,
+      actor: Actor,
+    ): Promise<PlanResult & { changes: FleetStateChange[] }> {
+      const d = await domains.get(domainId);
+      const needsZone = want.dns || want.ssl || want.tls13 || want.firewall || want.redirects;
+      const missing = needsZone ? zoneOf(d) : null;
+      const refused = (reason: string) => ({
+        outcome: 'refused' as const,
+        before: null,
+        after: null,
+        reason,
+        seen: null,
+        changes: [],
+      });
+      if (missing) return refused(missing);
+      const problems = recordProblems(want.dns ?? [], d.domainName);
+      if (problems.length) return refused(problems.join(' · '));
+      const { changes, seen } = await read(want, d, actor);
+      if (!changes.length)
+        return { outcome: 'same', before: 'As in the file', after: 'As in the file', reason: null, seen, changes };
+      return {
+        outcome: 'change',
+        before: lines(changes.map((c) => `${c.subject}: ${c.before ?? 'none'}`)),
+        after: lines(changes.map((c) => `${c.subject}: ${c.after ?? 'removed'}`)),
+        reason: null,
+        seen,
+        changes,
+      };
+    },
+
+    /** Reads again and changes each part still as planned; a part changed since the plan is left as it is. */
+    async run(want: DesiredState, domainId: string, seen: unknown, actor: Actor): Promise<RunResult> {
+      const d = await domains.get(domainId);
+      const { apply, seen: now } = await read(want, d, actor);
+      const was = (seen ?? {}) as StateSeen;
+      const parts = Object.keys(apply) as Part[];
+      if (!parts.length) return { status: 'same', reason: 'Already as planned' };
+      const moved = parts.filter((p) => JSON.stringify(now[p] ?? null) !== JSON.stringify(was[p] ?? null));
+      for (const p of parts) if (!moved.includes(p)) await apply[p]!();
+      if (moved.length)
+        return {
+          status: 'skipped',
+          reason: `Changed since the plan: ${moved.join(', ')}; not overwritten — plan again to change it${
+            moved.length < parts.length ? ` (${parts.filter((p) => !moved.includes(p)).join(', ')} done)` : ''
+          }`,
+        };
+      return { status: 'done' };
+    },
+  };
+}
+export type FleetStateActions = ReturnType<typeof createFleetStateActions>;
