@@ -509,7 +509,7 @@ export interface paths {
                                     state: "open" | "resolved" | "event";
                                     subjectId: string | null;
                                     /** @enum {string} */
-                                    subjectKind: "domain" | "server" | "proxy" | "job" | "launch";
+                                    subjectKind: "domain" | "server" | "proxy" | "job" | "launch" | "plan" | "import" | "batch";
                                     subjectName: string | null;
                                     title: string;
                                 }[];
@@ -1379,6 +1379,31 @@ export interface paths {
                                     total: number;
                                 } | null;
                                 expiringWithinDays: number;
+                                health: {
+                                    checks: {
+                                        check: string;
+                                        counts: {
+                                            [key: string]: number;
+                                        };
+                                        label: string;
+                                    }[];
+                                    cycle: {
+                                        at: string;
+                                        cheapCycleHours: number | null;
+                                        fullCycleHours: number | null;
+                                        message: string;
+                                    } | null;
+                                    domains: {
+                                        [key: string]: number;
+                                    };
+                                    recentFailing: {
+                                        at: string;
+                                        check: string;
+                                        /** Format: uuid */
+                                        domainId: string;
+                                        domainName: string;
+                                    }[];
+                                } | null;
                                 latestChanges: {
                                     /** Format: uuid */
                                     _id: string;
@@ -1403,6 +1428,8 @@ export interface paths {
                                         domainName: string | null;
                                         jobNo: number;
                                         kindLabel: string;
+                                        name: string;
+                                        path: string;
                                         percent: number | null;
                                         state: string;
                                     }[];
@@ -4774,9 +4801,11 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    kind: "plan" | "domain";
+                                    kind: "plan" | "import" | "batch" | "launch" | "domain";
                                     label: string;
+                                    path: string;
                                 } | null;
+                                name: string;
                                 payload: {
                                     [key: string]: unknown;
                                 };
@@ -5119,9 +5148,11 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    kind: "plan" | "domain";
+                                    kind: "plan" | "import" | "batch" | "launch" | "domain";
                                     label: string;
+                                    path: string;
                                 } | null;
+                                name: string;
                                 payload: {
                                     [key: string]: unknown;
                                 };
@@ -5547,9 +5578,11 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    kind: "plan" | "domain";
+                                    kind: "plan" | "import" | "batch" | "launch" | "domain";
                                     label: string;
+                                    path: string;
                                 } | null;
+                                name: string;
                                 payload: {
                                     [key: string]: unknown;
                                 };
@@ -5755,9 +5788,11 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    kind: "plan" | "domain";
+                                    kind: "plan" | "import" | "batch" | "launch" | "domain";
                                     label: string;
+                                    path: string;
                                 } | null;
+                                name: string;
                                 payload: {
                                     [key: string]: unknown;
                                 };
@@ -8234,9 +8269,11 @@ export interface paths {
                                         /** Format: uuid */
                                         id: string;
                                         /** @enum {string} */
-                                        kind: "plan" | "domain";
+                                        kind: "plan" | "import" | "batch" | "launch" | "domain";
                                         label: string;
+                                        path: string;
                                     } | null;
+                                    name: string;
                                     payload: {
                                         [key: string]: unknown;
                                     };
@@ -8335,9 +8372,11 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    kind: "plan" | "domain";
+                                    kind: "plan" | "import" | "batch" | "launch" | "domain";
                                     label: string;
+                                    path: string;
                                 } | null;
+                                name: string;
                                 payload: {
                                     [key: string]: unknown;
                                 };
@@ -8436,9 +8475,11 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    kind: "plan" | "domain";
+                                    kind: "plan" | "import" | "batch" | "launch" | "domain";
                                     label: string;
+                                    path: string;
                                 } | null;
+                                name: string;
                                 payload: {
                                     [key: string]: unknown;
                                 };
@@ -8535,9 +8576,11 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     /** @enum {string} */
-                                    kind: "plan" | "domain";
+                                    kind: "plan" | "import" | "batch" | "launch" | "domain";
                                     label: string;
+                                    path: string;
                                 } | null;
+                                name: string;
                                 payload: {
                                     [key: string]: unknown;
                                 };
@@ -16565,7 +16608,7 @@ export interface components {
                 subject: {
                     id: string | null;
                     /** @enum {string} */
-                    kind: "domain" | "server" | "proxy" | "job" | "launch";
+                    kind: "domain" | "server" | "proxy" | "job" | "launch" | "plan" | "import" | "batch";
                     name: string | null;
                 };
                 title: string;
