@@ -132,6 +132,40 @@ test('a partly failing run reads the same on the plan page, the fleet list and t
   await expect(page.getByTestId('plan-state')).toHaveText(state, { timeout: 60_000 });
   await expect(page.getByTestId('run-text')).toHaveText('2 of 3 domains changed · 1 failed');
   await expect(page.getByText(/has no Cloudflare zone/)).toBeVisible();
+  // The run over time (issue 47): the two charts draw what the timeline holds (2 done, 1 failed, one account).
+  const timeline = (
+    (await (await request.get(`/api/fleet/plans/${plan._id}/timeline`, { headers })).json()) as {
+      data: { accounts: string[]; minutes: { changed: number; failed: number }[] };
+    }
+  ).data;
+  expect(timeline.minutes.reduce((n, m) => n + m.changed, 0)).toBe(2);
+  expect(timeline.minutes.reduce((n, m) => n + m.failed, 0)).toBe(1);
+  await expect(page.getByTestId('fleet-timeline-progress').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('fleet-timeline-accounts').locator('canvas')).toBeVisible();
+  for (const a of timeline.accounts) await expect(page.getByTestId('fleet-timeline').getByText(a)).toBeVisible();
+  // The Jobs screen's jobs per hour count this run among the jobs that ended in the last day.
+  const perHour = (
+    (await (await request.get('/api/jobs/per-hour', { headers })).json()) as {
+      data: { hours: { completed: number; withFailures: number; failed: number; cancelled: number }[] };
+    }
+  ).data.hours;
+  expect(perHour.reduce((n, h) => n + h.withFailures, 0)).toBeGreaterThanOrEqual(1);
+  await page.goto('/jobs');
+  await expect(page.getByTestId('jobs-per-hour-chart').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('jobs-per-hour-total')).toContainText(/\d+ jobs?, \d+ failed/);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/fleet/${plan._id}`);
+    await expect(page.getByTestId('fleet-timeline-progress').locator('canvas')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: `test-results/fleet-timeline-${width}.png`, fullPage: true });
+    await page.goto('/jobs');
+    await expect(page.getByTestId('jobs-per-hour-chart').locator('canvas')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: `test-results/jobs-per-hour-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/fleet/${plan._id}`);
 
   await page.goto('/fleet');
   const planRow = tableRows(page).filter({ hasText: 'SSL mode → Flexible' }).first();

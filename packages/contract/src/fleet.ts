@@ -322,3 +322,30 @@ export const FleetPlanInputSchema = z.object({
 export type FleetPlanInput = z.infer<typeof FleetPlanInputSchema>;
 
 export const FLEET_CSV_COLUMNS = ['Domain', 'Cloud', 'Outcome', 'Now', 'After', 'Reason', 'Run', 'Error'] as const;
+
+/**
+ * A run over time (issue 47): the domains each account finished per minute, by how they ended, from the minute
+ * before the run's start.
+ * Minutes with nothing finished are present as zeros, so a stalled account shows as a gap in its line.
+ */
+export const FleetTimelineMinuteSchema = z.object({
+  /** The minute's start (UTC, ISO). */
+  minute: z.string(),
+  changed: z.number().int(),
+  same: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  /** Per Cloudflare account (the plan's per-account table): domains finished that minute. */
+  accounts: z.record(z.string(), z.number().int()),
+});
+export const FleetTimelineSchema = z.object({
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** The accounts in the run, by their cloud's e-mail (the per-account table's names). */
+  accounts: z.array(z.string()),
+  minutes: z.array(FleetTimelineMinuteSchema),
+  /** Set when the run is longer than the minutes shown: the last FLEET_TIMELINE_MINUTES of it are. */
+  truncated: z.boolean(),
+});
+export type FleetTimeline = z.infer<typeof FleetTimelineSchema>;
+export const FLEET_TIMELINE_MINUTES = 24 * 60;

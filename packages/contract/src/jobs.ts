@@ -176,6 +176,29 @@ export const JobListQuerySchema = ListQuerySchema.extend({
 });
 export type JobListQuery = z.infer<typeof JobListQuerySchema>;
 
+/** The Jobs screen's chart: jobs ended per hour (issue 47), over the last day or two. */
+export const JOBS_PER_HOUR_RANGES = [24, 48] as const;
+export const JobsPerHourQuerySchema = z.object({
+  hours: z.coerce
+    .number({ message: 'hours must be 24 or 48' })
+    .refine((n) => (JOBS_PER_HOUR_RANGES as readonly number[]).includes(n), { message: 'hours must be 24 or 48' })
+    .default(24),
+  periodic: z.enum(['include', 'only'], { message: 'periodic must be include or only' }).optional(),
+});
+export type JobsPerHourQuery = z.infer<typeof JobsPerHourQuerySchema>;
+export const JobsHourSchema = z.object({
+  /** The hour's start (UTC, ISO). */
+  hour: z.string(),
+  completed: z.number().int(),
+  /** Completed with failures. */
+  withFailures: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+});
+export type JobsHour = z.infer<typeof JobsHourSchema>;
+export const JobsPerHourSchema = z.object({ hours: z.array(JobsHourSchema) });
+export type JobsPerHour = z.infer<typeof JobsPerHourSchema>;
+
 export const DomainTargetInputSchema = z.object({
   targetDomainId: z
     .string({ message: 'Choose a target domain' })

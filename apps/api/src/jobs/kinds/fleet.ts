@@ -3,7 +3,8 @@ import { IdSchema, type JobProgress } from '@fleetdesk/contract';
 import { FLEET_PLAN_JOB, FLEET_RUN_JOB, type FleetService } from '../../modules/fleet/fleet.service.ts';
 import { defineJob, type JobContext } from '../registry.ts';
 
-const Payload = z.object({ planId: IdSchema });
+// The plan's number names the job everywhere ("Fleet plan #3", jobOwner in the contract).
+const Payload = z.object({ planId: IdSchema, planNo: z.number().int().positive().optional() });
 
 /**
  * The fleet jobs (decision 035): one reads each domain of a plan, the other changes them. Their steps are the

@@ -5,7 +5,11 @@ import { AppError } from '../../http/errors.ts';
 import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
 
 /** The plan, and the rules of whoever queued the job (absent in jobs queued before imports carried them). */
-const Payload = z.object({ planId: IdSchema, rules: z.array(z.string().max(100)).max(50).optional() });
+const Payload = z.object({
+  planId: IdSchema,
+  planNo: z.number().int().positive().optional(),
+  rules: z.array(z.string().max(100)).max(50).optional(),
+});
 
 /**
  * The import jobs (decision 043): one reads the source and plans every name, the other writes them. The names

@@ -27,7 +27,7 @@ export const launchRunJob = (launches: () => LaunchesService, concurrency?: numb
     // As many at once as a batch keeps going (LAUNCH_BATCH_CONCURRENCY), else a batch would wait for workers.
     concurrency,
     area: 'cnv:domains',
-    payload: z.object({ launchId: IdSchema, rules: QueuedBy }),
+    payload: z.object({ launchId: IdSchema, launchNo: z.number().int().positive().optional(), rules: QueuedBy }),
     steps: () => LAUNCH_STAGES.map((s) => ({ key: s.key, label: s.label })),
     retry: { limit: 0, delaySeconds: 0, backoff: false },
     // Two waiting stages (and a parse) may each take up to the wait limit (at most 7 hours each).
@@ -35,7 +35,7 @@ export const launchRunJob = (launches: () => LaunchesService, concurrency?: numb
     handler: (ctx) => launches().runJob(ctx),
   });
 
-const BatchPayload = z.object({ batchId: IdSchema, rules: QueuedBy });
+const BatchPayload = z.object({ batchId: IdSchema, batchNo: z.number().int().positive().optional(), rules: QueuedBy });
 
 /** Plans every name of a batch; a resumed job plans only the names without a plan yet. */
 export const launchBatchPlanJob = (batches: () => LaunchBatchesService) =>

@@ -147,6 +147,24 @@ export function createFleetRepository(db: Db) {
         where i.plan_id = ${planId} and i.seq = v.seq`);
     },
 
+    /** Items finished per minute since `since`, by status and account (the run's timeline). */
+    async finishedPerMinute(planId: string, since: Date) {
+      const minute = sql<string>`to_char(date_trunc('minute', ${fleetPlanItems.finishedAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:00"Z"')`;
+      const rows = await db
+        .select({ minute, status: fleetPlanItems.status, account: fleetPlanItems.cloudEmail, n: count() })
+        .from(fleetPlanItems)
+        .where(
+          and(
+            eq(fleetPlanItems.planId, planId),
+            eq(fleetPlanItems.outcome, 'change'),
+            isNotNull(fleetPlanItems.finishedAt),
+            sql`${fleetPlanItems.finishedAt} >= ${since.toISOString()}`,
+          ),
+        )
+        .groupBy(minute, fleetPlanItems.status, fleetPlanItems.cloudEmail);
+      return rows.map((r) => ({ ...r, n: Number(r.n) }));
+    },
+
     /** Items still to plan (outcome pending) or to run (a change whose step is pending), in order. */
     async itemsToDo(planId: string, phase: 'plan' | 'run', afterSeq: number, limit: number): Promise<FleetItemRow[]> {
       const where =

@@ -7,6 +7,7 @@ import {
   FleetPlanSchema,
   FleetPlanSummarySchema,
   FleetRunInputSchema,
+  FleetTimelineSchema,
   IdParamsSchema,
   ListQuerySchema,
   dataOf,
@@ -48,6 +49,11 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
       schema: { tags, params, querystring: FleetItemsQuerySchema, response: { 200: listOf(FleetItemSchema) } },
     },
     async (req) => ({ data: await service.items(idOf(req), req.query as FleetItemsQuery) }),
+  );
+  app.get(
+    `${path}/:id/timeline`,
+    { config, schema: { tags, params, response: { 200: dataOf(FleetTimelineSchema) } } },
+    async (req) => ({ data: await service.timeline(idOf(req)) }),
   );
   app.get(`${path}/:id/csv`, { config, schema: { tags, params, produces: ['text/csv'] } }, async (req, reply) => {
     // The plan is found (or a 404 answered) before any byte is sent.

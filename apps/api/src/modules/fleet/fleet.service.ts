@@ -18,6 +18,8 @@ import {
   type FleetPlanInput,
   type FleetPlanState,
   type FleetPlanSummary,
+  type FleetTimeline,
+  FLEET_TIMELINE_MINUTES,
   type FleetRunInput,
   type FleetStateChange,
   type ListResult,
@@ -387,6 +389,37 @@ export function createFleetService(
         }),
       );
       return { items, itemsCount: res.itemsCount };
+    },
+
+    /** The run over time: each minute from its start (at most the last day), what each account finished. */
+    async timeline(id: string): Promise<FleetTimeline> {
+      const p = await mustFind(id);
+      const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z');
+      const base = { startedAt: p.startedAt?.toISOString() ?? null, finishedAt: p.finishedAt?.toISOString() ?? null };
+      if (!p.startedAt) return { ...base, accounts: [], minutes: [], truncated: false };
+      const end = p.finishedAt && !['running', 'paused'].includes(p.state) ? p.finishedAt : new Date();
+      const minuteOf = (d: Date) => Math.floor(d.getTime() / 60_000) * 60_000;
+      const last = minuteOf(end);
+      // From the minute before the run started (nothing done yet), so that even a run of one minute draws a line.
+      const first = Math.max(minuteOf(p.startedAt) - 60_000, last - (FLEET_TIMELINE_MINUTES - 1) * 60_000);
+      const rows = await repo.finishedPerMinute(p.id, new Date(first));
+      const accounts = [...new Set(rows.map((r) => r.account ?? 'no cloud'))].sort();
+      const minutes = new Map<string, FleetTimeline['minutes'][number]>();
+      for (let t = first; t <= last; t += 60_000) {
+        const minute = iso(new Date(t));
+        minutes.set(minute, { minute, changed: 0, same: 0, failed: 0, skipped: 0, accounts: {} });
+      }
+      for (const r of rows) {
+        const m = minutes.get(r.minute);
+        if (!m) continue;
+        if (r.status === 'done' || r.status === 'changed_failing') m.changed += r.n;
+        else if (r.status === 'same') m.same += r.n;
+        else if (r.status === 'failed') m.failed += r.n;
+        else if (r.status === 'skipped') m.skipped += r.n;
+        const a = r.account ?? 'no cloud';
+        m.accounts[a] = (m.accounts[a] ?? 0) + r.n;
+      }
+      return { ...base, accounts, minutes: [...minutes.values()], truncated: first > minuteOf(p.startedAt) - 60_000 };
     },
 
     async items(id: string, q: FleetItemsQuery): Promise<ListResult<FleetItem>> {

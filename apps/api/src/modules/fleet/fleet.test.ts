@@ -40,7 +40,7 @@ async function account() {
   const token = `${unique('token')}-0123456789abcdef`;
   const { accountId } = sim.addAccount({ email, token });
   const cloud = await create('clouds', { email, token });
-  return { cloudId: cloud._id, accountId };
+  return { cloudId: cloud._id, accountId, email };
 }
 /** A domain of the cloud, with a zone at Cloudflare (linked) unless `zone` is false. */
 async function domain(cloudId: string | null, opts: { zone?: boolean; brandId?: string } = {}) {
@@ -123,6 +123,24 @@ describe('plan and run', () => {
     expect(JSON.stringify(entry)).toContain(`fleet plan #${done.planNo}`);
     // A finished plan cannot run again.
     expect((await call('POST', `/api/fleet/plans/${p._id}/run`)).statusCode).toBe(409);
+    // Its job is named by the plan (issue 47: one number for each thing), and leads to it.
+    const jobs = await call('GET', '/api/jobs?kind=fleet.run');
+    const job = jobs.json().data.items.find((j: { link: { id: string } | null }) => j.link?.id === p._id);
+    expect(job).toMatchObject({ name: `Fleet plan #${done.planNo}`, link: { path: `/fleet/${p._id}` } });
+    // The run over time (issue 47): each minute from its start, the two changes under the account that made them.
+    const tl = await call('GET', `/api/fleet/plans/${p._id}/timeline`);
+    expect(tl.statusCode, tl.body).toBe(200);
+    const timeline = tl.json().data;
+    expect(timeline.accounts).toEqual([a.email]);
+    expect(timeline.minutes.length).toBeGreaterThanOrEqual(1);
+    const sum = (k: string) => timeline.minutes.reduce((n: number, m: Record<string, number>) => n + m[k]!, 0);
+    expect([sum('changed'), sum('same'), sum('failed'), sum('skipped')]).toEqual([2, 0, 0, 0]);
+    expect(
+      timeline.minutes.reduce(
+        (n: number, m: { accounts: Record<string, number> }) => n + (m.accounts[a.email] ?? 0),
+        0,
+      ),
+    ).toBe(2);
   });
 
   it('selects by the list filter, not by ids', async () => {
@@ -550,6 +568,8 @@ describe('refusals', () => {
     expect(ghost.json().fields).toHaveProperty(['action.serverId']);
     const missing = await call('GET', '/api/fleet/plans/00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
+    expect((await call('GET', '/api/fleet/plans/00000000-0000-4000-8000-000000000000/timeline')).statusCode).toBe(404);
+    expect((await call('GET', '/api/fleet/plans/not-an-id/timeline')).statusCode).toBe(400);
     expect(missing.json().message).toBe(FLEET_MESSAGES.notFound);
   });
 

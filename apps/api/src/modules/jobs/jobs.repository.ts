@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE, type JobListQuery, type ListResult } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { jobs, type JobState } from '../../db/schema/index.ts';
@@ -47,6 +47,26 @@ export function createJobsRepository(db: Db) {
         .from(jobs)
         .where(and(eq(jobs.kind, kind), eq(jobs.domainId, domainId), inArray(jobs.state, ACTIVE)));
       return r;
+    },
+    /** Jobs of the given areas that ended in each of the last `hours` hours, by end state (UTC hours). */
+    async endedPerHour(
+      hours: number,
+      areas: string[] | null,
+      periodic: 'include' | 'only' | undefined,
+      ex: Executor = db,
+    ) {
+      const since = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - (hours - 1) * 3_600_000);
+      const conds: (SQL | undefined)[] = [gte(jobs.finishedAt, since)];
+      if (areas) conds.push(inArray(jobs.area, areas.length ? areas : ['-']));
+      if (periodic === 'only') conds.push(eq(jobs.periodic, true));
+      else if (periodic !== 'include') conds.push(eq(jobs.periodic, false));
+      const hour = sql<string>`to_char(date_trunc('hour', ${jobs.finishedAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`;
+      const rows = await ex
+        .select({ hour, state: jobs.state, n: count() })
+        .from(jobs)
+        .where(and(...conds.filter(Boolean)))
+        .groupBy(hour, jobs.state);
+      return { since, rows: rows.map((r) => ({ hour: r.hour, state: r.state, n: Number(r.n) })) };
     },
     /** Jobs of the given areas, newest first; `active` means queued or running. */
     async list(q: JobListQuery, areas: string[] | null, ex: Executor = db): Promise<ListResult<JobRow>> {

@@ -4,9 +4,12 @@ import {
   JOB_AREAS,
   JobListQuerySchema,
   JobSchema,
+  JobsPerHourQuerySchema,
+  JobsPerHourSchema,
   dataOf,
   listOf,
   type JobListQuery,
+  type JobsPerHourQuery,
 } from '@fleetdesk/contract';
 import type { JobsService } from './jobs.service.ts';
 
@@ -22,6 +25,11 @@ export const jobsRoutes = (service: JobsService) => async (app: FastifyInstance)
     path,
     { config, schema: { tags, querystring: JobListQuerySchema, response: { 200: listOf(JobSchema) } } },
     async (req) => ({ data: await service.list(req.query as JobListQuery, req.actor) }),
+  );
+  app.get(
+    `${path}/per-hour`,
+    { config, schema: { tags, querystring: JobsPerHourQuerySchema, response: { 200: dataOf(JobsPerHourSchema) } } },
+    async (req) => ({ data: await service.perHour(req.query as JobsPerHourQuery, req.actor) }),
   );
   app.get(`${path}/:id`, { config, schema: { tags, params: IdParamsSchema, response: { 200: one } } }, async (req) => ({
     data: await service.get(idOf(req), req.actor),

@@ -9,6 +9,9 @@ import {
   tallyOf,
   type Job,
   type JobListQuery,
+  type JobsHour,
+  type JobsPerHour,
+  type JobsPerHourQuery,
   type JobProgress,
   type JobStep,
   type ListResult,
@@ -92,6 +95,27 @@ export function createJobsService(deps: {
 
   return {
     toJob,
+    /** Jobs ended per hour, each hour of the range present (a quiet hour is zeros, not a gap in the chart). */
+    async perHour(q: JobsPerHourQuery, actor: Actor): Promise<JobsPerHour> {
+      const { since, rows } = await repo.endedPerHour(q.hours, areasOf(actor), q.periodic);
+      const hours: JobsHour[] = Array.from({ length: q.hours }, (_, i) => ({
+        hour: new Date(since.getTime() + i * 3_600_000).toISOString().replace('.000Z', 'Z'),
+        completed: 0,
+        withFailures: 0,
+        failed: 0,
+        cancelled: 0,
+      }));
+      const byHour = new Map(hours.map((h) => [h.hour, h]));
+      for (const r of rows) {
+        const h = byHour.get(r.hour);
+        if (!h) continue;
+        if (r.state === 'completed') h.completed += r.n;
+        else if (r.state === 'completed_with_failures') h.withFailures += r.n;
+        else if (r.state === 'failed') h.failed += r.n;
+        else if (r.state === 'cancelled') h.cancelled += r.n;
+      }
+      return { hours };
+    },
     async list(q: JobListQuery, actor: Actor): Promise<ListResult<Job>> {
       const res = await repo.list(q, areasOf(actor));
       return { items: res.items.map(toJob), itemsCount: res.itemsCount };

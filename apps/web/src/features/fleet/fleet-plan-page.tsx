@@ -19,6 +19,7 @@ import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { FLEET_PATH, downloadPlanCsv, useFleetItems, useFleetPlan, useFleetVerb, type FleetVerb } from './fleet-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
+import { FleetTimelineCharts } from './fleet-timeline.tsx';
 
 const OUTCOME_LABEL: Record<FleetItem['outcome'], string> = {
   pending: 'Reading…',
@@ -391,6 +392,7 @@ export function FleetPlanPage() {
       <Card body className="mb-3">
         <div className="d-flex flex-column gap-3">
           <RunProgress plan={plan} />
+          <FleetTimelineCharts plan={plan} />
           <Buttons plan={plan} />
         </div>
       </Card>

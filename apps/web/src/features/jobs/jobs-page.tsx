@@ -8,6 +8,7 @@ import { domainPaths } from '../domains/domains-api.ts';
 import { JobButtons, JobOutcome, JobProgress, JobStateBadge, JobSteps } from './job-card.tsx';
 import { useJobsList } from './jobs-api.ts';
 import { DateTime } from '../../components/date-time.tsx';
+import { JobsPerHourChart } from './jobs-per-hour.tsx';
 
 const STATE_OPTIONS = [
   { value: '', label: 'All states' },
@@ -90,43 +91,46 @@ export function JobsPage() {
       hideSearch
       emptyText="No jobs"
       filters={
-        <div className="d-flex flex-wrap gap-2 mb-3">
-          <Form.Select
-            aria-label="State"
-            value={state}
-            onChange={(e) => setFilter('state', e.target.value)}
-            style={{ maxWidth: 220 }}
-          >
-            {STATE_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </Form.Select>
-          <Form.Select
-            aria-label="Kind"
-            value={kind}
-            onChange={(e) => setFilter('kind', e.target.value)}
-            style={{ maxWidth: 260 }}
-          >
-            <option value="">All jobs</option>
-            {JOB_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {JOB_KIND_LABELS[k]}
-              </option>
-            ))}
-          </Form.Select>
-          <Form.Select
-            aria-label="Started by"
-            value={periodic}
-            onChange={(e) => setFilter('periodic', e.target.value)}
-            style={{ maxWidth: 260 }}
-          >
-            <option value="">People's jobs</option>
-            <option value="include">People's jobs and scheduled runs</option>
-            <option value="only">Scheduled runs only</option>
-          </Form.Select>
-        </div>
+        <>
+          <JobsPerHourChart periodic={periodic} />
+          <div className="d-flex flex-wrap gap-2 mb-3">
+            <Form.Select
+              aria-label="State"
+              value={state}
+              onChange={(e) => setFilter('state', e.target.value)}
+              style={{ maxWidth: 220 }}
+            >
+              {STATE_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </Form.Select>
+            <Form.Select
+              aria-label="Kind"
+              value={kind}
+              onChange={(e) => setFilter('kind', e.target.value)}
+              style={{ maxWidth: 260 }}
+            >
+              <option value="">All jobs</option>
+              {JOB_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {JOB_KIND_LABELS[k]}
+                </option>
+              ))}
+            </Form.Select>
+            <Form.Select
+              aria-label="Started by"
+              value={periodic}
+              onChange={(e) => setFilter('periodic', e.target.value)}
+              style={{ maxWidth: 260 }}
+            >
+              <option value="">People's jobs</option>
+              <option value="include">People's jobs and scheduled runs</option>
+              <option value="only">Scheduled runs only</option>
+            </Form.Select>
+          </div>
+        </>
       }
     />
   );
