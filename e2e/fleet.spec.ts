@@ -135,7 +135,11 @@ test('a partly failing run reads the same on the plan page, the fleet list and t
   // The run over time (issue 47): the two charts draw what the timeline holds (2 done, 1 failed, one account).
   const timeline = (
     (await (await request.get(`/api/fleet/plans/${plan._id}/timeline`, { headers })).json()) as {
-      data: { accounts: string[]; minutes: { changed: number; failed: number }[] };
+      data: {
+        accounts: string[];
+        backgroundPerMinute: number;
+        minutes: { changed: number; failed: number; requests: Record<string, number> }[];
+      };
     }
   ).data;
   expect(timeline.minutes.reduce((n, m) => n + m.changed, 0)).toBe(2);
@@ -143,6 +147,12 @@ test('a partly failing run reads the same on the plan page, the fleet list and t
   await expect(page.getByTestId('fleet-timeline-progress').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('fleet-timeline-accounts').locator('canvas')).toBeVisible();
   for (const a of timeline.accounts) await expect(page.getByTestId('fleet-timeline').getByText(a)).toBeVisible();
+  expect(timeline.minutes.reduce((n, m) => n + (m.requests[timeline.accounts[0]!] ?? 0), 0)).toBeGreaterThan(0);
+  await expect(
+    page
+      .getByTestId('fleet-timeline')
+      .getByText(`Budget for background work (${timeline.backgroundPerMinute} a minute)`),
+  ).toBeVisible();
   // The Jobs screen's jobs per hour count this run among the jobs that ended in the last day.
   const perHour = (
     (await (await request.get('/api/jobs/per-hour', { headers })).json()) as {

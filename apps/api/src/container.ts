@@ -15,6 +15,8 @@ import { createTwoFactorRepository } from './modules/auth/two-factor.repository.
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
 import { createOidcRepository } from './modules/auth/oidc.repository.ts';
 import { createOidcService, oidcSettingsOf } from './modules/auth/oidc.service.ts';
+import { createRequestMinutes } from './modules/cloud-flare/request-minutes.ts';
+import { credentialKey } from './integrations/cloudflare/cloudflare-client.ts';
 import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
 import { apiTokenFromHeader, createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
 import { tokenMayCall } from './modules/api-tokens/token-limits.ts';
@@ -336,7 +338,10 @@ export async function createContainer(
   // One Cloudflare client for every cloud: its request budget and account-id cache are per credentials, and
   // each call's proxy route comes from the cloud it acts for (see cloudflare-routing.ts).
   const cloudflareRouting = createCloudflareRouting();
+  // Requests per account and minute, for a fleet run's budget chart (issue 47).
+  const requestMinutes = createRequestMinutes(database.db);
   const cloudflare = createCloudflareClient({
+    onSent: (key) => requestMinutes.sent(key),
     baseUrl: config.CLOUDFLARE_API_URL,
     timeoutMs: config.CLOUDFLARE_TIMEOUT_SECONDS * 1000,
     budget: {
@@ -468,6 +473,12 @@ export async function createContainer(
       brand: async (id) => (await brands.get(id)).name,
     },
     dnsTemplate: (id) => services.dnsTemplates.findById(id),
+    requests: {
+      keyOf: async (cloudId) => credentialKey(await clouds.credentials(cloudId)),
+      read: (keys, from, to) => requestMinutes.read(keys, from, to),
+      perMinute: (config.CLOUDFLARE_BUDGET_PER_5_MIN * 60) / config.CLOUDFLARE_BUDGET_WINDOW_SECONDS,
+      backgroundShare: 1 - config.CLOUDFLARE_INTERACTIVE_RESERVE,
+    },
     options: {
       accountConcurrency: config.FLEET_ACCOUNT_CONCURRENCY,
       // A background call waits for its slot up to three budget windows (other workers of the account may take
@@ -746,6 +757,7 @@ export async function createContainer(
       await jobEngine.stop(true, graceMs).catch(() => undefined);
       ssh.closeAll();
       await zoneFile.close();
+      await requestMinutes.close();
       await database.close();
     },
   };

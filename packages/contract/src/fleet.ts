@@ -337,12 +337,17 @@ export const FleetTimelineMinuteSchema = z.object({
   skipped: z.number().int(),
   /** Per Cloudflare account (the plan's per-account table): domains finished that minute. */
   accounts: z.record(z.string(), z.number().int()),
+  /** Per Cloudflare account: requests sent to Cloudflare that minute, by every process and job of the account. */
+  requests: z.record(z.string(), z.number().int()),
 });
 export const FleetTimelineSchema = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   /** The accounts in the run, by their cloud's e-mail (the per-account table's names). */
   accounts: z.array(z.string()),
+  /** An account's requests a minute allowed by its budget, and the part of them background work may use. */
+  budgetPerMinute: z.number(),
+  backgroundPerMinute: z.number(),
   minutes: z.array(FleetTimelineMinuteSchema),
   /** Set when the run is longer than the minutes shown: the last FLEET_TIMELINE_MINUTES of it are. */
   truncated: z.boolean(),

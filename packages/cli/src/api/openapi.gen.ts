@@ -7477,6 +7477,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 accounts: string[];
+                                backgroundPerMinute: number;
+                                budgetPerMinute: number;
                                 finishedAt: string | null;
                                 minutes: {
                                     accounts: {
@@ -7485,6 +7487,9 @@ export interface paths {
                                     changed: number;
                                     failed: number;
                                     minute: string;
+                                    requests: {
+                                        [key: string]: number;
+                                    };
                                     same: number;
                                     skipped: number;
                                 }[];

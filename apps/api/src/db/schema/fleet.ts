@@ -24,6 +24,17 @@ export const cloudflareBudgetSpend = pgTable(
   (t) => [index('cloudflare_budget_spend_key_t_idx').on(t.key, t.t)],
 );
 
+/** Cloudflare requests sent per account key and minute, kept a week (a fleet run's budget chart; migration 0050). */
+export const cloudflareRequestsPerMinute = pgTable(
+  'cloudflare_requests_per_minute',
+  {
+    key: text('key').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ name: 'cloudflare_requests_per_minute_pk', columns: [t.key, t.minute] })],
+);
+
 export const FLEET_PLAN_STATES = [
   'planning',
   'planned',

@@ -46,6 +46,8 @@ export interface CloudflareClientOptions {
   budget?: { requests: number; windowMs: number; interactiveReserve?: number; ownerShare?: number; marginMs?: number };
   /** Where the budget is counted; default in this process. The container shares it through the database. */
   budgetStore?: (budget: RequestBudgetOptions) => RequestBudget;
+  /** Told of each request sent, by its credentials' budget key (the per-minute counts a fleet run's chart draws). */
+  onSent?: (key: string) => void;
   /** Who the current call spends budget for and at which priority (read from the async context); default interactive. */
   budgetContext?: () => BudgetTake | undefined;
   /** Retries of idempotent calls (GET, PUT, DELETE) on 5xx and 429. Default 2, as Cloudflare's SDK does. */
@@ -133,7 +135,8 @@ function describeConnectionError(err: unknown): string {
   return text.replace(/\/\/[^/@\s]*@/g, '//');
 }
 
-function credentialKey(creds: CloudflareCredentials): string {
+/** The budget's key of a set of credentials: a hash, never the secret itself. */
+export function credentialKey(creds: CloudflareCredentials): string {
   const h = createHash('sha256');
   if (creds.token) h.update(`token\0${creds.token}`);
   else h.update(`key\0${(creds.email ?? '').toLowerCase()}\0${creds.globalAPIKey ?? ''}`);
@@ -457,6 +460,7 @@ export function createCloudflareClient(opts: CloudflareClientOptions) {
         const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
         throw new RateLimitedError(`Cloudflare: ${what}; try again in ${seconds} s`, seconds, 'upstream_rate_limited');
       }
+      opts.onSent?.(key);
       const res = await send(creds, method, url, headers, payload, resendable);
       const transient = res.status === 429 || res.status >= 500;
       // Cloudflare refuses a rate-limited call before acting on it: background work retries its writes too.

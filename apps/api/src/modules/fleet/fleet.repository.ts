@@ -147,6 +147,21 @@ export function createFleetRepository(db: Db) {
         where i.plan_id = ${planId} and i.seq = v.seq`);
     },
 
+    /** The Cloudflare accounts of a plan's changes (its clouds, by e-mail). */
+    async cloudsOf(planId: string): Promise<{ cloudId: string; email: string }[]> {
+      const rows = await db
+        .selectDistinct({ cloudId: fleetPlanItems.cloudId, email: fleetPlanItems.cloudEmail })
+        .from(fleetPlanItems)
+        .where(
+          and(
+            eq(fleetPlanItems.planId, planId),
+            eq(fleetPlanItems.outcome, 'change'),
+            isNotNull(fleetPlanItems.cloudId),
+          ),
+        );
+      return rows.map((r) => ({ cloudId: r.cloudId!, email: r.email ?? r.cloudId! }));
+    },
+
     /** Items finished per minute since `since`, by status and account (the run's timeline). */
     async finishedPerMinute(planId: string, since: Date) {
       const minute = sql<string>`to_char(date_trunc('minute', ${fleetPlanItems.finishedAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:00"Z"')`;

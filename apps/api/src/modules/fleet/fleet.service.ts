@@ -87,6 +87,13 @@ export function createFleetService(
     /** The domains a filter selects, up to `limit` (the list's own filter; set once the filters exist). */
     idsForFilter?: (filter: unknown, limit: number) => Promise<string[]>;
     labels: { server(id: string): Promise<string>; brand(id: string): Promise<string> };
+    /** Cloudflare requests per account and minute (the run's budget chart), and the budget they are drawn against. */
+    requests?: {
+      keyOf(cloudId: string): Promise<string>;
+      read(keys: string[], from: Date, to: Date): Promise<{ key: string; minute: Date; n: number }[]>;
+      perMinute: number;
+      backgroundShare: number;
+    };
     /** A DNS template's name and records, to keep in the plan ("apply DNS template"). */
     dnsTemplate?: (id: string) => Promise<{ name: string; records: DnsTemplateRecord[] } | undefined>;
     options: FleetOptions;
@@ -396,7 +403,8 @@ export function createFleetService(
       const p = await mustFind(id);
       const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z');
       const base = { startedAt: p.startedAt?.toISOString() ?? null, finishedAt: p.finishedAt?.toISOString() ?? null };
-      if (!p.startedAt) return { ...base, accounts: [], minutes: [], truncated: false };
+      if (!p.startedAt)
+        return { ...base, accounts: [], budgetPerMinute: 0, backgroundPerMinute: 0, minutes: [], truncated: false };
       const end = p.finishedAt && !['running', 'paused'].includes(p.state) ? p.finishedAt : new Date();
       const minuteOf = (d: Date) => Math.floor(d.getTime() / 60_000) * 60_000;
       const last = minuteOf(end);
@@ -407,7 +415,7 @@ export function createFleetService(
       const minutes = new Map<string, FleetTimeline['minutes'][number]>();
       for (let t = first; t <= last; t += 60_000) {
         const minute = iso(new Date(t));
-        minutes.set(minute, { minute, changed: 0, same: 0, failed: 0, skipped: 0, accounts: {} });
+        minutes.set(minute, { minute, changed: 0, same: 0, failed: 0, skipped: 0, accounts: {}, requests: {} });
       }
       for (const r of rows) {
         const m = minutes.get(r.minute);
@@ -419,7 +427,30 @@ export function createFleetService(
         const a = r.account ?? 'no cloud';
         m.accounts[a] = (m.accounts[a] ?? 0) + r.n;
       }
-      return { ...base, accounts, minutes: [...minutes.values()], truncated: first > minuteOf(p.startedAt) - 60_000 };
+      // Requests per account and minute, as every process counted them (an account's other work included).
+      const budget = deps.requests;
+      const clouds = await repo.cloudsOf(p.id);
+      if (budget && clouds.length) {
+        const keyed = await Promise.all(
+          clouds.map(async (c) => ({ email: c.email, key: await budget.keyOf(c.cloudId).catch(() => null) })),
+        );
+        const emailOf = new Map(keyed.filter((k) => k.key).map((k) => [k.key!, k.email]));
+        for (const r of await budget.read([...emailOf.keys()], new Date(first), new Date(last + 60_000))) {
+          const m = minutes.get(iso(new Date(r.minute)));
+          const email = emailOf.get(r.key);
+          if (m && email) m.requests[email] = (m.requests[email] ?? 0) + r.n;
+        }
+        for (const c of clouds) if (!accounts.includes(c.email)) accounts.push(c.email);
+        accounts.sort();
+      }
+      return {
+        ...base,
+        accounts,
+        budgetPerMinute: budget?.perMinute ?? 0,
+        backgroundPerMinute: Math.floor((budget?.perMinute ?? 0) * (budget?.backgroundShare ?? 1)),
+        minutes: [...minutes.values()],
+        truncated: first > minuteOf(p.startedAt) - 60_000,
+      };
     },
 
     async items(id: string, q: FleetItemsQuery): Promise<ListResult<FleetItem>> {

@@ -141,6 +141,16 @@ describe('plan and run', () => {
         0,
       ),
     ).toBe(2);
+    // Its requests to Cloudflare per minute, as the client counted them: the plan's 3 reads, and per change a read
+    // and a write, all against the account's budget per minute.
+    const requests = timeline.minutes.reduce(
+      (n: number, m: { requests: Record<string, number> }) => n + (m.requests[a.email] ?? 0),
+      0,
+    );
+    expect(requests).toBeGreaterThanOrEqual(4);
+    expect(requests).toBeLessThanOrEqual(sim.usage().get(a.accountId)!.requests);
+    expect(timeline.budgetPerMinute).toBeGreaterThan(0);
+    expect(timeline.backgroundPerMinute).toBeLessThan(timeline.budgetPerMinute);
   });
 
   it('selects by the list filter, not by ids', async () => {

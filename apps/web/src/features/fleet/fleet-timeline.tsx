@@ -10,8 +10,8 @@ const TimeChart = lazy(() => import('../../components/time-chart.tsx'));
 const COLORS = ['#0d6efd', '#6f42c1', '#20c997', '#fd7e14', '#d63384', '#6c757d'];
 
 /**
- * A run over time (issue 47): the domains done so far, and each Cloudflare account's domains per minute, which its
- * request budget paces, so a stalled or throttled account shows as a line that falls away.
+ * A run over time (issue 47): the domains done so far, and each Cloudflare account's requests per minute against the
+ * share of its budget background work may use (every process's requests of the account, its operators' included).
  */
 export function FleetTimelineCharts({ plan }: { plan: FleetPlan }) {
   const started = plan.state !== 'planning' && plan.state !== 'planned' && plan.run.total > plan.run.pending;
@@ -43,11 +43,23 @@ export function FleetTimelineCharts({ plan }: { plan: FleetPlan }) {
         { label: 'Done', color: '#198754', values: doneLine },
         { label: 'Failed', color: '#dc3545', values: failedLine },
       ],
-      accounts: t.accounts.map((a, i) => ({
-        label: a,
-        color: COLORS[i % COLORS.length]!,
-        values: t.minutes.map((m) => m.accounts[a] ?? 0),
-      })),
+      // Each account's requests a minute against what its budget lets background work send.
+      accounts: [
+        ...t.accounts.map((a, i) => ({
+          label: a,
+          color: COLORS[i % COLORS.length]!,
+          values: t.minutes.map((m) => m.requests[a] ?? 0),
+        })),
+        ...(t.backgroundPerMinute > 0
+          ? [
+              {
+                label: `Budget for background work (${t.backgroundPerMinute} a minute)`,
+                color: '#adb5bd',
+                values: t.minutes.map(() => t.backgroundPerMinute),
+              },
+            ]
+          : []),
+      ],
     };
   }, [t]);
   if (!started || !charts || !t) return null;
@@ -64,7 +76,7 @@ export function FleetTimelineCharts({ plan }: { plan: FleetPlan }) {
       <figure className="col-12 col-lg-6 mb-0">
         <div className="border rounded p-2 h-100">
           <figcaption className="small fw-semibold mb-1">
-            Domains per minute by Cloudflare account (each paced by its request budget)
+            Cloudflare requests per minute by account, against its budget
           </figcaption>
           <Suspense fallback={<LoadingSpinner />}>
             <TimeChart xs={charts.xs} series={charts.accounts} height={150} testId="fleet-timeline-accounts" />
