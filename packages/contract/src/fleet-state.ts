@@ -81,7 +81,7 @@ export const StateRedirectRuleSchema = z
     targetUrlValue: z
       .string()
       .max(4096)
-      .regex(/^https?:\/\/\S+$/i, { message: 'targetUrlValue must be an http(s) URL' })
+      .regex(/^https?:\/\/\S+$/i, { message: 'The target URL must be an http or https URL' })
       .optional(),
     targetUrlExpression: z.string().min(1).max(4096).optional(),
     statusCode: z.union(REDIRECT_STATUS_CODES.map((c) => z.literal(c))).optional(),
@@ -89,7 +89,7 @@ export const StateRedirectRuleSchema = z
   })
   .strict()
   .refine((r) => (r.targetUrlValue === undefined) !== (r.targetUrlExpression === undefined), {
-    message: 'Give targetUrlValue or targetUrlExpression, one of them',
+    message: 'Give the target URL or the target expression, one of them',
   });
 export type StateRedirectRule = z.infer<typeof StateRedirectRuleSchema>;
 
@@ -155,10 +155,10 @@ export type FleetStateChange = z.infer<typeof FleetStateChangeSchema>;
 export const FleetRunInputSchema = z
   .object({
     maxChanges: z
-      .number({ message: 'maxChanges must be a whole number' })
-      .int({ message: 'maxChanges must be a whole number' })
-      .min(0, { message: 'maxChanges must be 0 or more' })
-      .max(1_000_000, { message: 'maxChanges must be at most 1000000' })
+      .number({ message: 'The most domains to change must be a whole number' })
+      .int({ message: 'The most domains to change must be a whole number' })
+      .min(0, { message: 'The most domains to change must be 0 or more' })
+      .max(1_000_000, { message: 'The most domains to change must be at most 1,000,000' })
       .optional(),
   })
   .strict();
