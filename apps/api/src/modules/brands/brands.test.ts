@@ -10,6 +10,7 @@ describeNamedCatalogue(() => t, {
   noField: 'brandNo',
   label: 'brand',
   entity: 'brands',
+  defaults: { trafficFallPercent: null },
 });
 
 describe('brand list in-use parameters', () => {
@@ -27,6 +28,7 @@ describe('brand list in-use parameters', () => {
       headers: { authorization: admin },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toContain('checkInUseCloudId');
+    // Messages name fields as the forms do (never the key).
+    expect(bad.json().message).toContain('Check in use cloud');
   });
 });

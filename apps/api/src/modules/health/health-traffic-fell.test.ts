@@ -49,7 +49,9 @@ describe('the Traffic fell check through Check now', () => {
     expect(c.state).toBe('failing');
     expect(c.plane).toBe('Cloudflare');
     expect(c.label).toBe('Traffic fell');
-    expect(c.reason).toMatch(/^Requests fell \d+ % \([\d,]+ → [\d,]+\) against the week before; the brand's limit is 30 %$/);
+    expect(c.reason).toMatch(
+      /^Requests fell \d+ % \([\d,]+ → [\d,]+\) against the week before; the brand's limit is 30 %$/,
+    );
     const kept = await t.c.repos.traffic.days(id, day(-14), day(-1));
     const sum = (from: number, to: number) =>
       kept.filter((k) => k.day >= day(from) && k.day <= day(to)).reduce((n, k) => n + k.requests, 0);

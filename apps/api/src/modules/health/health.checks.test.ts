@@ -37,7 +37,12 @@ function run(o: {
     },
     now: () => NOW,
   } as unknown as CheckDeps;
-  return { asked, result: createHealthChecks(deps).run('d1', ['traffic_fell']).then(([r]) => r!) };
+  return {
+    asked,
+    result: createHealthChecks(deps)
+      .run('d1', ['traffic_fell'])
+      .then(([r]) => r!),
+  };
 }
 const week = (n: number) => Array.from({ length: 7 }, () => n);
 
@@ -77,9 +82,7 @@ describe('the Traffic fell check', () => {
   it('fails past the limit, with the numbers', async () => {
     const r = await run({ days: [...week(1_000), ...week(540)], limit: 30 }).result;
     expect(r.state).toBe('failing');
-    expect(r.reason).toBe(
-      "Requests fell 46 % (7,000 → 3,780) against the week before; the brand's limit is 30 %",
-    );
+    expect(r.reason).toBe("Requests fell 46 % (7,000 → 3,780) against the week before; the brand's limit is 30 %");
     // Just past the limit reads as past it, never as the limit itself.
     const edge = await run({ days: [...week(1_000), ...week(698)], limit: 30 }).result;
     expect(edge.state).toBe('failing');
