@@ -14,18 +14,15 @@ export type Brand = z.infer<typeof BrandSchema>;
 
 export const TRAFFIC_FALL_MESSAGE = 'Traffic fall must be a whole percent from 1 to 100';
 
-/** A whole percent from 1 to 100, or null (empty) for off. */
+/** A whole percent from 1 to 100, or null for off (the form sends null for an empty box). */
 const trafficFallPercent = () =>
-  z.preprocess(
-    (v) => (v === '' ? null : v),
-    z
-      .number({ message: TRAFFIC_FALL_MESSAGE })
-      .int(TRAFFIC_FALL_MESSAGE)
-      .min(1, TRAFFIC_FALL_MESSAGE)
-      .max(100, TRAFFIC_FALL_MESSAGE)
-      .nullable()
-      .optional(),
-  );
+  z
+    .number({ message: TRAFFIC_FALL_MESSAGE })
+    .int(TRAFFIC_FALL_MESSAGE)
+    .min(1, TRAFFIC_FALL_MESSAGE)
+    .max(100, TRAFFIC_FALL_MESSAGE)
+    .nullable()
+    .optional();
 
 export const BrandInputSchema = z.object({ name: requiredText(200, 'Name'), trafficFallPercent: trafficFallPercent() });
 export type BrandInput = z.infer<typeof BrandInputSchema>;
