@@ -21,9 +21,7 @@ export function createNamedRepository<E, X extends Record<string, unknown> = Rec
   const fields = { id: t.id, no: t.no, name: t.name, ...extra };
   /** The columns the input sets (a key it leaves out keeps its value). */
   const writes = (input: Record<string, unknown>) =>
-    Object.fromEntries(
-      ['name', ...Object.keys(extra)].filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
-    );
+    Object.fromEntries(['name', ...Object.keys(extra)].filter((k) => input[k] !== undefined).map((k) => [k, input[k]]));
   const page = searchList<Row>(db, {
     name: `fd_${getTableName(t.table)}`,
     from: t.table,

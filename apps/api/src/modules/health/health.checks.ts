@@ -1,4 +1,11 @@
-import { HEALTH_CHECKS, TRAFFIC_FALL_DAYS, type Domain, type HealthCheckKey, type HealthState, type Server } from '@fleetdesk/contract';
+import {
+  HEALTH_CHECKS,
+  TRAFFIC_FALL_DAYS,
+  type Domain,
+  type HealthCheckKey,
+  type HealthState,
+  type Server,
+} from '@fleetdesk/contract';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { HttpsProbeResult } from '../../integrations/proxy/https-probe.ts';
 import type { ProxyEndpoint } from '../../integrations/proxy/index.ts';
