@@ -585,6 +585,11 @@ export async function createContainer(
       probe: (p, host) =>
         probeHttps(p, host, { port: config.HEALTH_SITE_PORT, timeoutMs: config.HEALTH_TIMEOUT_SECONDS * 1000 }),
       webmaster: yandexWebmaster,
+      traffic: {
+        fallPercentOfBrand: async (brandId) => (await brands.get(brandId)).trafficFallPercent,
+        readState: (domainId) => repos.traffic.readState(domainId),
+        days: (domainId, since, until) => repos.traffic.days(domainId, since, until),
+      },
       acceptUntrustedCertificates: config.HEALTH_ACCEPT_UNTRUSTED_CERTS,
     }),
     fixes: createHealthFixes({ domains: services.domains, cloudFlare, registrar, webmaster: yandexWebmaster }),

@@ -5,12 +5,26 @@ export const BrandSchema = z.object({
   _id: IdSchema,
   brandNo: z.number().int(),
   name: z.string(),
+  /** The "Traffic fell" health check's limit (issue 47, decision 072): a fall of more than this % fails; null is off. */
+  trafficFallPercent: z.number().int().nullable(),
   isInUseCloudId: z.boolean().optional(),
   isInUseYandexWebmasterAccountId: z.boolean().optional(),
 });
 export type Brand = z.infer<typeof BrandSchema>;
 
-export const BrandInputSchema = z.object({ name: requiredText(200, 'Name') });
+export const TRAFFIC_FALL_MESSAGE = 'Traffic fall must be a whole percent from 1 to 100';
+
+/** A whole percent from 1 to 100, or null for off (the form sends null for an empty box). */
+const trafficFallPercent = () =>
+  z
+    .number({ message: TRAFFIC_FALL_MESSAGE })
+    .int(TRAFFIC_FALL_MESSAGE)
+    .min(1, TRAFFIC_FALL_MESSAGE)
+    .max(100, TRAFFIC_FALL_MESSAGE)
+    .nullable()
+    .optional();
+
+export const BrandInputSchema = z.object({ name: requiredText(200, 'Name'), trafficFallPercent: trafficFallPercent() });
 export type BrandInput = z.infer<typeof BrandInputSchema>;
 
 export const BrandListQuerySchema = ListQuerySchema.extend({

@@ -42,6 +42,8 @@ export const HEALTH_CHECKS = [
   { key: 'cf_tls13', plane: 'Cloudflare', label: 'TLS 1.3', cheap: false, fix: 'tls13' },
   { key: 'cf_waf', plane: 'Cloudflare', label: 'WAF rules', cheap: false, fix: 'waf_push' },
   { key: 'cf_dns', plane: 'Cloudflare', label: 'Apex and www records', cheap: true, fix: null },
+  // Reads the kept traffic (no provider call), so it runs with the cheap ones.
+  { key: 'traffic_fell', plane: 'Cloudflare', label: 'Traffic fell', cheap: true, fix: null },
   { key: 'site_https', plane: 'Hosting', label: 'Site over HTTPS', cheap: true, fix: null },
   { key: 'site_panel', plane: 'Hosting', label: 'Site on the panel', cheap: false, fix: null },
   { key: 'site_content', plane: 'Hosting', label: 'Content directory', cheap: false, fix: null },
@@ -52,6 +54,9 @@ export type HealthCheckKey = (typeof HEALTH_CHECKS)[number]['key'];
 export type HealthFix = NonNullable<(typeof HEALTH_CHECKS)[number]['fix']>;
 export const HEALTH_CHECK_KEYS = HEALTH_CHECKS.map((c) => c.key) as [HealthCheckKey, ...HealthCheckKey[]];
 export const healthCheckOf = (key: string) => HEALTH_CHECKS.find((c) => c.key === key);
+
+/** Days the "Traffic fell" check compares: the week to yesterday against the week before (decision 072). */
+export const TRAFFIC_FALL_DAYS = 14;
 
 /** The checks the console can fix: each one's single-domain Fix, and "Fix all" over the domains failing it. */
 export const HEALTH_FIXABLE_CHECKS = ['registrar_ns', 'cf_ssl', 'cf_tls13', 'cf_waf', 'yandex_host'] as const;

@@ -271,6 +271,8 @@ export async function checkDemoInfrastructure(c: Container) {
     await c.services.servers.testConnection(s.id, actor, { audit: false }).catch(() => undefined);
   for (const x of await c.database.db.select({ id: proxies.id }).from(proxies))
     await c.services.proxies.check(x.id, actor, { audit: false }).catch(() => undefined);
+  // The zones' traffic (the longest unread), so the first health checks' Traffic fell reads it, not "unknown".
+  await c.services.traffic.cycle(() => undefined).catch(() => undefined);
 }
 
 export const DEMO_NAMECHEAP_USER = 'fleetdesk-demo';

@@ -59,7 +59,14 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   const actor = systemActor('demo-seed');
   const regions = [];
   for (const name of DEMO_REGIONS) regions.push(await c.services.regions.create({ name }, actor));
-  for (const name of DEMO_BRANDS) await c.services.brands.create({ name }, actor);
+  // Bluefin's limit of the Traffic fell check (30 %): its bluefin-demo.org, whose traffic fell, fails it. The others
+  // leave the check off (their default).
+  const brandByName = new Map<string, string>();
+  for (const name of DEMO_BRANDS)
+    brandByName.set(
+      name,
+      (await c.services.brands.create({ name, trafficFallPercent: name === 'Bluefin' ? 30 : null }, actor))._id,
+    );
 
   // Proxies: a working one in each of three regions (the demo's forward proxies), and, on purpose, one that stopped
   // answering (nothing listens on port 1), alone in its region, so the proxy check shows a failure that no site or
@@ -259,7 +266,8 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
         domainName: z.name,
         status: 'active',
         cloudId: z.cloudId,
-        brandId: brand?._id ?? null,
+        // The fallen zone of the second account is Bluefin's (its Traffic fell check fails); the others the first's.
+        brandId: z.name === 'bluefin-demo.org' ? brandByName.get('Bluefin')! : (brand?._id ?? null),
         yandexWebmasterAccountId: webmaster._id,
       },
       actor,

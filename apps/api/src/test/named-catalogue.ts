@@ -4,7 +4,15 @@ import type { TestApp } from './harness.ts';
 /** The shared contract of a simple named list (brands, regions): CRUD, validation, uniqueness, search, paging, audit. */
 export function describeNamedCatalogue(
   getApp: () => TestApp,
-  o: { path: string; rule: string; noField: string; label: string; entity: string },
+  o: {
+    path: string;
+    rule: string;
+    noField: string;
+    label: string;
+    entity: string;
+    /** The entity's other fields as a new one has them (a brand's settings). */
+    defaults?: Record<string, unknown>;
+  },
 ) {
   const Label = o.label[0]!.toUpperCase() + o.label.slice(1);
   describe(`${o.path} CRUD`, () => {
@@ -32,7 +40,9 @@ export function describeNamedCatalogue(
       expect(empty.json().data.name).toBe('Gamma');
 
       const list = await t.inject({ method: 'GET', url: o.path, headers: h });
-      expect(list.json()).toEqual({ data: { items: [{ _id: e._id, [o.noField]: 1, name: 'Gamma' }], itemsCount: 1 } });
+      expect(list.json()).toEqual({
+        data: { items: [{ _id: e._id, [o.noField]: 1, name: 'Gamma', ...o.defaults }], itemsCount: 1 },
+      });
 
       const del = await t.inject({ method: 'DELETE', url: `${o.path}/${e._id}`, headers: h });
       expect(del.statusCode).toBe(200);

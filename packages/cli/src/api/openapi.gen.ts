@@ -89,7 +89,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -97,7 +97,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -257,7 +257,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -265,7 +265,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -385,7 +385,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -393,7 +393,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -742,6 +742,7 @@ export interface paths {
                                     isInUseCloudId?: boolean;
                                     isInUseYandexWebmasterAccountId?: boolean;
                                     name: string;
+                                    trafficFallPercent: number | null;
                                 }[];
                                 itemsCount: number;
                             };
@@ -774,6 +775,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
+                        trafficFallPercent?: number | null;
                     };
                 };
             };
@@ -792,6 +794,7 @@ export interface paths {
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
+                                trafficFallPercent: number | null;
                             };
                         };
                     };
@@ -836,6 +839,7 @@ export interface paths {
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
+                                trafficFallPercent: number | null;
                             };
                         } | {
                             data: {
@@ -864,6 +868,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
+                        trafficFallPercent?: number | null;
                     };
                 };
             };
@@ -882,6 +887,7 @@ export interface paths {
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
+                                trafficFallPercent: number | null;
                             };
                         };
                     };
@@ -930,6 +936,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
+                        trafficFallPercent?: number | null;
                     };
                 };
             };
@@ -948,6 +955,7 @@ export interface paths {
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
+                                trafficFallPercent: number | null;
                             };
                         };
                     };
@@ -2603,13 +2611,13 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     page?: number;
@@ -5231,7 +5239,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -5301,7 +5309,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -5376,7 +5384,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -6177,14 +6185,14 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     columns?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     search?: string;
@@ -6689,7 +6697,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -6697,7 +6705,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */
@@ -7520,13 +7528,13 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     page?: number;
@@ -7752,7 +7760,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -7760,7 +7768,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */
@@ -15624,7 +15632,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -15632,7 +15640,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */

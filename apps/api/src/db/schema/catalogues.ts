@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const brands = pgTable(
   'brands',
@@ -7,10 +7,13 @@ export const brands = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     brandNo: integer('brand_no').generatedAlwaysAsIdentity().notNull(),
     name: text('name').notNull(),
+    /** The "Traffic fell" check's limit in percent (1–100); null is off (issue 47). */
+    trafficFallPercent: integer('traffic_fall_percent'),
   },
   (t) => [
     uniqueIndex('brands_name_lower_uq').on(sql`lower(${t.name})`),
     index('brands_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    check('brands_traffic_fall_percent_ck', sql`${t.trafficFallPercent} BETWEEN 1 AND 100`),
   ],
 );
 

@@ -390,6 +390,56 @@ describe('delivery', () => {
     expect(smtp.mails.map((m) => m.subject)).toEqual([`[Fleetdesk] CRITICAL: Site over HTTPS failing on ${mine.name}`]);
   });
 
+  it('a rule on the Traffic fell check fires for a domain whose kept traffic fell past its brand’s limit', async () => {
+    const mail = await emailChannel();
+    await rule([mail._id], { scope: 'filter', filter: { failingCheck: 'traffic_fell' } });
+    const brand = await created('/api/brands', { name: 'Falling', trafficFallPercent: 30 });
+    const [cloud] = rowsOf<{ id: string }>(
+      await t.c.database.db.execute(sql`insert into clouds (email) values ('ops@example.com') returning id`),
+    );
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    /** A domain of the brand with a zone, its 14 kept days: 1,000 requests a day, then `after` a day. */
+    const zoned = async (after: number) => {
+      const d = await domain(brand._id);
+      await t.c.database.db.execute(
+        sql`update domains set cloud_id = ${cloud!.id}, cloud_zone_id = ${`zone-${d.id}`} where id = ${d.id}`,
+      );
+      const days = Array.from({ length: 14 }, (_, i) => ({
+        domainId: d.id,
+        day: day(-14 + i),
+        requests: i < 7 ? 1_000 : after,
+        pageViews: 0,
+        visits: 0,
+        threats: 0,
+        bytes: 0,
+        status2xx: 0,
+        status3xx: 0,
+        status4xx: 0,
+        status5xx: 0,
+      }));
+      await t.c.repos.traffic.keep({
+        domainId: d.id,
+        zoneId: `zone-${d.id}`,
+        readAt: new Date(),
+        keepFrom: day(-36),
+        days,
+      });
+      // The check as the health cycle runs it: read from what is kept, stored.
+      return { ...d, check: await t.c.services.health.recheck(d.id, 'traffic_fell') };
+    };
+    const fell = await zoned(500);
+    const held = await zoned(800);
+    expect(fell.check.state).toBe('failing');
+    expect(held.check.state).toBe('ok');
+    // Another check failing on another domain is not this rule's.
+    await setCheck((await domain()).id, 'failing', new Date(Date.now() - 60_000));
+
+    await evaluate();
+    await settled();
+    expect(smtp.mails.map((m) => m.subject)).toEqual([`[Fleetdesk] CRITICAL: Traffic fell failing on ${fell.name}`]);
+    expect(smtp.mails[0]!.text).toContain('7,000 → 3,500 requests (fell 50 %)');
+  });
+
   it('retries after a channel’s temporary failure and logs both attempts', async () => {
     const mail = await emailChannel();
     await rule([mail._id]);

@@ -4,9 +4,15 @@ import { brands } from '../../db/schema/index.ts';
 import { createNamedRepository } from '../../lib/named-repository.ts';
 
 export const createBrandsRepository = (db: Db) =>
-  createNamedRepository<Brand>(db, { table: brands, id: brands.id, no: brands.brandNo, name: brands.name }, (r) => ({
-    _id: r.id,
-    brandNo: r.no,
-    name: r.name,
-  }));
+  createNamedRepository<Brand, { trafficFallPercent: number | null }>(
+    db,
+    {
+      table: brands,
+      id: brands.id,
+      no: brands.brandNo,
+      name: brands.name,
+      extra: { trafficFallPercent: brands.trafficFallPercent },
+    },
+    (r) => ({ _id: r.id, brandNo: r.no, name: r.name, trafficFallPercent: r.trafficFallPercent }),
+  );
 export type BrandsRepository = ReturnType<typeof createBrandsRepository>;

@@ -10,6 +10,7 @@ describeNamedCatalogue(() => t, {
   noField: 'brandNo',
   label: 'brand',
   entity: 'brands',
+  defaults: { trafficFallPercent: null },
 });
 
 describe('brand list in-use parameters', () => {

@@ -1,4 +1,11 @@
-import { HEALTH_CHECKS, type Domain, type HealthCheckKey, type HealthState, type Server } from '@fleetdesk/contract';
+import {
+  HEALTH_CHECKS,
+  TRAFFIC_FALL_DAYS,
+  type Domain,
+  type HealthCheckKey,
+  type HealthState,
+  type Server,
+} from '@fleetdesk/contract';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { HttpsProbeResult } from '../../integrations/proxy/https-probe.ts';
 import type { ProxyEndpoint } from '../../integrations/proxy/index.ts';
@@ -35,6 +42,15 @@ export type CheckDeps = {
   cloudRegion(cloudId: string): Promise<string | null>;
   probe(p: ProxyEndpoint, host: string): Promise<HttpsProbeResult>;
   webmaster: Pick<YandexWebmasterService, 'domainHost' | 'summary'>;
+  /** The kept traffic (issue 47): the "Traffic fell" check reads it, never Cloudflare. */
+  traffic: {
+    /** The brand's limit in percent, or null when the check is off for it. */
+    fallPercentOfBrand(brandId: string): Promise<number | null>;
+    /** When the domain's traffic was last read and whether that read failed; null when never read. */
+    readState(domainId: string): Promise<{ readAt: Date; error: string | null } | null>;
+    /** The kept days from `since` to `until` (YYYY-MM-DD, UTC). */
+    days(domainId: string, since: string, until: string): Promise<{ day: string; requests: number }[]>;
+  };
   /** Accept a certificate the system does not trust (the demo's and tests' self-signed sites). */
   acceptUntrustedCertificates: boolean;
   now?: () => number;
@@ -71,6 +87,15 @@ const sameSet = (a: string[], b: string[]) => {
   const x = [...new Set(a.map((s) => s.toLowerCase().replace(/\.$/, '')))].sort();
   const y = [...new Set(b.map((s) => s.toLowerCase().replace(/\.$/, '')))].sort();
   return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/** A percent in words: whole, or to a tenth when the whole one would read as the limit it is compared with. */
+const pct = (x: number, limit: number) => {
+  for (const digits of [0, 1, 2]) {
+    const s = x.toFixed(digits);
+    if (x === limit || Number(s) !== limit) return s;
+  }
+  return x.toFixed(3);
 };
 
 /** Runs the checks of one domain (the cheap ones, or all); each one's failure is its own result, never a throw. */
@@ -174,6 +199,59 @@ export function createHealthChecks(deps: CheckDeps) {
       if (!www.length) return r(k, 'warning', observed, expected, 'There is no www record');
       if (!wwwOk) return r(k, 'failing', observed, expected, 'www does not point at the server');
       return r(k, 'ok', observed, expected);
+    },
+
+    async traffic_fell({ domain: d }) {
+      const k = 'traffic_fell';
+      if (!d.brandId) return na(k, 'The domain has no brand');
+      const limit = await deps.traffic.fallPercentOfBrand(d.brandId);
+      if (limit === null) return na(k, 'Off for this brand');
+      if (!d.cloudId || !d.cloudZoneId) return na(k, 'The domain has no Cloudflare zone');
+      const expected = `requests fall by at most ${limit} % against the week before`;
+      // Whole UTC days as the dashboard compares them: the 7 to yesterday against the 7 before (today is still
+      // being counted).
+      const dayOf = (offset: number) => new Date(now() + offset * DAY).toISOString().slice(0, 10);
+      const since = dayOf(-TRAFFIC_FALL_DAYS);
+      const until = dayOf(-1);
+      const state = await deps.traffic.readState(d._id);
+      if (!state) return r(k, 'unknown', null, expected, 'The traffic was not read from Cloudflare yet');
+      const kept = await deps.traffic.days(d._id, since, until);
+      // A read that succeeded after the window ended covers all of it (a day Cloudflare counted nothing for is
+      // not kept, and is zero); otherwise only the days kept count.
+      const whole = !state.error && state.readAt.toISOString().slice(0, 10) > until;
+      if (!whole && kept.length < TRAFFIC_FALL_DAYS) {
+        const failed = state.error ? `; the last read failed: ${state.error}` : '';
+        return r(
+          k,
+          'unknown',
+          null,
+          expected,
+          `Only ${kept.length} of the ${TRAFFIC_FALL_DAYS} days it compares are kept${failed}`.slice(0, 500),
+        );
+      }
+      const half = dayOf(-TRAFFIC_FALL_DAYS / 2);
+      let before = 0;
+      let after = 0;
+      for (const x of kept) {
+        if (x.day < half) before += x.requests;
+        else after += x.requests;
+      }
+      const n = (x: number) => x.toLocaleString('en-US');
+      const numbers = `${n(before)} → ${n(after)}`;
+      if (after >= before) {
+        const rose = before > 0 ? ` (rose ${pct(((after - before) / before) * 100, Infinity)} %)` : '';
+        return r(k, 'ok', `${numbers} requests${rose}`, expected);
+      }
+      const fall = ((before - after) / before) * 100;
+      const shown = pct(fall, limit);
+      if (fall <= limit) return r(k, 'ok', `${numbers} requests (fell ${shown} %)`, expected);
+      return r(
+        k,
+        'failing',
+        `${numbers} requests (fell ${shown} %)`,
+        expected,
+        `Requests fell ${shown} % (${numbers}) against the week before; the brand's limit is ${limit} %`,
+      );
     },
 
     async site_https({ domain: d }) {

@@ -119,7 +119,7 @@ describe('checks against the simulators', () => {
   it('a domain without any inputs is not applicable everywhere, never failing', async () => {
     const d = await create('domains', { domainName: `${unique('bare')}.com`, status: 'active' });
     const hh = await checkNow(d._id);
-    expect(hh.checks).toHaveLength(12);
+    expect(hh.checks).toHaveLength(13);
     for (const c of hh.checks) expect(c.state, c.check).toBe('na');
     expect(hh.state).toBe('na');
     expect(hh.problems).toBe(0);
@@ -422,7 +422,7 @@ describe('running and showing', () => {
     const s = sum.json().data;
     expect(s.cycle.message).toBe(r.message);
     expect(s.domains.unchecked).toBe(0);
-    expect(s.checks).toHaveLength(12);
+    expect(s.checks).toHaveLength(13);
   });
 
   it('check now over a fleet selection is a job', async () => {
@@ -437,7 +437,7 @@ describe('running and showing', () => {
       if (j.state === 'failed' || Date.now() > until) throw new Error(`job ${j.state}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(((await call('GET', `/api/domains/${d._id}/health`)).json().data as DomainHealth).checks).toHaveLength(12);
+    expect(((await call('GET', `/api/domains/${d._id}/health`)).json().data as DomainHealth).checks).toHaveLength(13);
   });
 
   it('counts Check now as an expensive action (its own per-user rate limit)', () => {
@@ -449,6 +449,7 @@ describe('running and showing', () => {
   it('refuses bad filters and unknown domains with a clear message', async () => {
     const bad = await call('GET', '/api/domains?failingCheck=nope');
     expect(bad.statusCode).toBe(400);
+    // Messages name fields as the forms do (never the key).
     expect(bad.json().message).toContain('Failing check must be a health check');
     const missing = await call('POST', '/api/domains/00000000-0000-4000-8000-000000000000/health/check');
     expect(missing.statusCode).toBe(404);

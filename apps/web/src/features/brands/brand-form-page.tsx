@@ -12,14 +12,24 @@ export function BrandFormPage() {
       resource={brandsApi}
       schema={BrandInputSchema}
       id={id}
-      defaultValues={{ name: '' }}
-      toValues={(brand) => ({ name: brand.name })}
+      defaultValues={{ name: '', trafficFallPercent: null }}
+      toValues={(brand) => ({ name: brand.name, trafficFallPercent: brand.trafficFallPercent })}
       paths={brandPaths}
     >
       {({ item }) => (
         <>
           {item && <StaticField label="№" value={item.brandNo} />}
           <TextField<BrandInput> name="name" label="Name" required maxLength={200} autoFocus />
+          {/* Not in the spec (decision 072): the "Traffic fell" health check's limit. */}
+          <TextField<BrandInput>
+            name="trafficFallPercent"
+            label="Traffic fall, %"
+            type="number"
+            min={1}
+            max={100}
+            step={1}
+            help="Off when empty: the Traffic fell check then reads Not applicable"
+          />
         </>
       )}
     </FormView>
