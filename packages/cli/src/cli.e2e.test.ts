@@ -220,6 +220,9 @@ describe('fleetdesk against a server', () => {
         d.tls13 = zone(domains.findIndex((x) => x.name === d.domain)).settings.tls_1_3.value === 'on' ? 'off' : 'on';
       fs.writeFileSync(path.join(home, 'pause.yaml'), YAML.stringify(doc));
 
+      // Every Cloudflare call from here on takes 1 s, planning's reads included: the run cannot end before the
+      // interrupt arrives (under load it did, and the SIGINT then met a process with no handler left).
+      sim.fail({ kind: 'slow', delayMs: 1000, count: 200 });
       const base = { ...process.env };
       delete base.FLEETDESK_URL;
       delete base.FLEETDESK_TOKEN;
@@ -239,8 +242,6 @@ describe('fleetdesk against a server', () => {
       );
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       const planId = await running;
-      // Every Cloudflare call from now on takes 2 s: the run is mid-way when the interrupt arrives.
-      sim.fail({ kind: 'slow', delayMs: 2000, count: 50 });
       child.kill('SIGINT');
       const code = await exited;
       sim.clearFailures();

@@ -90,6 +90,45 @@ export function useCloudflareSimApp() {
   return { t, sim: late(() => sim, 'The Cloudflare simulator') };
 }
 
+/**
+ * The fleet tests' set-up: one app for the file with its job workers running (not emptied between tests: each test
+ * makes its own accounts and domains), a Cloudflare simulator, and calls as a user holding every rule.
+ */
+export function useFleetApp(env: Record<string, string> = {}) {
+  let t: TestApp | undefined;
+  let sim: CloudflareSim | undefined;
+  let h = '';
+  let seq = 0;
+  beforeAll(async () => {
+    sim = await startCloudflareSim();
+    t = await createTestApp(
+      { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', FLEET_ACCOUNT_CONCURRENCY: '1', ...env },
+      { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
+    );
+    await t.c.startJobs({ periodic: false });
+    h = await t.tokenFor(['cnv']);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await sim?.close();
+  });
+  const app = late(() => t, 'The test app');
+  const call = (method: Method, url: string, payload?: object, auth = h) =>
+    app.inject({ method, url, headers: { authorization: auth }, payload });
+  return {
+    t: app,
+    sim: late(() => sim, 'The Cloudflare simulator'),
+    call,
+    /** POSTs and expects 201. */
+    async create(resource: string, payload: object) {
+      const res = await call('POST', `/api/${resource}`, payload);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data as { _id: string } & Record<string, unknown>;
+    },
+    unique: (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`,
+  };
+}
+
 /** A new account on the simulator and the console's cloud for it. */
 export async function cloudOnSim(
   sim: CloudflareSim,

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatCompact as compact } from '../lib/format.ts';
 
 /**
  * A small chart of figures over time (uPlot, decision 070): the Jobs screen's jobs per hour and a fleet run's
@@ -8,14 +9,6 @@ import 'uplot/dist/uPlot.min.css';
  */
 export type TimeSeries = { label: string; color: string; values: (number | null)[] };
 
-const compact = (n: number) =>
-  n >= 1e6
-    ? `${+(n / 1e6).toFixed(1)}M`
-    : n >= 1e4
-      ? `${+(n / 1e3).toFixed(0)}k`
-      : n >= 1e3
-        ? `${+(n / 1e3).toFixed(1)}k`
-        : String(n);
 const hhmm = (ts: number) =>
   new Date(ts * 1000).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 

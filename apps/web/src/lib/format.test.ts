@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY, formatBytes, formatDateTime, formatNumber, formatText, formatYesNo } from './format.ts';
+import { EMPTY, formatBytes, formatCompact, formatDateTime, formatNumber, formatText, formatYesNo } from './format.ts';
 
 describe('format', () => {
   it('formats booleans as Yes/No', () => {
@@ -30,5 +30,11 @@ describe('format', () => {
     expect(formatBytes(12.4 * 1024 ** 3)).toBe('12.4 GB');
     expect(formatBytes(1024 ** 2 - 1)).toBe('1.0 MB');
     expect(formatBytes(3 * 1024 ** 4)).toBe('3.0 TB');
+  });
+});
+
+describe('formatCompact', () => {
+  it('keeps an axis label short', () => {
+    expect([999, 1234, 12_345, 56_000, 1_200_000].map(formatCompact)).toEqual(['999', '1.2k', '12k', '56k', '1.2M']);
   });
 });

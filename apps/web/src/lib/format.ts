@@ -47,3 +47,11 @@ export function formatBytes(value: number | null | undefined): string {
   if (Number(scaled.toFixed(1)) >= 1024 && unit < BYTE_UNITS.length - 1) return `1.0 ${BYTE_UNITS[unit + 1]}`;
   return `${scaled.toFixed(1)} ${BYTE_UNITS[unit]}`;
 }
+
+/** 12,345 → "12.3k", 56,000 → "56k", 1,200,000 → "1.2M": a chart's axis stays narrow on a phone. */
+export function formatCompact(n: number): string {
+  if (n >= 1e6) return `${+(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${+(n / 1e3).toFixed(0)}k`;
+  if (n >= 1e3) return `${+(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}

@@ -1,37 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DNS_RULE_MESSAGES, FLEET_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { useFleetApp } from '../../test/fixtures.ts';
 
 // "Apply DNS template" as a fleet action, end to end: the job engine, the Cloudflare simulator, the DNS editor's path.
-let t: TestApp;
-let sim: CloudflareSim;
-let h: string;
-let seq = 0;
-
-beforeAll(async () => {
-  sim = await startCloudflareSim();
-  t = await createTestApp(
-    { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', FLEET_ACCOUNT_CONCURRENCY: '1' },
-    { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
-  );
-  await t.c.startJobs({ periodic: false });
-  h = await t.tokenFor(['cnv']);
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-});
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object) =>
-  t.inject({ method, url, headers: { authorization: h }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+const { sim, call, create, unique } = useFleetApp();
 
 async function account() {
   const email = `${unique('ops')}@example.com`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FLEET_MESSAGES,
   FLEET_STATE_EXPORT_PAGE,
@@ -7,40 +7,12 @@ import {
   type FleetPlan,
   type FleetStateExport,
 } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { useFleetApp } from '../../test/fixtures.ts';
 import { dnsStateDiff, wantedRecords } from './fleet.state.ts';
 
 // The fleet as code (issue 45): the state export and a desired-state file planned and run as a fleet plan, end to
 // end through the job engine and the Cloudflare simulator.
-let t: TestApp;
-let sim: CloudflareSim;
-let h: string;
-let seq = 0;
-
-beforeAll(async () => {
-  sim = await startCloudflareSim();
-  t = await createTestApp(
-    { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', FLEET_ACCOUNT_CONCURRENCY: '2' },
-    { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
-  );
-  await t.c.startJobs({ periodic: false });
-  h = await t.tokenFor(['cnv']);
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-});
-
-type Method = 'GET' | 'POST';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+const { t, sim, call, create, unique } = useFleetApp({ FLEET_ACCOUNT_CONCURRENCY: '2' });
 
 async function account() {
   const email = `${unique('ops')}@example.com`;

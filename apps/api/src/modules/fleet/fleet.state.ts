@@ -198,7 +198,7 @@ const lines = (xs: string[]) =>
 export function createFleetStateActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
   const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
-    String((await cf.getSetting(d._id, key, actor)).result.value);
+    String((await cf.getSetting(d, key, actor)).result.value);
 
   /** Reads each managed part and lists the differences; `apply` is what would make them so. */
   async function read(want: DesiredState, d: Domain, actor: Actor) {
@@ -220,24 +220,33 @@ export function createFleetStateActions(deps: FleetDeps) {
             actor,
           );
     }
-    if (want.ssl !== undefined) {
-      const v = await setting(d, 'ssl', actor);
-      seen.ssl = v;
-      const label = (x: string) => SSL_MODE_LABELS[x as keyof typeof SSL_MODE_LABELS] ?? x;
-      if (v !== want.ssl) {
-        changes.push({ area: 'ssl', op: 'change', subject: 'SSL mode', before: label(v), after: label(want.ssl) });
-        const value = want.ssl;
-        apply.ssl = () => cf.setSsl(d._id, value, actor);
-      }
-    }
-    if (want.tls13 !== undefined) {
-      const v = await setting(d, 'tls_1_3', actor);
-      seen.tls13 = v;
-      const label = (x: string) => TLS_1_3_LABELS[x as keyof typeof TLS_1_3_LABELS] ?? x;
-      if (v !== want.tls13) {
-        changes.push({ area: 'tls13', op: 'change', subject: 'TLS 1.3', before: label(v), after: label(want.tls13) });
-        const value = want.tls13;
-        apply.tls13 = () => cf.setTls13(d._id, value, actor);
+    // The zone settings a file sets are read, compared and set alike.
+    const settings = [
+      {
+        part: 'ssl',
+        key: 'ssl',
+        subject: 'SSL mode',
+        want: want.ssl,
+        labels: SSL_MODE_LABELS as Record<string, string>,
+        set: () => cf.setSsl(d._id, want.ssl!, actor),
+      },
+      {
+        part: 'tls13',
+        key: 'tls_1_3',
+        subject: 'TLS 1.3',
+        want: want.tls13,
+        labels: TLS_1_3_LABELS as Record<string, string>,
+        set: () => cf.setTls13(d._id, want.tls13!, actor),
+      },
+    ] as const;
+    for (const st of settings) {
+      if (st.want === undefined) continue;
+      const v = await setting(d, st.key, actor);
+      seen[st.part] = v;
+      const label = (x: string) => st.labels[x] ?? x;
+      if (v !== st.want) {
+        changes.push({ area: st.part, op: 'change', subject: st.subject, before: label(v), after: label(st.want) });
+        apply[st.part] = st.set;
       }
     }
     if (want.firewall !== undefined) {

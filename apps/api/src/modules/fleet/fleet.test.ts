@@ -1,39 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DNS_RULE_MESSAGES, FLEET_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { useFleetApp } from '../../test/fixtures.ts';
 
 // Fleet operations end to end: the real job engine, the Cloudflare simulator, the single-domain services.
-let t: TestApp;
-let sim: CloudflareSim;
-let h: string;
-let seq = 0;
-
-beforeAll(async () => {
-  sim = await startCloudflareSim();
-  t = await createTestApp(
-    { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', FLEET_ACCOUNT_CONCURRENCY: '1' },
-    { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
-  );
-  await t.c.startJobs({ periodic: false });
-  h = await t.tokenFor(['cnv']);
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-});
+const { t, sim, call, create, unique } = useFleetApp();
 beforeEach(() => sim.clearFailures());
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, auth = h) =>
-  t.inject({ method, url, headers: { authorization: auth }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 
 async function account() {
   const email = `${unique('ops')}@example.com`;

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatCompact as compact } from '../../lib/format.ts';
 import type { DashboardTraffic, DomainTraffic, TrafficDay } from '@fleetdesk/contract';
 
 /**
@@ -37,15 +38,6 @@ const CHARTS: Chart[] = [
 ];
 
 const number = (n: number) => n.toLocaleString('en-US');
-/** 12,345 → "12.3k": the axes stay narrow on a phone. */
-const compact = (n: number) =>
-  n >= 1e6
-    ? `${+(n / 1e6).toFixed(1)}M`
-    : n >= 1e4
-      ? `${+(n / 1e3).toFixed(0)}k`
-      : n >= 1e3
-        ? `${+(n / 1e3).toFixed(1)}k`
-        : String(n);
 const dayLabel = (ts: number) =>
   new Date(ts * 1000).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const utc = (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
