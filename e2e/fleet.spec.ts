@@ -99,6 +99,55 @@ test('filter by brand, select all matching, plan an SSL change, run it and see i
   await expect(page.getByRole('radio', { name: /^Full strict/ })).toBeChecked();
 });
 
+test('Revert this run: the revert is planned from the page of the run, shown, run, and the domains are back', async ({
+  page,
+  request,
+}) => {
+  const s = await setUp(request);
+  const headers = { Authorization: await apiToken(request) };
+  const created = await request.post('/api/fleet/plans', {
+    headers,
+    data: { selection: { ids: s.domains.map((d) => d._id) }, action: { kind: 'ssl', value: 'strict' } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { _id: id, planNo } = ((await created.json()) as { data: { _id: string; planNo: number } }).data;
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/api/fleet/plans/${id}`, { headers })).json()) as { data: { state: string } }).data
+          .state,
+      { timeout: 30_000 },
+    )
+    .toBe('planned');
+  expect((await request.post(`/api/fleet/plans/${id}/run`, { headers })).ok()).toBe(true);
+
+  await signIn(page);
+  await page.goto(`/fleet/${id}`);
+  await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Revert this run' }).click();
+  await dialog(page).getByRole('button', { name: 'Plan the revert' }).click();
+
+  // The revert is a plan of its own, read and shown before anything runs.
+  await expect(page.getByText(`Puts back what plan #${planNo} changed`)).toBeVisible();
+  await expect(page.getByText(`Revert plan #${planNo} (Set the SSL mode)`)).toBeVisible();
+  await expect(page.getByText('Planned', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByLabel('Will change: 3')).toBeVisible();
+  const rows = tableRows(page.getByRole('region', { name: 'Domains of the plan' }));
+  for (const d of s.domains) {
+    const row = rows.filter({ hasText: d.name });
+    await expect(row).toContainText('SSL mode: Full strict');
+    await expect(row).toContainText('SSL mode: Off');
+  }
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await dialog(page).getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('run-text')).toHaveText('3 of 3 domains changed');
+
+  // Read back from Cloudflare on a domain's page: the mode before the run.
+  await page.goto(`/domains/${s.domains[1]!._id}/cloud-flare/update-ssl-settings`);
+  await expect(page.getByRole('radio', { name: /^Off/ })).toBeChecked();
+});
+
 test('a partly failing run reads the same on the plan page, the fleet list and the Jobs screen', async ({
   page,
   request,

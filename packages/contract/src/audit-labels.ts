@@ -23,6 +23,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   resume_plan: 'resumed',
   cancel_plan: 'cancelled',
   retry_failed: 'retried the failed domains of',
+  force_revert_row: 'ticked a changed-since row to revert in',
+  unforce_revert_row: 'unticked a changed-since row of',
   set_firewall_rules: 'set the firewall templates of',
   test_connection: 'tested the connection to',
   test: 'sent a test message through',

@@ -24,6 +24,7 @@ export const FLEET_DOMAIN_PLACEHOLDER = '{domain}';
 
 export const FLEET_MESSAGES = {
   notFound: 'Fleet plan not found',
+  itemNotFound: 'No such row in this plan',
   empty: 'The selection holds no domains',
   tooMany: `A fleet plan may hold at most ${FLEET_PLAN_MAX.toLocaleString('en-US')} domains; narrow the filter`,
   idsTooMany: `Send at most ${FLEET_IDS_MAX} ids; for more, send the filter`,
@@ -46,6 +47,25 @@ export const FLEET_MESSAGES = {
   yandexRule: 'Fixing Yandex hosts needs the Yandex Webmaster area',
   templateNotFound: 'The DNS template does not exist',
   noServerIp: 'The domain has no server, and the template uses {serverIp}',
+} as const;
+
+/** Undo of a fleet run (issue 44): a revert plan puts back what the run changed, never what was changed since. */
+export const FLEET_REVERT_MESSAGES = {
+  planElsewhere: 'A revert is planned from its run: POST /api/fleet/plans/{id}/revert',
+  notStarted: (state: string) => `A ${state} plan has not run: there is nothing to revert`,
+  running: 'The run is still going: pause it or let it end before reverting it',
+  nothing: 'The run changed no domain: there is nothing to revert',
+  kind: {
+    purge_cache: 'A cache purge cannot be undone',
+    create_zone: "A revert does not delete the zones the run created: delete a zone on its domain's page",
+    health_fix: 'A health fix is not reverted: each check has its own fix',
+    waf_push: "A push does not keep the zone's rules it replaced, so they cannot be put back",
+  } as Partial<Record<string, string>>,
+  notRecorded: 'No value was recorded before this change (the run predates undo): not revertible',
+  changedSince: (what: string) => `Changed since: not reverted (${what})`,
+  onlyChangedSince: 'Only a row changed since the run can be ticked to revert it anyway',
+  notPlanned: 'Rows can be ticked only while the revert is planned and not yet run',
+  forced: (what: string) => `Ticked: reverted even though it changed since the run (${what})`,
 } as const;
 
 const dnsType = z.preprocess(
@@ -121,6 +141,13 @@ export const FleetActionSchema = z.discriminatedUnion(
       kind: z.literal('set_status'),
       status: z.enum(['active', 'inactive'], { message: 'Status must be active or inactive' }),
     }),
+    /** The inverse of a run's changes (each item carries what its domain's change recorded); planned from that run. */
+    z.object({
+      kind: z.literal('revert'),
+      planId: IdSchema,
+      planNo: z.number().int(),
+      actionKind: z.string().max(40),
+    }),
   ],
   { error: () => 'Choose an action' },
 );
@@ -144,6 +171,7 @@ export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
   set_server: 'Set the server',
   set_brand: 'Set the brand',
   set_status: 'Set the status',
+  revert: 'Revert a run',
 };
 
 /** A short sentence of what the action does, for the plan's header. */
@@ -167,6 +195,8 @@ export function describeFleetAction(a: FleetAction): string {
         : FLEET_ACTION_LABELS.dns_template;
     case 'redirects':
       return `Redirect rules → ${plural(a.rules.length, 'rule')}`;
+    case 'revert':
+      return `Revert plan #${a.planNo} (${FLEET_ACTION_LABELS[a.actionKind as FleetActionKind] ?? a.actionKind})`;
     case 'state':
       return `Desired state of ${plural(a.domains, 'domain')}${a.purge ? ` (${plural(a.purge, 'domain')} purging unlisted records)` : ''}`;
     case 'health_fix': {
@@ -229,6 +259,10 @@ export const FleetItemSchema = z.object({
   error: z.string().nullable(),
   /** A state plan's differences for the domain, one per record or setting; null for the other kinds. */
   changes: z.array(FleetStateChangeSchema).nullable(),
+  /** A revert's row left alone because its domain changed since the run; it can be ticked to revert it anyway. */
+  changedSince: z.boolean(),
+  /** Ticked: this changed-since row is reverted all the same. */
+  forced: z.boolean(),
 });
 export type FleetItem = z.infer<typeof FleetItemSchema>;
 
@@ -282,6 +316,8 @@ export const FleetPlanSchema = z.object({
   plannedAt: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** Whether "Revert this run" can be offered, and why not when it cannot. */
+  revert: z.object({ possible: z.boolean(), reason: z.string().nullable() }),
 });
 export type FleetPlan = z.infer<typeof FleetPlanSchema>;
 
@@ -317,9 +353,27 @@ export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
 
 export const FleetPlanInputSchema = z.object({
   selection: FleetSelectionSchema,
-  action: FleetActionSchema.refine((a) => a.kind !== 'state', { message: FLEET_STATE_MESSAGES.planElsewhere }),
+  action: FleetActionSchema.refine((a) => a.kind !== 'state', { message: FLEET_STATE_MESSAGES.planElsewhere }).refine(
+    (a) => a.kind !== 'revert',
+    { message: FLEET_REVERT_MESSAGES.planElsewhere },
+  ),
 });
 export type FleetPlanInput = z.infer<typeof FleetPlanInputSchema>;
+
+/** A row of a plan: its plan's id and its number in the plan. */
+export const FleetItemParamsSchema = z.object({
+  id: IdSchema,
+  seq: z.coerce
+    .number({ message: 'The row must be a number' })
+    .int({ message: 'The row must be a whole number' })
+    .min(1, { message: 'The row must be 1 or more' })
+    .max(FLEET_PLAN_MAX, { message: `The row must be at most ${FLEET_PLAN_MAX}` }),
+});
+/** Tick (true) or untick a revert's row that changed since its run. */
+export const FleetForceInputSchema = z
+  .object({ force: z.boolean({ message: 'force must be true or false' }) })
+  .strict();
+export type FleetForceInput = z.infer<typeof FleetForceInputSchema>;
 
 export const FLEET_CSV_COLUMNS = ['Domain', 'Cloud', 'Outcome', 'Now', 'After', 'Reason', 'Run', 'Error'] as const;
 

@@ -6549,6 +6549,10 @@ export interface paths {
                                     jobId: string | null;
                                     plannedAt: string | null;
                                     planNo: number;
+                                    revert: {
+                                        possible: boolean;
+                                        reason: string | null;
+                                    };
                                     run: {
                                         cancelled: number;
                                         done: number;
@@ -6690,6 +6694,13 @@ export interface paths {
                             kind: "set_status";
                             /** @enum {string} */
                             status: "active" | "inactive";
+                        } | {
+                            actionKind: string;
+                            /** @enum {string} */
+                            kind: "revert";
+                            /** Format: uuid */
+                            planId: string;
+                            planNo: number;
                         };
                         selection: {
                             ids: string[];
@@ -6766,6 +6777,10 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;
@@ -6856,6 +6871,10 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;
@@ -6950,6 +6969,10 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;
@@ -7046,6 +7069,7 @@ export interface paths {
                                 items: {
                                     after: string | null;
                                     before: string | null;
+                                    changedSince: boolean;
                                     changes: {
                                         after: string | null;
                                         /** @enum {string} */
@@ -7062,6 +7086,7 @@ export interface paths {
                                     domainId: string | null;
                                     domainName: string;
                                     error: string | null;
+                                    forced: boolean;
                                     /** @enum {string} */
                                     outcome: "pending" | "change" | "same" | "refused";
                                     reason: string | null;
@@ -7078,6 +7103,79 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fleet/plans/{id}/items/{seq}/force": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    seq: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        force: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                after: string | null;
+                                before: string | null;
+                                changedSince: boolean;
+                                changes: {
+                                    after: string | null;
+                                    /** @enum {string} */
+                                    area: "dns" | "ssl" | "tls13" | "firewall" | "redirects";
+                                    before: string | null;
+                                    /** @enum {string} */
+                                    op: "add" | "change" | "remove";
+                                    subject: string;
+                                }[] | null;
+                                cloudEmail: string | null;
+                                /** Format: uuid */
+                                cloudId: string | null;
+                                /** Format: uuid */
+                                domainId: string | null;
+                                domainName: string;
+                                error: string | null;
+                                forced: boolean;
+                                /** @enum {string} */
+                                outcome: "pending" | "change" | "same" | "refused";
+                                reason: string | null;
+                                seq: number;
+                                /** @enum {string} */
+                                status: "pending" | "running" | "done" | "changed_failing" | "same" | "failed" | "skipped" | "cancelled";
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -7149,6 +7247,10 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;
@@ -7241,6 +7343,10 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;
@@ -7333,6 +7439,106 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
+                                run: {
+                                    cancelled: number;
+                                    done: number;
+                                    failed: number;
+                                    pending: number;
+                                    same: number;
+                                    skipped: number;
+                                    stillFailing: number;
+                                    total: number;
+                                };
+                                runText: string;
+                                startedAt: string | null;
+                                /** @enum {string} */
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                stateText: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fleet/plans/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                accounts: {
+                                    cancelled: number;
+                                    cloudEmail: string | null;
+                                    /** Format: uuid */
+                                    cloudId: string | null;
+                                    done: number;
+                                    failed: number;
+                                    pending: number;
+                                    same: number;
+                                    skipped: number;
+                                    stillFailing: number;
+                                    total: number;
+                                }[];
+                                action: {
+                                    [key: string]: unknown;
+                                };
+                                actionKind: string;
+                                actionLabel: string;
+                                counts: {
+                                    change: number;
+                                    pending: number;
+                                    refused: number;
+                                    same: number;
+                                    total: number;
+                                };
+                                createdAt: string;
+                                createdBy: string | null;
+                                description: string;
+                                error: string | null;
+                                etaSeconds: number | null;
+                                finishedAt: string | null;
+                                /** Format: uuid */
+                                jobId: string | null;
+                                plannedAt: string | null;
+                                planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;
@@ -7431,6 +7637,10 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;
@@ -7708,6 +7918,10 @@ export interface paths {
                                 jobId: string | null;
                                 plannedAt: string | null;
                                 planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
                                 run: {
                                     cancelled: number;
                                     done: number;

@@ -94,6 +94,10 @@ export const fleetPlanItems = pgTable(
     status: text('status').notNull().default('pending'),
     error: text('error'),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** What the step changed, as it can be put back (fleet.revert.ts, migration 0052); null when nothing was. */
+    undo: jsonb('undo').$type<unknown>(),
+    /** A revert's row changed since its run, ticked to be reverted all the same. */
+    forced: boolean('forced').notNull().default(false),
   },
   (t) => [
     primaryKey({ name: 'fleet_plan_items_pk', columns: [t.planId, t.seq] }),

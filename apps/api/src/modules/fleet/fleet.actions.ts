@@ -19,6 +19,7 @@ import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { HealthService } from '../health/health.service.ts';
 import { contentKey, dnsTemplateDiff, dnsTemplateDiffText, type TemplateDiff } from './dns-template-diff.ts';
+import { dnsUndo, type UndoStep } from './fleet.undo.ts';
 
 /**
  * Each fleet action, for one domain: what planning reads (through the same services, so the same throttled,
@@ -53,7 +54,12 @@ export type PlanResult = {
   seen: unknown;
 };
 /** changed_failing: a health fix made at the provider whose check still fails for another reason (`reason` says why). */
-export type RunResult = { status: 'done' | 'changed_failing' | 'same' | 'skipped'; reason?: string };
+export type RunResult = {
+  status: 'done' | 'changed_failing' | 'same' | 'skipped';
+  reason?: string;
+  /** What the step changed, as it can be put back (fleet.undo.ts); absent for a step nothing can undo. */
+  undo?: UndoStep[];
+};
 
 /** Labels of the server or brand an action sets, resolved once per plan. */
 export type TargetLabels = { server?: string | null; brand?: string | null };
@@ -120,7 +126,7 @@ export const ruleKey = (r: RuleView) =>
     r.preserveQueryString,
   ]);
 const rulesKey = (rules: RuleView[]) => rules.map(ruleKey);
-const rulesText = (rules: RuleView[]) =>
+export const rulesText = (rules: RuleView[]) =>
   rules.length === 0
     ? 'no redirect rules'
     : rules
@@ -158,7 +164,8 @@ export function createFleetActions(deps: FleetDeps) {
     d: Domain,
     actor: Actor,
   ): Promise<
-    { ok: false; refusal: string } | { ok: true; diff: TemplateDiff; text: { before: string; after: string } }
+    | { ok: false; refusal: string }
+    | { ok: true; diff: TemplateDiff; text: { before: string; after: string }; zone: DnsRecord[] }
   > => {
     const t = a.template;
     if (!t) return { ok: false, refusal: FLEET_MESSAGES.templateNotFound };
@@ -168,7 +175,7 @@ export function createFleetActions(deps: FleetDeps) {
     const all = await dnsNow(d, actor);
     const drafts = renderDnsTemplate(t.records, { domain: d.domainName, serverIp: ip ?? '' });
     const diff = dnsTemplateDiff(drafts, d.domainName, all);
-    return { ok: true, diff, text: dnsTemplateDiffText(diff, all) };
+    return { ok: true, diff, text: dnsTemplateDiffText(diff, all), zone: all };
   };
 
   const domainField = (a: FleetAction, d: Domain, labels: TargetLabels) => {
@@ -328,7 +335,15 @@ export function createFleetActions(deps: FleetDeps) {
         if (field.now !== seen) return changed(seen, field.now);
         const key = a.kind === 'set_server' ? 'serverId' : a.kind === 'set_brand' ? 'brandId' : 'status';
         await domains.update(d._id, { [key]: field.want }, actor);
-        return { status: 'done' };
+        const area = a.kind === 'set_server' ? 'server' : a.kind === 'set_brand' ? 'brand' : 'status';
+        const undo: UndoStep = {
+          area,
+          before: field.now ?? null,
+          after: field.want ?? null,
+          beforeText: field.nowText,
+          afterText: field.wantText,
+        };
+        return { status: 'done', undo: [undo] };
       }
       if (a.kind === 'health_fix') {
         // Read again (and stored): already ok is "same", no longer failing or changed since the plan is skipped.
@@ -357,7 +372,7 @@ export function createFleetActions(deps: FleetDeps) {
           if (v !== seen) return changed(seen, v);
           if (a.kind === 'ssl') await cf.setSsl(d._id, a.value, actor);
           else await cf.setTls13(d._id, a.value, actor);
-          return { status: 'done' };
+          return { status: 'done', undo: [{ area: a.kind, before: v, after: a.value }] };
         }
         case 'waf_push': {
           const st = await cf.firewallRulesState(d, actor);
@@ -366,29 +381,32 @@ export function createFleetActions(deps: FleetDeps) {
           return { status: 'done' };
         }
         case 'waf_set_push': {
-          const saved = (await domains.getFirewallRules(d._id)).map((r) => `${r.ruleId}:${r.priority}`);
+          const rules = await domains.getFirewallRules(d._id);
+          const saved = rules.map((r) => `${r.ruleId}:${r.priority}`);
           if (!sameJson(saved, seen)) return changed((seen as string[] | null)?.length ?? 0, saved.length);
           await domains.saveFirewallRules(d._id, { cloudFirewallRules: a.cloudFirewallRules }, actor);
           await cf.updateFirewallRules(d._id, actor);
-          return { status: 'done' };
+          const pick = (rs: typeof rules) =>
+            rs.map((r) => ({ ruleId: r.ruleId, priority: r.priority, rule: r.ruleName }));
+          return {
+            status: 'done',
+            undo: [{ area: 'firewall', before: pick(rules), after: pick(await domains.getFirewallRules(d._id)) }],
+          };
         }
         case 'dns_add': {
           const rn = recordName(a.record.name, name);
           const content = fill(a.record.content, name)!;
           const key = (c: string) => contentKey(a.record.type.toUpperCase(), c);
-          if (matching(await dnsNow(d, actor), a.record.type, rn).some((r) => key(r.content) === key(content)))
-            return already;
-          await cf.changeDnsRecords(
-            d._id,
-            { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] },
-            actor,
-          );
-          return { status: 'done' };
+          const zone = await dnsNow(d, actor);
+          if (matching(zone, a.record.type, rn).some((r) => key(r.content) === key(content))) return already;
+          const batch = { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] };
+          return { status: 'done', undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor))] };
         }
         case 'dns_set': {
           const rn = recordName(a.name, name);
           const content = fill(a.content, name)!;
-          const now = matching(await dnsNow(d, actor), a.type, rn);
+          const zone = await dnsNow(d, actor);
+          const now = matching(zone, a.type, rn);
           if (
             now.length &&
             now.every((r) => contentKey(a.type.toUpperCase(), r.content) === contentKey(a.type.toUpperCase(), content))
@@ -407,27 +425,32 @@ export function createFleetActions(deps: FleetDeps) {
               ttl: r.ttl,
               ...(r.priority !== undefined ? { priority: r.priority } : {}),
             }));
-          await cf.changeDnsRecords(d._id, { deletes: [], patches, posts: [] } as never, actor);
-          return { status: 'done' };
+          const batch = { deletes: [], patches, posts: [] };
+          return {
+            status: 'done',
+            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor))],
+          };
         }
         case 'dns_delete': {
           const rn = recordName(a.name, name);
-          const now = matching(await dnsNow(d, actor), a.type, rn);
+          const zone = await dnsNow(d, actor);
+          const now = matching(zone, a.type, rn);
           if (!now.length) return already;
           const ids = now.map((r) => r.id).sort();
           if (!sameJson(ids, seen))
             return changed(plural((seen as string[]).length, 'record'), plural(ids.length, 'record'));
-          await cf.changeDnsRecords(d._id, { deletes: ids.map((id) => ({ id })), patches: [], posts: [] }, actor);
-          return { status: 'done' };
+          const batch = { deletes: ids.map((id) => ({ id })), patches: [], posts: [] };
+          return { status: 'done', undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor))] };
         }
         case 'redirects': {
-          const now = rulesKey((await cf.getRedirectRules(d, actor)).rules as RuleView[]);
+          const rules = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
+          const now = rulesKey(rules);
           const want = redirectRulesFor(a.rules, name);
           if (sameJson(now, rulesKey(want))) return already;
           if (!sameJson(now, seen))
             return changed(plural((seen as string[]).length, 'rule'), plural(now.length, 'rule'));
           await cf.setRedirectRules(d._id, { rules: want }, actor);
-          return { status: 'done' };
+          return { status: 'done', undo: [{ area: 'redirects', before: rules, after: want }] };
         }
         case 'dns_template': {
           const r = await templateDiff(a, d, actor);
@@ -441,8 +464,11 @@ export function createFleetActions(deps: FleetDeps) {
             );
           if (diff.refusal) return { status: 'skipped', reason: diff.refusal };
           // One batch: Cloudflare applies it all or nothing.
-          await cf.changeDnsRecords(d._id, { deletes: [], patches: diff.patches, posts: diff.posts } as never, actor);
-          return { status: 'done' };
+          const batch = { deletes: [], patches: diff.patches, posts: diff.posts };
+          return {
+            status: 'done',
+            undo: [dnsUndo(r.zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor))],
+          };
         }
         case 'purge_cache':
           await cf.purgeCache(d._id, actor);

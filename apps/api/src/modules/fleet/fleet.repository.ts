@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE, type FleetItemsQuery, type FleetPlanState } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { clouds, domains, fleetPlanItems, fleetPlans } from '../../db/schema/index.ts';
@@ -7,7 +7,20 @@ import { likePattern, pageOffset } from '../../http/list-query.ts';
 export type FleetPlanRow = typeof fleetPlans.$inferSelect;
 export type FleetItemRow = typeof fleetPlanItems.$inferSelect;
 export type FleetItemPatch = Partial<
-  Pick<FleetItemRow, 'outcome' | 'before' | 'after' | 'reason' | 'seen' | 'changes' | 'status' | 'error' | 'finishedAt'>
+  Pick<
+    FleetItemRow,
+    | 'outcome'
+    | 'before'
+    | 'after'
+    | 'reason'
+    | 'seen'
+    | 'changes'
+    | 'status'
+    | 'error'
+    | 'finishedAt'
+    | 'undo'
+    | 'forced'
+  >
 >;
 
 /** Rows inserted per statement when a plan is created (well under PostgreSQL's 65,535 parameters). */
@@ -302,6 +315,24 @@ export function createFleetRepository(db: Db) {
         .update(fleetPlanItems)
         .set({ status: 'cancelled', finishedAt: new Date() })
         .where(and(open, isNull(fleetPlanItems.error)));
+    },
+
+    /** The steps of a run that changed their domain, after item `afterSeq` (a revert is planned from them). */
+    async changedItems(planId: string, afterSeq: number, limit: number): Promise<FleetItemRow[]> {
+      return db
+        .select()
+        .from(fleetPlanItems)
+        .where(
+          and(
+            eq(fleetPlanItems.planId, planId),
+            eq(fleetPlanItems.outcome, 'change'),
+            // A state row skipped for a part that moved may have changed its other parts (their undo is kept).
+            or(inArray(fleetPlanItems.status, ['done', 'changed_failing']), isNotNull(fleetPlanItems.undo)),
+            gt(fleetPlanItems.seq, afterSeq),
+          ),
+        )
+        .orderBy(asc(fleetPlanItems.seq))
+        .limit(limit);
     },
 
     /** One batch of the CSV, after item `afterSeq`. */

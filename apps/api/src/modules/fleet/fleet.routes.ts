@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import {
+  FleetForceInputSchema,
+  FleetItemParamsSchema,
   FleetItemSchema,
   FleetItemsQuerySchema,
   FleetPlanInputSchema,
@@ -12,6 +14,7 @@ import {
   ListQuerySchema,
   dataOf,
   listOf,
+  type FleetForceInput,
   type FleetItemsQuery,
   type FleetPlan,
   type FleetPlanInput,
@@ -80,6 +83,26 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
     async (req) => ({
       data: await service.run(idOf(req), req.actor, (req.body as FleetRunInput | null | undefined) ?? {}),
     }),
+  );
+  // Undo (issue 44): a revert of the run, planned and shown like any plan; a changed-since row ticked or not.
+  app.post(`${path}/:id/revert`, { config, schema: { tags, params, response: { 201: one } } }, async (req, reply) =>
+    reply.status(201).send({ data: await service.revert(idOf(req), req.actor) }),
+  );
+  app.post(
+    `${path}/:id/items/:seq/force`,
+    {
+      config,
+      schema: {
+        tags,
+        params: FleetItemParamsSchema,
+        body: FleetForceInputSchema,
+        response: { 200: dataOf(FleetItemSchema) },
+      },
+    },
+    async (req) => {
+      const { id, seq } = req.params as { id: string; seq: number };
+      return { data: await service.forceItem(id, seq, (req.body as FleetForceInput).force, req.actor) };
+    },
   );
   verb('pause', service.pause);
   verb('resume', service.resume);

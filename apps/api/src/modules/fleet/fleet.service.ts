@@ -3,6 +3,7 @@ import {
   FLEET_CSV_COLUMNS,
   FLEET_MESSAGES,
   FLEET_PLAN_MAX,
+  FLEET_REVERT_MESSAGES,
   FLEET_STATE_MESSAGES,
   FleetActionSchema,
   describeFleetAction,
@@ -38,7 +39,9 @@ import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
+import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
+import type { UndoStep } from './fleet.undo.ts';
 
 export const FLEET_PLAN_JOB = 'fleet.plan';
 export const FLEET_RUN_JOB = 'fleet.run';
@@ -102,6 +105,7 @@ export function createFleetService(
   const { repo, audit } = deps;
   const actions = createFleetActions(deps);
   const stateActions = createFleetStateActions(deps);
+  const revertActions = createFleetRevertActions(deps);
 
   const mustFind = async (id: string) => {
     const p = await repo.findPlan(id);
@@ -151,9 +155,20 @@ export function createFleetService(
     return Math.ceil(left / (done / seconds));
   };
 
+  /** Why the plan's run cannot be reverted (null when it can): its kind, its state, or nothing changed. */
+  const revertBlocker = (p: FleetPlanRow, action: FleetAction, changed: number): string | null => {
+    const byKind = FLEET_REVERT_MESSAGES.kind[action.kind];
+    if (byKind) return byKind;
+    if (!p.startedAt) return FLEET_REVERT_MESSAGES.notStarted(p.state);
+    if (p.state === 'running') return FLEET_REVERT_MESSAGES.running;
+    if (changed === 0) return FLEET_REVERT_MESSAGES.nothing;
+    return null;
+  };
+
   const toPlan = async (p: FleetPlanRow): Promise<FleetPlan> => {
     const action = p.action as FleetAction;
     const { counts, run, tally, accounts } = await countsOf(p);
+    const blocker = revertBlocker(p, action, run.done);
     return {
       _id: p.id,
       planNo: p.planNo,
@@ -175,6 +190,7 @@ export function createFleetService(
       plannedAt: iso(p.plannedAt),
       startedAt: iso(p.startedAt),
       finishedAt: iso(p.finishedAt),
+      revert: { possible: blocker === null, reason: blocker },
     };
   };
 
@@ -191,6 +207,8 @@ export function createFleetService(
     status: r.status as FleetItem['status'],
     error: r.error,
     changes: (r.changes as FleetStateChange[] | null) ?? null,
+    changedSince: (r.seen as RevertSeen | null)?.changedSince === true,
+    forced: r.forced,
   });
 
   /** The server or brand label an action sets, read once. */
@@ -608,6 +626,73 @@ export function createFleetService(
       return toPlan(await mustFind(id));
     },
 
+    /**
+     * "Revert this run": a new plan whose rows put back what each changed domain's step recorded. A row without a
+     * record (a run before undo existed) is refused with why; the plan is read and shown before anything runs.
+     */
+    async revert(id: string, actor: Actor): Promise<FleetPlan> {
+      const p = await mustFind(id);
+      const action = actionOf(p);
+      const { run } = await countsOf(p);
+      const blocker = revertBlocker(p, action, run.done);
+      if (blocker) throw new ConflictError(blocker, undefined, 'fleet_not_revertible');
+      const rows: FleetItemRow[] = [];
+      for (let after = 0; ;) {
+        const batch = await repo.changedItems(p.id, after, LOAD_BATCH);
+        if (!batch.length) break;
+        rows.push(...batch);
+        after = batch[batch.length - 1]!.seq;
+      }
+      const found = new Set(
+        (await repo.domainsByIds(rows.flatMap((r) => (r.domainId ? [r.domainId] : [])))).map((d) => d.id),
+      );
+      return service.createWithItems(
+        { kind: 'revert', planId: p.id, planNo: p.planNo, actionKind: action.kind },
+        { revertOf: p.id },
+        rows.map((r) => ({
+          domainId: r.domainId && found.has(r.domainId) ? r.domainId : null,
+          domainName: r.domainName,
+          cloudId: r.cloudId,
+          cloudEmail: r.cloudEmail,
+          desired: r.undo,
+          refusal:
+            !r.domainId || !found.has(r.domainId)
+              ? FLEET_MESSAGES.domainGone
+              : r.undo
+                ? null
+                : FLEET_REVERT_MESSAGES.notRecorded,
+        })),
+        actor,
+      );
+    },
+
+    /** Ticks (or unticks) a revert's row that changed since its run: ticked, it is put back all the same. */
+    async forceItem(id: string, seq: number, force: boolean, actor: Actor): Promise<FleetItem> {
+      const p = await mustFind(id);
+      if (p.action.kind !== 'revert')
+        throw new ConflictError(FLEET_REVERT_MESSAGES.onlyChangedSince, undefined, 'fleet_not_changed_since');
+      if (p.state !== 'planned') throw new ConflictError(FLEET_REVERT_MESSAGES.notPlanned, undefined, 'fleet_state');
+      const it = await repo.findItem(id, seq);
+      if (!it) throw new NotFoundError(FLEET_MESSAGES.itemNotFound);
+      const seen = it.seen as RevertSeen | null;
+      if (!seen?.changedSince)
+        throw new ConflictError(FLEET_REVERT_MESSAGES.onlyChangedSince, undefined, 'fleet_not_changed_since');
+      await repo.updateItem(
+        id,
+        seq,
+        force
+          ? { outcome: 'change', forced: true, reason: FLEET_REVERT_MESSAGES.forced(seen.what ?? '') }
+          : { outcome: 'refused', forced: false, reason: FLEET_REVERT_MESSAGES.changedSince(seen.what ?? '') },
+      );
+      await audit.record(actor, {
+        action: force ? 'force_revert_row' : 'unforce_revert_row',
+        entity: 'fleet_plans',
+        entityId: id,
+        details: { planNo: p.planNo, domain: it.domainName, forced: force },
+      });
+      return toItem((await repo.findItem(id, seq))!);
+    },
+
     /** The plan job: reads each domain's current state. */
     async planPhase(planId: string, ctx: PhaseCtx) {
       const p = await repo.findPlan(planId);
@@ -627,10 +712,13 @@ export function createFleetService(
             async () => {
               // A desired state (the command-line client's file) is planned and written per domain: its changes
               // list rides with each row; a row without a domain is refused when the plan is made.
-              if (action.kind === 'state') {
+              if (action.kind === 'state' || action.kind === 'revert') {
                 let res;
                 try {
-                  res = await stateActions.plan(it.desired as DesiredState, it.domainId!, actor);
+                  res =
+                    action.kind === 'state'
+                      ? await stateActions.plan(it.desired as DesiredState, it.domainId!, actor)
+                      : await revertActions.plan(it.desired as UndoStep[], it.domainId!, actor);
                 } catch (err) {
                   if (isConnectionError(err)) throw err;
                   const reason = refusalOf(err) ?? messageOf(err);
@@ -687,7 +775,9 @@ export function createFleetService(
               const r =
                 action.kind === 'state'
                   ? await stateActions.run(it.desired as DesiredState, it.domainId!, it.seen, actor)
-                  : await actions.run(action, it.domainId!, it.seen, actor, labels);
+                  : action.kind === 'revert'
+                    ? await revertActions.run(it.desired as UndoStep[], it.domainId!, it.seen, it.forced, actor)
+                    : await actions.run(action, it.domainId!, it.seen, actor, labels);
               // A step tried again (resume, retry, takeover) that did nothing keeps its last failure and reason:
               // a failure never turns into "skipped" because the domain moved since (the failed attempt moved it).
               if (r.status === 'skipped' && it.error !== null) {
@@ -698,6 +788,7 @@ export function createFleetService(
                 status: r.status,
                 error: r.reason ?? null,
                 finishedAt: new Date(),
+                ...(r.undo?.length ? { undo: r.undo } : {}),
               });
               return r.status;
             } catch (err) {

@@ -16,6 +16,7 @@ import {
 import type { Actor } from '../../http/context.ts';
 import { contentKey } from './dns-template-diff.ts';
 import { recordName, ruleKey, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
+import { dnsUndo, pairKey, type UndoStep } from './fleet.undo.ts';
 
 /**
  * The fleet action `state` (issue 45, decision 073): a domain made to match its entry of a desired-state file.
@@ -49,7 +50,6 @@ const TEXT_LINES = 40;
 const recText = (r: { content: string; ttl: number; proxied: boolean; priority?: number }) =>
   `${r.priority !== undefined ? `${r.priority} ` : ''}${r.content}${r.proxied ? ' (proxied)' : ''}${r.ttl !== 1 ? ` ttl ${r.ttl}` : ''}`;
 const recKey = (r: DnsRecord) => [r.id, r.type, r.name, r.content, r.ttl, r.proxied, r.priority ?? ''].join('|');
-const pairKey = (type: string, name: string) => `${type.toUpperCase()} ${name.toLowerCase()}`;
 
 /** The file's records of a domain as the zone would hold them. */
 export function wantedRecords(records: StateDnsRecord[], domain: string): Want[] {
@@ -77,9 +77,16 @@ export function recordProblems(records: StateDnsRecord[], domain: string): strin
  * the rest is added, and what is left of the pair is removed. With purge, pairs the file does not list are removed
  * too, but for the apex NS records (the zone's delegation is not the file's to drop). Pure: plan and run decide alike.
  */
-export function dnsStateDiff(want: Want[], now: DnsRecord[], domain: string, purge: boolean): DnsDiff {
+export function dnsStateDiff(
+  want: Want[],
+  now: DnsRecord[],
+  domain: string,
+  purge: boolean,
+  /** Pairs managed besides the wanted ones: their records are removed (a revert of records added to a new name). */
+  scope: Iterable<string> = [],
+): DnsDiff {
   const out: DnsDiff = { posts: [], patches: [], deletes: [], changes: [], seen: [] };
-  const pairs = new Map<string, Want[]>();
+  const pairs = new Map<string, Want[]>([...scope].map((k) => [k, []]));
   for (const w of want) {
     const k = pairKey(w.type, w.name);
     pairs.set(k, [...(pairs.get(k) ?? []), w]);
@@ -204,7 +211,7 @@ export function createFleetStateActions(deps: FleetDeps) {
   async function read(want: DesiredState, d: Domain, actor: Actor) {
     const changes: FleetStateChange[] = [];
     const seen: StateSeen = {};
-    const apply: Partial<Record<Part, () => Promise<unknown>>> = {};
+    const apply: Partial<Record<Part, () => Promise<UndoStep>>> = {};
     const name = d.domainName;
     if (want.dns !== undefined) {
       const now = (await cf.listDnsRecords(d._id, actor)).result;
@@ -212,13 +219,11 @@ export function createFleetStateActions(deps: FleetDeps) {
       seen.dns = diff.seen;
       changes.push(...diff.changes);
       if (diff.changes.length)
-        apply.dns = () =>
+        apply.dns = async () => {
           // One batch: Cloudflare applies it all or nothing.
-          cf.changeDnsRecords(
-            d._id,
-            { deletes: diff.deletes, patches: diff.patches, posts: diff.posts } as never,
-            actor,
-          );
+          const batch = { deletes: diff.deletes, patches: diff.patches, posts: diff.posts };
+          return dnsUndo(now, batch, await cf.changeDnsRecords(d._id, batch as never, actor));
+        };
     }
     // The zone settings a file sets are read, compared and set alike.
     const settings = [
@@ -246,7 +251,10 @@ export function createFleetStateActions(deps: FleetDeps) {
       const label = (x: string) => st.labels[x] ?? x;
       if (v !== st.want) {
         changes.push({ area: st.part, op: 'change', subject: st.subject, before: label(v), after: label(st.want) });
-        apply[st.part] = st.set;
+        apply[st.part] = async () => {
+          await st.set();
+          return { area: st.part, before: v, after: st.want! };
+        };
       }
     }
     if (want.firewall !== undefined) {
@@ -271,6 +279,9 @@ export function createFleetStateActions(deps: FleetDeps) {
         apply.firewall = async () => {
           await domains.saveFirewallRules(d._id, { cloudFirewallRules: rules }, actor);
           await cf.updateFirewallRules(d._id, actor);
+          const pick = (rs: { ruleId: string; priority: number; ruleName: string }[]) =>
+            rs.map((r) => ({ ruleId: r.ruleId, priority: r.priority, rule: r.ruleName }));
+          return { area: 'firewall', before: pick(saved), after: pick(await domains.getFirewallRules(d._id)) };
         };
       }
     }
@@ -293,7 +304,10 @@ export function createFleetStateActions(deps: FleetDeps) {
         });
       }
       if (JSON.stringify(nowKeys) !== JSON.stringify(wanted.map(ruleKey)))
-        apply.redirects = () => cf.setRedirectRules(d._id, { rules: wanted }, actor);
+        apply.redirects = async () => {
+          await cf.setRedirectRules(d._id, { rules: wanted }, actor);
+          return { area: 'redirects', before: now, after: wanted };
+        };
     }
     return { changes, seen, apply };
   }
@@ -376,15 +390,17 @@ export function createFleetStateActions(deps: FleetDeps) {
       const parts = Object.keys(apply) as Part[];
       if (!parts.length) return { status: 'same', reason: 'Already as planned' };
       const moved = parts.filter((p) => JSON.stringify(now[p] ?? null) !== JSON.stringify(was[p] ?? null));
-      for (const p of parts) if (!moved.includes(p)) await apply[p]!();
+      const undo: UndoStep[] = [];
+      for (const p of parts) if (!moved.includes(p)) undo.push(await apply[p]!());
       if (moved.length)
         return {
           status: 'skipped',
+          ...(undo.length ? { undo } : {}),
           reason: `Changed since the plan: ${moved.join(', ')}; not overwritten — plan again to change it${
             moved.length < parts.length ? ` (${parts.filter((p) => !moved.includes(p)).join(', ')} done)` : ''
           }`,
         };
-      return { status: 'done' };
+      return { status: 'done', undo };
     },
   };
 }

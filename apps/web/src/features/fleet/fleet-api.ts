@@ -67,3 +67,27 @@ export function useFleetVerb(id: string) {
 
 export const downloadPlanCsv = (plan: Pick<FleetPlan, '_id' | 'planNo'>) =>
   exportCsv(`${planPath(plan._id)}/csv`, { fileName: `fleet-plan-${plan.planNo}.csv` });
+
+/** "Revert this run": answers the new plan (read, then shown before anything runs). */
+export function useRevertFleetPlan(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation<FleetPlan, ApiError, void>({
+    mutationFn: () => api.post<FleetPlan>(`${planPath(id)}/revert`),
+    onSuccess: (plan) => {
+      queryClient.setQueryData(planKey(plan._id), plan);
+      void queryClient.invalidateQueries({ queryKey: fleetPlansApi.keys.lists() });
+    },
+  });
+}
+
+/** Ticks (or unticks) a revert's row that changed since its run. */
+export function useForceFleetItem(planId: string) {
+  const queryClient = useQueryClient();
+  return useMutation<FleetItem, ApiError, { seq: number; force: boolean }>({
+    mutationFn: ({ seq, force }) => api.post<FleetItem>(`${planPath(planId)}/items/${seq}/force`, { force }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: planKey(planId) });
+      void queryClient.invalidateQueries({ queryKey: ['fleet/plans', 'items', planId] });
+    },
+  });
+}

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -17,7 +17,17 @@ import { Pager } from '../../components/pager.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
-import { FLEET_PATH, downloadPlanCsv, useFleetItems, useFleetPlan, useFleetVerb, type FleetVerb } from './fleet-api.ts';
+import {
+  FLEET_PATH,
+  downloadPlanCsv,
+  fleetPlanPath,
+  useFleetItems,
+  useFleetPlan,
+  useFleetVerb,
+  useForceFleetItem,
+  useRevertFleetPlan,
+  type FleetVerb,
+} from './fleet-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { FleetTimelineCharts } from './fleet-timeline.tsx';
 
@@ -190,6 +200,8 @@ function Counts({ plan }: { plan: FleetPlan }) {
 
 function Buttons({ plan }: { plan: FleetPlan }) {
   const verb = useFleetVerb(plan._id);
+  const revert = useRevertFleetPlan(plan._id);
+  const navigate = useNavigate();
   const dialogs = useDialogs();
   const [downloading, setDownloading] = useState(false);
   const go = (v: FleetVerb) => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
@@ -207,8 +219,19 @@ function Buttons({ plan }: { plan: FleetPlan }) {
     );
     if (ok) go('cancel');
   };
+  const confirmRevert = async () => {
+    const ok = await dialogs.confirm(
+      `Plan the revert of ${plural(plan.run.done, 'changed domain')}: each is read now and shown before anything runs. A domain changed since this run is left alone unless you tick it.`,
+      { title: 'Revert this run', confirmLabel: 'Plan the revert' },
+    );
+    if (ok)
+      revert.mutate(undefined, {
+        onSuccess: (next) => void navigate(fleetPlanPath(next._id)),
+        onError: (err) => void dialogs.apiError(err),
+      });
+  };
   const s = plan.state;
-  const busy = verb.isPending;
+  const busy = verb.isPending || revert.isPending;
   return (
     <div className="d-flex flex-wrap gap-2">
       {s === 'planned' && (
@@ -248,7 +271,51 @@ function Buttons({ plan }: { plan: FleetPlan }) {
       >
         Download CSV
       </Button>
+      {plan.revert.possible ? (
+        <Button variant="outline-warning" onClick={() => void confirmRevert()} disabled={busy}>
+          Revert this run
+        </Button>
+      ) : (
+        plan.startedAt &&
+        plan.revert.reason && (
+          <span className="small text-body-secondary align-self-center" data-testid="revert-reason">
+            Not revertible: {plan.revert.reason}
+          </span>
+        )
+      )}
     </div>
+  );
+}
+
+/** A revert's row changed since its run: left alone unless ticked (only while the revert is planned). */
+function ForceBox({ plan, item }: { plan: FleetPlan; item: FleetItem }) {
+  const force = useForceFleetItem(plan._id);
+  const dialogs = useDialogs();
+  // Shown at once; the row read again after the answer confirms it (a refusal puts it back).
+  const [checked, setChecked] = useState(item.forced);
+  useEffect(() => setChecked(item.forced), [item.forced]);
+  return (
+    <Form.Check
+      type="checkbox"
+      id={`force-${item.seq}`}
+      className="small mt-1"
+      label="Revert anyway"
+      checked={checked}
+      disabled={plan.state !== 'planned' || force.isPending}
+      onChange={(e) => {
+        const next = e.currentTarget.checked;
+        setChecked(next);
+        force.mutate(
+          { seq: item.seq, force: next },
+          {
+            onError: (err) => {
+              setChecked(!next);
+              void dialogs.apiError(err);
+            },
+          },
+        );
+      }}
+    />
   );
 }
 
@@ -320,16 +387,20 @@ function Items({ plan }: { plan: FleetPlan }) {
                       {it.cloudEmail ?? ''}
                     </td>
                     <td data-label="Outcome">
-                      <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
-                        {OUTCOME_LABEL[it.outcome]}
-                      </Badge>
-                      <ProviderReason text={it.reason} className="small text-body-secondary text-break" />
+                      {/* One block: on a phone's card the badge, the reason and the tick stack under the label. */}
+                      <div>
+                        <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
+                          {OUTCOME_LABEL[it.outcome]}
+                        </Badge>
+                        <ProviderReason text={it.reason} className="small text-body-secondary text-break" />
+                        {it.changedSince && <ForceBox plan={plan} item={it} />}
+                      </div>
                     </td>
                     <td className="small text-break fd-pre-line" data-label="Now">
                       {it.before ?? ''}
                     </td>
                     <td className="small text-break fd-pre-line" data-label="After">
-                      {it.outcome === 'change' ? (it.after ?? '') : ''}
+                      {it.outcome === 'change' || it.changedSince ? (it.after ?? '') : ''}
                     </td>
                     {ran && (
                       <td className="small" data-label="Run">
@@ -380,6 +451,12 @@ export function FleetPlanPage() {
         <strong className="text-body">{plan.actionLabel}</strong>: {plan.description} · planned by{' '}
         {plan.createdBy ?? 'unknown'} on <DateTime value={plan.createdAt} />
       </p>
+      {plan.actionKind === 'revert' && typeof plan.action.planId === 'string' && (
+        <p className="small mb-2">
+          Puts back what <Link to={fleetPlanPath(plan.action.planId)}>plan #{String(plan.action.planNo)}</Link> changed;
+          a domain changed since that run is left alone unless ticked.
+        </p>
+      )}
       {plan.error && <Alert variant="danger">{plan.error}</Alert>}
       {plan.jobId && (
         <p className="small mb-3">

@@ -1,0 +1,276 @@
+import { describe, expect, it } from 'vitest';
+import { FLEET_MESSAGES, FLEET_REVERT_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
+import { sql } from 'drizzle-orm';
+import { useFleetApp } from '../../test/fixtures.ts';
+
+// Undo of a fleet run (issue 44): each kind of change made, reverted, and read back through the simulator; a
+// domain changed in between is reported and left alone unless ticked; a revert is itself revertible.
+const { t, sim, call, create, unique } = useFleetApp({ FLEET_ACCOUNT_CONCURRENCY: '2' });
+
+async function account() {
+  const email = `${unique('ops')}@example.com`;
+  const token = `${unique('token')}-0123456789abcdef`;
+  sim.addAccount({ email, token });
+  return (await create('clouds', { email, token }))._id;
+}
+async function domain(cloudId: string) {
+  const name = `${unique('undo')}.com`;
+  const d = await create('domains', { domainName: name, status: 'active', cloudId });
+  const res = await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`);
+  expect(res.statusCode, res.body).toBe(200);
+  return { id: d._id, name, zoneId: res.json().data.cloudZoneId as string };
+}
+const zone = (id: string) => sim.state.zones.get(id)!;
+/** The zone's records as a provider-side fact, ids left out (a record put back is a new record). */
+const recordsOf = (zoneId: string) =>
+  [...zone(zoneId).dnsRecords.values()]
+    .map((r) => `${r.type} ${r.name} ${r.content} ttl=${r.ttl} proxied=${r.proxied}`)
+    .sort();
+
+async function waitPlan(id: string, states: string[]): Promise<FleetPlan> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const res = await call('GET', `/api/fleet/plans/${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json().data as FleetPlan;
+    if (states.includes(p.state)) return p;
+    if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const ENDED = ['completed', 'completed_with_failures', 'failed', 'cancelled'];
+async function planned(res: { statusCode: number; body: string; json(): { data: FleetPlan } }) {
+  expect(res.statusCode, res.body).toBe(201);
+  return waitPlan(res.json().data._id, ['planned', 'failed']);
+}
+const plan = async (ids: string[], action: object) =>
+  planned(await call('POST', '/api/fleet/plans', { selection: { ids }, action }));
+const revertOf = async (id: string) => planned(await call('POST', `/api/fleet/plans/${id}/revert`));
+async function run(id: string) {
+  const res = await call('POST', `/api/fleet/plans/${id}/run`);
+  expect(res.statusCode, res.body).toBe(200);
+  return waitPlan(id, ENDED);
+}
+async function items(id: string): Promise<Map<string, FleetItem>> {
+  const res = await call('GET', `/api/fleet/plans/${id}/items`);
+  expect(res.statusCode, res.body).toBe(200);
+  return new Map((res.json().data.items as FleetItem[]).map((i) => [i.domainName, i]));
+}
+
+describe('revert of a fleet run', () => {
+  it('DNS add, set and delete: each run reverted puts the zones back; a domain changed since is left alone, then ticked', async () => {
+    const cloudId = await account();
+    const [d1, d2, d3] = [await domain(cloudId), await domain(cloudId), await domain(cloudId)];
+    for (const d of [d1, d2, d3]) {
+      sim.addDnsRecord(d.zoneId, { type: 'A', name: d.name, content: '192.0.2.1', ttl: 300, proxied: false });
+      sim.addDnsRecord(d.zoneId, { type: 'TXT', name: d.name, content: '"keep me"', ttl: 1, proxied: false });
+    }
+    const ids = [d1.id, d2.id, d3.id];
+    const start = new Map([d1, d2, d3].map((d) => [d.id, recordsOf(d.zoneId)]));
+
+    // Add: reverted, the added record is gone and nothing else moved.
+    const add = await plan(ids, {
+      kind: 'dns_add',
+      record: { type: 'TXT', name: '_undo', content: 'hello', ttl: 1, proxied: false },
+    });
+    expect((await run(add._id)).run.done).toBe(3);
+    expect((await call('GET', `/api/fleet/plans/${add._id}`)).json().data.revert).toEqual({
+      possible: true,
+      reason: null,
+    });
+    // Someone edits d3's new record by hand after the run: its revert row is reported with both values.
+    const added = [...zone(d3.zoneId).dnsRecords.values()].find((r) => r.name === `_undo.${d3.name}`)!;
+    added.content = 'edited by hand';
+    const back = await revertOf(add._id);
+    expect(back).toMatchObject({ actionKind: 'revert', description: `Revert plan #${add.planNo} (Add a DNS record)` });
+    expect(back.counts).toMatchObject({ total: 3, change: 2, refused: 1 });
+    const rows = await items(back._id);
+    expect(rows.get(d1.name)).toMatchObject({ outcome: 'change', changedSince: false });
+    expect(rows.get(d1.name)!.before).toContain(`TXT _undo.${d1.name} hello`);
+    expect(rows.get(d1.name)!.after).toBe(`DNS TXT _undo.${d1.name}: no records`);
+    const moved = rows.get(d3.name)!;
+    expect(moved).toMatchObject({ outcome: 'refused', changedSince: true, forced: false });
+    expect(moved.reason).toBe(
+      FLEET_REVERT_MESSAGES.changedSince(
+        `DNS TXT _undo.${d3.name} is now TXT _undo.${d3.name} edited by hand; the run set TXT _undo.${d3.name} hello`,
+      ),
+    );
+    const end = await run(back._id);
+    expect(end).toMatchObject({ state: 'completed', run: { done: 2 } });
+    expect(recordsOf(d1.zoneId)).toEqual(start.get(d1.id));
+    expect(recordsOf(d2.zoneId)).toEqual(start.get(d2.id));
+    expect(recordsOf(d3.zoneId)).toContain(`TXT _undo.${d3.name} edited by hand ttl=1 proxied=false`);
+
+    // Set, then delete, each reverted: the content and the deleted records come back with their TTL.
+    const set = await plan(ids, { kind: 'dns_set', type: 'A', name: '@', content: '198.51.100.7' });
+    expect((await run(set._id)).run.done).toBe(3);
+    const del = await plan(ids, { kind: 'dns_delete', type: 'TXT', name: '@' });
+    expect((await run(del._id)).run.done).toBe(3);
+    expect(recordsOf(d1.zoneId).some((r) => r.startsWith(`TXT ${d1.name} `))).toBe(false);
+    expect((await run((await revertOf(del._id))._id)).run.done).toBe(3);
+    expect(recordsOf(d2.zoneId)).toContain(`TXT ${d2.name} "keep me" ttl=1 proxied=false`);
+    // d3's row of the set run is changed since (a hand edit), ticked: it is put back all the same.
+    const apex = [...zone(d3.zoneId).dnsRecords.values()].find((r) => r.type === 'A')!;
+    apex.content = '203.0.113.50';
+    const unset = await revertOf(set._id);
+    const row = (await items(unset._id)).get(d3.name)!;
+    expect(row.changedSince).toBe(true);
+    const tick = await call('POST', `/api/fleet/plans/${unset._id}/items/${row.seq}/force`, { force: true });
+    expect(tick.statusCode, tick.body).toBe(200);
+    expect(tick.json().data).toMatchObject({
+      outcome: 'change',
+      forced: true,
+      reason: FLEET_REVERT_MESSAGES.forced(
+        `DNS A ${d3.name} is now A ${d3.name} 203.0.113.50 ttl 300; the run set A ${d3.name} 198.51.100.7 ttl 300`,
+      ),
+    });
+    // Unticked, the row is left alone again with its reason; ticked again for the run.
+    const untick = await call('POST', `/api/fleet/plans/${unset._id}/items/${row.seq}/force`, { force: false });
+    expect(untick.json().data).toMatchObject({ outcome: 'refused', forced: false, reason: row.reason });
+    expect(
+      (await call('POST', `/api/fleet/plans/${unset._id}/items/${row.seq}/force`, { force: true })).statusCode,
+    ).toBe(200);
+    expect((await run(unset._id)).run.done).toBe(3);
+    for (const d of [d1, d2]) expect(recordsOf(d.zoneId)).toEqual(start.get(d.id));
+    expect(recordsOf(d3.zoneId)).toContain(`A ${d3.name} 192.0.2.1 ttl=300 proxied=false`);
+    const audit = await call('GET', `/api/audit-log?entity=fleet_plans&entityId=${unset._id}`);
+    expect(audit.json().data.items.map((e: { action: string }) => e.action)).toContain('force_revert_row');
+  });
+
+  it('SSL, TLS 1.3, redirects, status and firewall templates: reverted, and the revert reverted in turn', async () => {
+    const cloudId = await account();
+    const [d1, d2] = [await domain(cloudId), await domain(cloudId)];
+    const ids = [d1.id, d2.id];
+    zone(d1.zoneId).settings.ssl.value = 'flexible';
+    zone(d2.zoneId).settings.ssl.value = 'full';
+    const ssl = await plan(ids, { kind: 'ssl', value: 'strict' });
+    expect((await run(ssl._id)).run.done).toBe(2);
+    const sslBack = await revertOf(ssl._id);
+    expect((await items(sslBack._id)).get(d1.name)).toMatchObject({
+      before: 'SSL mode: Full strict',
+      after: 'SSL mode: Flexible',
+    });
+    expect((await run(sslBack._id)).run.done).toBe(2);
+    expect(zone(d1.zoneId).settings.ssl.value).toBe('flexible');
+    expect(zone(d2.zoneId).settings.ssl.value).toBe('full');
+    // The revert is a change like any other: reverted, the run's values are back.
+    const redo = await revertOf(sslBack._id);
+    expect(redo.description).toBe(`Revert plan #${sslBack.planNo} (Revert a run)`);
+    expect((await run(redo._id)).run.done).toBe(2);
+    expect(zone(d1.zoneId).settings.ssl.value).toBe('strict');
+
+    const tls = zone(d1.zoneId).settings.tls_1_3.value;
+    const tlsRun = await plan([d1.id], { kind: 'tls13', value: tls === 'on' ? 'off' : 'on' });
+    expect((await run(tlsRun._id)).run.done).toBe(1);
+    expect((await run((await revertOf(tlsRun._id))._id)).run.done).toBe(1);
+    expect(zone(d1.zoneId).settings.tls_1_3.value).toBe(tls);
+
+    const redirects = await plan(ids, {
+      kind: 'redirects',
+      rules: [{ ruleExpression: 'http.host eq "{domain}"', targetUrlValue: 'https://www.{domain}/', statusCode: 301 }],
+    });
+    expect((await run(redirects._id)).run.done).toBe(2);
+    expect((await run((await revertOf(redirects._id))._id)).run.done).toBe(2);
+    const rules = await call('GET', `/api/domains/${d2.id}/cloud-flare/redirect-rules`);
+    expect(rules.json().data.rules).toEqual([]);
+
+    const status = await plan(ids, { kind: 'set_status', status: 'inactive' });
+    expect((await run(status._id)).run.done).toBe(2);
+    expect((await run((await revertOf(status._id))._id)).run.done).toBe(2);
+    expect((await call('GET', `/api/domains/${d1.id}`)).json().data.status).toBe('active');
+
+    const rule = await create('firewall-rules', {
+      name: unique('block'),
+      action: 'block',
+      expression: '(ip.src eq 192.0.2.66)',
+      defaultPriority: 1,
+    });
+    const waf = await plan(ids, { kind: 'waf_set_push', cloudFirewallRules: [{ ruleId: rule._id, priority: 5 }] });
+    expect((await run(waf._id)).run.done).toBe(2);
+    const wafBack = await revertOf(waf._id);
+    expect((await items(wafBack._id)).get(d1.name)!.after).toBe('Firewall templates: no templates');
+    expect((await run(wafBack._id)).run.done).toBe(2);
+    expect((await call('GET', `/api/domains/${d1.id}/firewall-rules`)).json().data.items).toEqual([]);
+  });
+
+  it('a desired-state run (the command-line client) is reverted part by part', async () => {
+    const cloudId = await account();
+    const d = await domain(cloudId);
+    zone(d.zoneId).settings.ssl.value = 'full';
+    const before = recordsOf(d.zoneId);
+    const res = await call('POST', '/api/fleet/state/plans', {
+      version: 1,
+      domains: [{ domain: d.name, ssl: 'strict', dns: [{ type: 'A', name: 'www', content: '192.0.2.44' }] }],
+    });
+    const p = await planned(res);
+    expect(p.counts.change).toBe(1);
+    expect((await run(p._id)).run.done).toBe(1);
+    expect(recordsOf(d.zoneId)).toContain(`A www.${d.name} 192.0.2.44 ttl=1 proxied=false`);
+    const back = await revertOf(p._id);
+    expect((await items(back._id)).get(d.name)!.after).toBe(`DNS A www.${d.name}: no records\nSSL mode: Full`);
+    expect((await run(back._id)).run.done).toBe(1);
+    expect(recordsOf(d.zoneId)).toEqual(before);
+    expect(zone(d.zoneId).settings.ssl.value).toBe('full');
+  });
+
+  it('refuses what cannot be reverted, with why; a row without a record or a domain says so', async () => {
+    const cloudId = await account();
+    const [d1, d2] = [await domain(cloudId), await domain(cloudId)];
+    const purge = await plan([d1.id], { kind: 'purge_cache' });
+    expect((await run(purge._id)).revert).toEqual({ possible: false, reason: FLEET_REVERT_MESSAGES.kind.purge_cache });
+    const refused = await call('POST', `/api/fleet/plans/${purge._id}/revert`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(FLEET_REVERT_MESSAGES.kind.purge_cache);
+
+    const notRun = await plan([d1.id], { kind: 'tls13', value: 'on' });
+    expect(notRun.revert.reason).toBe(FLEET_REVERT_MESSAGES.notStarted('planned'));
+    expect((await call('POST', `/api/fleet/plans/${notRun._id}/revert`)).statusCode).toBe(409);
+
+    zone(d1.zoneId).settings.ssl.value = 'full';
+    const nothing = await plan([d1.id], { kind: 'ssl', value: 'full' });
+    expect((await run(nothing._id)).revert.reason).toBe(FLEET_REVERT_MESSAGES.nothing);
+
+    // Not planned through the generic route; a tick on a row that did not change since is refused.
+    const direct = await call('POST', '/api/fleet/plans', {
+      selection: { ids: [d1.id] },
+      action: { kind: 'revert', planId: purge._id, planNo: purge.planNo, actionKind: 'ssl' },
+    });
+    expect(direct.statusCode).toBe(400);
+    expect(direct.json().message).toContain(FLEET_REVERT_MESSAGES.planElsewhere);
+
+    const ssl = await plan([d1.id, d2.id], { kind: 'ssl', value: 'strict' });
+    expect((await run(ssl._id)).run.done).toBe(2);
+    // A run made before undo existed has no record (simulated by clearing it); a deleted domain is a row too.
+    await t.c.database.db.execute(
+      sql`update fleet_plan_items set undo = null where plan_id = ${ssl._id} and domain_id = ${d2.id}`,
+    );
+    const back = await revertOf(ssl._id);
+    const rows = await items(back._id);
+    expect(rows.get(d2.name)).toMatchObject({ outcome: 'refused', reason: FLEET_REVERT_MESSAGES.notRecorded });
+    const tick = await call('POST', `/api/fleet/plans/${back._id}/items/${rows.get(d2.name)!.seq}/force`, {
+      force: true,
+    });
+    expect(tick.statusCode).toBe(409);
+    expect(tick.json().message).toBe(FLEET_REVERT_MESSAGES.onlyChangedSince);
+    for (const [seq, body, code] of [
+      ['0', { force: true }, 400],
+      ['abc', { force: true }, 400],
+      ['1', { force: 'yes' }, 400],
+      ['999', { force: true }, 404],
+    ] as const) {
+      const r = await call('POST', `/api/fleet/plans/${back._id}/items/${seq}/force`, body);
+      expect(r.statusCode, `${seq} ${r.body}`).toBe(code);
+      expect(r.json().message).toBeTruthy();
+    }
+    expect((await call('DELETE', `/api/domains/${d1.id}`)).statusCode).toBe(200);
+    const gone = await revertOf(ssl._id);
+    expect((await items(gone._id)).get(d1.name)).toMatchObject({
+      outcome: 'refused',
+      reason: FLEET_MESSAGES.domainGone,
+    });
+    // Once run, no row can be ticked.
+    await run(back._id);
+    const late = await call('POST', `/api/fleet/plans/${back._id}/items/1/force`, { force: true });
+    expect(late.statusCode).toBe(409);
+  });
+});

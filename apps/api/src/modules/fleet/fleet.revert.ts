@@ -1,0 +1,294 @@
+import {
+  FLEET_MESSAGES,
+  FLEET_REVERT_MESSAGES,
+  SSL_MODE_LABELS,
+  TLS_1_3_LABELS,
+  type DnsRecord,
+  type Domain,
+  type RedirectRule,
+  type SslMode,
+  type Tls13Mode,
+} from '@fleetdesk/contract';
+import type { Actor } from '../../http/context.ts';
+import { contentKey } from './dns-template-diff.ts';
+import { ruleKey, rulesText, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
+import { dnsStateDiff } from './fleet.state.ts';
+import { dnsUndo, only, type FirewallPick, type UndoStep } from './fleet.undo.ts';
+
+/**
+ * A revert (issue 44, decision 076): each row carries the `UndoStep`s its domain's step recorded. Planning reads
+ * each part now: as the run wrote it → put back; already as before → same; anything else → changed since, left
+ * alone (shown with both values) unless ticked. A revert records its own steps, so it can be reverted in turn.
+ */
+const recNorm = (r: DnsRecord) =>
+  [
+    r.type.toUpperCase(),
+    r.name.toLowerCase(),
+    contentKey(r.type.toUpperCase(), r.content),
+    r.ttl,
+    r.proxied,
+    r.priority ?? '',
+  ].join('|');
+const recordsKey = (rs: DnsRecord[]) => rs.map(recNorm).sort();
+const recText = (r: DnsRecord) =>
+  `${r.type} ${r.name} ${r.priority !== undefined ? `${r.priority} ` : ''}${r.content}${r.proxied ? ' (proxied)' : ''}${r.ttl !== 1 ? ` ttl ${r.ttl}` : ''}`;
+const recordsText = (rs: DnsRecord[]) => (rs.length ? rs.map(recText).join(', ') : 'no records');
+const firewallKey = (rs: { ruleId: string; priority: number }[]) => rs.map((r) => `${r.ruleId}:${r.priority}`).sort();
+const firewallText = (rs: FirewallPick[]) =>
+  rs.length ? rs.map((r) => `${r.rule} (${r.priority})`).join(', ') : 'no templates';
+const noId = (rules: RedirectRule[]) => rules.map(({ id: _id, ...r }) => r);
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** One part as it stands now, against what the run wrote (`after`) and what was there before it. */
+type Reading = {
+  subject: string;
+  now: unknown;
+  nowText: string;
+  wrote: unknown;
+  wroteText: string;
+  was: unknown;
+  wasText: string;
+};
+const stateOf = (r: Reading) => (same(r.now, r.wrote) ? 'revert' : same(r.now, r.was) ? 'same' : 'moved');
+
+/** What a revert row's `seen` holds: each part as planning read it, and whether the row changed since the run. */
+export type RevertSeen = { now: unknown[]; texts: string[]; changedSince?: boolean; what?: string };
+
+const ZONE_AREAS = new Set(['ssl', 'tls13', 'dns', 'redirects', 'firewall']);
+/** Lines of the Now / After columns. */
+const TEXT_LINES = 40;
+const lines = (xs: string[]) =>
+  xs.length > TEXT_LINES
+    ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n')
+    : xs.join('\n');
+
+export function createFleetRevertActions(deps: FleetDeps) {
+  const { cloudFlare: cf, domains } = deps;
+
+  async function read(steps: UndoStep[], d: Domain, actor: Actor): Promise<{ reads: Reading[]; zone?: DnsRecord[] }> {
+    let zone: DnsRecord[] | undefined;
+    const out: Reading[] = [];
+    for (const s of steps) {
+      switch (s.area) {
+        case 'ssl':
+        case 'tls13': {
+          const v = String((await cf.getSetting(d, s.area === 'ssl' ? 'ssl' : 'tls_1_3', actor)).result.value);
+          const labels = (s.area === 'ssl' ? SSL_MODE_LABELS : TLS_1_3_LABELS) as Record<string, string>;
+          const label = (x: string) => labels[x] ?? x;
+          out.push({
+            subject: s.area === 'ssl' ? 'SSL mode' : 'TLS 1.3',
+            now: v,
+            nowText: label(v),
+            wrote: s.after,
+            wroteText: label(s.after),
+            was: s.before,
+            wasText: label(s.before),
+          });
+          break;
+        }
+        case 'server':
+        case 'brand':
+        case 'status': {
+          const now = s.area === 'server' ? d.serverId : s.area === 'brand' ? d.brandId : d.status;
+          const nowText =
+            s.area === 'server'
+              ? (d.server?.IPAddress ?? 'none')
+              : s.area === 'brand'
+                ? (d.brand?.name ?? 'none')
+                : d.status;
+          out.push({
+            subject: s.area === 'server' ? 'Server' : s.area === 'brand' ? 'Brand' : 'Status',
+            now: now ?? null,
+            nowText,
+            wrote: s.after,
+            wroteText: s.afterText,
+            was: s.before,
+            wasText: s.beforeText,
+          });
+          break;
+        }
+        case 'dns': {
+          zone ??= (await cf.listDnsRecords(d, actor)).result;
+          const now = only(zone, new Set(s.pairs));
+          out.push({
+            subject: `DNS ${s.pairs.join(', ')}`,
+            now: recordsKey(now),
+            nowText: recordsText(now),
+            wrote: recordsKey(s.after),
+            wroteText: recordsText(s.after),
+            was: recordsKey(s.before),
+            wasText: recordsText(s.before),
+          });
+          break;
+        }
+        case 'redirects': {
+          const now = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
+          out.push({
+            subject: 'Redirect rules',
+            now: now.map(ruleKey),
+            nowText: rulesText(now),
+            wrote: s.after.map(ruleKey),
+            wroteText: rulesText(s.after),
+            was: s.before.map(ruleKey),
+            wasText: rulesText(s.before),
+          });
+          break;
+        }
+        case 'firewall': {
+          const saved = (await domains.getFirewallRules(d._id)).map((r) => ({
+            ruleId: r.ruleId,
+            priority: r.priority,
+            rule: r.ruleName,
+          }));
+          out.push({
+            subject: 'Firewall templates',
+            now: firewallKey(saved),
+            nowText: firewallText(saved),
+            wrote: firewallKey(s.after),
+            wroteText: firewallText(s.after),
+            was: firewallKey(s.before),
+            wasText: firewallText(s.before),
+          });
+          break;
+        }
+      }
+    }
+    return { reads: out, zone };
+  }
+
+  /** Puts one part back as it was before the run; answers the revert's own undo of it. */
+  async function putBack(
+    s: UndoStep,
+    r: Reading,
+    d: Domain,
+    zone: DnsRecord[] | undefined,
+    actor: Actor,
+  ): Promise<UndoStep> {
+    switch (s.area) {
+      case 'ssl':
+        await cf.setSsl(d._id, s.before as SslMode, actor);
+        return { area: 'ssl', before: String(r.now), after: s.before };
+      case 'tls13':
+        await cf.setTls13(d._id, s.before as Tls13Mode, actor);
+        return { area: 'tls13', before: String(r.now), after: s.before };
+      case 'server':
+      case 'brand':
+      case 'status': {
+        const key = s.area === 'server' ? 'serverId' : s.area === 'brand' ? 'brandId' : 'status';
+        await domains.update(d._id, { [key]: s.before }, actor);
+        return {
+          ...s,
+          before: r.now as string | null,
+          after: s.before,
+          beforeText: r.nowText,
+          afterText: s.beforeText,
+        };
+      }
+      case 'dns': {
+        zone ??= (await cf.listDnsRecords(d, actor)).result;
+        const want = s.before.map((x) => ({
+          type: x.type,
+          name: x.name.toLowerCase(),
+          content: x.content,
+          ttl: x.ttl,
+          proxied: x.proxied,
+          ...(x.priority !== undefined ? { priority: x.priority } : {}),
+        }));
+        const diff = dnsStateDiff(want, zone, d.domainName, false, s.pairs);
+        const batch = { deletes: diff.deletes, patches: diff.patches, posts: diff.posts };
+        const res = await cf.changeDnsRecords(d._id, batch as never, actor);
+        return dnsUndo(zone, batch, res);
+      }
+      case 'redirects': {
+        const now = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
+        await cf.setRedirectRules(d._id, { rules: noId(s.before) }, actor);
+        return { area: 'redirects', before: now, after: s.before };
+      }
+      case 'firewall': {
+        const now = (await domains.getFirewallRules(d._id)).map((x) => ({
+          ruleId: x.ruleId,
+          priority: x.priority,
+          rule: x.ruleName,
+        }));
+        await domains.saveFirewallRules(
+          d._id,
+          { cloudFirewallRules: s.before.map((x) => ({ ruleId: x.ruleId, priority: x.priority })) },
+          actor,
+        );
+        await cf.updateFirewallRules(d._id, actor);
+        return { area: 'firewall', before: now, after: s.before };
+      }
+    }
+  }
+
+  const zoneMissing = (steps: UndoStep[], d: Domain) =>
+    steps.some((s) => ZONE_AREAS.has(s.area))
+      ? !d.cloudId
+        ? FLEET_MESSAGES.noCloud
+        : !d.cloudZoneId
+          ? FLEET_MESSAGES.noZone
+          : null
+      : null;
+
+  return {
+    /** Each part now against what the run wrote: put back, already as before, or changed since (left alone). */
+    async plan(steps: UndoStep[], domainId: string, actor: Actor): Promise<PlanResult> {
+      const d = await domains.get(domainId);
+      const missing = zoneMissing(steps, d);
+      if (missing) return { outcome: 'refused', before: null, after: null, reason: missing, seen: null };
+      const { reads } = await read(steps, d, actor);
+      const seen: RevertSeen = { now: reads.map((r) => r.now), texts: reads.map((r) => r.nowText) };
+      const nowLines = lines(reads.map((r) => `${r.subject}: ${r.nowText}`));
+      const moved = reads.filter((r) => stateOf(r) === 'moved');
+      if (moved.length) {
+        const what = moved.map((r) => `${r.subject} is now ${r.nowText}; the run set ${r.wroteText}`).join('; ');
+        const reason = FLEET_REVERT_MESSAGES.changedSince(what);
+        return {
+          outcome: 'refused',
+          before: nowLines,
+          after: lines(reads.map((r) => `${r.subject}: ${r.wasText}`)),
+          reason,
+          seen: { ...seen, changedSince: true, what } satisfies RevertSeen,
+        };
+      }
+      const back = reads.filter((r) => stateOf(r) === 'revert');
+      if (!back.length) return { outcome: 'same', before: nowLines, after: nowLines, reason: null, seen };
+      return {
+        outcome: 'change',
+        before: lines(back.map((r) => `${r.subject}: ${r.nowText}`)),
+        after: lines(back.map((r) => `${r.subject}: ${r.wasText}`)),
+        reason: null,
+        seen,
+      };
+    },
+
+    /**
+     * Reads again; a part that moved since planning is not touched (the row is skipped). Else each part as the run
+     * wrote it (and, for a ticked row, each part changed since) is put back, and what that changed is recorded.
+     */
+    async run(steps: UndoStep[], domainId: string, seen: unknown, forced: boolean, actor: Actor): Promise<RunResult> {
+      const d = await domains.get(domainId);
+      const missing = zoneMissing(steps, d);
+      if (missing) return { status: 'skipped', reason: missing };
+      const { reads, zone } = await read(steps, d, actor);
+      const planned = (seen as RevertSeen | null) ?? { now: [], texts: [] };
+      const moved = reads.findIndex((r, i) => !same(r.now, planned.now[i]));
+      if (moved >= 0) {
+        const r = reads[moved]!;
+        return {
+          status: 'skipped',
+          reason: FLEET_MESSAGES.changedSincePlan(`${r.subject}: ${planned.texts[moved] ?? 'none'}`, r.nowText),
+        };
+      }
+      const undo: UndoStep[] = [];
+      for (const [i, s] of steps.entries()) {
+        const r = reads[i]!;
+        const st = stateOf(r);
+        if (st === 'revert' || (forced && st === 'moved')) undo.push(await putBack(s, r, d, zone, actor));
+      }
+      if (!undo.length) return { status: 'same', reason: 'Already as before the run' };
+      return { status: 'done', undo };
+    },
+  };
+}
+export type FleetRevertActions = ReturnType<typeof createFleetRevertActions>;

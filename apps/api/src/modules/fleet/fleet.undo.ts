@@ -1,0 +1,71 @@
+import type { DnsChangesResult, DnsRecord, RedirectRule } from '@fleetdesk/contract';
+
+/**
+ * What a fleet step changed, as it can be put back (issue 44, decision 076): the value before and the value the step
+ * wrote, per setting, console field, set of DNS records (the (type, name) pairs it touched), redirect list or firewall
+ * template set. Recorded on the step's row when it changes its domain; a revert plan's row carries them
+ * (fleet.revert.ts).
+ */
+export type FirewallPick = { ruleId: string; priority: number; rule: string };
+export type UndoStep =
+  | { area: 'ssl' | 'tls13'; before: string; after: string }
+  | {
+      area: 'server' | 'brand' | 'status';
+      before: string | null;
+      after: string | null;
+      beforeText: string;
+      afterText: string;
+    }
+  | { area: 'dns'; pairs: string[]; before: DnsRecord[]; after: DnsRecord[] }
+  | { area: 'redirects'; before: RedirectRule[]; after: RedirectRule[] }
+  | { area: 'firewall'; before: FirewallPick[]; after: FirewallPick[] };
+
+/** A DNS (type, name) pair as compared: "A www.example.com". */
+export const pairKey = (type: string, name: string) => `${type.toUpperCase()} ${name.toLowerCase()}`;
+
+type Batch = {
+  deletes: { id: string }[];
+  patches: { id: string; type: string; name: string }[];
+  posts: { type: string; name: string }[];
+};
+
+/** The (type, name) pairs a DNS change touches: its posts', its patches' (old and new) and its deletes'. */
+export function pairsOfChange(zone: DnsRecord[], batch: Batch): string[] {
+  const byId = new Map(zone.map((r) => [r.id, r]));
+  const out = new Set<string>();
+  for (const p of batch.posts) out.add(pairKey(p.type, p.name));
+  for (const p of batch.patches) {
+    out.add(pairKey(p.type, p.name));
+    const was = byId.get(p.id);
+    if (was) out.add(pairKey(was.type, was.name));
+  }
+  for (const d of batch.deletes) {
+    const was = byId.get(d.id);
+    if (was) out.add(pairKey(was.type, was.name));
+  }
+  return [...out].sort();
+}
+
+export const only = (rs: DnsRecord[], pairs: Set<string>) => rs.filter((r) => pairs.has(pairKey(r.type, r.name)));
+const plain = (r: DnsRecord): DnsRecord => ({
+  id: r.id,
+  type: r.type,
+  name: r.name,
+  content: r.content,
+  proxied: r.proxied,
+  ttl: r.ttl,
+  ...(r.priority !== undefined ? { priority: r.priority } : {}),
+});
+
+/** A DNS change's undo: the touched pairs' records before (read just before it) and after (from its answer). */
+export function dnsUndo(zone: DnsRecord[], batch: Batch, res: DnsChangesResult): UndoStep {
+  const pairs = pairsOfChange(zone, batch);
+  const scope = new Set(pairs);
+  const before = only(zone, scope).map(plain);
+  const replaced = new Set([...batch.deletes.map((d) => d.id), ...res.result.patches.map((p) => p.id)]);
+  const after = only(
+    [...before.filter((r) => !replaced.has(r.id)), ...res.result.patches, ...res.result.posts],
+    scope,
+  ).map(plain);
+  return { area: 'dns', pairs, before, after };
+}
