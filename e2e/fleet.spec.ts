@@ -128,7 +128,7 @@ test('Revert this run: the revert is planned from the page of the run, shown, ru
   await dialog(page).getByRole('button', { name: 'Plan the revert' }).click();
 
   // The revert is a plan of its own, read and shown before anything runs.
-  await expect(page.getByText(`Puts back what plan #${planNo} changed`)).toBeVisible();
+  await expect(page.getByText(`changed; a domain changed since is left alone unless ticked.`)).toBeVisible();
   await expect(page.getByText(`Revert plan #${planNo} (Set the SSL mode)`)).toBeVisible();
   await expect(page.getByText('Planned', { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByLabel('Will change: 3')).toBeVisible();
@@ -146,6 +146,38 @@ test('Revert this run: the revert is planned from the page of the run, shown, ru
   // Read back from Cloudflare on a domain's page: the mode before the run.
   await page.goto(`/domains/${s.domains[1]!._id}/cloud-flare/update-ssl-settings`);
   await expect(page.getByRole('radio', { name: /^Off/ })).toBeChecked();
+});
+
+test('Revert on a DNS change in the domain history: the records it changed are put back', async ({ page, request }) => {
+  const s = await setUp(request);
+  const d = s.domains[0]!;
+  const headers = { Authorization: await apiToken(request) };
+  const batch = await request.post(`/api/domains/${d._id}/cloud-flare/dns_records`, {
+    headers,
+    data: { posts: [{ type: 'TXT', name: `_undo.${d.name}`, content: 'put back', ttl: 1, proxied: false }] },
+  });
+  expect(batch.ok(), await batch.text()).toBe(true);
+
+  await signIn(page);
+  await page.goto(`/audit-log?entity=domains&entityId=${d._id}&action=cloudflare_change_dns_records`);
+  await tableRows(page)
+    .first()
+    .getByRole('button', { name: /^Show entry/ })
+    .click();
+  await dialog(page).getByRole('button', { name: 'Revert' }).click();
+
+  await expect(page.getByText(/Revert audit entry № \d+ \(a DNS change\)/)).toBeVisible();
+  await expect(page.getByText('Planned', { exact: true })).toBeVisible({ timeout: 30_000 });
+  const row = tableRows(page.getByRole('region', { name: 'Domains of the plan' })).filter({ hasText: d.name });
+  await expect(row).toContainText(`TXT _undo.${d.name} put back`);
+  await expect(row).toContainText(`DNS TXT _undo.${d.name}: no records`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await dialog(page).getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
+
+  const records = await request.get(`/api/domains/${d._id}/cloud-flare/dns_records`, { headers });
+  const names = ((await records.json()) as { data: { result: { name: string }[] } }).data.result.map((r) => r.name);
+  expect(names).not.toContain(`_undo.${d.name}`);
 });
 
 test('a partly failing run reads the same on the plan page, the fleet list and the Jobs screen', async ({

@@ -20,6 +20,8 @@ export const AuditEntrySchema = z.object({
   tokenName: z.string().nullable(),
   /** The entry as a sentence, from the one label table (audit-labels.ts). */
   sentence: z.string(),
+  /** Whether "Revert" is offered on the entry, and why not where it is not (fleet.ts `auditRevertOf`). */
+  revert: z.object({ possible: z.boolean(), reason: z.string().nullable() }),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 

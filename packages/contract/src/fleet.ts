@@ -51,7 +51,10 @@ export const FLEET_MESSAGES = {
 
 /** Undo of a fleet run (issue 44): a revert plan puts back what the run changed, never what was changed since. */
 export const FLEET_REVERT_MESSAGES = {
-  planElsewhere: 'A revert is planned from its run: POST /api/fleet/plans/{id}/revert',
+  planElsewhere: 'A revert is planned with POST /api/fleet/reverts',
+  auditNotFound: 'Audit entry not found',
+  failedChange: 'The change failed: there is nothing to revert',
+  notAChange: 'This entry records no change the console can revert',
   notStarted: (state: string) => `A ${state} plan has not run: there is nothing to revert`,
   running: 'The run is still going: pause it or let it end before reverting it',
   nothing: 'The run changed no domain: there is nothing to revert',
@@ -61,7 +64,7 @@ export const FLEET_REVERT_MESSAGES = {
     health_fix: 'A health fix is not reverted: each check has its own fix',
     waf_push: "A push does not keep the zone's rules it replaced, so they cannot be put back",
   } as Partial<Record<string, string>>,
-  notRecorded: 'No value was recorded before this change (the run predates undo): not revertible',
+  notRecorded: 'No value was recorded before this change (it predates undo): not revertible',
   changedSince: (what: string) => `Changed since: not reverted (${what})`,
   onlyChangedSince: 'Only a row changed since the run can be ticked to revert it anyway',
   notPlanned: 'Rows can be ticked only while the revert is planned and not yet run',
@@ -141,12 +144,18 @@ export const FleetActionSchema = z.discriminatedUnion(
       kind: z.literal('set_status'),
       status: z.enum(['active', 'inactive'], { message: 'Status must be active or inactive' }),
     }),
-    /** The inverse of a run's changes (each item carries what its domain's change recorded); planned from that run. */
+    /**
+     * The inverse of a run's changes, or of one audited change (each item carries what its domain's change
+     * recorded); planned through POST /api/fleet/reverts.
+     */
     z.object({
       kind: z.literal('revert'),
-      planId: IdSchema,
-      planNo: z.number().int(),
-      actionKind: z.string().max(40),
+      planId: IdSchema.optional(),
+      planNo: z.number().int().optional(),
+      auditId: IdSchema.optional(),
+      auditNo: z.number().int().optional(),
+      /** The reverted plan's action kind, or the audit entry's action. */
+      actionKind: z.string().max(60),
     }),
   ],
   { error: () => 'Choose an action' },
@@ -171,7 +180,7 @@ export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
   set_server: 'Set the server',
   set_brand: 'Set the brand',
   set_status: 'Set the status',
-  revert: 'Revert a run',
+  revert: 'Revert a change',
 };
 
 /** A short sentence of what the action does, for the plan's header. */
@@ -196,7 +205,9 @@ export function describeFleetAction(a: FleetAction): string {
     case 'redirects':
       return `Redirect rules → ${plural(a.rules.length, 'rule')}`;
     case 'revert':
-      return `Revert plan #${a.planNo} (${FLEET_ACTION_LABELS[a.actionKind as FleetActionKind] ?? a.actionKind})`;
+      return a.planNo !== undefined
+        ? `Revert plan #${a.planNo} (${FLEET_ACTION_LABELS[a.actionKind as FleetActionKind] ?? a.actionKind})`
+        : `Revert audit entry № ${a.auditNo ?? '?'} (${AUDIT_REVERTIBLE[a.actionKind] ?? a.actionKind})`;
     case 'state':
       return `Desired state of ${plural(a.domains, 'domain')}${a.purge ? ` (${plural(a.purge, 'domain')} purging unlisted records)` : ''}`;
     case 'health_fix': {
@@ -359,6 +370,51 @@ export const FleetPlanInputSchema = z.object({
   ),
 });
 export type FleetPlanInput = z.infer<typeof FleetPlanInputSchema>;
+
+/** Audited single-domain changes a revert can be planned from (their entries keep `undo`), in words. */
+export const AUDIT_REVERTIBLE: Record<string, string> = {
+  cloudflare_change_dns_records: 'a DNS change',
+  cloudflare_set_ssl: 'the SSL mode',
+  cloudflare_set_tls_1_3: 'TLS 1.3',
+  cloudflare_set_redirect_rules: 'the redirect rules',
+};
+const AUDIT_NOT_REVERTIBLE: Record<string, string | undefined> = {
+  cloudflare_purge_cache: FLEET_REVERT_MESSAGES.kind.purge_cache,
+  cloudflare_create_zone: FLEET_REVERT_MESSAGES.kind.create_zone,
+  cloudflare_update_firewall_rules: FLEET_REVERT_MESSAGES.kind.waf_push,
+};
+
+/**
+ * Whether an audit entry can be reverted, and why not when it cannot (null reason: the entry is not a change of
+ * that kind at all, and says nothing). The API plans the revert from the entry's `undo`.
+ */
+export function auditRevertOf(e: { action: string; entity: string; details: Record<string, unknown> | null }): {
+  possible: boolean;
+  reason: string | null;
+} {
+  if (e.entity !== 'domains') return { possible: false, reason: null };
+  const never = AUDIT_NOT_REVERTIBLE[e.action];
+  if (never) return { possible: false, reason: never };
+  if (!(e.action in AUDIT_REVERTIBLE)) return { possible: false, reason: null };
+  const d = e.details ?? {};
+  if (d.outcome !== 'ok') return { possible: false, reason: FLEET_REVERT_MESSAGES.failedChange };
+  if (!Array.isArray(d.undo) || d.undo.length === 0)
+    return {
+      possible: false,
+      reason:
+        typeof d.undoSkipped === 'string'
+          ? `Too large to keep for undo (${d.undoSkipped}): not revertible`
+          : FLEET_REVERT_MESSAGES.notRecorded,
+    };
+  return { possible: true, reason: null };
+}
+
+/** One route plans every revert: of a run (`planId`) or of one audited change (`auditId`). */
+export const FleetRevertInputSchema = z.union(
+  [z.object({ planId: IdSchema }).strict(), z.object({ auditId: IdSchema }).strict()],
+  { error: () => 'Send the id of a plan to revert its run, or of an audit entry to revert its change' },
+);
+export type FleetRevertInput = z.infer<typeof FleetRevertInputSchema>;
 
 /** A row of a plan: its plan's id and its number in the plan. */
 export const FleetItemParamsSchema = z.object({

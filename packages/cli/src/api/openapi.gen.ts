@@ -683,6 +683,10 @@ export interface paths {
                                     entity: string;
                                     entityId: string | null;
                                     requestId: string | null;
+                                    revert: {
+                                        possible: boolean;
+                                        reason: string | null;
+                                    };
                                     sentence: string;
                                     tokenName: string | null;
                                     /** Format: uuid */
@@ -6696,11 +6700,14 @@ export interface paths {
                             status: "active" | "inactive";
                         } | {
                             actionKind: string;
+                            /** Format: uuid */
+                            auditId?: string;
+                            auditNo?: number;
                             /** @enum {string} */
                             kind: "revert";
                             /** Format: uuid */
-                            planId: string;
-                            planNo: number;
+                            planId?: string;
+                            planNo?: number;
                         };
                         selection: {
                             ids: string[];
@@ -7470,102 +7477,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/fleet/plans/{id}/revert": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                _id: string;
-                                accounts: {
-                                    cancelled: number;
-                                    cloudEmail: string | null;
-                                    /** Format: uuid */
-                                    cloudId: string | null;
-                                    done: number;
-                                    failed: number;
-                                    pending: number;
-                                    same: number;
-                                    skipped: number;
-                                    stillFailing: number;
-                                    total: number;
-                                }[];
-                                action: {
-                                    [key: string]: unknown;
-                                };
-                                actionKind: string;
-                                actionLabel: string;
-                                counts: {
-                                    change: number;
-                                    pending: number;
-                                    refused: number;
-                                    same: number;
-                                    total: number;
-                                };
-                                createdAt: string;
-                                createdBy: string | null;
-                                description: string;
-                                error: string | null;
-                                etaSeconds: number | null;
-                                finishedAt: string | null;
-                                /** Format: uuid */
-                                jobId: string | null;
-                                plannedAt: string | null;
-                                planNo: number;
-                                revert: {
-                                    possible: boolean;
-                                    reason: string | null;
-                                };
-                                run: {
-                                    cancelled: number;
-                                    done: number;
-                                    failed: number;
-                                    pending: number;
-                                    same: number;
-                                    skipped: number;
-                                    stillFailing: number;
-                                    total: number;
-                                };
-                                runText: string;
-                                startedAt: string | null;
-                                /** @enum {string} */
-                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
-                                stateText: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/fleet/plans/{id}/run": {
         parameters: {
             query?: never;
@@ -7721,6 +7632,110 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fleet/reverts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        planId: string;
+                    } | {
+                        /** Format: uuid */
+                        auditId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                accounts: {
+                                    cancelled: number;
+                                    cloudEmail: string | null;
+                                    /** Format: uuid */
+                                    cloudId: string | null;
+                                    done: number;
+                                    failed: number;
+                                    pending: number;
+                                    same: number;
+                                    skipped: number;
+                                    stillFailing: number;
+                                    total: number;
+                                }[];
+                                action: {
+                                    [key: string]: unknown;
+                                };
+                                actionKind: string;
+                                actionLabel: string;
+                                counts: {
+                                    change: number;
+                                    pending: number;
+                                    refused: number;
+                                    same: number;
+                                    total: number;
+                                };
+                                createdAt: string;
+                                createdBy: string | null;
+                                description: string;
+                                error: string | null;
+                                etaSeconds: number | null;
+                                finishedAt: string | null;
+                                /** Format: uuid */
+                                jobId: string | null;
+                                plannedAt: string | null;
+                                planNo: number;
+                                revert: {
+                                    possible: boolean;
+                                    reason: string | null;
+                                };
+                                run: {
+                                    cancelled: number;
+                                    done: number;
+                                    failed: number;
+                                    pending: number;
+                                    same: number;
+                                    skipped: number;
+                                    stillFailing: number;
+                                    total: number;
+                                };
+                                runText: string;
+                                startedAt: string | null;
+                                /** @enum {string} */
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                stateText: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

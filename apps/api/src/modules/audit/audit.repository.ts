@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lte, notInArray, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditListQuery, ListResult } from '@fleetdesk/contract';
-import { AUDIT_SIGN_IN_ACTIONS, PAGE_SIZE, auditSentence } from '@fleetdesk/contract';
+import { AUDIT_SIGN_IN_ACTIONS, PAGE_SIZE, auditRevertOf, auditSentence } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import { pageOffset } from '../../http/list-query.ts';
@@ -21,6 +21,7 @@ const toEntry = (r: typeof auditLog.$inferSelect): AuditEntry => ({
   requestId: r.requestId,
   tokenName: r.tokenName ?? null,
   sentence: auditSentence(r),
+  revert: auditRevertOf(r),
 });
 
 /** A date-only `to` means the whole of that day. */
@@ -33,6 +34,10 @@ export function createAuditRepository(db: Db) {
   return {
     async insert(entry: NewAuditEntry, ex: Executor = db) {
       await ex.insert(auditLog).values(entry);
+    },
+    async find(id: string, ex: Executor = db): Promise<AuditEntry | undefined> {
+      const [r] = await ex.select().from(auditLog).where(eq(auditLog.id, id));
+      return r ? toEntry(r) : undefined;
     },
     async list(q: AuditListQuery, ex: Executor = db): Promise<ListResult<AuditEntry>> {
       const conds: SQL[] = [];

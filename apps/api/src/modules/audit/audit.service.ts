@@ -46,6 +46,7 @@ export function createAuditService(deps: { repo: AuditRepository }) {
       );
     },
     list: (q: AuditListQuery) => deps.repo.list(q),
+    find: (id: string) => deps.repo.find(id),
   };
 }
 export type AuditService = ReturnType<typeof createAuditService>;

@@ -180,13 +180,14 @@ export function createCloudFlareCalls(deps: CloudFlareDeps) {
     ctx: Ctx,
     action: string,
     sent: Record<string, unknown>,
-    run: () => Promise<{ value: T; answer: unknown }>,
+    /** `extra`: more details for the entry, e.g. `undo`, what the change can be reverted with (fleet.undo.ts). */
+    run: () => Promise<{ value: T; answer: unknown; extra?: Record<string, unknown> }>,
   ): Promise<T> => {
     const base = { action: `cloudflare_${action}`, entity: 'domains', entityId: ctx.domain._id };
     const where = { domainName: ctx.domain.domainName, cloud: ctx.cloudEmail };
     try {
-      const { value, answer } = await run();
-      await audit.record(actor, { ...base, details: { ...where, outcome: 'ok', sent, answer } });
+      const { value, answer, extra } = await run();
+      await audit.record(actor, { ...base, details: { ...where, outcome: 'ok', sent, answer, ...extra } });
       return value;
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);

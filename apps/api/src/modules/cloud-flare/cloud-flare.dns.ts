@@ -2,6 +2,7 @@ import { dnsRecordProblems, type DnsChanges, type DnsChangesResult, type DnsReco
 import type { Actor } from '../../http/context.ts';
 import { UpstreamError, ValidationError } from '../../http/errors.ts';
 import { DnsBatchPartError, type CfDnsBatch, type CfDnsRecord } from '../../integrations/cloudflare/index.ts';
+import { dnsUndo } from '../fleet/fleet.undo.ts';
 import { CLOUD_FLARE_TEXT, capList, type CloudFlareCalls, type Ctx, type DomainRef } from './cloud-flare.context.ts';
 
 /** Records per DNS batch on every plan (the Free plan's limit; paid plans take more, cloudflare.md §11). */
@@ -47,6 +48,15 @@ const toDnsRecord = (r: CfDnsRecord): DnsRecord => {
   };
   if (typeof r.priority === 'number') out.priority = r.priority;
   return out;
+};
+
+/** Records an entry keeps for undo at most (before and after together); a larger change says it was not kept. */
+const UNDO_RECORDS_MAX = 2000;
+const undoDetails = (zone: DnsRecord[], batch: DnsChanges, result: DnsChangesResult['result']) => {
+  const step = dnsUndo(zone, batch, { result, batches: 0, message: '' });
+  if (step.area === 'dns' && step.before.length + step.after.length > UNDO_RECORDS_MAX)
+    return { undoSkipped: `more than ${UNDO_RECORDS_MAX} records` };
+  return { undo: [step] };
 };
 
 /** DNS: the zone's records and one all-or-nothing change (decision 014). */
@@ -149,7 +159,13 @@ export function cloudFlareDns({ cf, contextOf, forCloud, audited }: CloudFlareCa
      * already applied are undone with their inverse (the records as they were are read first), and the outcome of
      * every record goes to the audit entry. An empty change sends nothing.
      */
-    async changeDnsRecords(domainId: string, input: DnsChanges, actor: Actor): Promise<DnsChangesResult> {
+    async changeDnsRecords(
+      domainId: string,
+      input: DnsChanges,
+      actor: Actor,
+      /** The zone's records as the caller just read them (a fleet step); else read here, for the entry's undo. */
+      opts: { zoneBefore?: DnsRecord[] } = {},
+    ): Promise<DnsChangesResult> {
       const ctx = await contextOf(domainId, true, actor);
       const batch = { deletes: input.deletes, patches: input.patches, posts: input.posts };
       // Cloudflare's own rules (the editor and fleet plans check the same ones), before anything is sent.
@@ -182,7 +198,8 @@ export function cloudFlareDns({ cf, contextOf, forCloud, audited }: CloudFlareCa
         forCloud(ctx, async () => {
           // Every plan takes the Free plan's 200; only a larger change needs to know the zone's own limit.
           if (total > MIN_DNS_BATCH_LIMIT) limit = cf.batchLimitFor(await cf.getZone(ctx.creds, ctx.zoneId));
-          const before = total > limit ? await cf.listDnsRecords(ctx.creds, ctx.zoneId) : [];
+          const before = total > limit || !opts.zoneBefore ? await cf.listDnsRecords(ctx.creds, ctx.zoneId) : [];
+          const zone = opts.zoneBefore ?? before.map(toDnsRecord);
           let res;
           try {
             res = await cf.batchDns(ctx.creds, ctx.zoneId, batch, { limit });
@@ -197,7 +214,12 @@ export function cloudFlareDns({ cf, contextOf, forCloud, audited }: CloudFlareCa
             patches: capList(res.patches.map(toDnsRecord)),
             posts: capList(res.posts.map(toDnsRecord)),
           };
-          return { value: res, answer };
+          const result = {
+            deletes: res.deletes.map(toDnsRecord),
+            patches: res.patches.map(toDnsRecord),
+            posts: res.posts.map(toDnsRecord),
+          };
+          return { value: res, answer, extra: undoDetails(zone, batch, result) };
         }),
       );
       const parts = [

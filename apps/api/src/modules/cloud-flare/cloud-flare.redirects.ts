@@ -40,7 +40,10 @@ export function cloudFlareRedirects({ cf, contextOf, forCloud, audited, pushRule
       const sent = { zoneId: ctx.zoneId, phase: REDIRECT_PHASE, rules: input.rules };
       return audited(actor, ctx, 'set_redirect_rules', sent, () =>
         forCloud(ctx, async () => {
+          // The shown rules as they were just before the write (the last read of the push wins): kept for undo.
+          let before: RedirectOut[] = [];
           const ruleset = await pushRules(ctx, REDIRECT_PHASE, (existing) => {
+            before = existing.map(redirectOf).filter((r): r is RedirectOut => r !== null);
             const known = new Set(existing.map((r) => r.id));
             const rows: CfRuleInput[] = input.rules.map((r) => {
               const target =
@@ -83,7 +86,11 @@ export function cloudFlareRedirects({ cf, contextOf, forCloud, audited, pushRule
           const value = {
             rules: ruleset.rules.map(redirectOf).filter((r): r is RedirectOut => r !== null),
           };
-          return { value, answer: { rulesetId: ruleset.id, version: ruleset.version, rules: capList(value.rules) } };
+          return {
+            value,
+            answer: { rulesetId: ruleset.id, version: ruleset.version, rules: capList(value.rules) },
+            extra: { undo: [{ area: 'redirects', before, after: value.rules }] },
+          };
         }),
       );
     },

@@ -45,7 +45,7 @@ async function planned(res: { statusCode: number; body: string; json(): { data: 
 }
 const plan = async (ids: string[], action: object) =>
   planned(await call('POST', '/api/fleet/plans', { selection: { ids }, action }));
-const revertOf = async (id: string) => planned(await call('POST', `/api/fleet/plans/${id}/revert`));
+const revertOf = async (id: string) => planned(await call('POST', '/api/fleet/reverts', { planId: id }));
 async function run(id: string) {
   const res = await call('POST', `/api/fleet/plans/${id}/run`);
   expect(res.statusCode, res.body).toBe(200);
@@ -155,7 +155,7 @@ describe('revert of a fleet run', () => {
     expect(zone(d2.zoneId).settings.ssl.value).toBe('full');
     // The revert is a change like any other: reverted, the run's values are back.
     const redo = await revertOf(sslBack._id);
-    expect(redo.description).toBe(`Revert plan #${sslBack.planNo} (Revert a run)`);
+    expect(redo.description).toBe(`Revert plan #${sslBack.planNo} (Revert a change)`);
     expect((await run(redo._id)).run.done).toBe(2);
     expect(zone(d1.zoneId).settings.ssl.value).toBe('strict');
 
@@ -218,13 +218,13 @@ describe('revert of a fleet run', () => {
     const [d1, d2] = [await domain(cloudId), await domain(cloudId)];
     const purge = await plan([d1.id], { kind: 'purge_cache' });
     expect((await run(purge._id)).revert).toEqual({ possible: false, reason: FLEET_REVERT_MESSAGES.kind.purge_cache });
-    const refused = await call('POST', `/api/fleet/plans/${purge._id}/revert`);
+    const refused = await call('POST', '/api/fleet/reverts', { planId: purge._id });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe(FLEET_REVERT_MESSAGES.kind.purge_cache);
 
     const notRun = await plan([d1.id], { kind: 'tls13', value: 'on' });
     expect(notRun.revert.reason).toBe(FLEET_REVERT_MESSAGES.notStarted('planned'));
-    expect((await call('POST', `/api/fleet/plans/${notRun._id}/revert`)).statusCode).toBe(409);
+    expect((await call('POST', '/api/fleet/reverts', { planId: notRun._id })).statusCode).toBe(409);
 
     zone(d1.zoneId).settings.ssl.value = 'full';
     const nothing = await plan([d1.id], { kind: 'ssl', value: 'full' });
@@ -272,5 +272,117 @@ describe('revert of a fleet run', () => {
     await run(back._id);
     const late = await call('POST', `/api/fleet/plans/${back._id}/items/1/force`, { force: true });
     expect(late.statusCode).toBe(409);
+  });
+});
+
+describe('revert of an audited change', () => {
+  type Entry = {
+    _id: string;
+    action: string;
+    details: Record<string, unknown>;
+    revert: { possible: boolean; reason: string | null };
+  };
+  async function lastEntry(domainId: string, action: string): Promise<Entry> {
+    const res = await call('GET', `/api/audit-log?entity=domains&entityId=${domainId}&action=${action}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const e = res.json().data.items[0] as Entry | undefined;
+    expect(e, action).toBeTruthy();
+    return e!;
+  }
+  const revertEntry = async (auditId: string) => planned(await call('POST', '/api/fleet/reverts', { auditId }));
+
+  it('a DNS editor batch, an SSL mode and redirect rules: each entry reverted through a plan, read back at Cloudflare', async () => {
+    const cloudId = await account();
+    const d = await domain(cloudId);
+    const www = sim.addDnsRecord(d.zoneId, {
+      type: 'CNAME',
+      name: `www.${d.name}`,
+      content: d.name,
+      ttl: 1,
+      proxied: true,
+    });
+    sim.addDnsRecord(d.zoneId, { type: 'A', name: d.name, content: '192.0.2.1', ttl: 1, proxied: true });
+    const before = recordsOf(d.zoneId);
+    // One editor batch: a record added, one changed, one deleted.
+    const apex = [...zone(d.zoneId).dnsRecords.values()].find((r) => r.type === 'A')!;
+    const batch = await call('POST', `/api/domains/${d.id}/cloud-flare/dns_records`, {
+      posts: [{ type: 'TXT', name: d.name, content: 'v=spf1 -all', ttl: 1, proxied: false }],
+      patches: [{ id: apex.id, type: 'A', name: d.name, content: '198.51.100.2', ttl: 1, proxied: true }],
+      deletes: [{ id: www }],
+    });
+    expect(batch.statusCode, batch.body).toBe(200);
+    const e = await lastEntry(d.id, 'cloudflare_change_dns_records');
+    expect(e.revert).toEqual({ possible: true, reason: null });
+    const p = await revertEntry(e._id);
+    expect(p.description).toMatch(/^Revert audit entry № \d+ \(a DNS change\)$/);
+    expect(p.counts).toMatchObject({ total: 1, change: 1 });
+    expect((await run(p._id)).run.done).toBe(1);
+    expect(recordsOf(d.zoneId)).toEqual(before);
+
+    zone(d.zoneId).settings.ssl.value = 'flexible';
+    expect((await call('PUT', `/api/domains/${d.id}/cloud-flare/settings/ssl`, { value: 'strict' })).statusCode).toBe(
+      200,
+    );
+    const ssl = await lastEntry(d.id, 'cloudflare_set_ssl');
+    expect(ssl.details.undo).toEqual([{ area: 'ssl', before: 'flexible', after: 'strict' }]);
+    expect((await run((await revertEntry(ssl._id))._id)).run.done).toBe(1);
+    expect(zone(d.zoneId).settings.ssl.value).toBe('flexible');
+
+    const rules = await call('POST', `/api/domains/${d.id}/cloud-flare/redirect-rules`, {
+      rules: [
+        {
+          ruleExpression: `http.host eq "${d.name}"`,
+          targetUrlValue: `https://www.${d.name}/`,
+          statusCode: 301,
+          preserveQueryString: false,
+        },
+      ],
+    });
+    expect(rules.statusCode, rules.body).toBe(200);
+    const redirects = await lastEntry(d.id, 'cloudflare_set_redirect_rules');
+    expect((await run((await revertEntry(redirects._id))._id)).run.done).toBe(1);
+    expect((await call('GET', `/api/domains/${d.id}/cloud-flare/redirect-rules`)).json().data.rules).toEqual([]);
+  });
+
+  it('a record changed since the entry is left alone; failed, unknown and non-change entries are refused with why', async () => {
+    const cloudId = await account();
+    const d = await domain(cloudId);
+    const add = await call('POST', `/api/domains/${d.id}/cloud-flare/dns_records`, {
+      posts: [{ type: 'TXT', name: `_check.${d.name}`, content: 'one', ttl: 1, proxied: false }],
+    });
+    expect(add.statusCode, add.body).toBe(200);
+    const e = await lastEntry(d.id, 'cloudflare_change_dns_records');
+    [...zone(d.zoneId).dnsRecords.values()].find((r) => r.type === 'TXT')!.content = 'two';
+    const p = await revertEntry(e._id);
+    const row = (await items(p._id)).get(d.name)!;
+    expect(row).toMatchObject({ outcome: 'refused', changedSince: true });
+    expect(row.reason).toContain(`is now TXT _check.${d.name} two; the run set TXT _check.${d.name} one`);
+
+    // A change Cloudflare refused: its entry is not revertible.
+    sim.fail({ kind: '5xx', status: 500, count: 20 });
+    const failed = await call('PUT', `/api/domains/${d.id}/cloud-flare/settings/tls_1_3`, { value: 'on' });
+    sim.clearFailures();
+    expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+    const f = await lastEntry(d.id, 'cloudflare_set_tls_1_3');
+    expect(f.revert).toEqual({ possible: false, reason: FLEET_REVERT_MESSAGES.failedChange });
+    const refused = await call('POST', '/api/fleet/reverts', { auditId: f._id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(FLEET_REVERT_MESSAGES.failedChange);
+
+    const created = await lastEntry(d.id, 'cloudflare_create_zone');
+    expect(created.revert).toEqual({ possible: false, reason: FLEET_REVERT_MESSAGES.kind.create_zone });
+    const domainEntry = (await call('GET', `/api/audit-log?entity=domains&entityId=${d.id}&action=create`)).json().data
+      .items[0] as Entry;
+    expect(domainEntry.revert).toEqual({ possible: false, reason: null });
+    const notChange = await call('POST', '/api/fleet/reverts', { auditId: domainEntry._id });
+    expect(notChange.statusCode).toBe(409);
+    expect(notChange.json().message).toBe(FLEET_REVERT_MESSAGES.notAChange);
+    const unknown = await call('POST', '/api/fleet/reverts', { auditId: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.statusCode).toBe(404);
+    for (const body of [{}, { auditId: 'x' }, { planId: d.id, auditId: d.id }, { planId: 5 }]) {
+      const bad = await call('POST', '/api/fleet/reverts', body);
+      expect(bad.statusCode, JSON.stringify(body)).toBe(400);
+      expect(bad.json().message).toBeTruthy();
+    }
   });
 });

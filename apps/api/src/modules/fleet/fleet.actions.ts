@@ -370,8 +370,8 @@ export function createFleetActions(deps: FleetDeps) {
           const v = await setting(d, a.kind === 'ssl' ? 'ssl' : 'tls_1_3', actor);
           if (v === a.value) return already;
           if (v !== seen) return changed(seen, v);
-          if (a.kind === 'ssl') await cf.setSsl(d._id, a.value, actor);
-          else await cf.setTls13(d._id, a.value, actor);
+          if (a.kind === 'ssl') await cf.setSsl(d._id, a.value, actor, { before: v });
+          else await cf.setTls13(d._id, a.value, actor, { before: v });
           return { status: 'done', undo: [{ area: a.kind, before: v, after: a.value }] };
         }
         case 'waf_push': {
@@ -400,7 +400,10 @@ export function createFleetActions(deps: FleetDeps) {
           const zone = await dnsNow(d, actor);
           if (matching(zone, a.record.type, rn).some((r) => key(r.content) === key(content))) return already;
           const batch = { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] };
-          return { status: 'done', undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor))] };
+          return {
+            status: 'done',
+            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor, { zoneBefore: zone }))],
+          };
         }
         case 'dns_set': {
           const rn = recordName(a.name, name);
@@ -428,7 +431,7 @@ export function createFleetActions(deps: FleetDeps) {
           const batch = { deletes: [], patches, posts: [] };
           return {
             status: 'done',
-            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor))],
+            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: zone }))],
           };
         }
         case 'dns_delete': {
@@ -440,7 +443,10 @@ export function createFleetActions(deps: FleetDeps) {
           if (!sameJson(ids, seen))
             return changed(plural((seen as string[]).length, 'record'), plural(ids.length, 'record'));
           const batch = { deletes: ids.map((id) => ({ id })), patches: [], posts: [] };
-          return { status: 'done', undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor))] };
+          return {
+            status: 'done',
+            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor, { zoneBefore: zone }))],
+          };
         }
         case 'redirects': {
           const rules = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
@@ -467,7 +473,9 @@ export function createFleetActions(deps: FleetDeps) {
           const batch = { deletes: [], patches: diff.patches, posts: diff.posts };
           return {
             status: 'done',
-            undo: [dnsUndo(r.zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor))],
+            undo: [
+              dnsUndo(r.zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: r.zone })),
+            ],
           };
         }
         case 'purge_cache':

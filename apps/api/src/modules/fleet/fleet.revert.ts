@@ -166,10 +166,10 @@ export function createFleetRevertActions(deps: FleetDeps) {
   ): Promise<UndoStep> {
     switch (s.area) {
       case 'ssl':
-        await cf.setSsl(d._id, s.before as SslMode, actor);
+        await cf.setSsl(d._id, s.before as SslMode, actor, { before: String(r.now) });
         return { area: 'ssl', before: String(r.now), after: s.before };
       case 'tls13':
-        await cf.setTls13(d._id, s.before as Tls13Mode, actor);
+        await cf.setTls13(d._id, s.before as Tls13Mode, actor, { before: String(r.now) });
         return { area: 'tls13', before: String(r.now), after: s.before };
       case 'server':
       case 'brand':
@@ -196,7 +196,7 @@ export function createFleetRevertActions(deps: FleetDeps) {
         }));
         const diff = dnsStateDiff(want, zone, d.domainName, false, s.pairs);
         const batch = { deletes: diff.deletes, patches: diff.patches, posts: diff.posts };
-        const res = await cf.changeDnsRecords(d._id, batch as never, actor);
+        const res = await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: zone });
         return dnsUndo(zone, batch, res);
       }
       case 'redirects': {

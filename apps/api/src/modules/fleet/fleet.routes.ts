@@ -8,6 +8,7 @@ import {
   FleetPlanInputSchema,
   FleetPlanSchema,
   FleetPlanSummarySchema,
+  FleetRevertInputSchema,
   FleetRunInputSchema,
   FleetTimelineSchema,
   IdParamsSchema,
@@ -18,6 +19,7 @@ import {
   type FleetItemsQuery,
   type FleetPlan,
   type FleetPlanInput,
+  type FleetRevertInput,
   type FleetRunInput,
   type ListQuery,
 } from '@fleetdesk/contract';
@@ -84,9 +86,13 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
       data: await service.run(idOf(req), req.actor, (req.body as FleetRunInput | null | undefined) ?? {}),
     }),
   );
-  // Undo (issue 44): a revert of the run, planned and shown like any plan; a changed-since row ticked or not.
-  app.post(`${path}/:id/revert`, { config, schema: { tags, params, response: { 201: one } } }, async (req, reply) =>
-    reply.status(201).send({ data: await service.revert(idOf(req), req.actor) }),
+  // Undo (issue 44): one route plans the revert of a run or of an audited change, shown like any plan; a
+  // changed-since row ticked or not.
+  app.post(
+    '/api/fleet/reverts',
+    { config, schema: { tags, body: FleetRevertInputSchema, response: { 201: one } } },
+    async (req, reply) =>
+      reply.status(201).send({ data: await service.revert(req.body as FleetRevertInput, req.actor) }),
   );
   app.post(
     `${path}/:id/items/:seq/force`,

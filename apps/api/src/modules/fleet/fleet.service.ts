@@ -6,6 +6,7 @@ import {
   FLEET_REVERT_MESSAGES,
   FLEET_STATE_MESSAGES,
   FleetActionSchema,
+  auditRevertOf,
   describeFleetAction,
   stateText,
   planStateOf,
@@ -21,6 +22,7 @@ import {
   type FleetPlanSummary,
   type FleetTimeline,
   FLEET_TIMELINE_MINUTES,
+  type FleetRevertInput,
   type FleetRunInput,
   type FleetStateChange,
   type ListResult,
@@ -630,8 +632,9 @@ export function createFleetService(
      * "Revert this run": a new plan whose rows put back what each changed domain's step recorded. A row without a
      * record (a run before undo existed) is refused with why; the plan is read and shown before anything runs.
      */
-    async revert(id: string, actor: Actor): Promise<FleetPlan> {
-      const p = await mustFind(id);
+    async revert(input: FleetRevertInput, actor: Actor): Promise<FleetPlan> {
+      if ('auditId' in input) return service.revertAudit(input.auditId, actor);
+      const p = await mustFind(input.planId);
       const action = actionOf(p);
       const { run } = await countsOf(p);
       const blocker = revertBlocker(p, action, run.done);
@@ -662,6 +665,31 @@ export function createFleetService(
                 ? null
                 : FLEET_REVERT_MESSAGES.notRecorded,
         })),
+        actor,
+      );
+    },
+
+    /** A revert of one audited change (a DNS batch, a setting, redirects): a plan of one row, from the entry's undo. */
+    async revertAudit(auditId: string, actor: Actor): Promise<FleetPlan> {
+      const e = await audit.find(auditId);
+      if (!e) throw new NotFoundError(FLEET_REVERT_MESSAGES.auditNotFound);
+      const r = auditRevertOf(e);
+      if (!r.possible)
+        throw new ConflictError(r.reason ?? FLEET_REVERT_MESSAGES.notAChange, undefined, 'fleet_not_revertible');
+      const [d] = await repo.domainsByIds(e.entityId ? [e.entityId] : []);
+      return service.createWithItems(
+        { kind: 'revert', auditId: e._id, auditNo: e.auditNo, actionKind: e.action },
+        { revertOfAudit: e._id },
+        [
+          {
+            domainId: d?.id ?? null,
+            domainName: d?.domainName ?? String(e.details?.domainName ?? e.entityId ?? 'unknown'),
+            cloudId: d?.cloudId ?? null,
+            cloudEmail: d?.cloudEmail ?? null,
+            desired: e.details?.undo,
+            refusal: d ? null : FLEET_MESSAGES.domainGone,
+          },
+        ],
         actor,
       );
     },

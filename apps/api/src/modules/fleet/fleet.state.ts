@@ -222,7 +222,7 @@ export function createFleetStateActions(deps: FleetDeps) {
         apply.dns = async () => {
           // One batch: Cloudflare applies it all or nothing.
           const batch = { deletes: diff.deletes, patches: diff.patches, posts: diff.posts };
-          return dnsUndo(now, batch, await cf.changeDnsRecords(d._id, batch as never, actor));
+          return dnsUndo(now, batch, await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: now }));
         };
     }
     // The zone settings a file sets are read, compared and set alike.
@@ -233,7 +233,7 @@ export function createFleetStateActions(deps: FleetDeps) {
         subject: 'SSL mode',
         want: want.ssl,
         labels: SSL_MODE_LABELS as Record<string, string>,
-        set: () => cf.setSsl(d._id, want.ssl!, actor),
+        set: (before: string) => cf.setSsl(d._id, want.ssl!, actor, { before }),
       },
       {
         part: 'tls13',
@@ -241,7 +241,7 @@ export function createFleetStateActions(deps: FleetDeps) {
         subject: 'TLS 1.3',
         want: want.tls13,
         labels: TLS_1_3_LABELS as Record<string, string>,
-        set: () => cf.setTls13(d._id, want.tls13!, actor),
+        set: (before: string) => cf.setTls13(d._id, want.tls13!, actor, { before }),
       },
     ] as const;
     for (const st of settings) {
@@ -252,7 +252,7 @@ export function createFleetStateActions(deps: FleetDeps) {
       if (v !== st.want) {
         changes.push({ area: st.part, op: 'change', subject: st.subject, before: label(v), after: label(st.want) });
         apply[st.part] = async () => {
-          await st.set();
+          await st.set(v);
           return { area: st.part, before: v, after: st.want! };
         };
       }

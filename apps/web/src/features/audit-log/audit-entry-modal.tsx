@@ -3,7 +3,10 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
 import { REDACTED, type AuditEntry } from '@fleetdesk/contract';
+import { useNavigate } from 'react-router';
+import { useDialogs } from '../../components/dialog-host.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
+import { fleetPlanPath, useRevert } from '../fleet/fleet-api.ts';
 
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-body-secondary">—</span>;
@@ -17,6 +20,9 @@ function Value({ value }: { value: unknown }) {
 
 /** One entry: its before/after diff field by field, and its details. Secrets arrive redacted. */
 export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; onHide: () => void }) {
+  const revert = useRevert();
+  const navigate = useNavigate();
+  const dialogs = useDialogs();
   const diff = Object.entries(entry?.diff ?? {});
   const details = Object.entries(entry?.details ?? {});
   return (
@@ -92,6 +98,34 @@ export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; o
         </Modal.Body>
       )}
       <Modal.Footer>
+        {/* Revert plans first (nothing changes until the plan is run), then opens the plan. */}
+        {entry?.revert.possible ? (
+          <Button
+            variant="outline-warning"
+            className="me-auto"
+            disabled={revert.isPending}
+            onClick={() =>
+              revert.mutate(
+                { auditId: entry._id },
+                {
+                  onSuccess: (plan) => {
+                    onHide();
+                    void navigate(fleetPlanPath(plan._id));
+                  },
+                  onError: (err) => void dialogs.apiError(err),
+                },
+              )
+            }
+          >
+            Revert
+          </Button>
+        ) : (
+          entry?.revert.reason && (
+            <span className="me-auto small text-body-secondary" data-testid="revert-reason">
+              Not revertible: {entry.revert.reason}
+            </span>
+          )
+        )}
         <Button variant="secondary" onClick={onHide}>
           Close
         </Button>

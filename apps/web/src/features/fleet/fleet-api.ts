@@ -68,11 +68,11 @@ export function useFleetVerb(id: string) {
 export const downloadPlanCsv = (plan: Pick<FleetPlan, '_id' | 'planNo'>) =>
   exportCsv(`${planPath(plan._id)}/csv`, { fileName: `fleet-plan-${plan.planNo}.csv` });
 
-/** "Revert this run": answers the new plan (read, then shown before anything runs). */
-export function useRevertFleetPlan(id: string) {
+/** "Revert this run" or an audit entry's "Revert": answers the new plan (read, then shown before anything runs). */
+export function useRevert() {
   const queryClient = useQueryClient();
-  return useMutation<FleetPlan, ApiError, void>({
-    mutationFn: () => api.post<FleetPlan>(`${planPath(id)}/revert`),
+  return useMutation<FleetPlan, ApiError, { planId: string } | { auditId: string }>({
+    mutationFn: (input) => api.post<FleetPlan>('/api/fleet/reverts', input),
     onSuccess: (plan) => {
       queryClient.setQueryData(planKey(plan._id), plan);
       void queryClient.invalidateQueries({ queryKey: fleetPlansApi.keys.lists() });

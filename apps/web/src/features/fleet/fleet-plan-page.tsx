@@ -25,7 +25,7 @@ import {
   useFleetPlan,
   useFleetVerb,
   useForceFleetItem,
-  useRevertFleetPlan,
+  useRevert,
   type FleetVerb,
 } from './fleet-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
@@ -200,7 +200,7 @@ function Counts({ plan }: { plan: FleetPlan }) {
 
 function Buttons({ plan }: { plan: FleetPlan }) {
   const verb = useFleetVerb(plan._id);
-  const revert = useRevertFleetPlan(plan._id);
+  const revert = useRevert();
   const navigate = useNavigate();
   const dialogs = useDialogs();
   const [downloading, setDownloading] = useState(false);
@@ -225,10 +225,13 @@ function Buttons({ plan }: { plan: FleetPlan }) {
       { title: 'Revert this run', confirmLabel: 'Plan the revert' },
     );
     if (ok)
-      revert.mutate(undefined, {
-        onSuccess: (next) => void navigate(fleetPlanPath(next._id)),
-        onError: (err) => void dialogs.apiError(err),
-      });
+      revert.mutate(
+        { planId: plan._id },
+        {
+          onSuccess: (next) => void navigate(fleetPlanPath(next._id)),
+          onError: (err) => void dialogs.apiError(err),
+        },
+      );
   };
   const s = plan.state;
   const busy = verb.isPending || revert.isPending;
@@ -451,10 +454,15 @@ export function FleetPlanPage() {
         <strong className="text-body">{plan.actionLabel}</strong>: {plan.description} · planned by{' '}
         {plan.createdBy ?? 'unknown'} on <DateTime value={plan.createdAt} />
       </p>
-      {plan.actionKind === 'revert' && typeof plan.action.planId === 'string' && (
+      {plan.actionKind === 'revert' && (
         <p className="small mb-2">
-          Puts back what <Link to={fleetPlanPath(plan.action.planId)}>plan #{String(plan.action.planNo)}</Link> changed;
-          a domain changed since that run is left alone unless ticked.
+          Puts back what{' '}
+          {typeof plan.action.planId === 'string' ? (
+            <Link to={fleetPlanPath(plan.action.planId)}>plan #{String(plan.action.planNo)}</Link>
+          ) : (
+            <>audit entry № {String(plan.action.auditNo)}</>
+          )}{' '}
+          changed; a domain changed since is left alone unless ticked.
         </p>
       )}
       {plan.error && <Alert variant="danger">{plan.error}</Alert>}
