@@ -77,7 +77,7 @@ describe('IndexNow client against the simulator', () => {
     sim.fail({ kind: '5xx' });
     const down = await failure(client().submit(s));
     expect(down).toMatchObject({ upstreamStatus: 503, refused: false, status: 502 });
-    expect(down.message).toBe('IndexNow answered 503 (server error)');
+    expect(down.message).toBe('IndexNow answered 503: server error');
     sim.fail({ kind: 'html' });
     expect((await failure(client().submit(s))).message).toBe(
       "IndexNow answered 200 with an HTML page, not the protocol's answer",

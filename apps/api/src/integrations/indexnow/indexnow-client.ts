@@ -121,7 +121,7 @@ export function createIndexNowClient(opts: IndexNowClientOptions) {
         false,
       );
     if (status === 200 || status === 202) return { urls: s.urls.length, status, meaning: meaningOf(status) };
-    if (status >= 500) throw new IndexNowError(`IndexNow answered ${status} (${meaningOf(status)})`, status, false);
+    if (status >= 500) throw new IndexNowError(`IndexNow answered ${status}: ${meaningOf(status)}`, status, false);
     throw new IndexNowError(`IndexNow refused the submission: ${status} ${meaningOf(status)}`, status, true);
   }
 
