@@ -739,6 +739,7 @@ export interface paths {
                                     /** Format: uuid */
                                     _id: string;
                                     brandNo: number;
+                                    indexNow: boolean;
                                     isInUseCloudId?: boolean;
                                     isInUseYandexWebmasterAccountId?: boolean;
                                     name: string;
@@ -774,6 +775,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        indexNow?: boolean;
                         name: string;
                         trafficFallPercent?: number | null;
                     };
@@ -791,6 +793,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
@@ -836,6 +839,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
@@ -867,6 +871,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        indexNow?: boolean;
                         name?: string;
                         trafficFallPercent?: number | null;
                     };
@@ -884,6 +889,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
@@ -935,6 +941,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        indexNow?: boolean;
                         name?: string;
                         trafficFallPercent?: number | null;
                     };
@@ -952,6 +959,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
