@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startIndexNowSim, type IndexNowSim } from '@fleetdesk/simulators/indexnow/index.ts';
+import { generatedSite, startSiteServer, type SiteServer } from '@fleetdesk/simulators/site/index.ts';
 import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
 import { directoryFileLookup } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
 import { indexNowKeys } from '../../db/schema/index.ts';
@@ -15,6 +16,7 @@ let t: TestApp;
 let cf: CloudflareSim;
 let host: SshHost;
 let sim: IndexNowSim;
+let web: SiteServer;
 let h: string;
 let seq = 0;
 const sshKey = generateKeyPair('ed25519');
@@ -22,10 +24,12 @@ const siteDir = (name: string) => path.join(host.rootDir, 'www', name);
 const readSite = directoryFileLookup((name) => siteDir(name));
 
 beforeAll(async () => {
-  [host, cf, sim] = await Promise.all([
+  [host, cf, sim, web] = await Promise.all([
     startSshHost({ authorizedKeys: [sshKey.publicLine] }),
     startCloudflareSim(),
     startIndexNowSim(),
+    // A site to parse: /, /p/1.html and /p/2.html with their CSS, scripts and images.
+    startSiteServer({ routes: generatedSite(3, 2) }),
   ]);
   fs.mkdirSync(path.join(host.rootDir, 'www'));
   t = await createTestApp(
@@ -37,7 +41,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([host?.close(), cf?.close(), sim?.close()]);
+  await Promise.all([host?.close(), cf?.close(), sim?.close(), web?.close()]);
 });
 beforeEach(() => sim.setFileLookup(readSite));
 
@@ -135,6 +139,34 @@ describe('IndexNow after content jobs', () => {
     expect(job.result.indexNow).toMatchObject({ ok: true, what: "the site's root and sitemap" });
     // The source's brand has it off: nothing for it.
     expect(submissionsFor(from.name)).toEqual([]);
+  }, 60_000);
+
+  it('submits the pages a parse wrote, and the sitemap', async () => {
+    const d = await site(true);
+    const parser = await call('PUT', `/api/domains/${d.id}`, {
+      domainName: d.name,
+      status: 'active',
+      serverId,
+      brandId: d.brandId,
+      parserURL: `${web.url}/`,
+      parserEnabled: true,
+    });
+    expect(parser.statusCode, parser.body).toBe(200);
+    const job = await run(d.id, 'parsing', {});
+    expect(job.state, job.error).toBe('completed');
+    expect(job.result.pagesDone).toBe(3);
+    const key = keyFileOf(d.dir);
+    const [sent] = submissionsFor(d.name);
+    expect(sent).toMatchObject({ key, status: 200 });
+    expect([...sent!.urls].sort()).toEqual(
+      [
+        `https://${d.name}/`,
+        `https://${d.name}/p/1.html`,
+        `https://${d.name}/p/2.html`,
+        `https://${d.name}/sitemap.xml`,
+      ].sort(),
+    );
+    expect(job.result.indexNow).toMatchObject({ ok: true, what: 'the pages changed and the sitemap', urls: 4 });
   }, 60_000);
 
   it('sends nothing and writes no key file for a brand with IndexNow off', async () => {
