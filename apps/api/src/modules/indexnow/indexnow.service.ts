@@ -90,7 +90,14 @@ export function createIndexNowService(deps: IndexNowDeps) {
         return {
           ...out,
           urls: taken,
-          answers: [...before, { urls: 0, status, meaning: refused ? meaningOf(status!) : messageOf(err) }],
+          answers: [
+            ...before,
+            {
+              urls: Math.min(INDEXNOW_BATCH, sent.length - taken),
+              status,
+              meaning: refused ? meaningOf(status!) : messageOf(err),
+            },
+          ],
           message: `IndexNow: ${reason}` + (taken ? ` after ${plural(taken, 'URL')} submitted` : ''),
         };
       }

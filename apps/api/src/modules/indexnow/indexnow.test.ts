@@ -181,22 +181,25 @@ describe('IndexNow after content jobs', () => {
 
   it('shows a refusal or a failure in the result while the job itself completes', async () => {
     const d = await site(true);
-    const cases: [() => void, string][] = [
+    // Nothing is taken, so every run offers the same 4 URLs (the 3 pages and the sitemap).
+    const cases: [() => void, string, number][] = [
       // The engine reads another key at the site: 403.
-      [() => sim.setFileLookup(() => 'not-the-right-key'), 'IndexNow: refused (403 key not valid)'],
-      [() => sim.fail({ kind: '429' }), 'IndexNow: refused (429 too many requests)'],
-      [() => sim.fail({ kind: '5xx' }), 'IndexNow: failed (answered 503: server error)'],
+      [() => sim.setFileLookup(() => 'not-the-right-key'), 'IndexNow: refused (403 key not valid)', 403],
+      [() => sim.fail({ kind: '429' }), 'IndexNow: refused (429 too many requests)', 429],
+      [() => sim.fail({ kind: '5xx' }), 'IndexNow: failed (answered 503: server error)', 503],
       [
         () => sim.fail({ kind: 'html' }),
         "IndexNow: failed (answered 200 with an HTML page, not the protocol's answer)",
+        200,
       ],
     ];
-    for (const [arrange, message] of cases) {
+    for (const [arrange, message, status] of cases) {
       sim.setFileLookup(readSite);
       arrange();
       const job = await run(d.id, 'generate-sitemap');
       expect(job.state, job.error).toBe('completed');
-      expect(job.result.indexNow).toMatchObject({ ok: false, message });
+      expect(job.result.indexNow).toMatchObject({ ok: false, message, urls: 0 });
+      expect(job.result.indexNow.answers).toMatchObject([{ urls: 4, status }]);
       expect(job.summary).toBe(`3 URLs in sitemap.xml · ${message}`);
     }
   }, 90_000);
