@@ -275,6 +275,11 @@ const ConfigSchema = z.object({
   NAMECHEAP_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),
   YANDEX_WEBMASTER_API_URL: z.url().default('https://api.webmaster.yandex.net/v4'),
   YANDEX_WEBMASTER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
+  /** Where IndexNow submissions go (decision 075): api.indexnow.org shares them with every participating engine. */
+  INDEXNOW_ENDPOINT: z
+    .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
+    .default('https://api.indexnow.org/indexnow'),
+  INDEXNOW_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   /** How often URLs held back past the day's recrawl quota are offered again; 0 turns it off. */
   YANDEX_RECRAWL_DRAIN_MINUTES: z.coerce
     .number()

@@ -67,12 +67,15 @@ import { createNamecheapClient } from './integrations/namecheap/index.ts';
 import { createRegistrarService } from './modules/domain-registrators/registrar.service.ts';
 import { createZoneFileService } from './modules/cloud-flare/zone-file.service.ts';
 import { createZoneFileExports } from './modules/cloud-flare/zone-file-export.ts';
-import { copyContentFilesJob, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
+import { copyContentFilesJob, domainDirOf, generateSitemapJob, replacementJob } from './jobs/kinds/domain-jobs.ts';
 import { parsingJob } from './jobs/kinds/parsing.ts';
 import { createParsingService } from './modules/jobs/parsing.service.ts';
 import { createYandexWebmasterClient } from './integrations/yandex-webmaster/index.ts';
 import { createContentFilePort } from './modules/yandex-webmaster/content-file-port.ts';
 import { createYandexWebmasterRepository } from './modules/yandex-webmaster/yandex-webmaster.repository.ts';
+import { createIndexNowRepository } from './modules/indexnow/indexnow.repository.ts';
+import { createIndexNowService } from './modules/indexnow/indexnow.service.ts';
+import { createIndexNowClient } from './integrations/indexnow/index.ts';
 import {
   createYandexWebmasterService,
   type WebmasterDnsPort,
@@ -175,6 +178,7 @@ export async function createContainer(
     domains: createDomainsRepository(db),
     jobs: createJobsRepository(db),
     yandexWebmaster: createYandexWebmasterRepository(db),
+    indexNow: createIndexNowRepository(db),
     dashboard: createDashboardRepository(db),
     search: createSearchRepository(db),
     fleet: createFleetRepository(db),
@@ -397,7 +401,7 @@ export async function createContainer(
     audit,
   });
   // The job registry names every kind; the engine runs them (in this process when JOB_WORKERS is on).
-  const domainJobDeps = {
+  const siteDeps = {
     ssh,
     domainsRepo: repos.domains,
     serversRepo: repos.servers,
@@ -405,6 +409,22 @@ export async function createContainer(
     domains: services.domains,
     cloudFlare,
   };
+  // IndexNow after content jobs, sitemaps and launches, for the brands that turn it on (decision 075).
+  const indexNow = createIndexNowService({
+    repo: repos.indexNow,
+    client: createIndexNowClient({
+      endpoint: config.INDEXNOW_ENDPOINT,
+      timeoutMs: config.INDEXNOW_TIMEOUT_SECONDS * 1000,
+    }),
+    domainOf: (id) => repos.domains.findRow(id),
+    brandOn: async (id) => (await repos.brands.findById(id))?.indexNow ?? false,
+    // The key file in the site's root, through the content-file layer over SFTP (as Yandex's verification file).
+    async writeRootFile(domainId, name, content) {
+      const dir = await domainDirOf(siteDeps, domainId);
+      await dir.fs.writeAtomic(`/${name}`, content, { maxBytes: 4096, mkdirs: false, label: 'the IndexNow key file' });
+    },
+  });
+  const domainJobDeps = { ...siteDeps, indexNow };
   const jobRegistry = createJobRegistry([
     generateSitemapJob(domainJobDeps),
     copyContentFilesJob(domainJobDeps),
@@ -676,6 +696,7 @@ export async function createContainer(
     background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
     profile: (id) => services.launchProfiles.get(id),
     dnsTemplate: (id) => services.dnsTemplates.findById(id),
+    indexNow,
     // "A launch finished" for the alert rules that ask for it: one event per ending, never resolved.
     finished: (f) =>
       alerts.event({

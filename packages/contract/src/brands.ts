@@ -7,6 +7,8 @@ export const BrandSchema = z.object({
   name: z.string(),
   /** The "Traffic fell" health check's limit (issue 47, decision 072): a fall of more than this % fails; null is off. */
   trafficFallPercent: z.number().int().nullable(),
+  /** Submit the changed URLs of the brand's domains to IndexNow (issue 46, decision 075); off by default. */
+  indexNow: z.boolean(),
   isInUseCloudId: z.boolean().optional(),
   isInUseYandexWebmasterAccountId: z.boolean().optional(),
 });
@@ -24,7 +26,11 @@ const trafficFallPercent = () =>
     .nullable()
     .optional();
 
-export const BrandInputSchema = z.object({ name: requiredText(200, 'Name'), trafficFallPercent: trafficFallPercent() });
+export const BrandInputSchema = z.object({
+  name: requiredText(200, 'Name'),
+  trafficFallPercent: trafficFallPercent(),
+  indexNow: z.boolean({ message: 'IndexNow must be on or off' }).optional(),
+});
 export type BrandInput = z.infer<typeof BrandInputSchema>;
 
 export const BrandListQuerySchema = ListQuerySchema.extend({

@@ -25,6 +25,7 @@ export * from './direct-admin.ts';
 export * from './ispmanager.ts';
 export * from './jobs.ts';
 export * from './outcomes.ts';
+export * from './indexnow.ts';
 export * from './registrar.ts';
 export * from './yandex-webmaster.ts';
 export * from './content-files.ts';

@@ -55,6 +55,25 @@ describe('jobSentence', () => {
       'Whole fleet (70 domains) checked every 24 hours',
     );
   });
+
+  it("ends the job's own sentence with its IndexNow submission, whatever it answered (decision 075)", () => {
+    const indexNow = (ok: boolean, message: string) => ({
+      indexNow: { ok, message, host: 'a.example', what: '', urls: 0, sample: [], answers: [] },
+    });
+    const sentence = (result: Record<string, unknown>, state = 'completed') =>
+      jobSentence({ kind: 'domains.generate-sitemap', state, result, error: null });
+    const base = { urlCount: 3, files: ['sitemap.xml'] };
+    expect(sentence({ ...base, ...indexNow(true, 'IndexNow: 4 URLs submitted (200 received)') })).toBe(
+      '3 URLs in sitemap.xml · IndexNow: 4 URLs submitted (200 received)',
+    );
+    expect(sentence({ ...base, ...indexNow(false, 'IndexNow: refused (403 key not valid)') })).toBe(
+      '3 URLs in sitemap.xml · IndexNow: refused (403 key not valid)',
+    );
+    expect(sentence(base)).toBe('3 URLs in sitemap.xml');
+    // Not a submission's shape: left out.
+    expect(sentence({ ...base, indexNow: { message: 42 } })).toBe('3 URLs in sitemap.xml');
+    expect(sentence({ ...base, ...indexNow(true, 'x') }, 'running')).toBe('');
+  });
 });
 
 describe('one rule for every kind of plan (fleet runs, health fixes, imports, launch batches)', () => {

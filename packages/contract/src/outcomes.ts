@@ -1,3 +1,5 @@
+import { indexNowOf } from './indexnow.ts';
+
 /**
  * How a run over many domains (a fleet run, or any job that counts domains) ended, computed in one place and
  * worded in one place, so the plan page, the fleet list, the Jobs screen, the domain's job banner and the API
@@ -224,6 +226,13 @@ const OWN_WORDS = new Set(['imports.run', 'domains.parsing', 'domains.copy-conte
  */
 export function jobSentence(j: JobFacts): string {
   if (j.state === 'queued' || j.state === 'running') return '';
+  const sentence = ownSentence(j);
+  // The IndexNow submission after a job's change (decision 075): told beside the job's own outcome, never in it.
+  const indexNow = indexNowOf(j.result);
+  return indexNow && sentence ? `${sentence} · ${indexNow.message}` : sentence;
+}
+
+function ownSentence(j: JobFacts): string {
   const r = j.result ?? {};
   const n = (k: string) => Number(r[k] ?? 0);
   const tally = tallyOf(j.result);

@@ -5,6 +5,7 @@ export * from './directadmin/index.ts';
 export * from './ispmanager/index.ts';
 export * from './namecheap/index.ts';
 export * from './yandex-webmaster/index.ts';
+export * from './indexnow/index.ts';
 export * from './site/index.ts';
 export * from './oidc/index.ts';
 export * from './telegram/index.ts';

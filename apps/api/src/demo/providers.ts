@@ -11,6 +11,7 @@ import {
   startNamecheapSim,
   startSshHost,
   startYandexWebmasterSim,
+  startIndexNowSim,
   startSiteServer,
   demoSiteRoutes,
   generateSelfSignedCert,
@@ -189,6 +190,12 @@ export async function startDemoProviders(dataDir: string) {
     verifyDelayMs: 1500,
   });
   for (const token of DEMO_YANDEX_TOKENS) yandexWebmaster.addUser(token);
+  // IndexNow reads each key file where the demo's web server would serve it from: the site's directory.
+  const indexNow = await startIndexNowSim({
+    fileLookup: directoryFileLookup((host) =>
+      HOST_NAME.test(host) ? siteRoots.map((r) => path.join(r, host)).find((d) => fs.existsSync(d)) : undefined,
+    ),
+  });
   // A small web site for Domain Parsing to mirror.
   const site = await startSiteServer({ routes: demoSiteRoutes() });
   // A new simulator host reports one CRITICAL problem; the demo's sites have none, so a verified host reads OK.
@@ -218,6 +225,7 @@ export async function startDemoProviders(dataDir: string) {
     ispManager,
     panelsFresh,
     yandexWebmaster,
+    indexNow,
     site,
     healthSite,
     async close() {
@@ -231,6 +239,7 @@ export async function startDemoProviders(dataDir: string) {
         directAdmin.close(),
         ispManager.close(),
         yandexWebmaster.close(),
+        indexNow.close(),
         site.close(),
         healthSite.close(),
         smtp.close(),

@@ -14,13 +14,24 @@ import { domains } from '../db/schema/index.ts';
  */
 export const DEMO_PARSING_DOMAINS = { confirm: 'coffee-mirror.com', parsed: 'coffee-mirror.net' } as const;
 
-export async function seedDemoParsing(c: Container, providers: DemoProviders, serverId: string, regionId: string) {
+export async function seedDemoParsing(
+  c: Container,
+  providers: DemoProviders,
+  serverId: string,
+  regionId: string,
+  /** The parsed mirror's brand: it has IndexNow on, so the first parse's pages are submitted (decision 075). */
+  brandId: string,
+) {
   const actor = systemActor('demo-seed');
   const parserURL = `${providers.site.url}/`;
   const make = (domainName: string, extra: object) =>
     c.services.domains.create({ domainName, status: 'active', serverId, parserURL, ...extra }, actor);
   await make(DEMO_PARSING_DOMAINS.confirm, { parserEnabled: false, isSinglePage: false });
-  const parsed = await make(DEMO_PARSING_DOMAINS.parsed, { parserEnabled: true, parserProxyRegionId: regionId });
+  const parsed = await make(DEMO_PARSING_DOMAINS.parsed, {
+    parserEnabled: true,
+    parserProxyRegionId: regionId,
+    brandId,
+  });
   // Each has its site on the panel and a holding page until its first parse replaces it (a site that exists,
   // so its health checks pass before and after).
   for (const name of Object.values(DEMO_PARSING_DOMAINS)) {

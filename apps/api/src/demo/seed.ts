@@ -34,6 +34,8 @@ export const DEMO_REGIONS = [
   'Oceania',
 ];
 export const DEMO_BRANDS = ['Aurora Media', 'Bluefin', 'Cobalt Games', 'Driftwood', 'Evergreen News', 'Fjord Travel'];
+/** The demo's brand with IndexNow on (decision 075). */
+export const DEMO_INDEXNOW_BRAND = 'Aurora Media';
 export const DEMO_CLOUDS = [
   {
     email: 'ops@fleetdesk-demo.com',
@@ -60,12 +62,18 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
   const regions = [];
   for (const name of DEMO_REGIONS) regions.push(await c.services.regions.create({ name }, actor));
   // Bluefin's limit of the Traffic fell check (30 %): its bluefin-demo.org, whose traffic fell, fails it. The others
-  // leave the check off (their default).
+  // leave the check off (their default). Aurora Media has IndexNow on: its sites' jobs and launches submit to the
+  // demo's IndexNow simulator.
   const brandByName = new Map<string, string>();
   for (const name of DEMO_BRANDS)
     brandByName.set(
       name,
-      (await c.services.brands.create({ name, trafficFallPercent: name === 'Bluefin' ? 30 : null }, actor))._id,
+      (
+        await c.services.brands.create(
+          { name, trafficFallPercent: name === 'Bluefin' ? 30 : null, indexNow: name === DEMO_INDEXNOW_BRAND },
+          actor,
+        )
+      )._id,
     );
 
   // Proxies: a working one in each of three regions (the demo's forward proxies), and, on purpose, one that stopped
@@ -252,7 +260,7 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     { id: live._id, rootDir: providers.sshHost.rootDir, panel: true },
     { id: web2._id, rootDir: providers.sshHost2.rootDir, panel: false },
   ]);
-  await seedDemoParsing(c, providers, live._id, regions[0]!._id);
+  await seedDemoParsing(c, providers, live._id, regions[0]!._id, brandByName.get(DEMO_INDEXNOW_BRAND)!);
   const [brand] = (await c.services.brands.list({ page: 1, search: '' })).items;
   // The Yandex Webmaster account of the simulator's first user; the zone-linked domains use it.
   const webmaster = await c.services.yandexWebmaster.create(

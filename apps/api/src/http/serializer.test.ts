@@ -55,7 +55,12 @@ describe('compiled response serialisation', () => {
   it('picks the slim branch of a picker union, and keeps a field named like a JSON Schema keyword', () => {
     const slim = BrandSchema.pick({ _id: true, name: true });
     const write = compileResponse(z.union([listOf(BrandSchema), listOf(slim)]))!;
-    const full = { data: { items: [{ _id: id(1), brandNo: 7, name: 'B', trafficFallPercent: null }], itemsCount: 1 } };
+    const full = {
+      data: {
+        items: [{ _id: id(1), brandNo: 7, name: 'B', trafficFallPercent: null, indexNow: false }],
+        itemsCount: 1,
+      },
+    };
     expect(JSON.parse(write(full))).toEqual(full);
     const picked = { data: { items: [{ _id: id(1), name: 'B' }], itemsCount: 1 } };
     expect(JSON.parse(write(picked))).toEqual(picked);

@@ -7,7 +7,15 @@ import { Counter, Histogram, Registry } from 'prom-client';
  * a header or a body: credentials travel there (Namecheap's ApiKey in the query, tokens in headers).
  */
 export type ProviderName =
-  'cloudflare' | 'namecheap' | 'directadmin' | 'ispmanager' | 'yandex-webmaster' | 'proxy' | 'telegram' | 'webhook';
+  | 'cloudflare'
+  | 'namecheap'
+  | 'directadmin'
+  | 'ispmanager'
+  | 'yandex-webmaster'
+  | 'indexnow'
+  | 'proxy'
+  | 'telegram'
+  | 'webhook';
 type Logger = { info(obj: object, msg?: string): void };
 type Fetch = typeof undiciFetch;
 

@@ -743,6 +743,7 @@ export interface paths {
                                     /** Format: uuid */
                                     _id: string;
                                     brandNo: number;
+                                    indexNow: boolean;
                                     isInUseCloudId?: boolean;
                                     isInUseYandexWebmasterAccountId?: boolean;
                                     name: string;
@@ -778,6 +779,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        indexNow?: boolean;
                         name: string;
                         trafficFallPercent?: number | null;
                     };
@@ -795,6 +797,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
@@ -840,6 +843,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
@@ -871,6 +875,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        indexNow?: boolean;
                         name?: string;
                         trafficFallPercent?: number | null;
                     };
@@ -888,6 +893,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;
@@ -939,6 +945,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        indexNow?: boolean;
                         name?: string;
                         trafficFallPercent?: number | null;
                     };
@@ -956,6 +963,7 @@ export interface paths {
                                 /** Format: uuid */
                                 _id: string;
                                 brandNo: number;
+                                indexNow: boolean;
                                 isInUseCloudId?: boolean;
                                 isInUseYandexWebmasterAccountId?: boolean;
                                 name: string;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const brands = pgTable(
   'brands',
@@ -9,6 +9,8 @@ export const brands = pgTable(
     name: text('name').notNull(),
     /** The "Traffic fell" check's limit in percent (1–100); null is off (issue 47). */
     trafficFallPercent: integer('traffic_fall_percent'),
+    /** Submit changed URLs of the brand's domains to IndexNow (issue 46, decision 075); off by default. */
+    indexNow: boolean('index_now').notNull().default(false),
   },
   (t) => [
     uniqueIndex('brands_name_lower_uq').on(sql`lower(${t.name})`),

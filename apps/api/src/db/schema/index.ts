@@ -18,3 +18,4 @@ export * from './launch.ts';
 export * from './alerts.ts';
 export * from './launches.ts';
 export * from './traffic.ts';
+export * from './indexnow.ts';

@@ -11,6 +11,7 @@ import {
   type DomainDir,
   type DomainJobDeps,
 } from '../../modules/content-files/domain-site.ts';
+import type { SitemapUrl } from '../../modules/content-files/sitemap-writer.ts';
 
 export { domainDirOf, generateSitemap, requireDir, type DomainDir, type DomainJobDeps };
 
@@ -28,7 +29,20 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
     retry: { limit: 2, delaySeconds: 10, backoff: true },
     timeoutSeconds: 60 * 60,
     async handler(ctx) {
-      return generateSitemap(deps, ctx.payload.domainId, ctx.signal, (p, o) => ctx.progress(p, o));
+      let listed: SitemapUrl[] = [];
+      const result = await generateSitemap(
+        deps,
+        ctx.payload.domainId,
+        ctx.signal,
+        (p, o) => ctx.progress(p, o),
+        (urls) => (listed = urls),
+      );
+      // The pages changed since the last submission, by their modification time, and the sitemap itself.
+      const indexNow = await deps.indexNow?.afterChange(ctx.payload.domainId, {
+        changedSince: (last) =>
+          listed.filter((u) => !last || !u.lastmod || u.lastmod.getTime() > last.getTime()).map((u) => u.loc),
+      });
+      return indexNow ? { ...result, indexNow } : result;
     },
   });
 
@@ -75,7 +89,9 @@ export const copyContentFilesJob = (deps: DomainJobDeps) =>
         ctx.payload.domainId,
         ctx.payload.targetDomainId,
       );
-      return summary;
+      // The target's site changed; which pages is not known, so its root and sitemap are submitted.
+      const indexNow = summary.files > 0 ? await deps.indexNow?.afterChange(ctx.payload.targetDomainId) : null;
+      return indexNow ? { ...summary, indexNow } : summary;
     },
   });
 
@@ -154,6 +170,9 @@ export const replacementJob = (deps: DomainJobDeps) =>
         await ctx.step('files', async () => {
           out.files = await copyFiles(deps, ctx as JobContext<unknown>, domainId, targetId);
         });
+        const copied = (out.files as { files?: number } | undefined)?.files ?? 0;
+        const indexNow = copied > 0 ? await deps.indexNow?.afterChange(targetId) : null;
+        if (indexNow) out.indexNow = indexNow;
       }
       return out;
     },

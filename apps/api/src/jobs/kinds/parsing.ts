@@ -6,6 +6,7 @@ import type { ProxiesService } from '../../modules/proxies/proxies.service.ts';
 import { createFetcher, DEFAULT_USER_AGENT, mirrorSite, type MirrorProgress } from '../../parser/index.ts';
 import { PermanentJobError, defineJob } from '../registry.ts';
 import { PARSING_MARKER, domainDirOf, type DomainJobDeps } from '../../modules/content-files/domain-site.ts';
+import { urlOf } from '../../modules/content-files/sitemap-writer.ts';
 
 export { PARSING_MARKER };
 
@@ -34,6 +35,9 @@ export type ParsingJobDeps = DomainJobDeps & {
  * copies to replace. The parser never writes hidden names, so it cannot collide with a page.
  */
 const MAX_FAILED_SHOWN = 500;
+const HTML_PAGE = /\.html?$/i;
+/** Pages remembered for IndexNow, at most (its own bound per job is lower). */
+const MAX_PAGES_SUBMITTED = 100_000;
 /** pg-boss's retries of a failed attempt (every proxy down, SSH lost); each resumes. */
 const PARSING_RETRIES = 2;
 const TEMP_FILE = /(^|\/)\.[^/]*\.[0-9a-f]{12}\.fdtmp$/;
@@ -158,6 +162,8 @@ export const parsingJob = (deps: ParsingJobDeps) =>
           .finally(() => (flushing = null));
       };
 
+      // The pages this job writes, for IndexNow (decision 075): its changed URLs.
+      const pages = new Set<string>();
       try {
         const result = await mirrorSite({
           startUrl,
@@ -170,6 +176,7 @@ export const parsingJob = (deps: ParsingJobDeps) =>
           alreadyWritten,
           write: async (path, body) => {
             await writer.write(path, body, { maxBytes: deps.limits.maxFileBytes, label: path });
+            if (HTML_PAGE.test(path) && pages.size < MAX_PAGES_SUBMITTED) pages.add(path);
           },
           onProgress,
           maxFailuresKept: MAX_FAILED_SHOWN,
@@ -206,7 +213,13 @@ export const parsingJob = (deps: ParsingJobDeps) =>
           { done: saved, total: saved, unit: 'files', bytesDone: state.bytes, message: state.message },
           { force: true },
         );
+        for (const p of alreadyWritten) if (HTML_PAGE.test(p) && pages.size < MAX_PAGES_SUBMITTED) pages.add(p);
+        const indexNow =
+          pages.size > 0
+            ? await deps.indexNow?.afterChange(domainId, { urls: [...pages].map((p) => urlOf(dir.domainName, p)) })
+            : null;
         return {
+          ...(indexNow ? { indexNow } : {}),
           pagesDone: result.pagesDone,
           assets: result.assets,
           bytes: state.bytes,

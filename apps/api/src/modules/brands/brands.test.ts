@@ -10,7 +10,7 @@ describeNamedCatalogue(() => t, {
   noField: 'brandNo',
   label: 'brand',
   entity: 'brands',
-  defaults: { trafficFallPercent: null },
+  defaults: { trafficFallPercent: null, indexNow: false },
 });
 
 describe('brand list in-use parameters', () => {

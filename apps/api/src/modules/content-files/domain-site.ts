@@ -8,6 +8,7 @@ import type { DomainsRepository } from '../domains/domains.repository.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { ServersRepository } from '../servers/servers.repository.ts';
 import type { ServersService } from '../servers/servers.service.ts';
+import type { IndexNowService } from '../indexnow/indexnow.service.ts';
 import { NO_HTML_FILES, urlOf, writeSitemaps, type SitemapUrl } from './sitemap-writer.ts';
 
 /** The file a parse keeps in a directory while it writes there (a launch's site stage knows it as its own). */
@@ -20,6 +21,8 @@ export type DomainJobDeps = {
   servers: Pick<ServersService, 'sshTarget'>;
   domains: Pick<DomainsService, 'update' | 'getFirewallRules' | 'saveFirewallRules' | 'get'>;
   cloudFlare: Pick<CloudFlareService, 'createZone' | 'linkZone' | 'updateFirewallRules'>;
+  /** Tells IndexNow of a domain's changed pages after a job (decision 075); absent, nothing is sent. */
+  indexNow?: Pick<IndexNowService, 'afterChange'>;
 };
 
 const HTML = /\.html?$/i;
@@ -55,6 +58,8 @@ export async function generateSitemap(
   domainId: string,
   signal: AbortSignal,
   progress: (p: JobProgress, o?: { force?: boolean }) => Promise<void> = async () => undefined,
+  /** Receives the URLs listed, with their last change (for IndexNow's changed pages). */
+  listed?: (urls: SitemapUrl[]) => void,
 ) {
   const dir = await domainDirOf(deps, domainId);
   const urls: SitemapUrl[] = [];
@@ -91,6 +96,7 @@ export async function generateSitemap(
     { done: urls.length, total: urls.length, unit: 'URLs', message: `Wrote ${result.files.join(', ')}` },
     { force: true },
   );
+  listed?.(urls);
   const skippedLinks = links.note();
   return skippedLinks ? { ...result, skippedLinks } : result;
 }

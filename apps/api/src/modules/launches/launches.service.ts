@@ -1,3 +1,4 @@
+import type { IndexNowService } from '../indexnow/indexnow.service.ts';
 import {
   LAUNCH_MESSAGES,
   LAUNCH_STAGES,
@@ -150,6 +151,8 @@ export function createLaunchesService(deps: {
   dnsTemplate: (id: string) => Promise<DnsTemplate | undefined>;
   /** Told once when a launch ends live or failed (the alerts' "launch finished"); its failure never fails the launch. */
   finished?: (f: LaunchFinished) => Promise<unknown>;
+  /** Tells IndexNow of the new site (its root and sitemap) when the launch is live (decision 075). */
+  indexNow?: Pick<IndexNowService, 'afterChange'>;
 }) {
   const { repo, audit } = deps;
   const tell = async (f: LaunchFinished) => {
@@ -702,7 +705,16 @@ export function createLaunchesService(deps: {
       const counts = Object.fromEntries(
         ['done', 'already_done', 'skipped'].map((k) => [k, stages.filter((s) => s.state === k).length]),
       );
-      return { launchId: id, domainName: started.domainName, domainId, state: 'completed', ...counts };
+      // The site is live: its root and sitemap go to IndexNow when the brand has it on; the answer is told, never a failure.
+      const indexNow = domainId ? await deps.indexNow?.afterChange(domainId) : null;
+      return {
+        launchId: id,
+        domainName: started.domainName,
+        domainId,
+        state: 'completed',
+        ...counts,
+        ...(indexNow ? { indexNow } : {}),
+      };
     },
   };
 }

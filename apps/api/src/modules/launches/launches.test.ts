@@ -5,10 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAUNCH_STAGES, type Alert, type Launch, type LaunchPlan, type LaunchStageKey } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
+import { startIndexNowSim, type IndexNowSim } from '@fleetdesk/simulators/indexnow/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
 import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
 import {
   cloudflareTxtLookup,
+  directoryFileLookup,
   startYandexWebmasterSim,
   type YandexWebmasterSim,
 } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
@@ -17,8 +19,10 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { REGISTRANT } from '../../test/fixtures.ts';
 import { STAGES } from './stages/index.ts';
 
-// Launches end to end against the simulators: Namecheap, Cloudflare, DirectAdmin, an SSH host, Yandex Webmaster.
+// Launches end to end against the simulators: Namecheap, Cloudflare, DirectAdmin, an SSH host, Yandex Webmaster,
+// IndexNow.
 let t: TestApp;
+let indexNow: IndexNowSim;
 let cf: CloudflareSim;
 let nc: NamecheapSim;
 let da: DirectAdminSim;
@@ -54,8 +58,13 @@ beforeAll(async () => {
     ],
   });
   nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
+  // IndexNow reads the key files from the SSH host's site directories, as it would from the sites.
+  indexNow = await startIndexNowSim({
+    fileLookup: directoryFileLookup((name) => path.join(host.rootDir, 'www', name)),
+  });
   t = await createTestApp(
     {
+      INDEXNOW_ENDPOINT: indexNow.url,
       CLOUDFLARE_API_URL: cf.url,
       CLOUDFLARE_TIMEOUT_SECONDS: '5',
       YANDEX_WEBMASTER_API_URL: ya.url,
@@ -75,7 +84,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cf?.close(), nc?.close(), da?.close(), ya?.close(), host?.close()]);
+  await Promise.all([cf?.close(), nc?.close(), da?.close(), ya?.close(), host?.close(), indexNow?.close()]);
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
@@ -563,6 +572,34 @@ describe('a launch', () => {
       da.clearFailures();
     }
   }, 60_000);
+
+  it("once live, submits the site's root and sitemap to IndexNow for a brand with it on, and tells it in the result", async () => {
+    const brand = await create('brands', { name: unique('Indexed'), indexNow: true });
+    const name = `${unique('indexed')}.com`;
+    const input = full(name, { brandId: brand._id, registration: null, yandexWebmasterAccountId: null });
+    const zoneReady = cf.afterRequest(() => {
+      for (const z of cf.state.zones.values())
+        if (z.name === name && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
+    });
+    try {
+      const l = await until((await start(input))._id, settled);
+      expect(l.state, l.error ?? '').toBe('completed');
+      // The submission follows the launch's end, in the same job.
+      await t.c.jobEngine.waitFor(l.jobId!, 30_000);
+      const job = (await call('GET', `/api/jobs/${l.jobId}`)).json().data;
+      const dir = path.join(host.rootDir, 'www', name);
+      const keyFile = fs.readdirSync(dir).find((f) => /^[0-9a-f]{32}\.txt$/.test(f))!;
+      const key = keyFile.slice(0, -4);
+      expect(fs.readFileSync(path.join(dir, keyFile), 'utf8')).toBe(key);
+      expect(indexNow.submissions.filter((x) => x.host === name)).toMatchObject([
+        { host: name, key, urls: [`https://${name}/`, `https://${name}/sitemap.xml`], status: 200 },
+      ]);
+      expect(job.result.indexNow).toMatchObject({ ok: true, message: 'IndexNow: 2 URLs submitted (200 received)' });
+      expect(job.summary).toMatch(/ · IndexNow: 2 URLs submitted \(200 received\)$/);
+    } finally {
+      zoneReady();
+    }
+  }, 90_000);
 
   it('resumes after its worker stopped in the middle, from the stage it was in', async () => {
     const name = `${unique('resume')}.com`;

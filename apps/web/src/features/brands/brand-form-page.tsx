@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { BrandInputSchema, type Brand, type BrandInput } from '@fleetdesk/contract';
-import { StaticField, TextField } from '../../components/form-fields.tsx';
+import { CheckField, StaticField, TextField } from '../../components/form-fields.tsx';
 import { FormView } from '../../components/form-view.tsx';
 import { brandPaths, brandsApi } from './brands-api.ts';
 
@@ -12,8 +12,12 @@ export function BrandFormPage() {
       resource={brandsApi}
       schema={BrandInputSchema}
       id={id}
-      defaultValues={{ name: '', trafficFallPercent: null }}
-      toValues={(brand) => ({ name: brand.name, trafficFallPercent: brand.trafficFallPercent })}
+      defaultValues={{ name: '', trafficFallPercent: null, indexNow: false }}
+      toValues={(brand) => ({
+        name: brand.name,
+        trafficFallPercent: brand.trafficFallPercent,
+        indexNow: brand.indexNow,
+      })}
       paths={brandPaths}
     >
       {({ item }) => (
@@ -29,6 +33,12 @@ export function BrandFormPage() {
             max={100}
             step={1}
             help="Off when empty: the Traffic fell check then reads Not applicable"
+          />
+          {/* Not in the spec (decision 075): IndexNow for the brand's domains (issue 46). */}
+          <CheckField<BrandInput>
+            name="indexNow"
+            label="IndexNow"
+            help="Tells Bing, Yandex, Seznam and the other IndexNow engines of changed pages after content jobs, sitemaps and launches; a key file is written to each site"
           />
         </>
       )}

@@ -5,7 +5,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { stateVariant, type Job, type JobStep } from '@fleetdesk/contract';
+import { indexNowOf, stateVariant, type Job, type JobStep } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { isActive, useCancelJob, useResumeJob } from './jobs-api.ts';
@@ -52,6 +52,24 @@ export function JobOutcome({ job }: { job: Job }) {
         </>
       )}
     </span>
+  );
+}
+
+/**
+ * The IndexNow submission after the job's change (decision 075), for cards that show their own result (the
+ * one-sentence outcome already ends with it). A refusal or failure reads as a warning, the job staying green.
+ */
+export function IndexNowLine({ job }: { job: Job }) {
+  const r = indexNowOf(job.result as Record<string, unknown> | null);
+  if (!r) return null;
+  return (
+    <div
+      className={`small mt-2 ${r.ok ? 'text-body-secondary' : 'fw-semibold text-warning-emphasis'}`}
+      data-testid="indexnow-line"
+      title={r.sample.length ? r.sample.join('\n') : undefined}
+    >
+      {r.message}
+    </div>
   );
 }
 
@@ -168,6 +186,7 @@ export function JobCard({ job, result }: { job: Job; result?: ReactNode }) {
         {(job.state === 'completed' || job.state === 'completed_with_failures') && (
           <Alert variant={stateVariant(job.state)} className="mt-3 mb-0">
             {result ?? <JobOutcome job={job} />}
+            {result && <IndexNowLine job={job} />}
           </Alert>
         )}
         {job.error && (
