@@ -6,6 +6,7 @@
  *   npm run bench:fleet -- --reserve 0.05      leave operators 5 % of each account's budget instead of 10 %
  *   npm run bench:fleet -- --domains 10000 --unlimited   a budget no plan reaches (issue 48: our own cost per domain)
  *   npm run bench:fleet -- --actions dns,status --plan-only   only these actions (dns, ssl, status), only planned
+ *   npm run bench:fleet -- --actions dns --revert   each run then reverted: the revert planned and run (issue 44)
  *
  * The Cloudflare simulator enforces each account's budget (a sliding window) and answers 429 past it, as
  * Cloudflare does; the console is told the same budget. The bench seeds the domains with zones (and an apex A
@@ -20,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startCloudflareSim } from '../packages/simulators/src/cloudflare/index.ts';
-import type { FleetAction } from '../packages/contract/src/index.ts';
+import type { FleetPlanInput } from '../packages/contract/src/index.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openPglite, openPostgres } from '../apps/api/src/db/client.ts';
 import { createContainer } from '../apps/api/src/container.ts';
@@ -42,6 +43,7 @@ const CONCURRENCY = args.includes('--concurrency') ? arg('concurrency', 32) : un
 /** The share each account keeps for operators' own calls (CLOUDFLARE_INTERACTIVE_RESERVE); the product's default. */
 const RESERVE = arg('reserve', 0.1);
 const PLAN_ONLY = args.includes('--plan-only');
+const REVERT = args.includes('--revert');
 const ACTIONS = (() => {
   const i = args.indexOf('--actions');
   return i >= 0 && args[i + 1] ? args[i + 1]!.split(',') : ['dns', 'ssl'];
@@ -203,7 +205,7 @@ async function main() {
         String(sent),
       ]);
     };
-    const known: Record<string, [string, FleetAction]> = {
+    const known: Record<string, [string, FleetPlanInput['action']]> = {
       dns: ['DNS: apex A → 198.51.100.20', { kind: 'dns_set', type: 'A', name: '@', content: '198.51.100.20' }],
       ssl: ['SSL: → Full strict', { kind: 'ssl', value: 'strict' }],
       status: ['Status → inactive (no provider call)', { kind: 'set_status', status: 'inactive' }],
@@ -237,6 +239,20 @@ async function main() {
           const failed = await c.services.fleet.items(planId, { page: 1, search: '', status: 'failed' });
           log(`  note: ${done.run.failed} failed: ${[...new Set(failed.items.map((i) => i.error))].join(' | ')}`);
         }
+      });
+      if (!REVERT) continue;
+      // Undo (issue 44): the run's revert, planned from what each step recorded, then run under the same budget.
+      let revertId = '';
+      await phase(`${name} · revert plan`, async () => {
+        revertId = (await c.services.fleet.revert({ planId }, actor))._id;
+        const planned = await waitFor(revertId, ['planned', 'failed']);
+        if (planned.counts.change !== DOMAINS) log(`  note: revert: ${planned.counts.change} of ${DOMAINS} to change`);
+      });
+      await phase(`${name} · revert run`, async () => {
+        await c.services.fleet.run(revertId, actor);
+        const done = await waitFor(revertId, ['completed', 'completed_with_failures', 'failed', 'cancelled']);
+        if (done.run.done !== DOMAINS)
+          log(`  note: revert: ${done.run.done} of ${DOMAINS} changed (${done.stateText})`);
       });
     }
     clearInterval(rssTimer);
