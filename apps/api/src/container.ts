@@ -493,6 +493,10 @@ export async function createContainer(
       brand: async (id) => (await brands.get(id)).name,
     },
     dnsTemplate: (id) => services.dnsTemplates.findById(id),
+    imports: {
+      findPlan: (id) => repos.imports.findPlan(id),
+      doneItems: (id, after, n) => repos.imports.doneItems(id, after, n),
+    },
     requests: {
       keyOf: async (cloudId) => credentialKey(await clouds.credentials(cloudId)),
       read: (keys, from, to) => requestMinutes.read(keys, from, to),

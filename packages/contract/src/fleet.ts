@@ -55,6 +55,11 @@ export const FLEET_REVERT_MESSAGES = {
   auditNotFound: 'Audit entry not found',
   failedChange: 'The change failed: there is nothing to revert',
   notAChange: 'This entry records no change the console can revert',
+  importNotFound: 'Import not found',
+  importNotRun: (state: string) => `A ${state} import has not run: there is nothing to revert`,
+  importRunning: 'The import is still running: let it end before reverting it',
+  importNothing: 'The import created or linked no domain: there is nothing to revert',
+  importGone: 'The domain no longer exists: nothing to remove or unlink',
   notStarted: (state: string) => `A ${state} plan has not run: there is nothing to revert`,
   running: 'The run is still going: pause it or let it end before reverting it',
   nothing: 'The run changed no domain: there is nothing to revert',
@@ -154,6 +159,8 @@ export const FleetActionSchema = z.discriminatedUnion(
       planNo: z.number().int().optional(),
       auditId: IdSchema.optional(),
       auditNo: z.number().int().optional(),
+      importId: IdSchema.optional(),
+      importNo: z.number().int().optional(),
       /** The reverted plan's action kind, or the audit entry's action. */
       actionKind: z.string().max(60),
     }),
@@ -205,6 +212,7 @@ export function describeFleetAction(a: FleetAction): string {
     case 'redirects':
       return `Redirect rules → ${plural(a.rules.length, 'rule')}`;
     case 'revert':
+      if (a.importNo !== undefined) return `Revert import #${a.importNo} (${a.actionKind})`;
       return a.planNo !== undefined
         ? `Revert plan #${a.planNo} (${FLEET_ACTION_LABELS[a.actionKind as FleetActionKind] ?? a.actionKind})`
         : `Revert audit entry № ${a.auditNo ?? '?'} (${AUDIT_REVERTIBLE[a.actionKind] ?? a.actionKind})`;
@@ -411,8 +419,15 @@ export function auditRevertOf(e: { action: string; entity: string; details: Reco
 
 /** One route plans every revert: of a run (`planId`) or of one audited change (`auditId`). */
 export const FleetRevertInputSchema = z.union(
-  [z.object({ planId: IdSchema }).strict(), z.object({ auditId: IdSchema }).strict()],
-  { error: () => 'Send the id of a plan to revert its run, or of an audit entry to revert its change' },
+  [
+    z.object({ planId: IdSchema }).strict(),
+    z.object({ auditId: IdSchema }).strict(),
+    z.object({ importId: IdSchema }).strict(),
+  ],
+  {
+    error: () =>
+      'Send the id of a plan to revert its run, of an audit entry to revert its change, or of an import to revert it',
+  },
 );
 export type FleetRevertInput = z.infer<typeof FleetRevertInputSchema>;
 

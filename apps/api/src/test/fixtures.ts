@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
@@ -99,10 +99,13 @@ export function useFleetApp(env: Record<string, string> = {}) {
   let sim: CloudflareSim | undefined;
   let h = '';
   let seq = 0;
+  // Each test plans and runs several fleet plans through real jobs: on a loaded CI machine (the browser suite
+  // beside, PGlite on the test's own thread) a 5 s Cloudflare timeout and a 30 s test read stalls as failures.
+  vi.setConfig({ testTimeout: 120_000 });
   beforeAll(async () => {
     sim = await startCloudflareSim();
     t = await createTestApp(
-      { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '5', FLEET_ACCOUNT_CONCURRENCY: '1', ...env },
+      { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '20', FLEET_ACCOUNT_CONCURRENCY: '1', ...env },
       { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
     );
     await t.c.startJobs({ periodic: false });

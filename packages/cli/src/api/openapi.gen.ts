@@ -6711,6 +6711,9 @@ export interface paths {
                             /** Format: uuid */
                             auditId?: string;
                             auditNo?: number;
+                            /** Format: uuid */
+                            importId?: string;
+                            importNo?: number;
                             /** @enum {string} */
                             kind: "revert";
                             /** Format: uuid */
@@ -7670,6 +7673,9 @@ export interface paths {
                     } | {
                         /** Format: uuid */
                         auditId: string;
+                    } | {
+                        /** Format: uuid */
+                        importId: string;
                     };
                 };
             };

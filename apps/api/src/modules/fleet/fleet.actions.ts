@@ -41,7 +41,10 @@ export type FleetDeps = {
     | 'purgeCache'
     | 'createZone'
   >;
-  domains: Pick<DomainsService, 'get' | 'getMany' | 'update' | 'getFirewallRules' | 'saveFirewallRules'>;
+  domains: Pick<
+    DomainsService,
+    'get' | 'getMany' | 'update' | 'remove' | 'setCloudZone' | 'getFirewallRules' | 'saveFirewallRules'
+  >;
   /** A health check read and fixed per domain ("Fix all"); wired after the health service exists. */
   health?: () => Pick<HealthService, 'readCheck' | 'recheck' | 'applyFix'>;
 };

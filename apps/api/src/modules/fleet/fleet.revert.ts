@@ -10,6 +10,7 @@ import {
   type Tls13Mode,
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
+import { NotFoundError } from '../../http/errors.ts';
 import { contentKey } from './dns-template-diff.ts';
 import { ruleKey, rulesText, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
 import { dnsStateDiff } from './fleet.state.ts';
@@ -88,16 +89,18 @@ export function createFleetRevertActions(deps: FleetDeps) {
         }
         case 'server':
         case 'brand':
-        case 'status': {
-          const now = s.area === 'server' ? d.serverId : s.area === 'brand' ? d.brandId : d.status;
-          const nowText =
+        case 'status':
+        case 'registrar': {
+          const [now, nowText, subject] =
             s.area === 'server'
-              ? (d.server?.IPAddress ?? 'none')
+              ? [d.serverId, d.server?.IPAddress ?? 'none', 'Server']
               : s.area === 'brand'
-                ? (d.brand?.name ?? 'none')
-                : d.status;
+                ? [d.brandId, d.brand?.name ?? 'none', 'Brand']
+                : s.area === 'registrar'
+                  ? [d.domainRegistratorId, d.domainRegistrator?.name ?? 'none', 'Registrar']
+                  : [d.status, d.status, 'Status'];
           out.push({
-            subject: s.area === 'server' ? 'Server' : s.area === 'brand' ? 'Brand' : 'Status',
+            subject,
             now: now ?? null,
             nowText,
             wrote: s.after,
@@ -134,6 +137,31 @@ export function createFleetRevertActions(deps: FleetDeps) {
           });
           break;
         }
+        case 'zone_link':
+          out.push({
+            subject: 'Cloudflare zone',
+            now: d.cloudZoneId,
+            nowText: d.cloudZoneId ?? 'none',
+            wrote: s.after,
+            wroteText: s.after ?? 'none',
+            was: s.before,
+            wasText: s.before ?? 'none',
+          });
+          break;
+        case 'created': {
+          const row = d as unknown as Record<string, unknown>;
+          const moved = Object.keys(s.expect).filter((k) => !same(row[k], s.expect[k]));
+          out.push({
+            subject: 'Domain',
+            now: moved.length ? moved : 'as created',
+            nowText: moved.length ? `changed since the import (${moved.join(', ')})` : 'as the import created it',
+            wrote: 'as created',
+            wroteText: 'as the import created it',
+            was: 'absent',
+            wasText: 'removed',
+          });
+          break;
+        }
         case 'firewall': {
           const saved = (await domains.getFirewallRules(d._id)).map((r) => ({
             ruleId: r.ruleId,
@@ -156,14 +184,14 @@ export function createFleetRevertActions(deps: FleetDeps) {
     return { reads: out, zone };
   }
 
-  /** Puts one part back as it was before the run; answers the revert's own undo of it. */
+  /** Puts one part back as it was before the run; answers the revert's own undo of it (none for a removal). */
   async function putBack(
     s: UndoStep,
     r: Reading,
     d: Domain,
     zone: DnsRecord[] | undefined,
     actor: Actor,
-  ): Promise<UndoStep> {
+  ): Promise<UndoStep | null> {
     switch (s.area) {
       case 'ssl':
         await cf.setSsl(d._id, s.before as SslMode, actor, { before: String(r.now) });
@@ -171,10 +199,24 @@ export function createFleetRevertActions(deps: FleetDeps) {
       case 'tls13':
         await cf.setTls13(d._id, s.before as Tls13Mode, actor, { before: String(r.now) });
         return { area: 'tls13', before: String(r.now), after: s.before };
+      case 'created':
+        await domains.remove(d._id, actor);
+        return null;
+      case 'zone_link':
+        await domains.setCloudZone(d._id, { cloudZoneId: s.before, cloudRulesetId: null }, actor);
+        return { area: 'zone_link', before: d.cloudZoneId, after: s.before };
       case 'server':
       case 'brand':
-      case 'status': {
-        const key = s.area === 'server' ? 'serverId' : s.area === 'brand' ? 'brandId' : 'status';
+      case 'status':
+      case 'registrar': {
+        const key =
+          s.area === 'server'
+            ? 'serverId'
+            : s.area === 'brand'
+              ? 'brandId'
+              : s.area === 'registrar'
+                ? 'domainRegistratorId'
+                : 'status';
         await domains.update(d._id, { [key]: s.before }, actor);
         return {
           ...s,
@@ -233,7 +275,12 @@ export function createFleetRevertActions(deps: FleetDeps) {
   return {
     /** Each part now against what the run wrote: put back, already as before, or changed since (left alone). */
     async plan(steps: UndoStep[], domainId: string, actor: Actor): Promise<PlanResult> {
-      const d = await domains.get(domainId);
+      const d = await domains.get(domainId).catch((err: unknown) => {
+        // A domain an import created and someone removed since: already as before the import.
+        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created')) return null;
+        throw err;
+      });
+      if (!d) return { outcome: 'same', before: 'Domain: removed', after: 'Domain: removed', reason: null, seen: null };
       const missing = zoneMissing(steps, d);
       if (missing) return { outcome: 'refused', before: null, after: null, reason: missing, seen: null };
       const { reads } = await read(steps, d, actor);
@@ -267,7 +314,11 @@ export function createFleetRevertActions(deps: FleetDeps) {
      * wrote it (and, for a ticked row, each part changed since) is put back, and what that changed is recorded.
      */
     async run(steps: UndoStep[], domainId: string, seen: unknown, forced: boolean, actor: Actor): Promise<RunResult> {
-      const d = await domains.get(domainId);
+      const d = await domains.get(domainId).catch((err: unknown) => {
+        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created')) return null;
+        throw err;
+      });
+      if (!d) return { status: 'same', reason: 'Already removed' };
       const missing = zoneMissing(steps, d);
       if (missing) return { status: 'skipped', reason: missing };
       const { reads, zone } = await read(steps, d, actor);
@@ -284,7 +335,11 @@ export function createFleetRevertActions(deps: FleetDeps) {
       for (const [i, s] of steps.entries()) {
         const r = reads[i]!;
         const st = stateOf(r);
-        if (st === 'revert' || (forced && st === 'moved')) undo.push(await putBack(s, r, d, zone, actor));
+        if (st !== 'revert' && !(forced && st === 'moved')) continue;
+        const back = await putBack(s, r, d, zone, actor);
+        if (back) undo.push(back);
+        // A removed domain has nothing left to put back.
+        if (s.area === 'created') return { status: 'done', undo };
       }
       if (!undo.length) return { status: 'same', reason: 'Already as before the run' };
       return { status: 'done', undo };

@@ -45,6 +45,24 @@ import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
 import type { UndoStep } from './fleet.undo.ts';
 
+/** What an import's revert reads of the import and its names (the imports repository's rows). */
+export type ImportRevertSource = {
+  id: string;
+  planNo: number;
+  source: string;
+  sourceId: string;
+  sourceLabel: string;
+  state: string;
+  startedAt: Date | null;
+};
+export type ImportRevertItem = {
+  seq: number;
+  name: string;
+  outcome: string;
+  domainId: string | null;
+  detail: Record<string, unknown>;
+};
+
 export const FLEET_PLAN_JOB = 'fleet.plan';
 export const FLEET_RUN_JOB = 'fleet.run';
 
@@ -98,6 +116,11 @@ export function createFleetService(
       read(keys: string[], from: Date, to: Date): Promise<{ key: string; minute: Date; n: number }[]>;
       perMinute: number;
       backgroundShare: number;
+    };
+    /** An import and the names its run created or linked (an import's revert, issue 44). */
+    imports?: {
+      findPlan(id: string): Promise<ImportRevertSource | undefined>;
+      doneItems(planId: string, after: number, limit: number): Promise<ImportRevertItem[]>;
     };
     /** A DNS template's name and records, to keep in the plan ("apply DNS template"). */
     dnsTemplate?: (id: string) => Promise<{ name: string; records: DnsTemplateRecord[] } | undefined>;
@@ -634,6 +657,7 @@ export function createFleetService(
      */
     async revert(input: FleetRevertInput, actor: Actor): Promise<FleetPlan> {
       if ('auditId' in input) return service.revertAudit(input.auditId, actor);
+      if ('importId' in input) return service.revertImport(input.importId, actor);
       const p = await mustFind(input.planId);
       const action = actionOf(p);
       const { run } = await countsOf(p);
@@ -690,6 +714,67 @@ export function createFleetService(
             refusal: d ? null : FLEET_MESSAGES.domainGone,
           },
         ],
+        actor,
+      );
+    },
+
+    /**
+     * An import's revert: the domains it created are removed if nothing changed or linked them since (their fields
+     * still as the import left them), and what it linked (a zone, a registrar, a server) is unlinked.
+     */
+    async revertImport(importId: string, actor: Actor): Promise<FleetPlan> {
+      const imp = await deps.imports?.findPlan(importId);
+      if (!imp) throw new NotFoundError(FLEET_REVERT_MESSAGES.importNotFound);
+      if (imp.state === 'running')
+        throw new ConflictError(FLEET_REVERT_MESSAGES.importRunning, undefined, 'fleet_not_revertible');
+      if (!imp.startedAt)
+        throw new ConflictError(FLEET_REVERT_MESSAGES.importNotRun(imp.state), undefined, 'fleet_not_revertible');
+      const rows: ImportRevertItem[] = [];
+      for (let after = 0; ;) {
+        const batch = await deps.imports!.doneItems(imp.id, after, LOAD_BATCH);
+        if (!batch.length) break;
+        rows.push(...batch);
+        after = batch[batch.length - 1]!.seq;
+      }
+      const ids = rows.flatMap((r) => (r.domainId ? [r.domainId] : []));
+      const found = new Map((await repo.domainsByIds(ids)).map((d) => [d.id, d]));
+      if (!rows.length) throw new ConflictError(FLEET_REVERT_MESSAGES.importNothing, undefined, 'fleet_not_revertible');
+      const stepsOf = (r: ImportRevertItem): UndoStep[] => {
+        const zoneId = imp.source === 'cloudflare' ? String(r.detail.zoneId ?? '') || null : null;
+        const panel = imp.source !== 'cloudflare' && imp.source !== 'registrar';
+        if (r.outcome === 'create')
+          return [
+            {
+              area: 'created',
+              expect: {
+                status: 'active',
+                brandId: null,
+                serverId: panel ? imp.sourceId : null,
+                cloudId: imp.source === 'cloudflare' ? imp.sourceId : null,
+                cloudZoneId: zoneId,
+                domainRegistratorId: imp.source === 'registrar' ? imp.sourceId : null,
+                yandexWebmasterAccountId: null,
+              },
+            },
+          ];
+        if (imp.source === 'cloudflare') return [{ area: 'zone_link', before: null, after: zoneId }];
+        const field = { before: null, after: imp.sourceId, beforeText: 'none', afterText: imp.sourceLabel };
+        return [{ area: imp.source === 'registrar' ? 'registrar' : 'server', ...field }];
+      };
+      return service.createWithItems(
+        { kind: 'revert', importId: imp.id, importNo: imp.planNo, actionKind: imp.source },
+        { revertOfImport: imp.id },
+        rows.map((r) => {
+          const d = r.domainId ? found.get(r.domainId) : undefined;
+          return {
+            domainId: d?.id ?? null,
+            domainName: r.name,
+            cloudId: d?.cloudId ?? null,
+            cloudEmail: d?.cloudEmail ?? null,
+            desired: stepsOf(r),
+            refusal: d ? null : FLEET_REVERT_MESSAGES.importGone,
+          };
+        }),
         actor,
       );
     },

@@ -10,7 +10,7 @@ export type FirewallPick = { ruleId: string; priority: number; rule: string };
 export type UndoStep =
   | { area: 'ssl' | 'tls13'; before: string; after: string }
   | {
-      area: 'server' | 'brand' | 'status';
+      area: 'server' | 'brand' | 'status' | 'registrar';
       before: string | null;
       after: string | null;
       beforeText: string;
@@ -18,7 +18,11 @@ export type UndoStep =
     }
   | { area: 'dns'; pairs: string[]; before: DnsRecord[]; after: DnsRecord[] }
   | { area: 'redirects'; before: RedirectRule[]; after: RedirectRule[] }
-  | { area: 'firewall'; before: FirewallPick[]; after: FirewallPick[] };
+  | { area: 'firewall'; before: FirewallPick[]; after: FirewallPick[] }
+  /** A domain an import created, with the fields as the import left them: removed if they still are. */
+  | { area: 'created'; expect: Record<string, string | boolean | null> }
+  /** The Cloudflare zone an import linked to a domain. */
+  | { area: 'zone_link'; before: string | null; after: string | null };
 
 /** A DNS (type, name) pair as compared: "A www.example.com". */
 export const pairKey = (type: string, name: string) => `${type.toUpperCase()} ${name.toLowerCase()}`;

@@ -108,6 +108,23 @@ export function createImportsRepository(db: Db) {
         .where(and(eq(importItems.planId, planId), eq(importItems.seq, seq)));
     },
 
+    /** The names an import's run created or linked (a revert is planned from them), after item `after`. */
+    async doneItems(planId: string, after: number, limit: number): Promise<ImportItemRow[]> {
+      return db
+        .select()
+        .from(importItems)
+        .where(
+          and(
+            eq(importItems.planId, planId),
+            eq(importItems.status, 'done'),
+            inArray(importItems.outcome, ['create', 'link']),
+            gt(importItems.seq, after),
+          ),
+        )
+        .orderBy(asc(importItems.seq))
+        .limit(limit);
+    },
+
     async cancelPending(planId: string) {
       await db
         .update(importItems)

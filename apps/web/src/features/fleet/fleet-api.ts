@@ -1,5 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FleetAction, FleetItem, FleetPlan, FleetPlanSummary, ListResult } from '@fleetdesk/contract';
+import type {
+  FleetAction,
+  FleetItem,
+  FleetPlan,
+  FleetPlanSummary,
+  FleetRevertInput,
+  ListResult,
+} from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { exportCsv } from '../../lib/csv-export.ts';
@@ -71,7 +78,7 @@ export const downloadPlanCsv = (plan: Pick<FleetPlan, '_id' | 'planNo'>) =>
 /** "Revert this run" or an audit entry's "Revert": answers the new plan (read, then shown before anything runs). */
 export function useRevert() {
   const queryClient = useQueryClient();
-  return useMutation<FleetPlan, ApiError, { planId: string } | { auditId: string }>({
+  return useMutation<FleetPlan, ApiError, FleetRevertInput>({
     mutationFn: (input) => api.post<FleetPlan>('/api/fleet/reverts', input),
     onSuccess: (plan) => {
       queryClient.setQueryData(planKey(plan._id), plan);

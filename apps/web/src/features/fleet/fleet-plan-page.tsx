@@ -459,6 +459,10 @@ export function FleetPlanPage() {
           Puts back what{' '}
           {typeof plan.action.planId === 'string' ? (
             <Link to={fleetPlanPath(plan.action.planId)}>plan #{String(plan.action.planNo)}</Link>
+          ) : typeof plan.action.importId === 'string' ? (
+            <Link to={`/imports/${encodeURIComponent(plan.action.importId)}`}>
+              import #{String(plan.action.importNo)}
+            </Link>
           ) : (
             <>audit entry № {String(plan.action.auditNo)}</>
           )}{' '}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -17,6 +17,7 @@ import { Pager } from '../../components/pager.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
+import { fleetPlanPath, useRevert } from '../fleet/fleet-api.ts';
 import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
 
@@ -95,7 +96,23 @@ function Progress({ plan }: { plan: ImportPlan }) {
 
 function Buttons({ plan }: { plan: ImportPlan }) {
   const verb = useImportVerb(plan._id);
+  const revert = useRevert();
+  const navigate = useNavigate();
   const dialogs = useDialogs();
+  const confirmRevert = async () => {
+    const ok = await dialogs.confirm(
+      `Plan the revert of this import: the domains it created are removed unless something changed or linked them since, and the zones, registrar or server it linked are unlinked. Each is read now and shown before anything runs; nothing changes at ${plan.sourceLabel}.`,
+      { title: 'Revert this import', confirmLabel: 'Plan the revert' },
+    );
+    if (ok)
+      revert.mutate(
+        { importId: plan._id },
+        {
+          onSuccess: (next) => void navigate(fleetPlanPath(next._id)),
+          onError: (err) => void dialogs.apiError(err),
+        },
+      );
+  };
   const go = (v: 'run' | 'cancel') => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
   const confirmRun = async () => {
     const ok = await dialogs.confirm(
@@ -115,6 +132,11 @@ function Buttons({ plan }: { plan: ImportPlan }) {
       {['planning', 'planned', 'running'].includes(s) && (
         <Button variant="outline-danger" onClick={() => go('cancel')} disabled={verb.isPending}>
           Cancel
+        </Button>
+      )}
+      {plan.startedAt && s !== 'running' && plan.run.done > 0 && (
+        <Button variant="outline-warning" onClick={() => void confirmRevert()} disabled={revert.isPending}>
+          Revert this import
         </Button>
       )}
     </div>
