@@ -220,9 +220,10 @@ describe('fleetdesk against a server', () => {
         d.tls13 = zone(domains.findIndex((x) => x.name === d.domain)).settings.tls_1_3.value === 'on' ? 'off' : 'on';
       fs.writeFileSync(path.join(home, 'pause.yaml'), YAML.stringify(doc));
 
-      // Every Cloudflare call from here on takes 1 s, planning's reads included: the run cannot end before the
-      // interrupt arrives (under load it did, and the SIGINT then met a process with no handler left).
-      sim.fail({ kind: 'slow', delayMs: 1000, count: 200 });
+      // Every Cloudflare call from here on takes 3 s, planning's reads included: the run (a read and a write per
+      // domain) cannot end before the interrupt is answered (under load it did, and the client then said
+      // "Completed" or met the SIGINT with no handler left).
+      sim.fail({ kind: 'slow', delayMs: 3000, count: 200 });
       const base = { ...process.env };
       delete base.FLEETDESK_URL;
       delete base.FLEETDESK_TOKEN;

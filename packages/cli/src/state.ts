@@ -19,7 +19,17 @@ import { json, type Io } from './output.ts';
 const FILE_MAX_BYTES = 16 * 1024 * 1024;
 /** Pages of an export read at most (50 domains a page). */
 const EXPORT_PAGES_MAX = 2000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts (Ctrl-C is answered at once, not after the poll's pause). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 type Ctx = { api: Api; origin: string; io: Io; json: boolean };
 
@@ -119,7 +129,7 @@ async function waitPlan(
     last = line;
     if (Date.now() > until)
       throw new CliError(`Plan #${p.planNo} is still ${p.state}; see ${planLink(ctx.origin, id)}`);
-    await sleep(p.state === 'planning' ? 500 : 1000);
+    await sleep(p.state === 'planning' ? 500 : 1000, signal);
   }
 }
 
