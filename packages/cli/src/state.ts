@@ -207,10 +207,12 @@ export async function apply(ctx: Ctx, file: string, o: ApplyOptions): Promise<nu
       body: o.maxChanges !== undefined ? { maxChanges: o.maxChanges } : {},
     }),
   );
-  ctx.io.err(`Running plan #${p.planNo}: ${planLink(ctx.origin, p._id)}\n`);
+  // The handler goes in before the line that says the run started: a Ctrl-C right after it (or a script's SIGINT
+  // on seeing it) must find the handler, not end the process with the run going on unwatched.
   const interrupted = new AbortController();
   const onSigint = () => interrupted.abort();
   process.once('SIGINT', onSigint);
+  ctx.io.err(`Running plan #${p.planNo}: ${planLink(ctx.origin, p._id)}\n`);
   let end: FleetPlan;
   try {
     end = await waitPlan(ctx, p._id, ['running'], 24 * 60 * 60_000, interrupted.signal);
