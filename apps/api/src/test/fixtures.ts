@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
+import type { FleetPlan } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
@@ -129,6 +130,18 @@ export function useFleetApp(env: Record<string, string> = {}) {
       return res.json().data as { _id: string } & Record<string, unknown>;
     },
     unique: (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`,
+    /** Reads the fleet plan until it is in one of `states`. */
+    async waitPlan(id: string, states: string[], timeoutMs = 60_000): Promise<FleetPlan> {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const res = await call('GET', `/api/fleet/plans/${id}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const p = res.json().data as FleetPlan;
+        if (states.includes(p.state)) return p;
+        if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
   };
 }
 

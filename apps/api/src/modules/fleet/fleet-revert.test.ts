@@ -5,7 +5,7 @@ import { useFleetApp } from '../../test/fixtures.ts';
 
 // Undo of a fleet run (issue 44): each kind of change made, reverted, and read back through the simulator; a
 // domain changed in between is reported and left alone unless ticked; a revert is itself revertible.
-const { t, sim, call, create, unique } = useFleetApp({ FLEET_ACCOUNT_CONCURRENCY: '2' });
+const { t, sim, call, create, unique, waitPlan } = useFleetApp({ FLEET_ACCOUNT_CONCURRENCY: '2' });
 
 async function account() {
   const email = `${unique('ops')}@example.com`;
@@ -27,17 +27,6 @@ const recordsOf = (zoneId: string) =>
     .map((r) => `${r.type} ${r.name} ${r.content} ttl=${r.ttl} proxied=${r.proxied}`)
     .sort();
 
-async function waitPlan(id: string, states: string[]): Promise<FleetPlan> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const res = await call('GET', `/api/fleet/plans/${id}`);
-    expect(res.statusCode, res.body).toBe(200);
-    const p = res.json().data as FleetPlan;
-    if (states.includes(p.state)) return p;
-    if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const ENDED = ['completed', 'completed_with_failures', 'failed', 'cancelled'];
 async function planned(res: { statusCode: number; body: string; json(): { data: FleetPlan } }) {
   expect(res.statusCode, res.body).toBe(201);

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { useFleetApp } from '../../test/fixtures.ts';
 
 // Fleet operations end to end: the real job engine, the Cloudflare simulator, the single-domain services.
-const { t, sim, call, create, unique } = useFleetApp();
+const { t, sim, call, create, unique, waitPlan } = useFleetApp();
 beforeEach(() => sim.clearFailures());
 
 async function account() {
@@ -32,17 +32,6 @@ async function plan(selection: object, action: object): Promise<FleetPlan> {
   const res = await call('POST', '/api/fleet/plans', { selection, action });
   expect(res.statusCode, res.body).toBe(201);
   return waitPlan(res.json().data._id, ['planned', 'failed', 'cancelled']);
-}
-async function waitPlan(id: string, states: string[], timeoutMs = 60_000): Promise<FleetPlan> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call('GET', `/api/fleet/plans/${id}`);
-    expect(res.statusCode, res.body).toBe(200);
-    const p = res.json().data as FleetPlan;
-    if (states.includes(p.state)) return p;
-    if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 async function items(id: string, query = ''): Promise<FleetItem[]> {
   const res = await call('GET', `/api/fleet/plans/${id}/items${query}`);
