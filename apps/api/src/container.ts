@@ -491,6 +491,7 @@ export async function createContainer(
     labels: {
       server: async (id) => (await services.servers.get(id)).IPAddress,
       brand: async (id) => (await brands.get(id)).name,
+      registrar: async (id) => (await services.domainRegistrators.get(id)).name,
     },
     dnsTemplate: (id) => services.dnsTemplates.findById(id),
     imports: {

@@ -55,6 +55,8 @@ export const FLEET_REVERT_MESSAGES = {
   auditNotFound: 'Audit entry not found',
   failedChange: 'The change failed: there is nothing to revert',
   notAChange: 'This entry records no change the console can revert',
+  noFieldToRevert:
+    'This change touched no field a revert puts back (the name, the cloud and the zone have their own actions)',
   importNotFound: 'Import not found',
   importNotRun: (state: string) => `A ${state} import has not run: there is nothing to revert`,
   importRunning: 'The import is still running: let it end before reverting it',
@@ -385,7 +387,26 @@ export const AUDIT_REVERTIBLE: Record<string, string> = {
   cloudflare_set_ssl: 'the SSL mode',
   cloudflare_set_tls_1_3: 'TLS 1.3',
   cloudflare_set_redirect_rules: 'the redirect rules',
+  update: "the domain's fields",
 };
+
+/**
+ * The domain form's fields a revert of its `update` entry puts back (from the entry's diff), with their names. The
+ * zone, the cloud and the name are left out: they move with Cloudflare actions of their own.
+ */
+export const DOMAIN_FIELDS_REVERTIBLE = {
+  status: 'Status',
+  serverId: 'Server',
+  brandId: 'Brand',
+  domainRegistratorId: 'Registrar',
+  parserEnabled: 'Parser',
+  isSinglePage: 'Single page',
+  parserURL: 'Parser URL',
+  redirectDomainName: 'Redirect to',
+  isRestricted: 'Restricted',
+  domainRegistratorExpirationDate: 'Registrar expiration',
+} as const;
+export type DomainFieldRevertible = keyof typeof DOMAIN_FIELDS_REVERTIBLE;
 const AUDIT_NOT_REVERTIBLE: Record<string, string | undefined> = {
   cloudflare_purge_cache: FLEET_REVERT_MESSAGES.kind.purge_cache,
   cloudflare_create_zone: FLEET_REVERT_MESSAGES.kind.create_zone,
@@ -396,7 +417,12 @@ const AUDIT_NOT_REVERTIBLE: Record<string, string | undefined> = {
  * Whether an audit entry can be reverted, and why not when it cannot (null reason: the entry is not a change of
  * that kind at all, and says nothing). The API plans the revert from the entry's `undo`.
  */
-export function auditRevertOf(e: { action: string; entity: string; details: Record<string, unknown> | null }): {
+export function auditRevertOf(e: {
+  action: string;
+  entity: string;
+  details: Record<string, unknown> | null;
+  diff?: Record<string, unknown> | null;
+}): {
   possible: boolean;
   reason: string | null;
 } {
@@ -404,6 +430,10 @@ export function auditRevertOf(e: { action: string; entity: string; details: Reco
   const never = AUDIT_NOT_REVERTIBLE[e.action];
   if (never) return { possible: false, reason: never };
   if (!(e.action in AUDIT_REVERTIBLE)) return { possible: false, reason: null };
+  if (e.action === 'update')
+    return Object.keys(e.diff ?? {}).some((k) => k in DOMAIN_FIELDS_REVERTIBLE)
+      ? { possible: true, reason: null }
+      : { possible: false, reason: FLEET_REVERT_MESSAGES.noFieldToRevert };
   const d = e.details ?? {};
   if (d.outcome !== 'ok') return { possible: false, reason: FLEET_REVERT_MESSAGES.failedChange };
   if (!Array.isArray(d.undo) || d.undo.length === 0)

@@ -404,6 +404,73 @@ describe('revert of an audited change', () => {
   );
 });
 
+describe('revert of a domain form change', () => {
+  it(
+    "the form's fields put back from the entry's diff; a field changed since is left alone unless ticked",
+    { timeout: 180_000 },
+    async () => {
+      const brandA = await create('brands', { name: unique('Brand A') });
+      const brandB = await create('brands', { name: unique('Brand B') });
+      const name = `${unique('form')}.com`;
+      const d = await create('domains', { domainName: name, status: 'active', brandId: brandA._id });
+      const put = async (body: object) => {
+        const res = await call('PUT', `/api/domains/${d._id}`, { domainName: name, ...body });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data as Record<string, unknown>;
+      };
+      await put({ status: 'inactive', brandId: brandB._id, isRestricted: true, redirectDomainName: `www.${name}` });
+      const res = await call('GET', `/api/audit-log?entity=domains&entityId=${d._id}&action=update`);
+      const e = res.json().data.items[0] as { _id: string; revert: { possible: boolean } };
+      expect(e.revert).toEqual({ possible: true, reason: null });
+
+      const p = await planned(await call('POST', '/api/fleet/reverts', { auditId: e._id }));
+      expect(p.description).toMatch(/^Revert audit entry № \d+ \(the domain's fields\)$/);
+      const row = (await items(p._id)).get(name)!;
+      expect(row.outcome).toBe('change');
+      expect(row.after).toContain(`Brand: ${brandA.name}`);
+      expect(row.after).toContain('Restricted: off');
+      expect((await run(p._id)).run.done).toBe(1);
+      const back = (await call('GET', `/api/domains/${d._id}`)).json().data;
+      expect(back).toMatchObject({
+        status: 'active',
+        brandId: brandA._id,
+        isRestricted: false,
+        redirectDomainName: null,
+      });
+
+      // The revert is itself an audited change, and revertible: reverting it applies the form change again.
+      const again = (await call('GET', `/api/audit-log?entity=domains&entityId=${d._id}&action=update`)).json().data
+        .items[0] as { _id: string; revert: { possible: boolean } };
+      expect(again._id).not.toBe(e._id);
+      // Someone changes the redirect after the form change: that row is reported with both values and left alone.
+      await put({ status: 'inactive', brandId: brandB._id, isRestricted: true, redirectDomainName: `www.${name}` });
+      const second = (await call('GET', `/api/audit-log?entity=domains&entityId=${d._id}&action=update`)).json().data
+        .items[0] as { _id: string };
+      await put({ status: 'inactive', brandId: brandB._id, isRestricted: true, redirectDomainName: `m.${name}` });
+      const held = await planned(await call('POST', '/api/fleet/reverts', { auditId: second._id }));
+      const heldRow = (await items(held._id)).get(name)!;
+      expect(heldRow).toMatchObject({ outcome: 'refused', changedSince: true });
+      expect(heldRow.reason).toContain(`Redirect to is now m.${name}; the run set www.${name}`);
+      const tick = await call('POST', `/api/fleet/plans/${held._id}/items/1/force`, { force: true });
+      expect(tick.statusCode, tick.body).toBe(200);
+      expect((await run(held._id)).run.done).toBe(1);
+      expect((await call('GET', `/api/domains/${d._id}`)).json().data).toMatchObject({
+        status: 'active',
+        brandId: brandA._id,
+        isRestricted: false,
+      });
+
+      // An update that touched only the name offers no revert, and says why.
+      const renamed = await call('PUT', `/api/domains/${d._id}`, { domainName: `x${name}`, status: 'active' });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const onlyName = (await call('GET', `/api/audit-log?entity=domains&entityId=${d._id}&action=update`)).json().data
+        .items[0] as { diff: Record<string, unknown>; revert: unknown };
+      expect(Object.keys(onlyName.diff)).toEqual(['domainName']);
+      expect(onlyName.revert).toEqual({ possible: false, reason: FLEET_REVERT_MESSAGES.noFieldToRevert });
+    },
+  );
+});
+
 describe('revert of an import', () => {
   it(
     'removes the domains it created that nothing changed since, unlinks the zone it linked, and reports the rest',

@@ -1,4 +1,5 @@
 import {
+  DOMAIN_FIELDS_REVERTIBLE,
   FLEET_MESSAGES,
   FLEET_REVERT_MESSAGES,
   SSL_MODE_LABELS,
@@ -14,7 +15,7 @@ import { NotFoundError } from '../../http/errors.ts';
 import { contentKey } from './dns-template-diff.ts';
 import { ruleKey, rulesText, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
 import { dnsStateDiff } from './fleet.state.ts';
-import { dnsUndo, only, type FirewallPick, type UndoStep } from './fleet.undo.ts';
+import { dnsUndo, fieldText, only, type FirewallPick, type UndoStep } from './fleet.undo.ts';
 
 /**
  * A revert (issue 44, decision 076): each row carries the `UndoStep`s its domain's step recorded. Planning reads
@@ -107,6 +108,19 @@ export function createFleetRevertActions(deps: FleetDeps) {
             wroteText: s.afterText,
             was: s.before,
             wasText: s.beforeText,
+          });
+          break;
+        }
+        case 'field': {
+          const now = (d as unknown as Record<string, unknown>)[s.key] ?? null;
+          out.push({
+            subject: DOMAIN_FIELDS_REVERTIBLE[s.key],
+            now,
+            nowText: fieldText(now),
+            wrote: s.after,
+            wroteText: fieldText(s.after),
+            was: s.before,
+            wasText: fieldText(s.before),
           });
           break;
         }
@@ -226,6 +240,9 @@ export function createFleetRevertActions(deps: FleetDeps) {
           afterText: s.beforeText,
         };
       }
+      case 'field':
+        await domains.update(d._id, { [s.key]: s.before }, actor);
+        return { ...s, before: r.now as string | boolean | null, after: s.before };
       case 'dns': {
         zone ??= (await cf.listDnsRecords(d, actor)).result;
         const want = s.before.map((x) => ({

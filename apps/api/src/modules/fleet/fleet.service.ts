@@ -7,6 +7,7 @@ import {
   FLEET_STATE_MESSAGES,
   FleetActionSchema,
   auditRevertOf,
+  DOMAIN_FIELDS_REVERTIBLE,
   describeFleetAction,
   stateText,
   planStateOf,
@@ -43,7 +44,7 @@ import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
 import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
-import type { UndoStep } from './fleet.undo.ts';
+import type { FieldKey, UndoStep } from './fleet.undo.ts';
 
 /** What an import's revert reads of the import and its names (the imports repository's rows). */
 export type ImportRevertSource = {
@@ -109,7 +110,11 @@ export function createFleetService(
     routing: Pick<CloudflareRouting, 'background'>;
     /** The domains a filter selects, up to `limit` (the list's own filter; set once the filters exist). */
     idsForFilter?: (filter: unknown, limit: number) => Promise<string[]>;
-    labels: { server(id: string): Promise<string>; brand(id: string): Promise<string> };
+    labels: {
+      server(id: string): Promise<string>;
+      brand(id: string): Promise<string>;
+      registrar?(id: string): Promise<string>;
+    };
     /** Cloudflare requests per account and minute (the run's budget chart), and the budget they are drawn against. */
     requests?: {
       keyOf(cloudId: string): Promise<string>;
@@ -237,6 +242,50 @@ export function createFleetService(
   });
 
   /** The server or brand label an action sets, read once. */
+  /** The label of a record a field named, or that it is gone (a revert still puts its id back, shown as such). */
+  const labelOr = async (get: ((id: string) => Promise<string>) | undefined, id: unknown) => {
+    if (id === null || id === undefined) return 'none';
+    return get ? get(String(id)).catch(() => `${String(id)} (removed)`) : String(id);
+  };
+  /** A domain form change's undo steps, from its audit entry's diff (the fields a revert puts back). */
+  const fieldUndoOf = async (diff: Record<string, { before: unknown; after: unknown }>): Promise<UndoStep[]> => {
+    const steps: UndoStep[] = [];
+    const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+    const refs = {
+      serverId: ['server', deps.labels.server],
+      brandId: ['brand', deps.labels.brand],
+      domainRegistratorId: ['registrar', deps.labels.registrar],
+    } as const;
+    for (const [key, { before, after }] of Object.entries(diff)) {
+      if (!(key in DOMAIN_FIELDS_REVERTIBLE)) continue;
+      if (key === 'status')
+        steps.push({
+          area: 'status',
+          before: str(before),
+          after: str(after),
+          beforeText: String(before),
+          afterText: String(after),
+        });
+      else if (key in refs) {
+        const [area, label] = refs[key as keyof typeof refs];
+        steps.push({
+          area,
+          before: str(before),
+          after: str(after),
+          beforeText: await labelOr(label, before),
+          afterText: await labelOr(label, after),
+        });
+      } else
+        steps.push({
+          area: 'field',
+          key: key as FieldKey,
+          before: (before ?? null) as string | boolean | null,
+          after: (after ?? null) as string | boolean | null,
+        });
+    }
+    return steps;
+  };
+
   const labelsFor = async (a: FleetAction): Promise<TargetLabels> => {
     if (a.kind === 'set_server' && a.serverId) return { server: await deps.labels.server(a.serverId) };
     if (a.kind === 'set_brand' && a.brandId) return { brand: await deps.labels.brand(a.brandId) };
@@ -710,7 +759,7 @@ export function createFleetService(
             domainName: d?.domainName ?? String(e.details?.domainName ?? e.entityId ?? 'unknown'),
             cloudId: d?.cloudId ?? null,
             cloudEmail: d?.cloudEmail ?? null,
-            desired: e.details?.undo,
+            desired: e.action === 'update' ? await fieldUndoOf(e.diff ?? {}) : e.details?.undo,
             refusal: d ? null : FLEET_MESSAGES.domainGone,
           },
         ],

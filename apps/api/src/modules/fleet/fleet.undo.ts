@@ -1,4 +1,4 @@
-import type { DnsChangesResult, DnsRecord, RedirectRule } from '@fleetdesk/contract';
+import type { DnsChangesResult, DnsRecord, DomainFieldRevertible, RedirectRule } from '@fleetdesk/contract';
 
 /**
  * What a fleet step changed, as it can be put back (issue 44, decision 076): the value before and the value the step
@@ -16,6 +16,8 @@ export type UndoStep =
       beforeText: string;
       afterText: string;
     }
+  /** Another field of the domain form (parser, redirect, restriction, expiration), from an audited `update`. */
+  | { area: 'field'; key: FieldKey; before: FieldValue; after: FieldValue }
   | { area: 'dns'; pairs: string[]; before: DnsRecord[]; after: DnsRecord[] }
   | { area: 'redirects'; before: RedirectRule[]; after: RedirectRule[] }
   | { area: 'firewall'; before: FirewallPick[]; after: FirewallPick[] }
@@ -23,6 +25,12 @@ export type UndoStep =
   | { area: 'created'; expect: Record<string, string | boolean | null> }
   /** The Cloudflare zone an import linked to a domain. */
   | { area: 'zone_link'; before: string | null; after: string | null };
+
+type FieldValue = string | boolean | null;
+/** The fields a 'field' step puts back: the domain form's own values, no reference to another record. */
+export type FieldKey = Exclude<DomainFieldRevertible, 'status' | 'serverId' | 'brandId' | 'domainRegistratorId'>;
+export const fieldText = (v: unknown) =>
+  v === true ? 'on' : v === false ? 'off' : v === null || v === undefined || v === '' ? 'none' : String(v);
 
 /** A DNS (type, name) pair as compared: "A www.example.com". */
 export const pairKey = (type: string, name: string) => `${type.toUpperCase()} ${name.toLowerCase()}`;
