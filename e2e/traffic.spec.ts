@@ -25,7 +25,11 @@ async function demoDomain(request: Parameters<typeof apiToken>[0]) {
   return { id: domain!._id, token, traffic };
 }
 
-/** Pixels the chart's canvas has drawn (its grid and axes alone draw far fewer than a series with its fill). */
+/**
+ * Pixels of the chart's canvas in a series' colour: its lines and fills are saturated colours, while the grid, the
+ * axes and their labels are grey, so an empty chart has none. (A count of every drawn pixel was too close to the
+ * grid's own for the status chart, whose four lines have no fill.)
+ */
 const drawnPixels = (page: Page, key: string) =>
   page
     .getByTestId(`traffic-chart-${key}`)
@@ -33,7 +37,10 @@ const drawnPixels = (page: Page, key: string) =>
     .evaluate((c: HTMLCanvasElement) => {
       const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
       let drawn = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) drawn++;
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+        if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 50) drawn++;
+      }
       return { drawn, total: c.width * c.height };
     });
 
@@ -53,7 +60,7 @@ async function expectCharts(page: Page, t: DomainTraffic) {
   await expect(page.getByText(`${t.days.length} days, ${t.since} to ${t.until}`)).toBeVisible();
   for (const key of CHARTS) {
     const { drawn, total } = await drawnPixels(page, key);
-    expect(drawn, `${key} is drawn`).toBeGreaterThan(total * 0.1);
+    expect(drawn, `${key} is drawn`).toBeGreaterThan(total * 0.01);
   }
 }
 
