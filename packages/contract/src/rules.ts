@@ -11,6 +11,7 @@ export const RULES = [
   'cnv:servers',
   'cnv:users',
   'cnv:yandex-webmaster',
+  'cnv:google-search',
 ] as const;
 export type Rule = (typeof RULES)[number];
 
@@ -27,6 +28,7 @@ export const RULE_LABELS: Record<Rule, string> = {
   'cnv:servers': 'Servers',
   'cnv:users': 'Users',
   'cnv:yandex-webmaster': 'Yandex Webmaster',
+  'cnv:google-search': 'Google Search Console',
 };
 
 export const ADMIN_RULE: Rule = 'cnv';
@@ -48,6 +50,7 @@ export const PICKER_READERS: Partial<Record<Rule, readonly Rule[]>> = {
   'cnv:domainRegistrators': ['cnv:domains'],
   'cnv:firewallRules': ['cnv:domains'],
   'cnv:yandex-webmaster': ['cnv:domains'],
+  'cnv:google-search': ['cnv:domains'],
   'cnv:roles': ['cnv:users'],
 };
 
@@ -67,6 +70,7 @@ export const PICKER_FIELDS: Record<string, readonly string[]> = {
   'firewall-rules': ['_id', 'firewallRuleNo', 'name', 'action', 'expression', 'defaultPriority'],
   roles: ['_id', 'roleNo', 'name', 'rules'],
   'yandex-webmaster/accounts': ['_id', 'id', 'yandexWebmasterAccountNo', 'name', 'isInUseBrandId'],
+  'google-search/accounts': ['_id', 'id', 'googleSearchAccountNo', 'name'],
 };
 
 /** True when the held rules grant any of the needed ones. */
