@@ -1,4 +1,12 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readBody } from '../http-body.ts';
 import { createFailureQueue, listenOnLoopback } from '../http-server.ts';
@@ -290,14 +298,22 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
     const rnd = prng(o.seed ?? domain);
     const pages = (o.pages ?? ['', 'about/', 'blog/', 'contact/', 'pricing/']).map((p) => `https://${domain}/${p}`);
     const name = domain.split('.')[0]!.replace(/-/g, ' ');
-    const queries = o.queries ?? [name, `${name} review`, `${name} login`, `what is ${name}`, `${name} price`, `best ${name}`];
+    const queries = o.queries ?? [
+      name,
+      `${name} review`,
+      `${name} login`,
+      `what is ${name}`,
+      `${name} price`,
+      `best ${name}`,
+    ];
     const base = 40 + Math.floor(rnd() * 160);
     const rows: SimAnalyticsRow[] = [];
     // Google's data lags: the last two days are not in yet.
     for (let d = days + 1; d >= 2; d--) {
       const date = dayOf(now() - d * DAY);
       const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-      const dayFactor = (weekday === 0 || weekday === 6 ? 0.7 : 1) * (0.85 + rnd() * 0.3) * (1 + (days - d) / (days * 4));
+      const dayFactor =
+        (weekday === 0 || weekday === 6 ? 0.7 : 1) * (0.85 + rnd() * 0.3) * (1 + (days - d) / (days * 4));
       for (const [qi, query] of queries.entries()) {
         const page = pages[qi % pages.length]!;
         const impressions = Math.round((base * dayFactor * 6) / (qi + 1));
@@ -332,7 +348,11 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
       throw new GErr(400, 'INVALID_ARGUMENT', 'endDate must be in the format YYYY-MM-DD.');
     if (endDate < startDate) throw new GErr(400, 'INVALID_ARGUMENT', 'endDate must not be before startDate.');
     const dims = body.dimensions ?? [];
-    if (!Array.isArray(dims) || dims.some((d) => !DIMENSIONS.includes(d as never)) || new Set(dims).size !== dims.length)
+    if (
+      !Array.isArray(dims) ||
+      dims.some((d) => !DIMENSIONS.includes(d as never)) ||
+      new Set(dims).size !== dims.length
+    )
       throw new GErr(400, 'INVALID_ARGUMENT', `dimensions must be distinct values of ${DIMENSIONS.join(', ')}.`);
     if (body.type !== undefined && !TYPES.includes(body.type as string))
       throw new GErr(400, 'INVALID_ARGUMENT', `type must be one of ${TYPES.join(', ')}.`);
@@ -370,7 +390,9 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
     if (dims[0] === 'date') rows.sort((a, b) => (a.keys![0]! < b.keys![0]! ? -1 : 1));
     else rows.sort((a, b) => b.clicks - a.clicks || b.impressions - a.impressions);
     const page = rows.slice(startRow as number, (startRow as number) + (rowLimit as number));
-    return page.length ? { rows: page, responseAggregationType: site.kind === 'domain' ? 'byProperty' : 'byPage' } : { responseAggregationType: 'byProperty' };
+    return page.length
+      ? { rows: page, responseAggregationType: site.kind === 'domain' ? 'byProperty' : 'byPage' }
+      : { responseAggregationType: 'byProperty' };
   }
 
   // ------------------------------------------------------------------ sitemaps
@@ -469,7 +491,11 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
     const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
     if (!scopes.length) throw new OAuthErr(400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.');
     if (k.scopes && scopes.some((s) => !k.scopes!.includes(s)))
-      throw new OAuthErr(400, 'unauthorized_client', 'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of the scopes requested.');
+      throw new OAuthErr(
+        400,
+        'unauthorized_client',
+        'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of the scopes requested.',
+      );
     const token = `ya29.sim-${randomBytes(24).toString('base64url')}`;
     tokens.set(token, { email: k.email, scopes, expiresAt: now() + 3599_000 });
     if (tokens.size > 10_000) tokens.delete(tokens.keys().next().value!);
@@ -480,7 +506,12 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
   // ------------------------------------------------------------------ the APIs
   const needScope = (held: string[], ...any: string[]) => {
     if (!any.some((s) => held.includes(s)))
-      throw new GErr(403, 'PERMISSION_DENIED', 'Request had insufficient authentication scopes.', 'insufficientPermissions');
+      throw new GErr(
+        403,
+        'PERMISSION_DENIED',
+        'Request had insufficient authentication scopes.',
+        'insufficientPermissions',
+      );
   };
   const READ = [GOOGLE_SIM_SCOPES.webmasters, GOOGLE_SIM_SCOPES.webmastersReadonly];
   const WRITE = [GOOGLE_SIM_SCOPES.webmasters];
@@ -495,7 +526,11 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
       throw new GErr(400, 'INVALID_ARGUMENT', 'site.type must be SITE or INET_DOMAIN and site.identifier is required.');
     const identifier = site.identifier.toLowerCase();
     if (site.type === 'INET_DOMAIN' ? !DOMAIN_RE.test(identifier) : parseSiteUrl(site.identifier)?.kind !== 'url')
-      throw new GErr(400, 'INVALID_ARGUMENT', `The site identifier '${site.identifier}' is not valid for ${site.type}.`);
+      throw new GErr(
+        400,
+        'INVALID_ARGUMENT',
+        `The site identifier '${site.identifier}' is not valid for ${site.type}.`,
+      );
     return { type: site.type, identifier: site.type === 'SITE' ? site.identifier : identifier };
   }
   // The discovery document names DNS, Google's reference DNS_TXT: both are taken for a domain.
@@ -516,7 +551,13 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
     return !!body && body.includes(`google${token}.html`);
   }
 
-  async function handleApi(method: string, path: string, q: URLSearchParams, body: unknown, bearer: string | undefined) {
+  async function handleApi(
+    method: string,
+    path: string,
+    q: URLSearchParams,
+    body: unknown,
+    bearer: string | undefined,
+  ) {
     const t = bearer ? tokens.get(bearer) : undefined;
     if (!t || t.expiresAt <= now())
       throw new GErr(
@@ -536,10 +577,18 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
         const site = siteOfBody(body);
         const m = isObject(body) && typeof body.verificationMethod === 'string' ? body.verificationMethod : '';
         const ok = site.type === 'INET_DOMAIN' ? DNS_METHODS.includes(m) : m === 'FILE' || m === 'META';
-        if (!ok) throw new GErr(400, 'INVALID_ARGUMENT', `The verification method '${m}' is not valid for ${site.type}.`);
+        if (!ok)
+          throw new GErr(400, 'INVALID_ARGUMENT', `The verification method '${m}' is not valid for ${site.type}.`);
         const token = verificationToken(site.type, site.identifier, m === 'DNS' ? 'DNS_TXT' : m);
-        if (site.type === 'INET_DOMAIN') return [200, { method: m, token: `google-site-verification=${token}` }] as const;
-        return [200, { method: m, token: m === 'FILE' ? `google${token}.html` : `<meta name="google-site-verification" content="${token}" />` }] as const;
+        if (site.type === 'INET_DOMAIN')
+          return [200, { method: m, token: `google-site-verification=${token}` }] as const;
+        return [
+          200,
+          {
+            method: m,
+            token: m === 'FILE' ? `google${token}.html` : `<meta name="google-site-verification" content="${token}" />`,
+          },
+        ] as const;
       }
       if (rest[0] !== 'webResource') throw new GErr(404, 'NOT_FOUND', 'Unknown path.', 'notFound');
       if (rest.length === 1 && method === 'POST') {
@@ -594,7 +643,11 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
         throw new GErr(400, 'INVALID_ARGUMENT', 'inspectionUrl and siteUrl are required.');
       const { site } = propertyFor(email, body.siteUrl, 'siteRestrictedUser');
       if (!belongs(body.inspectionUrl, site))
-        throw new GErr(400, 'INVALID_ARGUMENT', `URL '${body.inspectionUrl}' does not belong to property '${body.siteUrl}'.`);
+        throw new GErr(
+          400,
+          'INVALID_ARGUMENT',
+          `URL '${body.inspectionUrl}' does not belong to property '${body.siteUrl}'.`,
+        );
       count('inspect-min', body.siteUrl, 60_000, quota.inspectionsPerMinute, 'Inspections per minute per site');
       count('inspect-day', body.siteUrl, DAY, quota.inspectionsPerDay, 'Inspections per day per site');
       const url = body.inspectionUrl;
@@ -762,7 +815,8 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
             throw new OAuthErr(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
           return send(200, issueToken(new URLSearchParams(text)), { 'cache-control': 'no-store' });
         } catch (err) {
-          if (err instanceof OAuthErr) return send(err.httpStatus, { error: err.error, error_description: err.description });
+          if (err instanceof OAuthErr)
+            return send(err.httpStatus, { error: err.error, error_description: err.description });
           return send(500, { error: 'internal_failure', error_description: 'Internal error' });
         }
       }
@@ -817,7 +871,7 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
         token_uri: tokenUrl(),
       };
       keys.set(key.private_key_id, { email: key.client_email, publicKey, scopes: o.scopes ?? null });
-        return key;
+      return key;
     },
     registerServiceAccount,
     addOwner(domain, email) {

@@ -133,7 +133,7 @@ export function createGoogleSearchClient(opts: GoogleSearchClientOptions) {
       throw new UpstreamError(
         PROVIDER,
         timeout
-          ? `${what} did not answer within ${Math.round(timeoutMs / 1000)} s`
+          ? `${what} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`
           : `${what} could not be reached`,
         { timeout, code: timeout ? 'upstream_timeout' : 'upstream_unreachable' },
       );
@@ -167,7 +167,11 @@ export function createGoogleSearchClient(opts: GoogleSearchClientOptions) {
     }).toString();
     const { status, json } = await exchange(
       aud,
-      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+      },
       "Google's token endpoint",
     );
     const o = (json ?? {}) as Record<string, unknown>;
@@ -295,12 +299,9 @@ export function createGoogleSearchClient(opts: GoogleSearchClientOptions) {
       siteUrl: string,
       q: { startDate: string; endDate: string; dimensions: string[]; rowLimit?: number; type?: string },
     ): Promise<{ keys: string[]; clicks: number; impressions: number; ctr: number; position: number }[]> {
-      const r = await call<{ rows?: { keys: string[]; clicks: number; impressions: number; ctr: number; position: number }[] }>(
-        key,
-        'POST',
-        `${site(siteUrl)}/searchAnalytics/query`,
-        { type: 'web', ...q },
-      );
+      const r = await call<{
+        rows?: { keys: string[]; clicks: number; impressions: number; ctr: number; position: number }[];
+      }>(key, 'POST', `${site(siteUrl)}/searchAnalytics/query`, { type: 'web', ...q });
       return Array.isArray(r?.rows) ? r.rows : [];
     },
     async inspect(key: GoogleServiceAccountKey, siteUrl: string, inspectionUrl: string): Promise<GoogleInspection> {
@@ -319,7 +320,10 @@ export function createGoogleSearchClient(opts: GoogleSearchClientOptions) {
       site: { type: 'SITE' | 'INET_DOMAIN'; identifier: string },
       method: 'DNS_TXT' | 'FILE',
     ): Promise<string> {
-      const r = await call<{ token?: unknown }>(key, 'POST', `${verifyBase}/token`, { site, verificationMethod: method });
+      const r = await call<{ token?: unknown }>(key, 'POST', `${verifyBase}/token`, {
+        site,
+        verificationMethod: method,
+      });
       if (typeof r?.token !== 'string' || !r.token)
         throw new UpstreamError(PROVIDER, 'Google Site Verification answered without a token');
       return r.token;
@@ -335,7 +339,8 @@ export function createGoogleSearchClient(opts: GoogleSearchClientOptions) {
         `${verifyBase}/webResource?verificationMethod=${encodeURIComponent(method)}`,
         { site },
       );
-      if (typeof r?.id !== 'string') throw new UpstreamError(PROVIDER, 'Google Site Verification answered without an id');
+      if (typeof r?.id !== 'string')
+        throw new UpstreamError(PROVIDER, 'Google Site Verification answered without an id');
       return { id: r.id, owners: Array.isArray(r.owners) ? r.owners.filter((o) => typeof o === 'string') : [] };
     },
   };

@@ -79,7 +79,11 @@ export const googleSearchRoutes = (service: GoogleSearchService) => async (app: 
     { config, schema: { tags, params, body: GoogleInspectInputSchema, response: ok(GoogleInspectionSchema) } },
     async (req) => ({ data: await service.inspect(idOf(req), urlOf(req.body)) }),
   );
-  app.get(`${base}/analytics`, { config, schema: { tags, params, response: ok(GoogleAnalyticsSchema) } }, async (req) => ({
-    data: await service.analytics(idOf(req)),
-  }));
+  app.get(
+    `${base}/analytics`,
+    { config, schema: { tags, params, response: ok(GoogleAnalyticsSchema) } },
+    async (req) => ({
+      data: await service.analytics(idOf(req)),
+    }),
+  );
 };

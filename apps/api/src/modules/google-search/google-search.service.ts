@@ -227,15 +227,13 @@ export function createGoogleSearchService(deps: {
       dimensions: [dim],
       rowLimit: limit,
     });
-    return rows.map(
-      (r): GoogleAnalyticsRow => ({
-        key: String(r.keys?.[0] ?? ''),
-        clicks: Number(r.clicks) || 0,
-        impressions: Number(r.impressions) || 0,
-        ctr: Number(r.ctr) || 0,
-        position: Number(r.position) || 0,
-      }),
-    );
+    return rows.map((r): GoogleAnalyticsRow => ({
+      key: String(r.keys?.[0] ?? ''),
+      clicks: Number(r.clicks) || 0,
+      impressions: Number(r.impressions) || 0,
+      ctr: Number(r.ctr) || 0,
+      position: Number(r.position) || 0,
+    }));
   }
 
   return {
@@ -345,7 +343,9 @@ export function createGoogleSearchService(deps: {
         const site = { type: 'SITE' as const, identifier: p.siteUrl };
         const token = await client.verificationToken(p.key, site, 'FILE');
         if (!/^google[\w-]{1,100}\.html$/.test(token))
-          throw new ValidationError(`Google gave a verification file name the console will not write: ${token.slice(0, 120)}`);
+          throw new ValidationError(
+            `Google gave a verification file name the console will not write: ${token.slice(0, 120)}`,
+          );
         await files.writeRootFile(domainId, token, `google-site-verification: ${token}`, actor);
         placed = token;
         result = await client.verifySite(p.key, site, 'FILE');

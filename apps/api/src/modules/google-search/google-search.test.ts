@@ -80,9 +80,9 @@ describe('google accounts', () => {
       'The key must be the JSON key file of a service account',
     );
     const key = g.createServiceAccount(unique('sa-'));
-    expect((await bad({ name: 'A', serviceAccountKey: JSON.stringify({ ...key, type: 'user' }) })).serviceAccountKey).toBe(
-      'The key must be of type "service_account"',
-    );
+    expect(
+      (await bad({ name: 'A', serviceAccountKey: JSON.stringify({ ...key, type: 'user' }) })).serviceAccountKey,
+    ).toBe('The key must be of type "service_account"');
     const brokenPem = { ...key, private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' };
     expect((await bad({ name: 'A', serviceAccountKey: JSON.stringify(brokenPem) })).serviceAccountKey).toBe(
       'The private_key cannot be read as a PEM private key',
@@ -204,7 +204,10 @@ describe("a domain's property", () => {
     const token = /"(google-site-verification=[0-9a-f]+)"/.exec(out.placed)![1]!;
     const records = (await call('GET', `/api/domains/${d._id}/cloud-flare/dns_records`)).json();
     expect(JSON.stringify(records)).toContain(token);
-    expect((await call('GET', base)).json().data.property).toMatchObject({ verified: true, permissionLevel: 'siteOwner' });
+    expect((await call('GET', base)).json().data.property).toMatchObject({
+      verified: true,
+      permissionLevel: 'siteOwner',
+    });
     // Again: the record is there already, the answer the same.
     expect((await call('POST', `${base}/verify`)).statusCode).toBe(200);
 
@@ -312,7 +315,9 @@ describe('sitemaps, inspection and analytics', () => {
     });
     const outside = await call('POST', `${base}/sitemaps`, { url: 'https://elsewhere.example/sitemap.xml' });
     expect(outside.statusCode).toBe(400);
-    expect(outside.json().fields.url).toBe(`https://elsewhere.example/sitemap.xml is not within the property sc-domain:${name}`);
+    expect(outside.json().fields.url).toBe(
+      `https://elsewhere.example/sitemap.xml is not within the property sc-domain:${name}`,
+    );
     expect((await call('POST', `${base}/sitemaps`, { url: 'ftp://x' })).json().fields.url).toBe(
       'Sitemap url must be an http or https URL',
     );
@@ -415,4 +420,3 @@ describe('sitemaps, inspection and analytics', () => {
     expect(g.tokensIssued).toBe(issued + 1);
   });
 });
-
