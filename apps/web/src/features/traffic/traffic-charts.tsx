@@ -9,8 +9,8 @@ import type { DashboardTraffic, DomainTraffic, TrafficDay } from '@fleetdesk/con
  * that draw). This module is imported lazily, so uPlot is in a chunk of its own that /login and /domains never load.
  */
 
-type Series<D> = { label: string; color: string; value: (d: D) => number };
-type Chart<D = TrafficDay> = { key: string; title: string; series: Series<D>[] };
+export type Series<D> = { label: string; color: string; value: (d: D) => number };
+export type Chart<D = TrafficDay> = { key: string; title: string; series: Series<D>[] };
 
 const CHARTS: Chart[] = [
   { key: 'requests', title: 'Requests', series: [{ label: 'Requests', color: '#0d6efd', value: (d) => d.requests }] },
@@ -42,7 +42,8 @@ const dayLabel = (ts: number) =>
   new Date(ts * 1000).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const utc = (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
 
-function TrafficChart<D extends { date: string }>({
+/** One small day-by-day chart (exported for other lazily loaded chart modules, such as Google's analytics). */
+export function TrafficChart<D extends { date: string }>({
   chart,
   days,
   height = 150,
