@@ -50,7 +50,6 @@ export const PICKER_READERS: Partial<Record<Rule, readonly Rule[]>> = {
   'cnv:domainRegistrators': ['cnv:domains'],
   'cnv:firewallRules': ['cnv:domains'],
   'cnv:yandex-webmaster': ['cnv:domains'],
-  'cnv:google-search': ['cnv:domains'],
   'cnv:roles': ['cnv:users'],
 };
 
@@ -70,7 +69,6 @@ export const PICKER_FIELDS: Record<string, readonly string[]> = {
   'firewall-rules': ['_id', 'firewallRuleNo', 'name', 'action', 'expression', 'defaultPriority'],
   roles: ['_id', 'roleNo', 'name', 'rules'],
   'yandex-webmaster/accounts': ['_id', 'id', 'yandexWebmasterAccountNo', 'name', 'isInUseBrandId'],
-  'google-search/accounts': ['_id', 'id', 'googleSearchAccountNo', 'name'],
 };
 
 /** True when the held rules grant any of the needed ones. */
