@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type KeyboardEvent } from 'react';
+import { Fragment, lazy, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
@@ -256,16 +256,27 @@ function Sitemaps({ domainId, domainName }: { domainId: string; domainName: stri
 function InspectionResult({ r }: { r: GoogleInspection }) {
   const i = r.indexStatusResult ?? {};
   const verdictBg = i.verdict === 'PASS' ? 'success' : i.verdict === 'FAIL' ? 'danger' : 'secondary';
+  const rows: [string, ReactNode][] = [
+    ['Verdict', <Badge bg={verdictBg}>{i.verdict ?? 'Unknown'}</Badge>],
+    ['Coverage', i.coverageState ?? '—'],
+    ['Last crawl', i.lastCrawlTime ? <DateTime value={i.lastCrawlTime} /> : 'Never'],
+    ['Google canonical', i.googleCanonical ?? '—'],
+    ['User canonical', i.userCanonical ?? '—'],
+    ['Crawled as', i.crawledAs ?? '—'],
+    ['Robots.txt', i.robotsTxtState ?? '—'],
+    ['Page fetch', i.pageFetchState ?? '—'],
+    ['Mobile usability', r.mobileUsabilityResult?.verdict ?? 'Not returned'],
+  ];
   return (
     <div className="border rounded p-2 mb-3 small" data-testid="google-inspection">
-      <StaticField label="Verdict" value={<Badge bg={verdictBg}>{i.verdict ?? 'Unknown'}</Badge>} />
-      <StaticField label="Coverage" value={i.coverageState ?? '—'} />
-      <StaticField label="Last crawl" value={i.lastCrawlTime ? <DateTime value={i.lastCrawlTime} /> : 'Never'} />
-      <StaticField label="Google canonical" value={<span className="text-break">{i.googleCanonical ?? '—'}</span>} />
-      <StaticField label="User canonical" value={<span className="text-break">{i.userCanonical ?? '—'}</span>} />
-      <StaticField label="Crawled as" value={i.crawledAs ?? '—'} />
-      <StaticField label="Robots.txt" value={i.robotsTxtState ?? '—'} />
-      <StaticField label="Mobile usability" value={r.mobileUsabilityResult?.verdict ?? 'Not returned'} />
+      <dl className="row mb-1">
+        {rows.map(([label, value]) => (
+          <Fragment key={label}>
+            <dt className="col-5 col-md-3 fw-semibold">{label}</dt>
+            <dd className="col-7 col-md-9 mb-1 text-break">{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
       {r.mobileUsabilityResult?.issues?.map((x, n) => (
         <div key={n} className="text-danger">
           {x.issueType}: {x.message}

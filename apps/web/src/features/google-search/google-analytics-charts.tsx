@@ -38,7 +38,7 @@ export default function GoogleAnalyticsCharts({ analytics }: { analytics: Google
   return (
     <div className="row g-3">
       {CHARTS.map((chart) => (
-        <figure key={chart.key} className="col-12 col-md-6 col-xl-3 mb-0" data-testid={`google-chart-${chart.key}`}>
+        <figure key={chart.key} className="col-12 col-md-6 mb-0" data-testid={`google-chart-${chart.key}`}>
           <div className="border rounded p-2 h-100">
             <figcaption className="d-flex justify-content-between gap-2 small mb-1">
               <span className="fw-semibold">{chart.title}</span>
