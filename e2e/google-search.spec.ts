@@ -1,14 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiCall as api, apiCreate, apiToken, expect, expectToast, signIn, test, uniqueName } from './fixtures.ts';
+import {
+  apiCall as api,
+  apiToken,
+  demoCloudDomain,
+  expect,
+  expectToast,
+  signIn,
+  test,
+  uniqueName,
+} from './fixtures.ts';
 
 /**
  * Google Search Console against the demo's simulator: an account made with the demo's free service-account key
  * (the demo keeps its keys in DATA_DIR), a domain property for a new domain of the demo cloud verified through a
  * TXT record in its zone, and its 28-day chart; the seeded account's property with its sitemap.
  */
-
-const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
 
 function demoKeys(): { client_email: string }[] {
   const dir = process.env.FLEETDESK_E2E_DATA_DIR;
@@ -27,16 +34,7 @@ test('adds a Google account, verifies a domain property through DNS and sees its
     /status of 400 \(Bad Request\) \(http:\/\/[^)]+\/api\/(google-search\/accounts|domains\/[^/]+\/google-search\/sitemaps)\)/,
   );
   const token = await apiToken(request);
-  const clouds = await api<{ items: { _id: string; email: string }[] }>(
-    request,
-    token,
-    'GET',
-    `/api/clouds?search=${encodeURIComponent(DEMO_CLOUD)}`,
-  );
-  const cloud = clouds.items.find((c) => c.email === DEMO_CLOUD)!;
-  const domainName = `${uniqueName('e2e-g').replace(/\s+/g, '-').toLowerCase()}.com`;
-  const domain = await apiCreate(request, token, 'domains', { domainName, status: 'active', cloudId: cloud._id });
-  await api(request, token, 'POST', `/api/domains/${domain._id}/cloud-flare/create-zone`);
+  const { _id: domainId, domainName } = await demoCloudDomain(request, token, 'e2e-g');
 
   await signIn(page);
   await page.goto('/google-search');
@@ -61,7 +59,7 @@ test('adds a Google account, verifies a domain property through DNS and sees its
   await expect(keyField).not.toHaveValue(/PRIVATE KEY/);
 
   // The domain's Google tab: add the domain property with the new account, then verify it in one click.
-  await page.goto(`/domains/${domain._id}?tab=google-search`);
+  await page.goto(`/domains/${domainId}?tab=google-search`);
   const tab = page.getByRole('tabpanel');
   await tab.getByLabel('Google account').selectOption({ label: `${name} (${key.client_email})` });
   await expect(tab.getByLabel(/Domain property/)).toBeChecked();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, NUL_MESSAGE, hasNoNul, requiredText, secretOutput } from './common.ts';
+import { IdSchema, ListQuerySchema, NUL_MESSAGE, hasNoNul, httpUrlText, requiredText, secretOutput } from './common.ts';
 import { SECRET_MASK } from './constants.ts';
 
 /**
@@ -145,27 +145,9 @@ export const GoogleVerifyResultSchema = z.object({
 });
 export type GoogleVerifyResult = z.infer<typeof GoogleVerifyResultSchema>;
 
-const httpUrl = (label: string) =>
-  z
-    .string({ message: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(2000, `${label} must be at most 2000 characters`)
-    .refine(
-      (v) => {
-        try {
-          const u = new URL(v);
-          return u.protocol === 'http:' || u.protocol === 'https:';
-        } catch {
-          return false;
-        }
-      },
-      { message: `${label} must be an http or https URL` },
-    );
-
-export const GoogleSitemapInputSchema = z.object({ url: httpUrl('Sitemap url') });
-export const GoogleSitemapQuerySchema = z.object({ url: httpUrl('Sitemap url') });
-export const GoogleInspectInputSchema = z.object({ url: httpUrl('Url') });
+export const GoogleSitemapInputSchema = z.object({ url: httpUrlText('Sitemap url') });
+export const GoogleSitemapQuerySchema = z.object({ url: httpUrlText('Sitemap url') });
+export const GoogleInspectInputSchema = z.object({ url: httpUrlText('Url') });
 
 /** WmxSitemap as the discovery document gives it (counts are int64, sent as strings). */
 export const GoogleSitemapSchema = z.object({

@@ -14,6 +14,11 @@ export interface VerificationDnsPort {
   ): Promise<unknown>;
 }
 
+/** The content-file layer as a verification uses it: one file in the root of the domain's content directory. */
+export interface VerificationFilePort {
+  writeRootFile(domainId: string, name: string, content: string, actor: Actor): Promise<void>;
+}
+
 /** Adds the TXT record `name "content"` to the domain's zone unless it is there already (quoted or not). */
 export async function ensureTxtRecord(
   dns: VerificationDnsPort,

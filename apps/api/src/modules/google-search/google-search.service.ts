@@ -30,7 +30,7 @@ import { assertCredentialDestinations } from '../../lib/credential-destinations.
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
-import { ensureTxtRecord, type VerificationDnsPort } from '../../lib/verification-txt.ts';
+import { ensureTxtRecord, type VerificationDnsPort, type VerificationFilePort } from '../../lib/verification-txt.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { GoogleAccountWrite, GoogleSearchRepository } from './google-search.repository.ts';
 
@@ -43,11 +43,6 @@ export interface GoogleDomainPort {
     serverId: string | null;
   }>;
 }
-/** The content-file layer: writes one file in the root of the domain's content directory (over SFTP). */
-export interface GoogleFilePort {
-  writeRootFile(domainId: string, name: string, content: string, actor: Actor): Promise<void>;
-}
-
 export const GOOGLE_MESSAGES = {
   notFound: 'Google account not found',
   keyRequired: 'The service account key is required',
@@ -94,7 +89,7 @@ export function createGoogleSearchService(deps: {
   const now = deps.now ?? Date.now;
   let domains: GoogleDomainPort | undefined;
   let dns: VerificationDnsPort | undefined;
-  let files: GoogleFilePort | undefined;
+  let files: VerificationFilePort | undefined;
 
   usage.register('google-search', async (id, ex) => repo.usageOf(id, ex));
 
@@ -236,10 +231,24 @@ export function createGoogleSearchService(deps: {
     }));
   }
 
+  /** A sitemap submitted or removed, audited; answers the sitemaps as Google lists them after. */
+  async function changeSitemap(
+    domainId: string,
+    url: string,
+    actor: Actor,
+    action: string,
+    change: (p: Awaited<ReturnType<typeof propertyFor>>) => Promise<void>,
+  ) {
+    const p = await propertyFor(domainId);
+    await change(p);
+    await audit.record(actor, { action, entity: 'domains', entityId: domainId, details: { siteUrl: p.siteUrl, url } });
+    return client.listSitemaps(p.key, p.siteUrl);
+  }
+
   return {
     ...crud,
     /** Wired by the composition root once the domains, cloud-flare and content-file services exist. */
-    wire(ports: { domains?: GoogleDomainPort; dns?: VerificationDnsPort; files?: GoogleFilePort }) {
+    wire(ports: { domains?: GoogleDomainPort; dns?: VerificationDnsPort; files?: VerificationFilePort }) {
       domains = ports.domains ?? domains;
       dns = ports.dns ?? dns;
       files = ports.files ?? files;
@@ -373,27 +382,15 @@ export function createGoogleSearchService(deps: {
       return client.listSitemaps(p.key, p.siteUrl);
     },
     async submitSitemap(domainId: string, url: string, actor: Actor): Promise<GoogleSitemap[]> {
-      const p = await propertyFor(domainId);
-      assertWithin(url, p.siteUrl);
-      await client.submitSitemap(p.key, p.siteUrl, url);
-      await audit.record(actor, {
-        action: 'google_submit_sitemap',
-        entity: 'domains',
-        entityId: domainId,
-        details: { siteUrl: p.siteUrl, url },
+      return changeSitemap(domainId, url, actor, 'google_submit_sitemap', (p) => {
+        assertWithin(url, p.siteUrl);
+        return client.submitSitemap(p.key, p.siteUrl, url);
       });
-      return client.listSitemaps(p.key, p.siteUrl);
     },
     async deleteSitemap(domainId: string, url: string, actor: Actor): Promise<GoogleSitemap[]> {
-      const p = await propertyFor(domainId);
-      await client.deleteSitemap(p.key, p.siteUrl, url);
-      await audit.record(actor, {
-        action: 'google_delete_sitemap',
-        entity: 'domains',
-        entityId: domainId,
-        details: { siteUrl: p.siteUrl, url },
-      });
-      return client.listSitemaps(p.key, p.siteUrl);
+      return changeSitemap(domainId, url, actor, 'google_delete_sitemap', (p) =>
+        client.deleteSitemap(p.key, p.siteUrl, url),
+      );
     },
     async inspect(domainId: string, url: string): Promise<GoogleInspection> {
       const p = await propertyFor(domainId);

@@ -22,7 +22,7 @@ import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
-import { ensureTxtRecord, type VerificationDnsPort } from '../../lib/verification-txt.ts';
+import { ensureTxtRecord, type VerificationDnsPort, type VerificationFilePort } from '../../lib/verification-txt.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import {
   BACKLOG_MAX_PER_HOST,
@@ -47,9 +47,7 @@ export interface WebmasterDomainPort {
 /** The existing Cloudflare DNS code, reused for the verification TXT record. */
 export type WebmasterDnsPort = VerificationDnsPort;
 /** The content-file layer: writes one file in the root of the domain's content directory. */
-export interface WebmasterFilePort {
-  writeRootFile(domainId: string, name: string, content: string, actor: Actor): Promise<void>;
-}
+export type WebmasterFilePort = VerificationFilePort;
 
 export const WEBMASTER_MESSAGES = {
   notFound: 'Yandex Webmaster account not found',

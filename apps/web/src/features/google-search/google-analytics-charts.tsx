@@ -1,5 +1,5 @@
 import type { GoogleAnalytics } from '@fleetdesk/contract';
-import { TrafficChart, type Chart } from '../traffic/traffic-charts.tsx';
+import { ChartGrid, type Chart } from '../traffic/traffic-charts.tsx';
 
 /**
  * The domain's Search Analytics of the last 28 days as small charts, drawn by the traffic charts' uPlot component
@@ -35,21 +35,5 @@ export default function GoogleAnalyticsCharts({ analytics }: { analytics: Google
     ctr: impressions ? `${((clicks / impressions) * 100).toFixed(1)} %` : '—',
     position: impressions ? position.toFixed(1) : '—',
   };
-  return (
-    <div className="row g-3">
-      {CHARTS.map((chart) => (
-        <figure key={chart.key} className="col-12 col-md-6 mb-0" data-testid={`google-chart-${chart.key}`}>
-          <div className="border rounded p-2 h-100">
-            <figcaption className="d-flex justify-content-between gap-2 small mb-1">
-              <span className="fw-semibold">{chart.title}</span>
-              <span className="text-body-secondary" data-testid="google-total">
-                {totals[chart.key]}
-              </span>
-            </figcaption>
-            <TrafficChart chart={chart} days={days} />
-          </div>
-        </figure>
-      ))}
-    </div>
-  );
+  return <ChartGrid charts={CHARTS} days={days} totals={totals} testIdPrefix="google" col="col-12 col-md-6" />;
 }
