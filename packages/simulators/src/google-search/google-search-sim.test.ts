@@ -105,6 +105,50 @@ describe('google search simulator: the token endpoint (RFC 7523)', () => {
   });
 });
 
+describe('google search simulator: request bodies', () => {
+  it('refuses fields the discovery document does not name, and bad enum values', async () => {
+    const key = sim.createServiceAccount('bodies');
+    sim.addOwner('bodies.example', key.client_email);
+    sim.addProperty('sc-domain:bodies.example', key.client_email);
+    const { access_token } = (await (await token({ grant_type: grant, assertion: assertion(key) })).json()) as {
+      access_token: string;
+    };
+    const post = (path: string, body: object) =>
+      fetch(`${sim.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const query = '/webmasters/v3/sites/sc-domain%3Abodies.example/searchAnalytics/query';
+    const range = { startDate: '2026-01-01', endDate: '2026-01-28' };
+    expect((await post(query, { ...range, dimensions: ['date'], dataState: 'all' })).status).toBe(200);
+    const unknown = await post(query, { ...range, dimension: ['date'] });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({
+      error: {
+        status: 'INVALID_ARGUMENT',
+        message: 'Invalid JSON payload received. Unknown name "dimension": Cannot find field.',
+      },
+    });
+    expect((await post(query, { ...range, aggregationType: 'bySite' })).status).toBe(400);
+    expect((await post(query, { ...range, rowLimit: 25_001 })).status).toBe(400);
+    expect((await post(query, { startDate: '2026-02-01', endDate: '2026-01-01' })).status).toBe(400);
+    const inspect = await post('/v1/urlInspection/index:inspect', {
+      inspectionUrl: 'https://bodies.example/',
+      siteUrl: 'sc-domain:bodies.example',
+      language: 'en',
+    });
+    expect(inspect.status).toBe(400);
+    const verify = await post('/siteVerification/v1/webResource', {
+      site: { type: 'INET_DOMAIN', identifier: 'bodies.example' },
+    });
+    expect(verify.status).toBe(400);
+    expect(((await verify.json()) as { error: { message: string } }).error.message).toBe(
+      'Required parameter: verificationMethod',
+    );
+  });
+});
+
 describe('google search simulator: site URLs', () => {
   it('reads domain and URL-prefix properties and refuses anything else', () => {
     expect(parseSiteUrl('sc-domain:example.com')).toEqual({ kind: 'domain', host: 'example.com' });

@@ -161,6 +161,18 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Google refuses JSON fields its schema does not name ("Invalid JSON payload received. Unknown name …"). */
+function onlyFields(body: unknown, allowed: readonly string[]) {
+  if (!isObject(body)) return;
+  const unknown = Object.keys(body).find((k) => !allowed.includes(k));
+  if (unknown)
+    throw new GErr(
+      400,
+      'INVALID_ARGUMENT',
+      `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`,
+    );
+}
+
 /** `sc-domain:example.com` or a URL-prefix `https://example.com/`: its kind and domain, or undefined. */
 export function parseSiteUrl(siteUrl: string): { kind: 'domain' | 'url'; host: string; prefix?: string } | undefined {
   if (siteUrl.startsWith('sc-domain:')) {
@@ -341,6 +353,25 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
 
   function queryAnalytics(site: { kind: 'domain' | 'url'; host: string; prefix?: string }, body: unknown) {
     if (!isObject(body)) throw new GErr(400, 'INVALID_ARGUMENT', 'Request body is required.');
+    onlyFields(body, [
+      'startDate',
+      'endDate',
+      'dimensions',
+      'type',
+      'searchType',
+      'dimensionFilterGroups',
+      'aggregationType',
+      'rowLimit',
+      'startRow',
+      'dataState',
+    ]);
+    if (
+      body.aggregationType !== undefined &&
+      !['auto', 'byPage', 'byProperty', 'byNewsShowcasePanel'].includes(body.aggregationType as string)
+    )
+      throw new GErr(400, 'INVALID_ARGUMENT', `Invalid value at 'aggregation_type' (${String(body.aggregationType)}).`);
+    if (body.dataState !== undefined && !['final', 'all', 'hourly_all'].includes(body.dataState as string))
+      throw new GErr(400, 'INVALID_ARGUMENT', `Invalid value at 'data_state' (${String(body.dataState)}).`);
     const { startDate, endDate } = body;
     if (typeof startDate !== 'string' || !DATE_RE.test(startDate) || Number.isNaN(Date.parse(startDate)))
       throw new GErr(400, 'INVALID_ARGUMENT', 'startDate must be in the format YYYY-MM-DD.');
@@ -574,6 +605,7 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
       needScope(t.scopes, ...VERIFY);
       const rest = seg.slice(2).map(decodeURIComponent);
       if (rest.length === 1 && rest[0] === 'token' && method === 'POST') {
+        onlyFields(body, ['site', 'verificationMethod']);
         const site = siteOfBody(body);
         const m = isObject(body) && typeof body.verificationMethod === 'string' ? body.verificationMethod : '';
         const ok = site.type === 'INET_DOMAIN' ? DNS_METHODS.includes(m) : m === 'FILE' || m === 'META';
@@ -592,7 +624,9 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
       }
       if (rest[0] !== 'webResource') throw new GErr(404, 'NOT_FOUND', 'Unknown path.', 'notFound');
       if (rest.length === 1 && method === 'POST') {
+        onlyFields(body, ['id', 'site', 'owners']);
         const m = q.get('verificationMethod') ?? '';
+        if (!m) throw new GErr(400, 'INVALID_ARGUMENT', 'Required parameter: verificationMethod');
         const site = siteOfBody(body);
         const placed = await checkPlaced(site, m === 'DNS' ? 'DNS_TXT' : m);
         if (!placed)
@@ -641,6 +675,7 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
       needScope(t.scopes, ...READ);
       if (!isObject(body) || typeof body.inspectionUrl !== 'string' || typeof body.siteUrl !== 'string')
         throw new GErr(400, 'INVALID_ARGUMENT', 'inspectionUrl and siteUrl are required.');
+      onlyFields(body, ['inspectionUrl', 'siteUrl', 'languageCode']);
       const { site } = propertyFor(email, body.siteUrl, 'siteRestrictedUser');
       if (!belongs(body.inspectionUrl, site))
         throw new GErr(
