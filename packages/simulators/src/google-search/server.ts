@@ -602,8 +602,11 @@ export async function startGoogleSearchSim(opts: GoogleSearchSimOptions = {}): P
 
     // Site Verification v1
     if (seg[0] === 'siteVerification' && seg[1] === 'v1') {
-      needScope(t.scopes, ...VERIFY);
       const rest = seg.slice(2).map(decodeURIComponent);
+      // getToken and insert take either scope; list, get, update, patch and delete the full one only.
+      const verifyOnly = method === 'POST' && rest.length === 1 && (rest[0] === 'token' || rest[0] === 'webResource');
+      if (verifyOnly) needScope(t.scopes, ...VERIFY);
+      else needScope(t.scopes, GOOGLE_SIM_SCOPES.siteverification);
       if (rest.length === 1 && rest[0] === 'token' && method === 'POST') {
         onlyFields(body, ['site', 'verificationMethod']);
         const site = siteOfBody(body);
