@@ -91,6 +91,12 @@ test('adds a Google account, verifies a domain property through DNS and sees its
   await page.getByTestId('google-inspect-form').getByRole('button', { name: 'Inspect' }).click();
   await expect(page.getByTestId('google-inspection')).toContainText('PASS');
   await expect(page.getByTestId('google-inspection')).toContainText('Mobile usability');
+
+  // The account's page lists its properties as Google does.
+  await page.getByRole('link', { name: `${name} (${key.client_email})` }).click();
+  await expect(
+    page.getByTestId('google-account-sites').getByRole('row', { name: `sc-domain:${domainName}` }),
+  ).toContainText('Owner');
 });
 
 test("the seeded account's property has its sitemap and analytics", async ({ page, request }) => {

@@ -109,6 +109,10 @@ export const GOOGLE_PERMISSION_LEVELS = [
   'siteUnverifiedUser',
 ] as const;
 
+/** A property the account's service account has in Search Console (sites.list's WmxSite). */
+export const GoogleSiteSchema = z.object({ siteUrl: z.string(), permissionLevel: z.string() });
+export type GoogleSite = z.infer<typeof GoogleSiteSchema>;
+
 /** The domain's Google tab: which account and property, and where Google says it stands. */
 export const GoogleDomainStateSchema = z.object({
   domainName: z.string(),

@@ -11,6 +11,7 @@ import {
   GoogleSearchAccountSchema,
   GoogleSitemapInputSchema,
   GoogleSitemapQuerySchema,
+  GoogleSiteSchema,
   GoogleSitemapSchema,
   GoogleVerifyResultSchema,
   IdParamsSchema,
@@ -40,6 +41,11 @@ export const googleSearchRoutes = (service: GoogleSearchService) => async (app: 
   const urlOf = (v: unknown) => (v as { url: string }).url;
   const params = IdParamsSchema;
 
+  app.get(
+    '/api/google-search/accounts/:id/sites',
+    { config, schema: { tags, params, response: ok(z.array(GoogleSiteSchema)) } },
+    async (req) => ({ data: await service.sites(idOf(req)) }),
+  );
   app.get(base, { config, schema: { tags, params, response: ok(GoogleDomainStateSchema) } }, async (req) => ({
     data: await service.state(idOf(req)),
   }));

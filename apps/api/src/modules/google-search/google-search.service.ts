@@ -284,6 +284,9 @@ export function createGoogleSearchService(deps: {
       return crud.update(id, input, actor);
     },
 
+    /** Every property the account's service account has in Search Console, as Google lists them. */
+    sites: async (accountId: string) => client.listSites(await keyOf(accountId)),
+
     // ---------------------------------------------------------------- a domain's property
     state,
     /** Adds the domain's property in Search Console with the account, and keeps which one it is. */

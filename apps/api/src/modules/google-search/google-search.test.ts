@@ -211,6 +211,12 @@ describe("a domain's property", () => {
     // Again: the record is there already, the answer the same.
     expect((await call('POST', `${base}/verify`)).statusCode).toBe(200);
 
+    // The account's properties as Google lists them.
+    const sites = await call('GET', `${ACC}/${a._id}/sites`);
+    expect(sites.statusCode, sites.body).toBe(200);
+    expect(sites.json().data).toEqual([{ siteUrl: `sc-domain:${name}`, permissionLevel: 'siteOwner' }]);
+    expect((await call('GET', `${ACC}/00000000-0000-4000-8000-000000000000/sites`)).statusCode).toBe(404);
+
     const removed = await call('DELETE', `${base}/property`);
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().data.property).toBeNull();

@@ -12,7 +12,17 @@ import { CheckField, StaticField, TextAreaField, TextField } from '../../compone
 import { FormView } from '../../components/form-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { googleAccountsApi, googlePaths, type GoogleAccountFormValues } from './google-search-api.ts';
+import Alert from 'react-bootstrap/Alert';
+import Spinner from 'react-bootstrap/Spinner';
+import Table from 'react-bootstrap/Table';
+import { errorMessage } from '../../lib/api-error.ts';
+import {
+  googleAccountsApi,
+  googlePaths,
+  permissionLabel,
+  useAccountSites,
+  type GoogleAccountFormValues,
+} from './google-search-api.ts';
 
 const columns: Column<GoogleSearchAccount>[] = [
   { header: '№', render: (a) => a.googleSearchAccountNo, width: '6rem' },
@@ -63,29 +73,73 @@ function KeyField({ editing }: { editing: boolean }) {
   );
 }
 
+/** What Google lists for the account's service account: its properties and its permission on each. */
+function AccountSites({ id }: { id: string }) {
+  const q = useAccountSites(id);
+  return (
+    <section className="mt-4" data-testid="google-account-sites">
+      <h2 className="h6">Properties in Search Console</h2>
+      {q.isPending ? (
+        <Spinner animation="border" size="sm" />
+      ) : q.isError ? (
+        <Alert variant="danger">{errorMessage(q.error)}</Alert>
+      ) : !q.data.length ? (
+        <p className="text-body-secondary small">
+          None yet: add a property from a domain's Google tab, or add the service account as a user of a property in
+          Search Console.
+        </p>
+      ) : (
+        <Table size="sm">
+          <thead>
+            <tr>
+              <th>Property</th>
+              <th>Permission</th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.map((site) => (
+              <tr key={site.siteUrl}>
+                <td className="text-break">{site.siteUrl}</td>
+                <td>{permissionLabel(site.permissionLevel)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </section>
+  );
+}
+
 export function GoogleAccountFormPage() {
   const { id } = useParams();
   return (
-    <FormView<GoogleSearchAccount, GoogleAccountFormValues, z.infer<typeof GoogleSearchAccountInputSchema>>
-      entity="Google Account"
-      resource={googleAccountsApi}
-      schema={FormSchema as never}
-      id={id}
-      defaultValues={{ name: '', changeKey: true, serviceAccountKey: '' }}
-      toValues={(a) => ({ name: a.name, changeKey: false, serviceAccountKey: a.serviceAccountKey ? SECRET_MASK : '' })}
-      paths={{ edit: googlePaths.edit, list: googlePaths.list, delete: googlePaths.delete }}
-      history="google-search"
-    >
-      {({ item }) => (
-        <>
-          {item && <StaticField label="№" value={item.googleSearchAccountNo} />}
-          <TextField<GoogleAccountFormValues> name="name" label="Name" required maxLength={200} autoFocus />
-          {item && <StaticField label="Service account" value={item.clientEmail} />}
-          {item && <StaticField label="Project" value={item.projectId ?? '—'} />}
-          <KeyField editing={Boolean(item)} />
-        </>
-      )}
-    </FormView>
+    <>
+      <FormView<GoogleSearchAccount, GoogleAccountFormValues, z.infer<typeof GoogleSearchAccountInputSchema>>
+        entity="Google Account"
+        resource={googleAccountsApi}
+        schema={FormSchema as never}
+        id={id}
+        defaultValues={{ name: '', changeKey: true, serviceAccountKey: '' }}
+        toValues={(a) => ({
+          name: a.name,
+          changeKey: false,
+          serviceAccountKey: a.serviceAccountKey ? SECRET_MASK : '',
+        })}
+        paths={{ edit: googlePaths.edit, list: googlePaths.list, delete: googlePaths.delete }}
+        history="google-search"
+      >
+        {({ item }) => (
+          <>
+            {item && <StaticField label="№" value={item.googleSearchAccountNo} />}
+            <TextField<GoogleAccountFormValues> name="name" label="Name" required maxLength={200} autoFocus />
+            {item && <StaticField label="Service account" value={item.clientEmail} />}
+            {item && <StaticField label="Project" value={item.projectId ?? '—'} />}
+            <KeyField editing={Boolean(item)} />
+          </>
+        )}
+      </FormView>
+      {id && <AccountSites id={id} />}
+    </>
   );
 }
 

@@ -22,6 +22,7 @@ import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import {
   googleAccountsApi,
   googlePaths,
+  permissionLabel,
   useAddProperty,
   useDeleteSitemap,
   useGoogleAnalytics,
@@ -35,13 +36,6 @@ import {
 
 // uPlot comes with the charts, when they are first drawn (decision 070).
 const GoogleAnalyticsCharts = lazy(() => import('./google-analytics-charts.tsx'));
-
-const LEVELS: Record<string, string> = {
-  siteOwner: 'Owner',
-  siteFullUser: 'Full user',
-  siteRestrictedUser: 'Restricted user',
-  siteUnverifiedUser: 'Not verified',
-};
 
 /** An inline form of one URL field with the server's field error under it. */
 function UrlForm({
@@ -430,10 +424,7 @@ export default function DomainGoogleTab({ domainId }: { domainId: string }) {
           </Badge>
         }
       />
-      <StaticField
-        label="Permission"
-        value={p.permissionLevel ? (LEVELS[p.permissionLevel] ?? p.permissionLevel) : 'Not listed by Google'}
-      />
+      <StaticField label="Permission" value={permissionLabel(p.permissionLevel)} />
       {verify.data && (
         <Alert variant="success" data-testid="google-verify-success">
           Verified: placed {verify.data.placed}. Owners: {verify.data.owners.join(', ')}.

@@ -6,6 +6,7 @@ import type {
   GoogleInspection,
   GoogleSearchAccount,
   GoogleSearchAccountInput,
+  GoogleSite,
   GoogleSitemap,
   GoogleVerifyResult,
 } from '@fleetdesk/contract';
@@ -86,3 +87,21 @@ export function useGoogleAnalytics(domainId: string, enabled: boolean) {
     enabled,
   });
 }
+
+/** The account's properties in Search Console, as Google lists them. */
+export function useAccountSites(accountId: string) {
+  return useQuery({
+    queryKey: ['google-search', 'sites', accountId],
+    queryFn: ({ signal }) =>
+      api.get<GoogleSite[]>(`/api/google-search/accounts/${enc(accountId)}/sites`, undefined, signal),
+  });
+}
+
+/** Google's permission level in words. */
+const LEVELS: Record<string, string> = {
+  siteOwner: 'Owner',
+  siteFullUser: 'Full user',
+  siteRestrictedUser: 'Restricted user',
+  siteUnverifiedUser: 'Not verified',
+};
+export const permissionLabel = (level: string | null) => (level ? (LEVELS[level] ?? level) : 'Not listed by Google');
