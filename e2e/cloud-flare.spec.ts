@@ -1,5 +1,17 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import {
+  apiCreate,
+  apiToken,
+  DEMO_CLOUD,
+  demoCloudDomain,
+  dialog,
+  expect,
+  expectToast,
+  signIn,
+  tableRows,
+  test,
+  uniqueName,
+} from './fixtures.ts';
 import { apiCall as api } from './fixtures.ts';
 
 /**
@@ -7,20 +19,10 @@ import { apiCall as api } from './fixtures.ts';
  * ops@fleetdesk-demo.com gets its own zone, which every step then works on.
  */
 
-const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
-
 async function setUp(request: APIRequestContext) {
   const token = await apiToken(request);
-  const clouds = await api<{ items: { _id: string; email: string }[] }>(
-    request,
-    token,
-    'GET',
-    `/api/clouds?search=${encodeURIComponent(DEMO_CLOUD)}`,
-  );
-  const cloud = clouds.items.find((c) => c.email === DEMO_CLOUD);
-  expect(cloud, 'the demo cloud').toBeTruthy();
-  const domainName = `${uniqueName('e2e-cf').replace(/\s+/g, '-').toLowerCase()}.com`;
-  const domain = await apiCreate(request, token, 'domains', { domainName, status: 'active', cloudId: cloud!._id });
+  const domain = await demoCloudDomain(request, token, 'e2e-cf', { zone: false });
+  const { domainName } = domain;
   // Two WAF rules for the domain, saved the way Setup WAF saves them.
   const first = await apiCreate(request, token, 'firewall-rules', {
     name: uniqueName('E2E block bots'),

@@ -76,6 +76,36 @@ export async function apiDelete(request: APIRequestContext, token: string, resou
   expect(response.ok(), await response.text()).toBe(true);
 }
 
+/** The demo's first Cloudflare account's cloud. */
+export const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
+
+/** The id of the demo's first Cloudflare account's cloud. */
+export async function demoCloudId(request: APIRequestContext, token: string): Promise<string> {
+  const clouds = await apiCall<{ items: { _id: string; email: string }[] }>(
+    request,
+    token,
+    'GET',
+    `/api/clouds?search=${encodeURIComponent(DEMO_CLOUD)}`,
+  );
+  const cloud = clouds.items.find((c) => c.email === DEMO_CLOUD);
+  expect(cloud, 'the demo cloud').toBeTruthy();
+  return cloud!._id;
+}
+
+/** A new domain of the demo cloud (a unique `<prefix>-….com`), with its zone created unless `zone: false`. */
+export async function demoCloudDomain(
+  request: APIRequestContext,
+  token: string,
+  prefix: string,
+  o: { zone?: boolean } = {},
+): Promise<{ _id: string; domainName: string }> {
+  const cloudId = await demoCloudId(request, token);
+  const domainName = `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}.com`;
+  const domain = await apiCreate(request, token, 'domains', { domainName, status: 'active', cloudId });
+  if (o.zone !== false) await apiCall(request, token, 'POST', `/api/domains/${domain._id}/cloud-flare/create-zone`);
+  return { _id: domain._id, domainName };
+}
+
 /** A name no other test run has used. */
 export function uniqueName(prefix: string): string {
   return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

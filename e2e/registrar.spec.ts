@@ -1,5 +1,15 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { apiCreate, apiToken, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
+import {
+  apiCreate,
+  apiToken,
+  demoCloudId,
+  expect,
+  expectToast,
+  signIn,
+  tableRows,
+  test,
+  uniqueName,
+} from './fixtures.ts';
 import { apiCall as api } from './fixtures.ts';
 
 /**
@@ -8,7 +18,6 @@ import { apiCall as api } from './fixtures.ts';
  */
 
 const DEMO_REGISTRATOR = 'Namecheap sandbox';
-const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
 const DEMO_CONTACT = 'Default registrant';
 
 async function demo(request: APIRequestContext) {
@@ -21,15 +30,7 @@ async function demo(request: APIRequestContext) {
   );
   const registrator = regs.items.find((r) => r.name === DEMO_REGISTRATOR);
   expect(registrator, 'the demo registrator').toBeTruthy();
-  const clouds = await api<{ items: { _id: string; email: string }[] }>(
-    request,
-    token,
-    'GET',
-    `/api/clouds?search=${encodeURIComponent(DEMO_CLOUD)}`,
-  );
-  const cloud = clouds.items.find((c) => c.email === DEMO_CLOUD);
-  expect(cloud, 'the demo cloud').toBeTruthy();
-  return { token, registratorId: registrator!._id, cloudId: cloud!._id };
+  return { token, registratorId: registrator!._id, cloudId: await demoCloudId(request, token) };
 }
 
 /** What the domains list shows for a YYYY-MM-DD date (the browser's locale). */

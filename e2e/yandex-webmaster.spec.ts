@@ -1,27 +1,26 @@
-import { apiCreate, apiToken, dialog, expect, expectToast, signIn, tableRows, test, uniqueName } from './fixtures.ts';
-import { apiCall as api } from './fixtures.ts';
+import {
+  apiToken,
+  demoCloudDomain,
+  dialog,
+  expect,
+  expectToast,
+  signIn,
+  tableRows,
+  test,
+  uniqueName,
+} from './fixtures.ts';
 
 /**
  * Yandex Webmaster against the demo's simulator: an account with the demo's free token, a host for a new domain
  * of the demo cloud (its own Cloudflare zone), verification through DNS, every host tab, a user sitemap and a recrawl.
  */
 
-const DEMO_CLOUD = 'ops@fleetdesk-demo.com';
 const FREE_TOKEN = 'demo-yandex-token-2';
 
 test('account, host, DNS verification, every tab, sitemap and recrawl', async ({ page, request }) => {
   test.setTimeout(300_000);
   const token = await apiToken(request);
-  const clouds = await api<{ items: { _id: string; email: string }[] }>(
-    request,
-    token,
-    'GET',
-    `/api/clouds?search=${encodeURIComponent(DEMO_CLOUD)}`,
-  );
-  const cloud = clouds.items.find((c) => c.email === DEMO_CLOUD)!;
-  const domainName = `${uniqueName('e2e-ya').replace(/\s+/g, '-').toLowerCase()}.com`;
-  const domain = await apiCreate(request, token, 'domains', { domainName, status: 'active', cloudId: cloud._id });
-  await api(request, token, 'POST', `/api/domains/${domain._id}/cloud-flare/create-zone`);
+  const { _id: domainId, domainName } = await demoCloudDomain(request, token, 'e2e-ya');
 
   await signIn(page);
   // Create an account through the screen.
@@ -82,7 +81,7 @@ test('account, host, DNS verification, every tab, sitemap and recrawl', async ({
   await expect(page.getByTestId('verify-method-DNS').getByRole('button', { name: 'Copy the TXT value' })).toBeVisible();
 
   // Verify it through DNS from the domain's Yandex Webmaster tab.
-  await page.goto(`/domains/${domain._id}?tab=yandex-webmaster`);
+  await page.goto(`/domains/${domainId}?tab=yandex-webmaster`);
   await page.getByTestId('field-yandexWebmasterAccountId').getByRole('button', { name: 'Select' }).click();
   const picker = page.getByRole('dialog', { name: 'Select a yandex webmaster account' });
   await picker.getByRole('searchbox', { name: 'Search' }).fill(accountName);

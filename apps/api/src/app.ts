@@ -47,6 +47,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { domainJobsRoutes } from './modules/jobs/domain-jobs.routes.ts';
 import { registrarRoutes } from './modules/domain-registrators/registrar.routes.ts';
 import { yandexWebmasterRoutes } from './modules/yandex-webmaster/yandex-webmaster.routes.ts';
+import { googleSearchRoutes } from './modules/google-search/google-search.routes.ts';
 import { contentFilesRoutes } from './modules/content-files/content-files.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -217,6 +218,7 @@ export async function buildApp(
   await app.register(domainJobsRoutes(c.services.jobs, c.services.parsing));
   await app.register(registrarRoutes(c.services.registrar));
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
+  await app.register(googleSearchRoutes(c.services.googleSearch));
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
   await app.register(dashboardRoutes(c.services.dashboard));
   await app.register(searchRoutes(c.services.search));

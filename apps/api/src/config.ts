@@ -275,6 +275,19 @@ const ConfigSchema = z.object({
   NAMECHEAP_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(20),
   YANDEX_WEBMASTER_API_URL: z.url().default('https://api.webmaster.yandex.net/v4'),
   YANDEX_WEBMASTER_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
+  /** Google Search Console (decision 077): the Search Console API's root and the Site Verification API's base. */
+  GOOGLE_SEARCH_CONSOLE_API_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
+    .default('https://searchconsole.googleapis.com'),
+  GOOGLE_SITE_VERIFICATION_API_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
+    .default('https://www.googleapis.com/siteVerification/v1'),
+  /** When set, access tokens are asked for here instead of at each key's token_uri (the demo's simulator). */
+  GOOGLE_TOKEN_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  GOOGLE_SEARCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
   /** Where IndexNow submissions go (decision 075): api.indexnow.org shares them with every participating engine. */
   INDEXNOW_ENDPOINT: z
     .url({ protocol: /^https?$/, message: 'must be an http or https URL' })

@@ -71,6 +71,9 @@ import { copyContentFilesJob, domainDirOf, generateSitemapJob, replacementJob } 
 import { parsingJob } from './jobs/kinds/parsing.ts';
 import { createParsingService } from './modules/jobs/parsing.service.ts';
 import { createYandexWebmasterClient } from './integrations/yandex-webmaster/index.ts';
+import { createGoogleSearchClient } from './integrations/google-search/index.ts';
+import { createGoogleSearchRepository } from './modules/google-search/google-search.repository.ts';
+import { createGoogleSearchService } from './modules/google-search/google-search.service.ts';
 import { createContentFilePort } from './modules/yandex-webmaster/content-file-port.ts';
 import { createYandexWebmasterRepository } from './modules/yandex-webmaster/yandex-webmaster.repository.ts';
 import { createIndexNowRepository } from './modules/indexnow/indexnow.repository.ts';
@@ -178,6 +181,7 @@ export async function createContainer(
     domains: createDomainsRepository(db),
     jobs: createJobsRepository(db),
     yandexWebmaster: createYandexWebmasterRepository(db),
+    googleSearch: createGoogleSearchRepository(db),
     indexNow: createIndexNowRepository(db),
     dashboard: createDashboardRepository(db),
     search: createSearchRepository(db),
@@ -261,6 +265,20 @@ export async function createContainer(
     repo: repos.yandexWebmaster,
     client: yandexWebmasterClient,
   });
+  const googleSearchClient = createGoogleSearchClient({
+    searchConsoleUrl: config.GOOGLE_SEARCH_CONSOLE_API_URL,
+    siteVerificationUrl: config.GOOGLE_SITE_VERIFICATION_API_URL,
+    tokenUrl: config.GOOGLE_TOKEN_URL,
+    timeoutMs: config.GOOGLE_SEARCH_TIMEOUT_SECONDS * 1000,
+  });
+  const googleSearch = createGoogleSearchService({
+    database,
+    audit,
+    usage,
+    secrets,
+    repo: repos.googleSearch,
+    client: googleSearchClient,
+  });
   const services = {
     audit,
     auth: createAuthService({
@@ -337,6 +355,7 @@ export async function createContainer(
       webmasterAccounts: yandexWebmaster,
     }),
     yandexWebmaster,
+    googleSearch,
   };
 
   // One Cloudflare client for every cloud: its request budget and account-id cache are per credentials, and
@@ -564,6 +583,18 @@ export async function createContainer(
     dns: cloudFlare as unknown as WebmasterDnsPort,
     files: createContentFilePort({ ssh, domains: services.domains, servers: services.servers, audit }),
   });
+  // Google's verification the same ways: the TXT record through Cloudflare, the HTML file over SFTP (decision 077).
+  googleSearch.wire({
+    domains: services.domains,
+    dns: cloudFlare as unknown as WebmasterDnsPort,
+    files: createContentFilePort({
+      ssh,
+      domains: services.domains,
+      servers: services.servers,
+      audit,
+      auditAction: 'google_verification_file',
+    }),
+  });
   // URLs held back past a day's recrawl quota go out on later days (decision 027).
   const drainTimer =
     config.YANDEX_RECRAWL_DRAIN_MINUTES > 0
@@ -773,6 +804,7 @@ export async function createContainer(
       search: createSearchService({ repo: repos.search }),
     },
     yandexWebmasterClient,
+    googleSearchClient,
     /** How the auth guard knows a caller: sessions and personal API tokens. */
     callers: {
       session: (authorization) => services.auth.authenticate(authorization),

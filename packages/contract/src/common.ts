@@ -163,3 +163,17 @@ export const ErrorEnvelopeSchema = z.object({
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 export const pageCount = (itemsCount: number, pageSize = PAGE_SIZE) => Math.max(1, Math.ceil(itemsCount / pageSize));
+
+/** A required http or https URL of at most `max` characters: "<label> must be an http or https URL". */
+export const httpUrlText = (label: string, max = 2000) =>
+  requiredText(max, label).refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { message: `${label} must be an http or https URL` },
+  );

@@ -28,6 +28,7 @@ export * from './outcomes.ts';
 export * from './indexnow.ts';
 export * from './registrar.ts';
 export * from './yandex-webmaster.ts';
+export * from './google-search.ts';
 export * from './content-files.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';

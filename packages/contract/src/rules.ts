@@ -11,6 +11,7 @@ export const RULES = [
   'cnv:servers',
   'cnv:users',
   'cnv:yandex-webmaster',
+  'cnv:google-search',
 ] as const;
 export type Rule = (typeof RULES)[number];
 
@@ -27,6 +28,7 @@ export const RULE_LABELS: Record<Rule, string> = {
   'cnv:servers': 'Servers',
   'cnv:users': 'Users',
   'cnv:yandex-webmaster': 'Yandex Webmaster',
+  'cnv:google-search': 'Google Search Console',
 };
 
 export const ADMIN_RULE: Rule = 'cnv';

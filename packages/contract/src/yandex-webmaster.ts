@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, requiredText, secretOutput, secretToken } from './common.ts';
+import { IdSchema, ListQuerySchema, httpUrlText, requiredText, secretOutput, secretToken } from './common.ts';
 
 /** A Yandex Webmaster account: an OAuth token the console acts with (docs/integrations/yandex-webmaster.md). */
 export const YandexWebmasterAccountSchema = z.object({
@@ -42,22 +42,9 @@ const hostUrlText = () =>
   requiredText(500, 'Host url').refine((v) => /^(https?:\/\/)?[^\s/?#]+(:\d+)?\/?$/i.test(v), {
     message: 'Host url must be a host name or an http or https address of a site root',
   });
-const pageUrl = (label: string) =>
-  requiredText(2000, label).refine(
-    (v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === 'http:' || u.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { message: `${label} must be an http or https URL` },
-  );
-
 export const AddHostInputSchema = z.object({ hostUrl: hostUrlText() });
-export const AddSitemapInputSchema = z.object({ url: pageUrl('Sitemap url') });
-export const RecrawlInputSchema = z.object({ url: pageUrl('Url') });
+export const AddSitemapInputSchema = z.object({ url: httpUrlText('Sitemap url') });
+export const RecrawlInputSchema = z.object({ url: httpUrlText('Url') });
 export const VerifyHostInputSchema = z.object({
   verificationType: z.enum(YANDEX_VERIFICATION_TYPES, {
     error: () => `Verification type must be one of ${YANDEX_VERIFICATION_TYPES.join(', ')}`,

@@ -6,6 +6,7 @@ export * from './ispmanager/index.ts';
 export * from './namecheap/index.ts';
 export * from './yandex-webmaster/index.ts';
 export * from './indexnow/index.ts';
+export * from './google-search/index.ts';
 export * from './site/index.ts';
 export * from './oidc/index.ts';
 export * from './telegram/index.ts';

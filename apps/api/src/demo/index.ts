@@ -32,6 +32,9 @@ export async function startDemo(config: Config) {
       CLOUDFLARE_API_URL: providers.cloudflare.url,
       YANDEX_WEBMASTER_API_URL: providers.yandexWebmaster.url,
       INDEXNOW_ENDPOINT: providers.indexNow.url,
+      GOOGLE_SEARCH_CONSOLE_API_URL: providers.googleSearch.url,
+      GOOGLE_SITE_VERIFICATION_API_URL: providers.googleSearch.siteVerificationUrl,
+      GOOGLE_TOKEN_URL: providers.googleSearch.tokenUrl,
       PROXY_CHECK_URL: `http://127.0.0.1:${config.PORT}/healthz`,
       NAMECHEAP_CLIENT_IP: config.NAMECHEAP_CLIENT_IP ?? '127.0.0.1',
       // The health checks reach the demo's HTTPS sites (self-signed) through the demo proxy.
@@ -66,7 +69,7 @@ export async function startDemo(config: Config) {
     },
     banner:
       `  Simulated providers: Cloudflare ${providers.cloudflare.url}, Namecheap ${providers.namecheap.url}, ` +
-      `Yandex Webmaster ${providers.yandexWebmaster.url}, IndexNow ${providers.indexNow.url}, SSH hosts 127.0.0.1:${providers.sshHost.port} and ` +
+      `Yandex Webmaster ${providers.yandexWebmaster.url}, IndexNow ${providers.indexNow.url}, Google Search Console ${providers.googleSearch.url}, SSH hosts 127.0.0.1:${providers.sshHost.port} and ` +
       `127.0.0.1:${providers.sshHost2.port}, proxies ${providers.proxies.map((x) => x.url).join(', ')}, DirectAdmin ${providers.directAdmin.url}, ISPmanager ${providers.ispManager.url}, ` +
       `SMTP catcher 127.0.0.1:${providers.smtp.port} (the Alerts screen's Demo inbox), Telegram ${providers.telegram.url}\n` +
       (sso

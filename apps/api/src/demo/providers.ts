@@ -12,6 +12,8 @@ import {
   startSshHost,
   startYandexWebmasterSim,
   startIndexNowSim,
+  startGoogleSearchSim,
+  type GoogleSearchSim,
   startSiteServer,
   demoSiteRoutes,
   generateSelfSignedCert,
@@ -41,7 +43,6 @@ export const DEMO_DIRECTADMIN = { admin: 'admin', password: 'directadmin-demo', 
 export const DEMO_ISPMANAGER = { username: 'root', password: 'ispmanager-demo' };
 /** Tokens the demo's Yandex Webmaster simulator knows: the first is the seeded account's, the second is free to add. */
 export const DEMO_YANDEX_TOKENS = ['demo-yandex-token-1', 'demo-yandex-token-2'] as const;
-/** Hosts of the seeded Yandex account: the first verified, the second waiting for verification. */
 export const DEMO_TELEGRAM = {
   token: '7000000001:DEMO-bot-token',
   bot: 'fleetdesk_demo_bot',
@@ -74,6 +75,15 @@ export const DEMO_HEALTH_SITES = [
   { name: 'bluefin-demo.net', status: 200, days: 60 },
   { name: 'bluefin-demo.org', status: 200, days: 60 },
 ] as const;
+
+/**
+ * The demo's Google service accounts (decision 077): their keys are made once and kept in DATA_DIR under this name
+ * (the simulator learns them again at each start). The first is the seeded account's, the second is free to add
+ * (the browser test pastes it). Their token_uri is Google's; the demo sends tokens requests to the simulator.
+ */
+export const DEMO_GOOGLE_KEYS_FILE = 'demo-google-keys.json';
+/** The seeded Google account's verified domain property, with a sitemap and 28 days of analytics. */
+export const DEMO_GOOGLE_DOMAIN = 'fleetdesk-demo.com';
 
 /** Where each demo SSH host keeps its sites (the servers' domains path): its own root plus this. */
 export const DEMO_SITES_PATH = '/www';
@@ -196,6 +206,17 @@ export async function startDemoProviders(dataDir: string) {
       HOST_NAME.test(host) ? siteRoots.map((r) => path.join(r, host)).find((d) => fs.existsSync(d)) : undefined,
     ),
   });
+  // Google checks a TXT record in the Cloudflare simulator's zones and a verification file or sitemap in the site's
+  // directory; a domain verified for the first time gets 28 days of analytics, as if Google had been counting.
+  const googleSearch = await startGoogleSearchSim({
+    dnsTxtLookup: cloudflareTxtLookup(cloudflare),
+    fileLookup: directoryFileLookup((host) =>
+      HOST_NAME.test(host) ? siteRoots.map((r) => path.join(r, host)).find((d) => fs.existsSync(d)) : undefined,
+    ),
+    analyticsOnVerify: 28,
+  });
+  const googleKeys = demoGoogleKeys(dataDir, googleSearch);
+  seedDemoGoogle(googleSearch, googleKeys[0]!.client_email);
   // A small web site for Domain Parsing to mirror.
   const site = await startSiteServer({ routes: demoSiteRoutes() });
   // A new simulator host reports one CRITICAL problem; the demo's sites have none, so a verified host reads OK.
@@ -226,6 +247,8 @@ export async function startDemoProviders(dataDir: string) {
     panelsFresh,
     yandexWebmaster,
     indexNow,
+    googleSearch,
+    googleKeys,
     site,
     healthSite,
     async close() {
@@ -240,6 +263,7 @@ export async function startDemoProviders(dataDir: string) {
         ispManager.close(),
         yandexWebmaster.close(),
         indexNow.close(),
+        googleSearch.close(),
         site.close(),
         healthSite.close(),
         smtp.close(),
@@ -249,6 +273,37 @@ export async function startDemoProviders(dataDir: string) {
   };
 }
 export type DemoProviders = Awaited<ReturnType<typeof startDemoProviders>>;
+
+/** The demo's two service-account keys: made on the first start and kept (0600), known to the simulator each start. */
+function demoGoogleKeys(dataDir: string, sim: GoogleSearchSim) {
+  const file = path.join(dataDir, DEMO_GOOGLE_KEYS_FILE);
+  if (fs.existsSync(file)) {
+    const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as ReturnType<GoogleSearchSim['createServiceAccount']>[];
+    for (const k of keys) sim.registerServiceAccount(k);
+    return keys;
+  }
+  const keys = ['fleetdesk-console', 'fleetdesk-free'].map((name) => ({
+    ...sim.createServiceAccount(name, { projectId: 'fleetdesk-demo' }),
+    token_uri: 'https://oauth2.googleapis.com/token',
+  }));
+  fs.writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
+  return keys;
+}
+
+/**
+ * What Google knows at each start (the simulator keeps it in memory): the seeded account owns fleetdesk-demo.com's
+ * domain property, which has a processed sitemap and 28 days of analytics.
+ */
+function seedDemoGoogle(sim: GoogleSearchSim, email: string) {
+  const siteUrl = `sc-domain:${DEMO_GOOGLE_DOMAIN}`;
+  sim.addOwner(DEMO_GOOGLE_DOMAIN, email);
+  sim.addProperty(siteUrl, email);
+  sim.seedAnalytics(DEMO_GOOGLE_DOMAIN, { days: 28 });
+  const pages = [...new Set(sim.analyticsOf(DEMO_GOOGLE_DOMAIN).map((r) => r.page))];
+  sim.addSitemap(siteUrl, `https://${DEMO_GOOGLE_DOMAIN}/sitemap.xml`, {
+    urls: [...pages, `https://${DEMO_GOOGLE_DOMAIN}/new-page/`],
+  });
+}
 
 /**
  * Points the demo's servers at this run's SSH hosts and its proxies at this run's forward proxies (their ports

@@ -20,6 +20,7 @@ import {
   DEMO_SSH_EMAIL,
   DEMO_SSH_EMAIL_2,
   DEMO_YANDEX_TOKENS,
+  DEMO_GOOGLE_DOMAIN,
   type DemoProviders,
 } from './providers.ts';
 
@@ -284,6 +285,14 @@ export async function seedDemo(c: Container, providers: DemoProviders, log: Fast
     zoneLinked.push({ id: d._id, name: z.name, zoneId: z.zoneId });
   }
   await seedDemoHealth(c, providers, actor, { serverId: live._id, regionId: regions[0]!._id, zoneLinked });
+  // The Google account of the demo's first service account, holding fleetdesk-demo.com's verified property.
+  const google = await c.services.googleSearch.create(
+    { name: 'Demo Google', serviceAccountKey: JSON.stringify(providers.googleKeys[0]) },
+    actor,
+  );
+  const googleDomain = zoneLinked.find((z) => z.name === DEMO_GOOGLE_DOMAIN);
+  if (googleDomain)
+    await c.services.googleSearch.addProperty(googleDomain.id, { accountId: google._id, kind: 'domain' }, actor);
   await seedDemoLaunch(c, actor, {
     serverId: live._id,
     cloudId: cloudIds[0]!,

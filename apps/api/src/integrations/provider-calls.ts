@@ -12,6 +12,7 @@ export type ProviderName =
   | 'directadmin'
   | 'ispmanager'
   | 'yandex-webmaster'
+  | 'google-search'
   | 'indexnow'
   | 'proxy'
   | 'telegram'

@@ -22,6 +22,7 @@ export const SECTIONS: readonly MenuItem[] = [
   { label: 'Launch Profiles', to: '/launch-profiles' },
   { label: 'Domain Registrators', to: '/domain-registrators' },
   { label: 'Yandex Webmaster', to: '/yandex-webmaster' },
+  { label: 'Google Search Console', to: '/google-search' },
   { label: 'Audit Log', to: '/audit-log' },
   { label: 'Jobs', to: '/jobs' },
   { label: 'Alerts', to: '/alerts' },

@@ -88,18 +88,18 @@ export function crumbsFor(pathname: string): Crumb[] {
   for (let i = 0; i < rest.length; i++) {
     const seg = rest[i]!;
     base += `/${seg}`;
-    if (seg === 'cloud-flare' || (section === 'yandex-webmaster' && seg === 'accounts')) continue;
+    const accountsOf = section === 'yandex-webmaster' || section === 'google-search';
+    if (seg === 'cloud-flare' || (accountsOf && seg === 'accounts')) continue;
     if (UUID.test(seg)) {
-      const entitySection =
-        section === 'yandex-webmaster'
-          ? 'yandex-webmaster/accounts'
-          : section === 'launches' && rest[i - 1] === 'batches'
-            ? 'launches/batches'
-            : section === 'imports' && rest[i - 1] === 'zone-export'
-              ? 'jobs'
-              : section === 'fleet'
-                ? 'fleet/plans'
-                : section;
+      const entitySection = accountsOf
+        ? `${section}/accounts`
+        : section === 'launches' && rest[i - 1] === 'batches'
+          ? 'launches/batches'
+          : section === 'imports' && rest[i - 1] === 'zone-export'
+            ? 'jobs'
+            : section === 'fleet'
+              ? 'fleet/plans'
+              : section;
       // Named once loaded ("Fleet plan #3", "example.com"); never a piece of the id meanwhile (issue 47).
       crumbs.push({ label: ENTITY_PENDING, to: base, entity: { section: entitySection, id: seg } });
     } else if (section === 'yandex-webmaster' && rest[i - 1] === 'hosts') {
@@ -136,6 +136,7 @@ export const ENTITY_NAMES: Record<string, (item: Record<string, unknown>) => str
   'domain-registrators': (r) => str(r.name),
   'domain-registrators-contacts': (c) => str(c.name),
   'yandex-webmaster/accounts': (a) => str(a.name),
+  'google-search/accounts': (a) => str(a.name),
   jobs: (j) => str(j.name) ?? (j.jobNo ? `Job #${String(j.jobNo)}` : undefined),
   'fleet/plans': (p) => (p.planNo ? `Fleet plan #${String(p.planNo)}` : undefined),
   imports: (p) => (p.planNo ? `Import #${String(p.planNo)}` : undefined),

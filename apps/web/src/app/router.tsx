@@ -61,6 +61,10 @@ export const featureAreas: FeatureArea[] = [
     load: () => import('../features/yandex-webmaster/index.ts').then((m) => m.yandexWebmasterRoutes),
   },
   {
+    paths: ['google-search/*'],
+    load: () => import('../features/google-search/index.ts').then((m) => m.googleSearchRoutes),
+  },
+  {
     paths: ['domains/:id/*'],
     load: () => import('../features/content-files/index.ts').then((m) => m.contentFilesRoutes),
   },

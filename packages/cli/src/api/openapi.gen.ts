@@ -5223,6 +5223,473 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/domains/{id}/google-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                domainName: string;
+                                hasServer: boolean;
+                                hasZone: boolean;
+                                property: {
+                                    /** Format: uuid */
+                                    accountId: string;
+                                    accountName: string;
+                                    clientEmail: string;
+                                    /** @enum {string} */
+                                    kind: "domain" | "url";
+                                    permissionLevel: string | null;
+                                    siteUrl: string;
+                                    verified: boolean;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/domains/{id}/google-search/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                days: {
+                                    clicks: number;
+                                    ctr: number;
+                                    impressions: number;
+                                    key: string;
+                                    position: number;
+                                }[];
+                                endDate: string;
+                                pages: {
+                                    clicks: number;
+                                    ctr: number;
+                                    impressions: number;
+                                    key: string;
+                                    position: number;
+                                }[];
+                                queries: {
+                                    clicks: number;
+                                    ctr: number;
+                                    impressions: number;
+                                    key: string;
+                                    position: number;
+                                }[];
+                                startDate: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/domains/{id}/google-search/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                indexStatusResult?: {
+                                    coverageState?: string;
+                                    crawledAs?: string;
+                                    googleCanonical?: string;
+                                    indexingState?: string;
+                                    lastCrawlTime?: string;
+                                    pageFetchState?: string;
+                                    referringUrls?: string[];
+                                    robotsTxtState?: string;
+                                    sitemap?: string[];
+                                    userCanonical?: string;
+                                    verdict?: string;
+                                };
+                                inspectionResultLink?: string;
+                                mobileUsabilityResult?: {
+                                    issues?: {
+                                        issueType?: string;
+                                        message?: string;
+                                        severity?: string;
+                                    }[];
+                                    verdict?: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/domains/{id}/google-search/property": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        accountId: string;
+                        /** @enum {string} */
+                        kind: "domain" | "url";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                domainName: string;
+                                hasServer: boolean;
+                                hasZone: boolean;
+                                property: {
+                                    /** Format: uuid */
+                                    accountId: string;
+                                    accountName: string;
+                                    clientEmail: string;
+                                    /** @enum {string} */
+                                    kind: "domain" | "url";
+                                    permissionLevel: string | null;
+                                    siteUrl: string;
+                                    verified: boolean;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                domainName: string;
+                                hasServer: boolean;
+                                hasZone: boolean;
+                                property: {
+                                    /** Format: uuid */
+                                    accountId: string;
+                                    accountName: string;
+                                    clientEmail: string;
+                                    /** @enum {string} */
+                                    kind: "domain" | "url";
+                                    permissionLevel: string | null;
+                                    siteUrl: string;
+                                    verified: boolean;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/domains/{id}/google-search/sitemaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                contents?: {
+                                    indexed?: string;
+                                    submitted?: string;
+                                    type?: string;
+                                }[];
+                                errors?: string;
+                                isPending?: boolean;
+                                isSitemapsIndex?: boolean;
+                                lastDownloaded?: string;
+                                lastSubmitted?: string;
+                                path: string;
+                                type?: string;
+                                warnings?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                contents?: {
+                                    indexed?: string;
+                                    submitted?: string;
+                                    type?: string;
+                                }[];
+                                errors?: string;
+                                isPending?: boolean;
+                                isSitemapsIndex?: boolean;
+                                lastDownloaded?: string;
+                                lastSubmitted?: string;
+                                path: string;
+                                type?: string;
+                                warnings?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete: {
+            parameters: {
+                query: {
+                    url: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                contents?: {
+                                    indexed?: string;
+                                    submitted?: string;
+                                    type?: string;
+                                }[];
+                                errors?: string;
+                                isPending?: boolean;
+                                isSitemapsIndex?: boolean;
+                                lastDownloaded?: string;
+                                lastSubmitted?: string;
+                                path: string;
+                                type?: string;
+                                warnings?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/domains/{id}/google-search/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                method: "DNS_TXT" | "FILE";
+                                owners: string[];
+                                permissionLevel: string | null;
+                                placed: string;
+                                siteUrl: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/domains/{id}/health": {
         parameters: {
             query?: never;
@@ -7972,6 +8439,298 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/google-search/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                items: {
+                                    /** Format: uuid */
+                                    _id: string;
+                                    clientEmail: string;
+                                    googleSearchAccountNo: number;
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    projectId: string | null;
+                                    /** @enum {string|null} */
+                                    serviceAccountKey: "••••••••" | null;
+                                }[];
+                                itemsCount: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        serviceAccountKey?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                clientEmail: string;
+                                googleSearchAccountNo: number;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                projectId: string | null;
+                                /** @enum {string|null} */
+                                serviceAccountKey: "••••••••" | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/google-search/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                clientEmail: string;
+                                googleSearchAccountNo: number;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                projectId: string | null;
+                                /** @enum {string|null} */
+                                serviceAccountKey: "••••••••" | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        serviceAccountKey?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                clientEmail: string;
+                                googleSearchAccountNo: number;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                projectId: string | null;
+                                /** @enum {string|null} */
+                                serviceAccountKey: "••••••••" | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _id: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        serviceAccountKey?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                clientEmail: string;
+                                googleSearchAccountNo: number;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                projectId: string | null;
+                                /** @enum {string|null} */
+                                serviceAccountKey: "••••••••" | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/google-search/accounts/{id}/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                permissionLevel: string;
+                                siteUrl: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -19,6 +19,8 @@ export function createContentFilePort(deps: {
   domains: Pick<DomainsService, 'get'>;
   servers: Pick<ServersService, 'get' | 'sshTarget'>;
   audit: AuditService;
+  /** The audit entry's action: which verification wrote the file. */
+  auditAction?: string;
 }): WebmasterFilePort {
   return {
     async writeRootFile(domainId: string, name: string, content: string, actor: Actor) {
@@ -30,7 +32,7 @@ export function createContentFilePort(deps: {
       const files = openDomainContentFs(deps.ssh, target, { domainsPath: server.domainsPath }, d.domainName);
       await files.writeAtomic(`/${name}`, content, { maxBytes: MAX_FILE_BYTES, mkdirs: false, label: name });
       await deps.audit.record(actor, {
-        action: 'yandex_verification_file',
+        action: deps.auditAction ?? 'yandex_verification_file',
         entity: 'domains',
         entityId: domainId,
         details: { file: name },

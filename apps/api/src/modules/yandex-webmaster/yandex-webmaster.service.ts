@@ -22,6 +22,7 @@ import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
 import type { UsageRegistry } from '../../lib/usage.ts';
+import { ensureTxtRecord, type VerificationDnsPort, type VerificationFilePort } from '../../lib/verification-txt.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import {
   BACKLOG_MAX_PER_HOST,
@@ -44,22 +45,9 @@ export interface WebmasterDomainPort {
   }>;
 }
 /** The existing Cloudflare DNS code, reused for the verification TXT record. */
-export interface WebmasterDnsPort {
-  listDnsRecords(domainId: string): Promise<{ result: { type: string; name: string; content: string }[] }>;
-  changeDnsRecords(
-    domainId: string,
-    input: {
-      deletes: { id: string }[];
-      patches: never[];
-      posts: { type: string; name: string; content: string; proxied: boolean; ttl: number }[];
-    },
-    actor: Actor,
-  ): Promise<unknown>;
-}
+export type WebmasterDnsPort = VerificationDnsPort;
 /** The content-file layer: writes one file in the root of the domain's content directory. */
-export interface WebmasterFilePort {
-  writeRootFile(domainId: string, name: string, content: string, actor: Actor): Promise<void>;
-}
+export type WebmasterFilePort = VerificationFilePort;
 
 export const WEBMASTER_MESSAGES = {
   notFound: 'Yandex Webmaster account not found',
@@ -354,16 +342,7 @@ export function createYandexWebmasterService(deps: {
       const placed = `TXT ${d.domainName} "${content}"`;
       if (current.verification_state === 'VERIFIED' || current.verification_state === 'IN_PROGRESS')
         return { method: 'DNS', placed, verification: current, started: false };
-      const records = (await dns.listDnsRecords(domainId)).result;
-      const unquote = (s: string) => s.replace(/^"|"$/g, '');
-      const has = records.some((r) => r.type === 'TXT' && r.name === d.domainName && unquote(r.content) === content);
-      if (!has) {
-        await dns.changeDnsRecords(
-          domainId,
-          { deletes: [], patches: [], posts: [{ type: 'TXT', name: d.domainName, content, proxied: false, ttl: 1 }] },
-          actor,
-        );
-      }
+      await ensureTxtRecord(dns, domainId, d.domainName, content, actor);
       return { method: 'DNS', placed, verification: await verify(accountId, hostId, 'DNS', actor), started: true };
     },
     /** Adds the host if needed, writes yandex_<uin>.html in the domain's content directory, starts HTML_FILE verification. */

@@ -22,7 +22,7 @@ export const AUDIT_ACTIONS_LIST: readonly { value: string; label: string }[] = O
 
 const LINKED = new Set(
   AUDIT_ENTITIES.map((e) => e.value).filter(
-    (v) => !['sessions', 'yandex-webmaster', 'jobs', 'fleet_plans'].includes(v),
+    (v) => !['sessions', 'yandex-webmaster', 'google-search', 'jobs', 'fleet_plans'].includes(v),
   ),
 );
 
@@ -32,6 +32,7 @@ export function recordPath(entry: Pick<AuditEntry, 'entity' | 'entityId'>): stri
   const id = encodeURIComponent(entry.entityId);
   if (entry.entity === 'sessions') return `/users/${id}`;
   if (entry.entity === 'yandex-webmaster') return `/yandex-webmaster/accounts/${id}`;
+  if (entry.entity === 'google-search') return `/google-search/accounts/${id}`;
   if (entry.entity === 'fleet_plans') return `/fleet/${id}`;
   if (entry.entity === 'jobs') return '/jobs';
   return LINKED.has(entry.entity) ? `/${entry.entity}/${id}` : undefined;

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import Form from 'react-bootstrap/Form';
 import Tab from 'react-bootstrap/Tab';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { DomainNameLookNote } from '../../components/domain-name-look.tsx';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import {
   DomainInputSchema,
   STATUSES,
@@ -27,6 +28,9 @@ import { DirectAdminTab } from '../direct-admin/index.ts';
 import { IspManagerTab } from '../ispmanager/index.ts';
 import { DomainHealthTab } from '../health/domain-health-tab.tsx';
 import { DomainTrafficTab } from '../traffic/domain-traffic-tab.tsx';
+
+// The Google tab comes when first opened (its own chunk; the charts a further one).
+const DomainGoogleTab = lazy(() => import('../google-search/domain-google-tab.tsx'));
 import { CloudZoneInfo } from './cloud-zone/index.ts';
 import { DomainMenus } from './domain-menus.tsx';
 import { DomainRunningJob } from '../jobs/domain-running-job.tsx';
@@ -156,6 +160,7 @@ const READ_ONLY_TABS: Readonly<Record<string, string>> = {
   'isp-manager': 'Domain on ISP Manager',
   health: 'Domain Health',
   traffic: 'Domain Traffic',
+  'google-search': 'Domain on Google Search Console',
 };
 
 /**
@@ -334,6 +339,16 @@ function DomainFields({ item }: { item?: Domain }) {
             hasZone={Boolean(item.cloudZoneId)}
             dirty={webmasterAccountId !== item.yandexWebmasterAccountId}
           />
+        )}
+      </Tab>
+
+      <Tab tabClassName="px-2" eventKey="google-search" title="Google" mountOnEnter>
+        {item ? (
+          <Suspense fallback={<LoadingSpinner />}>
+            <DomainGoogleTab domainId={item._id} />
+          </Suspense>
+        ) : (
+          <p className="text-body-secondary">Save the domain first.</p>
         )}
       </Tab>
 

@@ -9,8 +9,8 @@ import type { DashboardTraffic, DomainTraffic, TrafficDay } from '@fleetdesk/con
  * that draw). This module is imported lazily, so uPlot is in a chunk of its own that /login and /domains never load.
  */
 
-type Series<D> = { label: string; color: string; value: (d: D) => number };
-type Chart<D = TrafficDay> = { key: string; title: string; series: Series<D>[] };
+export type Series<D> = { label: string; color: string; value: (d: D) => number };
+export type Chart<D = TrafficDay> = { key: string; title: string; series: Series<D>[] };
 
 const CHARTS: Chart[] = [
   { key: 'requests', title: 'Requests', series: [{ label: 'Requests', color: '#0d6efd', value: (d) => d.requests }] },
@@ -42,7 +42,8 @@ const dayLabel = (ts: number) =>
   new Date(ts * 1000).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const utc = (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
 
-function TrafficChart<D extends { date: string }>({
+/** One small day-by-day chart (exported for other lazily loaded chart modules, such as Google's analytics). */
+export function TrafficChart<D extends { date: string }>({
   chart,
   days,
   height = 150,
@@ -99,6 +100,39 @@ function TrafficChart<D extends { date: string }>({
   return <div ref={box} className="traffic-chart-plot" />;
 }
 
+/** Small charts side by side, each with its title and its total (the traffic's and Google's analytics). */
+export function ChartGrid<D extends { date: string }>({
+  charts,
+  days,
+  totals,
+  testIdPrefix,
+  col = 'col-12 col-md-6 col-xl-4',
+}: {
+  charts: Chart<D>[];
+  days: D[];
+  totals: Record<string, string>;
+  testIdPrefix: string;
+  col?: string;
+}) {
+  return (
+    <div className="row g-3">
+      {charts.map((chart) => (
+        <figure key={chart.key} className={`${col} mb-0`} data-testid={`${testIdPrefix}-chart-${chart.key}`}>
+          <div className="border rounded p-2 h-100">
+            <figcaption className="d-flex justify-content-between gap-2 small mb-1">
+              <span className="fw-semibold">{chart.title}</span>
+              <span className="text-body-secondary" data-testid={`${testIdPrefix}-total`}>
+                {totals[chart.key]}
+              </span>
+            </figcaption>
+            <TrafficChart chart={chart} days={days} />
+          </div>
+        </figure>
+      ))}
+    </div>
+  );
+}
+
 export default function TrafficCharts({ traffic }: { traffic: DomainTraffic }) {
   const t = traffic.totals;
   const totals: Record<string, string> = {
@@ -108,23 +142,7 @@ export default function TrafficCharts({ traffic }: { traffic: DomainTraffic }) {
     threats: number(t.threats),
     status: `${number(t.status.s4xx + t.status.s5xx)} errors`,
   };
-  return (
-    <div className="row g-3">
-      {CHARTS.map((chart) => (
-        <figure key={chart.key} className="col-12 col-md-6 col-xl-4 mb-0" data-testid={`traffic-chart-${chart.key}`}>
-          <div className="border rounded p-2 h-100">
-            <figcaption className="d-flex justify-content-between gap-2 small mb-1">
-              <span className="fw-semibold">{chart.title}</span>
-              <span className="text-body-secondary" data-testid="traffic-total">
-                {totals[chart.key]}
-              </span>
-            </figcaption>
-            <TrafficChart chart={chart} days={traffic.days} />
-          </div>
-        </figure>
-      ))}
-    </div>
-  );
+  return <ChartGrid charts={CHARTS} days={traffic.days} totals={totals} testIdPrefix="traffic" />;
 }
 
 const FLEET_CHART: Chart<DashboardTraffic['days'][number]> = {

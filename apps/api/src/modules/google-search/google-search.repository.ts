@@ -1,0 +1,98 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { GoogleSearchAccount, GoogleSearchAccountListQuery, ListResult } from '@fleetdesk/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import {
+  domains,
+  googleSearchAccounts as accounts,
+  googleSearchProperties as properties,
+} from '../../db/schema/index.ts';
+import { tableList } from '../../http/list-query.ts';
+import { maskOf } from '../../lib/secrets.ts';
+
+export type GoogleAccountRow = typeof accounts.$inferSelect;
+export type GoogleAccountWrite = Partial<Omit<typeof accounts.$inferInsert, 'id' | 'googleSearchAccountNo'>>;
+
+export const toAccount = (r: GoogleAccountRow): GoogleSearchAccount => ({
+  _id: r.id,
+  id: r.id,
+  googleSearchAccountNo: r.googleSearchAccountNo,
+  name: r.name,
+  clientEmail: r.clientEmail,
+  projectId: r.projectId,
+  serviceAccountKey: maskOf(r.serviceAccountKeyEnc),
+});
+
+export function createGoogleSearchRepository(db: Db) {
+  const page = tableList(db, 'fd_google_search_accounts', accounts, {
+    search: [accounts.name, accounts.clientEmail],
+    orderBy: accounts.googleSearchAccountNo,
+  });
+  return {
+    async list(q: GoogleSearchAccountListQuery, ex: Executor = db): Promise<ListResult<GoogleSearchAccount>> {
+      const { rows, count: total } = await page(q, ex);
+      return { items: rows.map(toAccount), itemsCount: total };
+    },
+    async findById(id: string, ex: Executor = db): Promise<GoogleSearchAccount | undefined> {
+      const r = await this.findRow(id, ex);
+      return r ? toAccount(r) : undefined;
+    },
+    /** The raw row with the sealed key, for the client. */
+    async findRow(id: string, ex: Executor = db): Promise<GoogleAccountRow | undefined> {
+      const [r] = await ex.select().from(accounts).where(eq(accounts.id, id));
+      return r;
+    },
+    async insert(values: GoogleAccountWrite, ex: Executor = db): Promise<string> {
+      const [r] = await ex
+        .insert(accounts)
+        .values(values as typeof accounts.$inferInsert)
+        .returning({ id: accounts.id });
+      return r!.id;
+    },
+    async update(id: string, values: GoogleAccountWrite, ex: Executor = db): Promise<boolean> {
+      if (!Object.keys(values).length) return !!(await this.findRow(id, ex));
+      const r = await ex.update(accounts).set(values).where(eq(accounts.id, id)).returning({ id: accounts.id });
+      return r.length > 0;
+    },
+    async delete(id: string, ex: Executor = db): Promise<boolean> {
+      const r = await ex.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id });
+      return r.length > 0;
+    },
+
+    // ---------------------------------------------------------------- each domain's property
+    async propertyOf(domainId: string, ex: Executor = db) {
+      const [r] = await ex
+        .select({
+          accountId: properties.accountId,
+          siteUrl: properties.siteUrl,
+          accountName: accounts.name,
+          clientEmail: accounts.clientEmail,
+        })
+        .from(properties)
+        .innerJoin(accounts, eq(accounts.id, properties.accountId))
+        .where(eq(properties.domainId, domainId));
+      return r;
+    },
+    async setProperty(domainId: string, accountId: string, siteUrl: string, ex: Executor = db) {
+      await ex
+        .insert(properties)
+        .values({ domainId, accountId, siteUrl })
+        .onConflictDoUpdate({ target: properties.domainId, set: { accountId, siteUrl, addedAt: new Date() } });
+    },
+    async removeProperty(domainId: string, ex: Executor = db) {
+      await ex.delete(properties).where(eq(properties.domainId, domainId));
+    },
+    /** The domains whose property an account holds: a count and a few names (the usage registry's check). */
+    async usageOf(accountId: string, ex: Executor = db) {
+      const [n] = await ex.select({ n: count() }).from(properties).where(eq(properties.accountId, accountId));
+      const examples = await ex
+        .select({ name: domains.domainName })
+        .from(properties)
+        .innerJoin(domains, eq(domains.id, properties.domainId))
+        .where(eq(properties.accountId, accountId))
+        .orderBy(asc(domains.domainName))
+        .limit(3);
+      return { what: 'domains', count: n?.n ?? 0, examples: examples.map((e) => e.name) };
+    },
+  };
+}
+export type GoogleSearchRepository = ReturnType<typeof createGoogleSearchRepository>;
