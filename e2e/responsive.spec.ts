@@ -73,6 +73,8 @@ async function demoIds(page: Page): Promise<DemoIds> {
     const id = await firstOf(`/api/${r}`);
     if (id) byResource.set(r, id);
   }
+  const google = await firstOf('/api/google-search/accounts');
+  if (google) byResource.set('google-search', google);
   const plan = await firstOf('/api/fleet/plans');
   if (plan) byResource.set('fleet', plan);
   // The demo plans an import and exports zone files once its jobs run (seed-imports.ts).
@@ -140,7 +142,15 @@ function fill(pattern: string, ids: DemoIds): string | null {
   return out.includes('//') || out.endsWith('/') || /:\w/.test(out) ? null : out;
 }
 
-const DOMAIN_TABS = ['general', 'cloud', 'direct-admin', 'isp-manager', 'domain-registrator', 'yandex-webmaster'];
+const DOMAIN_TABS = [
+  'general',
+  'cloud',
+  'direct-admin',
+  'isp-manager',
+  'domain-registrator',
+  'yandex-webmaster',
+  'google-search',
+];
 const HOST_TABS = [
   'general',
   'summary',
