@@ -206,7 +206,9 @@ function Sitemaps({ domainId, domainName }: { domainId: string; domainName: stri
                 const urls = s.contents?.reduce((n, c) => n + Number(c.submitted ?? 0), 0);
                 return (
                   <tr key={s.path}>
-                    <td className="text-break">{s.path}</td>
+                    <td className="text-break" style={{ minWidth: '12rem' }}>
+                      {s.path}
+                    </td>
                     <td>
                       {s.isPending ? (
                         <Badge bg="secondary">Pending</Badge>
@@ -216,10 +218,10 @@ function Sitemaps({ domainId, domainName }: { domainId: string; domainName: stri
                         <Badge bg="success">Success</Badge>
                       )}
                     </td>
-                    <td>
+                    <td className="text-nowrap">
                       <DateTime value={s.lastSubmitted} />
                     </td>
-                    <td>
+                    <td className="text-nowrap">
                       <DateTime value={s.lastDownloaded} />
                     </td>
                     <td className="text-end">{urls ?? '—'}</td>
@@ -325,11 +327,14 @@ function TopTable({ title, rows, testId }: { title: string; rows: GoogleAnalytic
             <tbody>
               {rows.map((r) => (
                 <tr key={r.key}>
-                  <td className="text-break">{r.key}</td>
-                  <td className="text-end">{r.clicks.toLocaleString('en-US')}</td>
-                  <td className="text-end">{r.impressions.toLocaleString('en-US')}</td>
-                  <td className="text-end">{(r.ctr * 100).toFixed(1)} %</td>
-                  <td className="text-end">{r.position.toFixed(1)}</td>
+                  {/* The key keeps a readable width: on a phone the table scrolls sideways instead of squeezing it. */}
+                  <td className="text-break" style={{ minWidth: '11rem' }}>
+                    {r.key}
+                  </td>
+                  <td className="text-end text-nowrap">{r.clicks.toLocaleString('en-US')}</td>
+                  <td className="text-end text-nowrap">{r.impressions.toLocaleString('en-US')}</td>
+                  <td className="text-end text-nowrap">{(r.ctr * 100).toFixed(1)} %</td>
+                  <td className="text-end text-nowrap">{r.position.toFixed(1)}</td>
                 </tr>
               ))}
             </tbody>
