@@ -141,6 +141,24 @@ describe('IndexNow after content jobs', () => {
     expect(submissionsFor(from.name)).toEqual([]);
   }, 60_000);
 
+  it("submits the target's root and sitemap after a domain replacement copies the files", async () => {
+    const from = await site(false);
+    const to = await site(true);
+    const job = await run(from.id, 'replacement', {
+      targetDomainId: to.id,
+      createCloudFlareZone: false,
+      copyCloudFlareFirewallRules: false,
+      copyFiles: true,
+    });
+    expect(job.state, job.error).toBe('completed');
+    const key = keyFileOf(to.dir);
+    expect(submissionsFor(to.name)).toMatchObject([
+      { host: to.name, key, urls: [`https://${to.name}/`, `https://${to.name}/sitemap.xml`], status: 200 },
+    ]);
+    expect(job.result.indexNow).toMatchObject({ ok: true, what: "the site's root and sitemap" });
+    expect(submissionsFor(from.name)).toEqual([]);
+  }, 60_000);
+
   it('submits the pages a parse wrote, and the sitemap', async () => {
     const d = await site(true);
     const parser = await call('PUT', `/api/domains/${d.id}`, {
