@@ -29,6 +29,7 @@ export * from './indexnow.ts';
 export * from './registrar.ts';
 export * from './yandex-webmaster.ts';
 export * from './content-files.ts';
+export * from './content-snapshots.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';
 export * from './fleet-state.ts';

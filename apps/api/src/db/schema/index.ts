@@ -19,3 +19,4 @@ export * from './alerts.ts';
 export * from './launches.ts';
 export * from './traffic.ts';
 export * from './indexnow.ts';
+export * from './content-snapshots.ts';

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
 import { ConflictError } from '../../http/errors.ts';
 import type { ContentFs, WalkEntry } from './content-fs.ts';
@@ -13,6 +14,14 @@ export type CopySummary = {
   failedCount: number;
   /** Symbolic links left out (they may lead outside the directory), named up to SKIPPED_LINKS_LISTED. */
   skippedLinks?: SkippedLinks;
+};
+
+/** What a change left at a path: a file (its size and SHA-256), a directory, or nothing (removed). */
+export type WrittenState = { type: 'file'; size: number; sha256: string } | { type: 'directory' } | { type: 'removed' };
+/** Told of each path before a change touches it and after it did (content snapshots, decision 078). */
+export type ChangeRecorder = {
+  keep(path: string, type: 'file' | 'directory'): Promise<void>;
+  wrote(path: string, after: WrittenState): void;
 };
 
 export const COPY_FILE_ATTEMPTS = 3;
@@ -54,7 +63,13 @@ export function linkTally() {
 export async function copyTree(
   from: ContentFs,
   to: ContentFs,
-  opts: { signal: AbortSignal; onProgress: (p: CopyProgress) => Promise<void>; retryDelayMs?: number },
+  opts: {
+    signal: AbortSignal;
+    onProgress: (p: CopyProgress) => Promise<void>;
+    retryDelayMs?: number;
+    /** Keeps what each path held before the copy changes it (a snapshot, for Restore). */
+    recorder?: ChangeRecorder;
+  },
 ): Promise<CopySummary> {
   const entries: WalkEntry[] = [];
   const links = linkTally();
@@ -80,21 +95,27 @@ export async function copyTree(
   }
   for (const d of dirs) {
     opts.signal.throwIfAborted();
+    await opts.recorder?.keep(d.path, 'directory');
     await to.mkdirp(d.path);
+    opts.recorder?.wrote(d.path, { type: 'directory' });
     summary.directories++;
   }
   for (const f of files) {
     opts.signal.throwIfAborted();
     await report(f.path);
+    await opts.recorder?.keep(f.path, 'file');
     let lastError = '';
     let copied = 0;
+    let hash = crypto.createHash('sha256');
     for (let attempt = 1; attempt <= COPY_FILE_ATTEMPTS; attempt++) {
       copied = 0;
+      hash = crypto.createHash('sha256');
       try {
         const { stream } = await from.readStream(f.path);
         const counter = new Transform({
           transform(chunk: Buffer, _enc, cb) {
             copied += chunk.length;
+            hash.update(chunk);
             cb(null, chunk);
           },
         });
@@ -124,6 +145,7 @@ export async function copyTree(
     } else {
       summary.files++;
       summary.bytes += copied;
+      opts.recorder?.wrote(f.path, { type: 'file', size: copied, sha256: hash.digest('hex') });
     }
   }
   await report('');

@@ -17,6 +17,8 @@ export {
   SKIPPED_LINKS_LISTED,
   type CopyProgress,
   type CopySummary,
+  type ChangeRecorder,
+  type WrittenState,
   type SkippedLinks,
 } from './content-tree.ts';
 export {

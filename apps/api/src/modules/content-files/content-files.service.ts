@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { ContentFileItem, ContentFilesDir } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { ValidationError } from '../../http/errors.ts';
@@ -14,6 +15,7 @@ import {
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { ServersService } from '../servers/servers.service.ts';
+import type { ContentSnapshotsService } from '../content-snapshots/content-snapshots.service.ts';
 
 export type ContentFilesLimits = { maxFileBytes: number; maxFiles: number; maxEditBytes: number };
 
@@ -27,8 +29,13 @@ export function createContentFilesService(deps: {
   servers: ServersService;
   audit: AuditService;
   limits: ContentFilesLimits;
+  /** Keeps what a save, removal or upload replaces, for Restore (decision 078); absent, nothing is kept. */
+  snapshots?: Pick<ContentSnapshotsService, 'begin'>;
 }) {
   const { ssh, domains, servers, audit, limits } = deps;
+  /** The change's snapshot, or none when snapshots are off (the recorder calls are then no-ops). */
+  const snapshotOf = async (domainId: string, action: string) =>
+    (await deps.snapshots?.begin(domainId, action)) ?? null;
 
   /** The domain's file layer, with the checks that make a domain's files reachable at all. */
   const filesOf = async (domainId: string): Promise<{ files: ContentFs; dirName: string }> => {
@@ -94,8 +101,22 @@ export function createContentFilesService(deps: {
       const existing = await files.stat(file);
       if (existing?.type === 'directory')
         throw new ValidationError('A directory cannot be saved as a file', { path: 'a directory' });
-      const bytes = await files.writeAtomic(file, content, { mkdirs: false });
-      await record(actor, domainId, 'content_files_save', { path: shown(file), bytes });
+      const snap = await snapshotOf(domainId, 'save');
+      await snap?.keep(file);
+      let bytes: number;
+      try {
+        bytes = await files.writeAtomic(file, content, { mkdirs: false });
+      } catch (err) {
+        await snap?.finish();
+        throw err;
+      }
+      snap?.wrote(file, {
+        type: 'file',
+        size: bytes,
+        sha256: crypto.createHash('sha256').update(content).digest('hex'),
+      });
+      const kept = (await snap?.finish()) ?? {};
+      await record(actor, domainId, 'content_files_save', { path: shown(file), bytes, ...kept });
       return shown(file);
     },
 
@@ -109,8 +130,18 @@ export function createContentFilesService(deps: {
     async remove(domainId: string, target: string, actor: Actor): Promise<string> {
       const { files } = await filesOf(domainId);
       // No stat first: it checks the path with realpath, which refuses a link that leads out (issue 42).
-      const type = await files.remove(target);
-      await record(actor, domainId, 'content_files_remove', { path: shown(target), type });
+      const snap = await snapshotOf(domainId, 'remove');
+      await snap?.keepTree(target);
+      let type: string;
+      try {
+        type = await files.remove(target);
+      } catch (err) {
+        await snap?.finish();
+        throw err;
+      }
+      snap?.removed(target);
+      const kept = (await snap?.finish()) ?? {};
+      await record(actor, domainId, 'content_files_remove', { path: shown(target), type, ...kept });
       return shown(target);
     },
 
@@ -138,6 +169,7 @@ export function createContentFilesService(deps: {
         throw new ValidationError('Create the domain directory first', undefined, 'domain_dir_missing');
       }
       const written: { path: string; size: number }[] = [];
+      const snap = await snapshotOf(domainId, 'upload');
       try {
         for await (const part of parts) {
           if (written.length >= limits.maxFiles) {
@@ -153,19 +185,38 @@ export function createContentFilesService(deps: {
             throw new ValidationError('Every uploaded file needs a name', { filesPathes: 'empty path' }, 'bad_path');
           }
           const clientPath = path.posix.join('/', ...base, ...rel);
-          const size = await files.writeAtomic(clientPath, part.stream, {
-            maxBytes: limits.maxFileBytes,
-            label: `"${rel.join('/')}"`,
+          await snap?.keep(clientPath);
+          const hash = crypto.createHash('sha256');
+          const hashed = new Transform({
+            transform(chunk: Buffer, _enc, cb) {
+              hash.update(chunk);
+              cb(null, chunk);
+            },
           });
+          part.stream.once('error', (err) => hashed.destroy(err));
+          const size = await files
+            .writeAtomic(clientPath, part.stream.pipe(hashed), {
+              maxBytes: limits.maxFileBytes,
+              label: `"${rel.join('/')}"`,
+            })
+            .catch((err: unknown) => {
+              // The rest of this part is drained, so the request's next parts (and its end) still arrive.
+              part.stream.unpipe(hashed);
+              part.stream.resume();
+              throw err;
+            });
+          snap?.wrote(clientPath, { type: 'file', size, sha256: hash.digest('hex') });
           written.push({ path: clientPath, size });
         }
       } finally {
+        const kept = (await snap?.finish()) ?? {};
         if (written.length) {
           await record(actor, domainId, 'content_files_upload', {
             dir: shown(dir),
             files: written.length,
             bytes: written.reduce((n, w) => n + w.size, 0),
             paths: written.slice(0, 50).map((w) => w.path),
+            ...kept,
           });
         }
       }
