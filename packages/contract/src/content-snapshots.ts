@@ -19,7 +19,7 @@ export const CONTENT_SNAPSHOT_MESSAGES = {
   serverMoved: 'The domain is on another server now: the snapshot belongs to its former server',
   dirGone: 'The domain directory no longer exists on its server: create it first',
   nothing: 'Every file is as before or changed since: nothing to restore (tick a changed file to restore it anyway)',
-  changedSince: 'Changed since: not restored',
+  changedSince: 'Changed since: not reverted',
   forced: 'Ticked: restored even though it changed since',
   notEmpty: 'The directory holds files added since: left in place',
   onlyChanged: (path: string) => `Only a file changed since can be ticked (${path})`,

@@ -34,8 +34,7 @@ export function createContentFilesService(deps: {
 }) {
   const { ssh, domains, servers, audit, limits } = deps;
   /** The change's snapshot, or none when snapshots are off (the recorder calls are then no-ops). */
-  const snapshotOf = async (domainId: string, action: string) =>
-    (await deps.snapshots?.begin(domainId, action)) ?? null;
+  const snapshotOf = async (domainId: string, kind: string) => (await deps.snapshots?.begin(domainId, kind)) ?? null;
 
   /** The domain's file layer, with the checks that make a domain's files reachable at all. */
   const filesOf = async (domainId: string): Promise<{ files: ContentFs; dirName: string }> => {
