@@ -94,18 +94,14 @@ export function RestorePanel({ snapshotId, onBack }: { snapshotId: string; onBac
         </Alert>
       ) : (
         <>
-          <Table size="sm" bordered responsive className="align-middle text-break my-2">
+          <Table size="sm" bordered className="align-middle my-2">
             <thead>
               <tr>
-                <th scope="col" className="text-nowrap">
+                <th scope="col" className="text-nowrap" style={{ width: '3rem' }}>
                   Tick
                 </th>
                 <th scope="col">File</th>
-                <th scope="col">Status</th>
-                <th scope="col">Restore will</th>
-                <th scope="col">Before</th>
-                <th scope="col">Written</th>
-                <th scope="col">Now</th>
+                <th scope="col">Before, written, now</th>
               </tr>
             </thead>
             <tbody>
@@ -123,22 +119,25 @@ export function RestorePanel({ snapshotId, onBack }: { snapshotId: string; onBac
                       )}
                     </td>
                     <td>
-                      <code>{i.path}</code>
-                    </td>
-                    <td>
-                      <Badge bg={st.bg} text={st.dark ? 'dark' : undefined} className="text-wrap">
+                      <code className="text-break d-block">{i.path}</code>
+                      <Badge bg={st.bg} text={st.dark ? 'dark' : undefined} className="text-wrap me-2">
                         {st.text}
                       </Badge>
+                      {i.status !== 'same' && <span className="small">{DOES[i.does]}</span>}
                     </td>
-                    <td>{i.status === 'same' ? '—' : DOES[i.does]}</td>
-                    <td>
-                      <State s={i.before} />
-                    </td>
-                    <td>
-                      <State s={i.written} />
-                    </td>
-                    <td>
-                      <State s={i.now} />
+                    <td className="small">
+                      <div>
+                        <span className="text-body-secondary">before </span>
+                        <State s={i.before} />
+                      </div>
+                      <div>
+                        <span className="text-body-secondary">written </span>
+                        <State s={i.written} />
+                      </div>
+                      <div>
+                        <span className="text-body-secondary">now </span>
+                        <State s={i.now} />
+                      </div>
                     </td>
                   </tr>
                 );
