@@ -37,7 +37,7 @@ export function createContentFilesService(deps: {
   const snapshotOf = async (domainId: string, kind: string) => (await deps.snapshots?.begin(domainId, kind)) ?? null;
 
   /** The domain's file layer, with the checks that make a domain's files reachable at all. */
-  const filesOf = async (domainId: string): Promise<{ files: ContentFs; dirName: string }> => {
+  const filesOf = async (domainId: string): Promise<{ files: ContentFs; dirName: string; domainName: string }> => {
     const domain = await domains.get(domainId);
     if (!domain.serverId) {
       throw new ValidationError(
@@ -59,11 +59,22 @@ export function createContentFilesService(deps: {
     const files = openDomainContentFs(ssh, target, { domainsPath: server.domainsPath }, domain.domainName, {
       onHostKey: (fp) => void servers.rememberHostKey(serverId, fp).catch(() => undefined),
     });
-    return { files, dirName: domainDirName(domain.domainName) };
+    return { files, dirName: domainDirName(domain.domainName), domainName: domain.domainName };
   };
 
-  const record = (actor: Actor, domainId: string, action: string, details: Record<string, unknown>) =>
-    audit.record(actor, { action, entity: 'domains', entityId: domainId, details });
+  /** An entry on the domain, named by it ("admin saved a content file of example.com"). */
+  const record = (
+    actor: Actor,
+    domain: { id: string; name: string },
+    action: string,
+    details: Record<string, unknown>,
+  ) =>
+    audit.record(actor, {
+      action,
+      entity: 'domains',
+      entityId: domain.id,
+      details: { domainName: domain.name, ...details },
+    });
 
   /** "/a/b" form of a client path, for answers and the audit trail. */
   const shown = (clientPath: string) => `/${clientSegments(clientPath).join('/')}`;
@@ -76,9 +87,9 @@ export function createContentFilesService(deps: {
     },
 
     async createDomainDir(domainId: string, actor: Actor): Promise<ContentFilesDir> {
-      const { files, dirName } = await filesOf(domainId);
+      const { files, dirName, domainName } = await filesOf(domainId);
       await files.createRoot();
-      await record(actor, domainId, 'content_files_create_domain_dir', { dir: dirName });
+      await record(actor, { id: domainId, name: domainName }, 'content_files_create_domain_dir', { dir: dirName });
       return { domainDirExists: true, domainDirName: dirName, uploadLimits: limits };
     },
 
@@ -96,7 +107,7 @@ export function createContentFilesService(deps: {
       if (Buffer.byteLength(content) > limits.maxEditBytes) {
         throw new PayloadTooLargeError(`The file is larger than the limit of ${limits.maxEditBytes} bytes`);
       }
-      const { files } = await filesOf(domainId);
+      const { files, domainName } = await filesOf(domainId);
       const existing = await files.stat(file);
       if (existing?.type === 'directory')
         throw new ValidationError('A directory cannot be saved as a file', { path: 'a directory' });
@@ -115,19 +126,23 @@ export function createContentFilesService(deps: {
         sha256: crypto.createHash('sha256').update(content).digest('hex'),
       });
       const kept = (await snap?.finish()) ?? {};
-      await record(actor, domainId, 'content_files_save', { path: shown(file), bytes, ...kept });
+      await record(actor, { id: domainId, name: domainName }, 'content_files_save', {
+        path: shown(file),
+        bytes,
+        ...kept,
+      });
       return shown(file);
     },
 
     async rename(domainId: string, from: string, name: string, actor: Actor): Promise<string> {
-      const { files } = await filesOf(domainId);
+      const { files, domainName } = await filesOf(domainId);
       const to = await files.rename(from, name);
-      await record(actor, domainId, 'content_files_rename', { from: shown(from), to });
+      await record(actor, { id: domainId, name: domainName }, 'content_files_rename', { from: shown(from), to });
       return to;
     },
 
     async remove(domainId: string, target: string, actor: Actor): Promise<string> {
-      const { files } = await filesOf(domainId);
+      const { files, domainName } = await filesOf(domainId);
       // No stat first: it checks the path with realpath, which refuses a link that leads out (issue 42).
       const snap = await snapshotOf(domainId, 'remove');
       await snap?.keepTree(target);
@@ -140,14 +155,18 @@ export function createContentFilesService(deps: {
       }
       snap?.removed(target);
       const kept = (await snap?.finish()) ?? {};
-      await record(actor, domainId, 'content_files_remove', { path: shown(target), type, ...kept });
+      await record(actor, { id: domainId, name: domainName }, 'content_files_remove', {
+        path: shown(target),
+        type,
+        ...kept,
+      });
       return shown(target);
     },
 
     async createDir(domainId: string, dir: string, name: string, actor: Actor): Promise<string> {
-      const { files } = await filesOf(domainId);
+      const { files, domainName } = await filesOf(domainId);
       const created = await files.mkdir(dir, name);
-      await record(actor, domainId, 'content_files_create_dir', { path: created });
+      await record(actor, { id: domainId, name: domainName }, 'content_files_create_dir', { path: created });
       return created;
     },
 
@@ -162,7 +181,7 @@ export function createContentFilesService(deps: {
       parts: AsyncIterable<UploadPart>,
       actor: Actor,
     ): Promise<{ path: string; size: number }[]> {
-      const { files } = await filesOf(domainId);
+      const { files, domainName } = await filesOf(domainId);
       const base = clientSegments(dir);
       if (!(await files.rootExists())) {
         throw new ValidationError('Create the domain directory first', undefined, 'domain_dir_missing');
@@ -210,7 +229,7 @@ export function createContentFilesService(deps: {
       } finally {
         const kept = (await snap?.finish()) ?? {};
         if (written.length) {
-          await record(actor, domainId, 'content_files_upload', {
+          await record(actor, { id: domainId, name: domainName }, 'content_files_upload', {
             dir: shown(dir),
             files: written.length,
             bytes: written.reduce((n, w) => n + w.size, 0),

@@ -6,6 +6,7 @@ import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index
 import { CONTENT_SNAPSHOT_MESSAGES as M } from '@fleetdesk/contract';
 import { generateKeyPair } from '../../files/ssh/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { unique } from '../../test/fixtures.ts';
 import { SNAPSHOTS_DIR } from './content-snapshots.service.ts';
 
 // Content snapshots end to end (issue 44, decision 078): real engine, two SSH test hosts, every change made through
@@ -14,7 +15,6 @@ let t: TestApp;
 let hostA: SshHost;
 let hostB: SshHost;
 let h: string;
-let seq = 0;
 const key = generateKeyPair('ed25519');
 // 1 KB in the database, at most 64 KB per snapshot: the larger files go to the server, the largest are refused.
 const DB_KB = 1;
@@ -58,7 +58,7 @@ async function serverOn(host: SshHost) {
   return s._id as string;
 }
 async function domainOn(host: SshHost, serverId?: string) {
-  const name = `site-${++seq}-${Math.random().toString(36).slice(2, 8)}.com`;
+  const name = `${unique('site')}.com`;
   const d = await ok(
     'POST',
     '/api/domains',
