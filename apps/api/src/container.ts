@@ -413,7 +413,10 @@ export async function createContainer(
     audit,
     limits: {
       dbBytes: config.CONTENT_SNAPSHOT_DB_KB * 1024,
-      snapshotBytes: Math.floor(config.CONTENT_SNAPSHOT_MAX_MB * 1024 * 1024),
+      // One snapshot never holds more than its server may keep in all.
+      snapshotBytes: Math.floor(
+        Math.min(config.CONTENT_SNAPSHOT_MAX_MB, config.CONTENT_SNAPSHOT_SERVER_MB) * 1024 * 1024,
+      ),
       serverBytes: Math.floor(config.CONTENT_SNAPSHOT_SERVER_MB * 1024 * 1024),
       maxFiles: config.CONTENT_SNAPSHOT_MAX_FILES,
       keepMs: config.CONTENT_SNAPSHOT_DAYS * 86_400_000,

@@ -150,7 +150,16 @@ export function createContentFilesService(deps: {
       try {
         type = await files.remove(target);
       } catch (err) {
-        await snap?.finish();
+        // A tree removed part way: what went is restorable (what is still there previews as "Already matches").
+        snap?.removed(target);
+        const kept = (await snap?.finish()) ?? {};
+        if ('snapshot' in kept)
+          await record(actor, { id: domainId, name: domainName }, 'content_files_remove', {
+            path: shown(target),
+            outcome: 'partial',
+            error: err instanceof Error ? err.message : String(err),
+            ...kept,
+          });
         throw err;
       }
       snap?.removed(target);

@@ -16,9 +16,11 @@ let hostA: SshHost;
 let hostB: SshHost;
 let h: string;
 const key = generateKeyPair('ed25519');
-// 1 KB in the database, at most 64 KB per snapshot: the larger files go to the server, the largest are refused.
+// 1 KB in the database, at most 64 KB per snapshot and 100 KB per server: the larger files go to the server, the
+// largest are refused, and a server's oldest snapshots make room for new ones.
 const DB_KB = 1;
 const MAX_KB = 64;
+const SERVER_KB = 100;
 
 beforeAll(async () => {
   [hostA, hostB] = await Promise.all([
@@ -27,7 +29,11 @@ beforeAll(async () => {
   ]);
   for (const host of [hostA, hostB]) fs.mkdirSync(path.join(host.rootDir, 'www'));
   t = await createTestApp(
-    { CONTENT_SNAPSHOT_DB_KB: String(DB_KB), CONTENT_SNAPSHOT_MAX_MB: String(MAX_KB / 1024) },
+    {
+      CONTENT_SNAPSHOT_DB_KB: String(DB_KB),
+      CONTENT_SNAPSHOT_MAX_MB: String(MAX_KB / 1024),
+      CONTENT_SNAPSHOT_SERVER_MB: String(SERVER_KB / 1024),
+    },
     { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
   );
   await t.c.startJobs({ periodic: false });
@@ -332,6 +338,26 @@ describe('what cannot be restored', () => {
     expect(await preview(save)).toMatchObject({ restorable: false, reason: M.domainGone, items: [] });
     expect((await call('GET', '/api/content-snapshots/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     expect((await call('GET', '/api/content-snapshots/nope')).statusCode).toBe(400);
+  }, 60_000);
+
+  it("a server's oldest snapshots are removed to keep its snapshots within their bound", async () => {
+    const d = await domainOn(hostB);
+    const files = ['one', 'two', 'three'];
+    seed(d.dir, Object.fromEntries(files.map((f) => [`${f}.bin`, crypto.randomBytes(40 * 1024)])));
+    const ids: string[] = [];
+    for (const f of files) {
+      await ok('DELETE', `/api/domains/${d.id}/content-files/remove`, { path: `/${f}.bin` });
+      ids.push(await snapshotOf(d.id, 'content_files_remove'));
+    }
+    const kept = (id: string) => fs.existsSync(path.join(hostB.rootDir, 'www', SNAPSHOTS_DIR, id));
+    // 120 KB over a bound of 100: the first went, the other two stay.
+    expect(ids.map(kept)).toEqual([false, true, true]);
+    expect(await preview(ids[0]!)).toMatchObject({
+      restorable: false,
+      reason: M.pruned(`the server's snapshots are kept within ${SERVER_KB} KB`),
+    });
+    expect((await restore(ids[1]!)).json().data.restored).toEqual(['/two.bin']);
+    expect(fs.statSync(path.join(d.dir, 'two.bin')).size).toBe(40 * 1024);
   }, 60_000);
 
   it('an entry with a snapshot is restored, not planned as a fleet revert', async () => {
