@@ -411,6 +411,7 @@ export async function createContainer(
     serversRepo: repos.servers,
     servers: services.servers,
     audit,
+    secrets,
     limits: {
       dbBytes: config.CONTENT_SNAPSHOT_DB_KB * 1024,
       // One snapshot never holds more than its server may keep in all.

@@ -18,10 +18,10 @@ import {
   domainDirPath,
   normaliseRoot,
   openContentFs,
-  type ChangeRecorder,
   type ContentFs,
   type WrittenState,
 } from '../../files/content/index.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DomainsRepository } from '../domains/domains.repository.ts';
 import type { ServersRepository } from '../servers/servers.repository.ts';
@@ -96,10 +96,14 @@ export function createContentSnapshotsService(deps: {
   serversRepo: Pick<ServersRepository, 'findRow'>;
   servers: Pick<ServersService, 'sshTarget'>;
   audit: Pick<AuditService, 'record'>;
+  /** Seals the bytes kept in the database: a site's files may hold its own credentials (a CMS's config). */
+  secrets: SecretBox;
   limits: ContentSnapshotLimits;
   now?: () => number;
 }) {
   const { repo, ssh, limits } = deps;
+  const seal = (b: Buffer) => Buffer.from(deps.secrets.encrypt(b.toString('base64')));
+  const unseal = (b: Buffer) => Buffer.from(deps.secrets.decrypt(b.toString()), 'base64');
   const now = deps.now ?? Date.now;
 
   const fsAt = (target: SshTarget, root: string) => openContentFs({ ssh, target, root });
@@ -281,7 +285,7 @@ export function createContentSnapshotsService(deps: {
               afterSize: a.type === 'file' ? a.size : null,
               afterSha: a.type === 'file' ? a.sha256 : null,
               afterMtime,
-              content: e.content,
+              content: e.content && seal(e.content),
             });
           }
           const bytes = changed.reduce((n, e) => n + (e.beforeSize ?? 0), 0);
@@ -478,8 +482,9 @@ export function createContentSnapshotsService(deps: {
             rec.removed(f.path);
           } else if (f.beforeExists) {
             await rec.keep(f.path, 'file');
-            const data = kept ? (await kept.readStream(`/${f.seq}`)).stream : await repo.content(snapshot.id, f.seq);
-            if (data === null) throw new Error('the kept bytes are missing');
+            const sealed = kept ? null : await repo.content(snapshot.id, f.seq);
+            if (!kept && !sealed) throw new Error('the kept bytes are missing');
+            const data = kept ? (await kept.readStream(`/${f.seq}`)).stream : unseal(sealed!);
             const size = await site.fs.writeAtomic(f.path, data, { mkdirs: true });
             rec.wrote(f.path, { type: 'file', size, sha256: f.beforeSha ?? '' });
           } else {
@@ -515,4 +520,3 @@ export function createContentSnapshotsService(deps: {
   };
 }
 export type ContentSnapshotsService = ReturnType<typeof createContentSnapshotsService>;
-export type ContentSnapshotRecorder = Awaited<ReturnType<ContentSnapshotsService['begin']>> & ChangeRecorder;

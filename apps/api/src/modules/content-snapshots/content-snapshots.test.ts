@@ -150,6 +150,11 @@ describe('restore of a file save', () => {
       },
     ]);
     expect(p.items[0].now.sha256).toBe(p.items[0].written.sha256);
+    // The bytes kept in the database are sealed with the app key, never stored as they were.
+    const sealed = (await t.c.repos.contentSnapshots.content(id, 0))!.toString();
+    expect(sealed).toMatch(/^v1:/);
+    expect(sealed).not.toContain('before');
+    expect(sealed).not.toContain(Buffer.from('<h1>before</h1>').toString('base64'));
 
     const res = await restore(id);
     expect(res.statusCode, res.body).toBe(200);
