@@ -24,6 +24,20 @@ export type ChangeRecorder = {
   wrote(path: string, after: WrittenState): void;
 };
 
+/** A pass-through that counts and hashes (SHA-256) what flows through it: what a change wrote, for its snapshot. */
+export function hashingStream() {
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      bytes += chunk.length;
+      hash.update(chunk);
+      cb(null, chunk);
+    },
+  });
+  return { stream, done: () => ({ bytes, sha256: hash.digest('hex') }) };
+}
+
 export const COPY_FILE_ATTEMPTS = 3;
 /** At most this many failures are listed by name; the counts say how many files made it. */
 export const COPY_MAX_LISTED_FAILURES = 1000;
@@ -105,28 +119,19 @@ export async function copyTree(
     await report(f.path);
     await opts.recorder?.keep(f.path, 'file');
     let lastError = '';
-    let copied = 0;
-    let hash = crypto.createHash('sha256');
+    let counter = hashingStream();
     for (let attempt = 1; attempt <= COPY_FILE_ATTEMPTS; attempt++) {
-      copied = 0;
-      hash = crypto.createHash('sha256');
+      counter = hashingStream();
       try {
         const { stream } = await from.readStream(f.path);
-        const counter = new Transform({
-          transform(chunk: Buffer, _enc, cb) {
-            copied += chunk.length;
-            hash.update(chunk);
-            cb(null, chunk);
-          },
-        });
         const onAbort = () => {
           stream.destroy(opts.signal.reason as Error);
-          counter.destroy(opts.signal.reason as Error);
+          counter.stream.destroy(opts.signal.reason as Error);
         };
         opts.signal.addEventListener('abort', onAbort, { once: true });
-        stream.once('error', (err) => counter.destroy(err));
+        stream.once('error', (err) => counter.stream.destroy(err));
         try {
-          await to.writeAtomic(f.path, stream.pipe(counter), { mkdirs: true });
+          await to.writeAtomic(f.path, stream.pipe(counter.stream), { mkdirs: true });
         } finally {
           opts.signal.removeEventListener('abort', onAbort);
           stream.destroy();
@@ -144,8 +149,9 @@ export async function copyTree(
       if (summary.failed.length < COPY_MAX_LISTED_FAILURES) summary.failed.push({ path: f.path, error: lastError });
     } else {
       summary.files++;
-      summary.bytes += copied;
-      opts.recorder?.wrote(f.path, { type: 'file', size: copied, sha256: hash.digest('hex') });
+      const { bytes, sha256 } = counter.done();
+      summary.bytes += bytes;
+      opts.recorder?.wrote(f.path, { type: 'file', size: bytes, sha256 });
     }
   }
   await report('');

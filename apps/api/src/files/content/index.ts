@@ -11,6 +11,7 @@ export {
 } from './content-fs.ts';
 export {
   copyTree,
+  hashingStream,
   linkTally,
   COPY_FILE_ATTEMPTS,
   COPY_MAX_LISTED_FAILURES,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ContentFileItem, ContentFilesDir } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { ValidationError } from '../../http/errors.ts';
@@ -9,6 +9,7 @@ import {
   PayloadTooLargeError,
   clientSegments,
   domainDirName,
+  hashingStream,
   openDomainContentFs,
   type ContentFs,
 } from '../../files/content/index.ts';
@@ -213,26 +214,20 @@ export function createContentFilesService(deps: {
           }
           const clientPath = path.posix.join('/', ...base, ...rel);
           await snap?.keep(clientPath);
-          const hash = crypto.createHash('sha256');
-          const hashed = new Transform({
-            transform(chunk: Buffer, _enc, cb) {
-              hash.update(chunk);
-              cb(null, chunk);
-            },
-          });
-          part.stream.once('error', (err) => hashed.destroy(err));
+          const hashed = hashingStream();
+          part.stream.once('error', (err) => hashed.stream.destroy(err));
           const size = await files
-            .writeAtomic(clientPath, part.stream.pipe(hashed), {
+            .writeAtomic(clientPath, part.stream.pipe(hashed.stream), {
               maxBytes: limits.maxFileBytes,
               label: `"${rel.join('/')}"`,
             })
             .catch((err: unknown) => {
               // The rest of this part is drained, so the request's next parts (and its end) still arrive.
-              part.stream.unpipe(hashed);
+              part.stream.unpipe(hashed.stream);
               part.stream.resume();
               throw err;
             });
-          snap?.wrote(clientPath, { type: 'file', size, sha256: hash.digest('hex') });
+          snap?.wrote(clientPath, { type: 'file', size, sha256: hashed.done().sha256 });
           written.push({ path: clientPath, size });
         }
       } finally {

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import {
   CONTENT_SNAPSHOT_MESSAGES as M,
   type ContentFileState,
@@ -16,6 +15,7 @@ import type { SshPool, SshTarget } from '../../files/ssh/index.ts';
 import {
   clientSegments,
   domainDirPath,
+  hashingStream,
   normaliseRoot,
   openContentFs,
   type ContentFs,
@@ -68,20 +68,6 @@ const rel = (p: string) => clientSegments(p).join('/');
 const NOTHING: ContentFileState = { exists: false, type: null, size: null, sha256: null, mtime: null };
 /** Expired snapshots pruned per new snapshot: a cheap, bounded sweep. */
 const PRUNE_BATCH = 20;
-
-/** A stream that hashes and counts what passes through it. */
-function hashing() {
-  const hash = crypto.createHash('sha256');
-  let bytes = 0;
-  const stream = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      bytes += chunk.length;
-      hash.update(chunk);
-      cb(null, chunk);
-    },
-  });
-  return { stream, done: () => ({ sha: hash.digest('hex'), bytes }) };
-}
 
 /**
  * Content snapshots (issue 44, decision 078): before a change, the files it will change are kept (small ones in the
@@ -197,14 +183,14 @@ export function createContentSnapshotsService(deps: {
         } else {
           const out = await toServer(s);
           const { stream } = await s.fs.readStream(p);
-          const h = hashing();
+          const h = hashingStream();
           stream.once('error', (err) => h.stream.destroy(err));
           await out.writeAtomic(`/${e.seq}`, stream.pipe(h.stream), {
             mkdirs: false,
             maxBytes: limits.snapshotBytes - kept,
             label: `The snapshot of ${p}`,
           });
-          const { sha, bytes } = h.done();
+          const { sha256: sha, bytes } = h.done();
           e.beforeSha = sha;
           e.beforeSize = bytes;
         }
