@@ -72,16 +72,20 @@ export const ContentRestorePreviewSchema = z.object({
 });
 export type ContentRestorePreview = z.infer<typeof ContentRestorePreviewSchema>;
 
-export const ContentRestoreInputSchema = z
-  .object({
-    /** Paths changed since that are restored anyway (ticked by the operator). */
-    force: z
-      .array(z.string().max(CONTENT_PATH_MAX, `A path can be at most ${CONTENT_PATH_MAX} characters`))
-      .max(20_000, 'At most 20000 paths can be ticked')
-      .optional()
-      .default([]),
-  })
-  .strict();
+/** No body at all is a restore with nothing ticked. */
+export const ContentRestoreInputSchema = z.preprocess(
+  (v) => v ?? {},
+  z
+    .object({
+      /** Paths changed since that are restored anyway (ticked by the operator). */
+      force: z
+        .array(z.string().max(CONTENT_PATH_MAX, `A path can be at most ${CONTENT_PATH_MAX} characters`))
+        .max(20_000, 'At most 20000 paths can be ticked')
+        .optional()
+        .default([]),
+    })
+    .strict(),
+);
 export type ContentRestoreInput = z.infer<typeof ContentRestoreInputSchema>;
 
 export const ContentRestoreResultSchema = z.object({

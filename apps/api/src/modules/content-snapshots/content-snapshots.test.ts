@@ -156,7 +156,16 @@ describe('restore of a file save', () => {
     expect(sealed).not.toContain('before');
     expect(sealed).not.toContain(Buffer.from('<h1>before</h1>').toString('base64'));
 
-    const res = await restore(id);
+    // A body that is not { force } is refused with the field named; nothing is written.
+    const bad = await call('POST', `/api/content-snapshots/${id}/restore`, { force: 'index.html', extra: 1 });
+    expect(bad.statusCode).toBe(400);
+    expect(await readBack(d.id, '/index.html')).toBe('<h1>after</h1>');
+    // No body at all is a restore with nothing ticked.
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/content-snapshots/${id}/restore`,
+      headers: { authorization: h },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ restored: ['/index.html'], left: [], failed: [] });
     expect(await readBack(d.id, '/index.html')).toBe('<h1>before</h1>');
