@@ -49,6 +49,7 @@ import { registrarRoutes } from './modules/domain-registrators/registrar.routes.
 import { yandexWebmasterRoutes } from './modules/yandex-webmaster/yandex-webmaster.routes.ts';
 import { googleSearchRoutes } from './modules/google-search/google-search.routes.ts';
 import { contentFilesRoutes } from './modules/content-files/content-files.routes.ts';
+import { contentSnapshotsRoutes } from './modules/content-snapshots/content-snapshots.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
@@ -220,6 +221,7 @@ export async function buildApp(
   await app.register(yandexWebmasterRoutes(c.services.yandexWebmaster));
   await app.register(googleSearchRoutes(c.services.googleSearch));
   await app.register(contentFilesRoutes(c.services.contentFiles, c.services.contentFiles.limits));
+  await app.register(contentSnapshotsRoutes(c.services.contentSnapshots));
   await app.register(dashboardRoutes(c.services.dashboard));
   await app.register(searchRoutes(c.services.search));
   await app.register(fleetRoutes(c.services.fleet));

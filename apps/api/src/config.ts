@@ -130,6 +130,13 @@ const ConfigSchema = z.object({
   CONTENT_UPLOAD_MAX_FILE_MB: z.coerce.number().positive().max(100_000).default(512),
   CONTENT_UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(1000),
   CONTENT_EDIT_MAX_KB: z.coerce.number().int().min(1).max(100_000).default(5120),
+  // Content snapshots (decision 078): a change's files up to this size are kept in the database, larger ones in a
+  // directory next to the domain directories on its server, up to a snapshot's and a server's bound; kept this long.
+  CONTENT_SNAPSHOT_DB_KB: z.coerce.number().int().min(0).max(100_000).default(256),
+  CONTENT_SNAPSHOT_MAX_MB: z.coerce.number().positive().max(1_000_000).default(512),
+  CONTENT_SNAPSHOT_SERVER_MB: z.coerce.number().positive().max(10_000_000).default(2048),
+  CONTENT_SNAPSHOT_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(20_000),
+  CONTENT_SNAPSHOT_DAYS: z.coerce.number().positive().max(3650).default(14),
   DEMO: boolish,
   // /api/docs (the OpenAPI document lists every route): public when true; otherwise for signed-in callers.
   // Unset: public only in the demo.

@@ -99,6 +99,8 @@ import { createLaunchesRepository } from './modules/launches/launches.repository
 import { createLaunchesService, type LaunchesService } from './modules/launches/launches.service.ts';
 import { createImportsService, type ImportsService } from './modules/imports/imports.service.ts';
 import { createContentFilesService } from './modules/content-files/content-files.service.ts';
+import { createContentSnapshotsRepository } from './modules/content-snapshots/content-snapshots.repository.ts';
+import { createContentSnapshotsService } from './modules/content-snapshots/content-snapshots.service.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createSearchRepository } from './modules/search/search.repository.ts';
@@ -183,6 +185,7 @@ export async function createContainer(
     yandexWebmaster: createYandexWebmasterRepository(db),
     googleSearch: createGoogleSearchRepository(db),
     indexNow: createIndexNowRepository(db),
+    contentSnapshots: createContentSnapshotsRepository(db),
     dashboard: createDashboardRepository(db),
     search: createSearchRepository(db),
     fleet: createFleetRepository(db),
@@ -419,6 +422,26 @@ export async function createContainer(
     servers: services.servers,
     audit,
   });
+  // Content snapshots (decision 078): what a content change replaces is kept, so Restore can put it back.
+  const contentSnapshots = createContentSnapshotsService({
+    repo: repos.contentSnapshots,
+    ssh,
+    domainsRepo: repos.domains,
+    serversRepo: repos.servers,
+    servers: services.servers,
+    audit,
+    secrets,
+    limits: {
+      dbBytes: config.CONTENT_SNAPSHOT_DB_KB * 1024,
+      // One snapshot never holds more than its server may keep in all.
+      snapshotBytes: Math.floor(
+        Math.min(config.CONTENT_SNAPSHOT_MAX_MB, config.CONTENT_SNAPSHOT_SERVER_MB) * 1024 * 1024,
+      ),
+      serverBytes: Math.floor(config.CONTENT_SNAPSHOT_SERVER_MB * 1024 * 1024),
+      maxFiles: config.CONTENT_SNAPSHOT_MAX_FILES,
+      keepMs: config.CONTENT_SNAPSHOT_DAYS * 86_400_000,
+    },
+  });
   // The job registry names every kind; the engine runs them (in this process when JOB_WORKERS is on).
   const siteDeps = {
     ssh,
@@ -427,6 +450,8 @@ export async function createContainer(
     servers: services.servers,
     domains: services.domains,
     cloudFlare,
+    snapshots: contentSnapshots,
+    audit,
   };
   // IndexNow after content jobs, sitemaps and launches, for the brands that turn it on (decision 075).
   const indexNow = createIndexNowService({
@@ -606,6 +631,7 @@ export async function createContainer(
     domains: services.domains,
     servers: services.servers,
     audit,
+    snapshots: contentSnapshots,
     limits: {
       maxFileBytes: Math.floor(config.CONTENT_UPLOAD_MAX_FILE_MB * 1024 * 1024),
       maxFiles: config.CONTENT_UPLOAD_MAX_FILES,
@@ -787,6 +813,7 @@ export async function createContainer(
       jobs,
       registrar,
       contentFiles,
+      contentSnapshots,
       parsing,
       fleet,
       fleetState,

@@ -82,6 +82,14 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   cancel_launch_batch: 'cancelled',
   retry_launch_batch: 'retried the failed names of',
   confirm_launch_batch: 'confirmed the waiting registrations of',
+  content_files_create_domain_dir: 'created the content directory of',
+  content_files_save: 'saved a content file of',
+  content_files_rename: 'renamed a content file of',
+  content_files_remove: 'removed content files of',
+  content_files_create_dir: 'created a content folder of',
+  content_files_upload: 'uploaded content files to',
+  content_files_copy: 'copied content files onto',
+  content_files_restore: 'restored content files of',
 };
 
 /** Each entity of the audit trail as a noun (singular), and what the audit screen's filter calls it. */

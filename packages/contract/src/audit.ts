@@ -21,7 +21,12 @@ export const AuditEntrySchema = z.object({
   /** The entry as a sentence, from the one label table (audit-labels.ts). */
   sentence: z.string(),
   /** Whether "Revert" is offered on the entry, and why not where it is not (fleet.ts `auditRevertOf`). */
-  revert: z.object({ possible: z.boolean(), reason: z.string().nullable() }),
+  revert: z.object({
+    possible: z.boolean(),
+    reason: z.string().nullable(),
+    /** A content change: "Restore" previews and restores this snapshot (content-snapshots.ts). */
+    snapshotId: z.string().optional(),
+  }),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 

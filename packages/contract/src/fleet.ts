@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contentRestoreOf } from './content-snapshots.ts';
 import { plural } from './outcomes.ts';
 import { FLEET_IDS_MAX } from './constants.ts';
 import { IdSchema, ListQuerySchema } from './common.ts';
@@ -425,8 +426,12 @@ export function auditRevertOf(e: {
 }): {
   possible: boolean;
   reason: string | null;
+  snapshotId?: string;
 } {
   if (e.entity !== 'domains') return { possible: false, reason: null };
+  // A content change is restored from its snapshot (content-snapshots.ts), not planned as a fleet revert.
+  const content = contentRestoreOf(e);
+  if (content) return content;
   const never = AUDIT_NOT_REVERTIBLE[e.action];
   if (never) return { possible: false, reason: never };
   if (!(e.action in AUDIT_REVERTIBLE)) return { possible: false, reason: null };

@@ -30,6 +30,7 @@ export * from './registrar.ts';
 export * from './yandex-webmaster.ts';
 export * from './google-search.ts';
 export * from './content-files.ts';
+export * from './content-snapshots.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';
 export * from './fleet-state.ts';

@@ -686,6 +686,7 @@ export interface paths {
                                     revert: {
                                         possible: boolean;
                                         reason: string | null;
+                                        snapshotId?: string;
                                     };
                                     sentence: string;
                                     tokenName: string | null;
@@ -1346,6 +1347,156 @@ export interface paths {
                             data: {
                                 field: string;
                                 value: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content-snapshots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                action: string;
+                                bytes: number;
+                                counts: {
+                                    changed: number;
+                                    restore: number;
+                                    same: number;
+                                };
+                                createdAt: string;
+                                /** Format: uuid */
+                                domainId: string | null;
+                                domainName: string;
+                                expiresAt: string;
+                                files: number;
+                                items: {
+                                    before: {
+                                        exists: boolean;
+                                        mtime: number | null;
+                                        sha256: string | null;
+                                        size: number | null;
+                                        /** @enum {string|null} */
+                                        type: "file" | "directory" | null;
+                                    };
+                                    /** @enum {string} */
+                                    does: "write" | "remove" | "mkdir" | "rmdir";
+                                    now: {
+                                        exists: boolean;
+                                        mtime: number | null;
+                                        sha256: string | null;
+                                        size: number | null;
+                                        /** @enum {string|null} */
+                                        type: "file" | "directory" | null;
+                                    };
+                                    path: string;
+                                    /** @enum {string} */
+                                    status: "restore" | "same" | "changed";
+                                    written: {
+                                        exists: boolean;
+                                        mtime: number | null;
+                                        sha256: string | null;
+                                        size: number | null;
+                                        /** @enum {string|null} */
+                                        type: "file" | "directory" | null;
+                                    };
+                                }[];
+                                reason: string | null;
+                                restorable: boolean;
+                                /** @enum {string} */
+                                storage: "db" | "server";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content-snapshots/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default [] */
+                        force?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                failed: {
+                                    error: string;
+                                    path: string;
+                                }[];
+                                left: {
+                                    path: string;
+                                    reason: string;
+                                }[];
+                                restored: string[];
+                                same: number;
+                                /** Format: uuid */
+                                snapshotId: string | null;
+                                snapshotSkipped: string | null;
                             };
                         };
                     };

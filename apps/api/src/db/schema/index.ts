@@ -20,3 +20,4 @@ export * from './launches.ts';
 export * from './traffic.ts';
 export * from './indexnow.ts';
 export * from './google-search.ts';
+export * from './content-snapshots.ts';

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
 import { ConflictError } from '../../http/errors.ts';
 import type { ContentFs, WalkEntry } from './content-fs.ts';
@@ -14,6 +15,28 @@ export type CopySummary = {
   /** Symbolic links left out (they may lead outside the directory), named up to SKIPPED_LINKS_LISTED. */
   skippedLinks?: SkippedLinks;
 };
+
+/** What a change left at a path: a file (its size and SHA-256), a directory, or nothing (removed). */
+export type WrittenState = { type: 'file'; size: number; sha256: string } | { type: 'directory' } | { type: 'removed' };
+/** Told of each path before a change touches it and after it did (content snapshots, decision 078). */
+export type ChangeRecorder = {
+  keep(path: string, type: 'file' | 'directory'): Promise<void>;
+  wrote(path: string, after: WrittenState): void;
+};
+
+/** A pass-through that counts and hashes (SHA-256) what flows through it: what a change wrote, for its snapshot. */
+export function hashingStream() {
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      bytes += chunk.length;
+      hash.update(chunk);
+      cb(null, chunk);
+    },
+  });
+  return { stream, done: () => ({ bytes, sha256: hash.digest('hex') }) };
+}
 
 export const COPY_FILE_ATTEMPTS = 3;
 /** At most this many failures are listed by name; the counts say how many files made it. */
@@ -54,7 +77,13 @@ export function linkTally() {
 export async function copyTree(
   from: ContentFs,
   to: ContentFs,
-  opts: { signal: AbortSignal; onProgress: (p: CopyProgress) => Promise<void>; retryDelayMs?: number },
+  opts: {
+    signal: AbortSignal;
+    onProgress: (p: CopyProgress) => Promise<void>;
+    retryDelayMs?: number;
+    /** Keeps what each path held before the copy changes it (a snapshot, for Restore). */
+    recorder?: ChangeRecorder;
+  },
 ): Promise<CopySummary> {
   const entries: WalkEntry[] = [];
   const links = linkTally();
@@ -80,32 +109,29 @@ export async function copyTree(
   }
   for (const d of dirs) {
     opts.signal.throwIfAborted();
+    await opts.recorder?.keep(d.path, 'directory');
     await to.mkdirp(d.path);
+    opts.recorder?.wrote(d.path, { type: 'directory' });
     summary.directories++;
   }
   for (const f of files) {
     opts.signal.throwIfAborted();
     await report(f.path);
+    await opts.recorder?.keep(f.path, 'file');
     let lastError = '';
-    let copied = 0;
+    let counter = hashingStream();
     for (let attempt = 1; attempt <= COPY_FILE_ATTEMPTS; attempt++) {
-      copied = 0;
+      counter = hashingStream();
       try {
         const { stream } = await from.readStream(f.path);
-        const counter = new Transform({
-          transform(chunk: Buffer, _enc, cb) {
-            copied += chunk.length;
-            cb(null, chunk);
-          },
-        });
         const onAbort = () => {
           stream.destroy(opts.signal.reason as Error);
-          counter.destroy(opts.signal.reason as Error);
+          counter.stream.destroy(opts.signal.reason as Error);
         };
         opts.signal.addEventListener('abort', onAbort, { once: true });
-        stream.once('error', (err) => counter.destroy(err));
+        stream.once('error', (err) => counter.stream.destroy(err));
         try {
-          await to.writeAtomic(f.path, stream.pipe(counter), { mkdirs: true });
+          await to.writeAtomic(f.path, stream.pipe(counter.stream), { mkdirs: true });
         } finally {
           opts.signal.removeEventListener('abort', onAbort);
           stream.destroy();
@@ -123,7 +149,9 @@ export async function copyTree(
       if (summary.failed.length < COPY_MAX_LISTED_FAILURES) summary.failed.push({ path: f.path, error: lastError });
     } else {
       summary.files++;
-      summary.bytes += copied;
+      const { bytes, sha256 } = counter.done();
+      summary.bytes += bytes;
+      opts.recorder?.wrote(f.path, { type: 'file', size: bytes, sha256 });
     }
   }
   await report('');

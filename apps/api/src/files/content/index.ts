@@ -11,12 +11,15 @@ export {
 } from './content-fs.ts';
 export {
   copyTree,
+  hashingStream,
   linkTally,
   COPY_FILE_ATTEMPTS,
   COPY_MAX_LISTED_FAILURES,
   SKIPPED_LINKS_LISTED,
   type CopyProgress,
   type CopySummary,
+  type ChangeRecorder,
+  type WrittenState,
   type SkippedLinks,
 } from './content-tree.ts';
 export {

@@ -3,7 +3,7 @@ import { IdSchema } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError } from '../../http/errors.ts';
 import { PermanentJobError, defineJob, type JobContext } from '../registry.ts';
-import { copyTree } from '../../files/content/index.ts';
+import { copyTree, type CopySummary } from '../../files/content/index.ts';
 import {
   domainDirOf,
   generateSitemap,
@@ -46,23 +46,48 @@ export const generateSitemapJob = (deps: DomainJobDeps) =>
     },
   });
 
-/** Copy content files: the whole tree to the target domain's directory, file by file, streamed. */
+/**
+ * Copy content files: the whole tree to the target domain's directory, file by file, streamed. What it replaces on
+ * the target is kept in a snapshot, and the copy is audited on the target, so Restore can put it back (decision 078).
+ */
 async function copyFiles(deps: DomainJobDeps, ctx: JobContext<unknown>, fromId: string, toId: string) {
   const [from, to] = [await domainDirOf(deps, fromId), await domainDirOf(deps, toId)];
   await requireDir(from);
-  const summary = await copyTree(from.fs, to.fs, {
-    signal: ctx.signal,
-    onProgress: (p) =>
-      ctx.progress({
-        done: p.files,
-        total: p.filesTotal,
-        unit: 'files',
-        bytesDone: p.bytes,
-        bytesTotal: p.bytesTotal,
-        step: 'files',
-        message: p.current ? `Copying ${p.current}` : 'Done',
-      }),
-  });
+  const recorder = await deps.snapshots?.begin(toId, 'copy');
+  let summary: CopySummary | null = null;
+  try {
+    summary = await copyTree(from.fs, to.fs, {
+      recorder,
+      signal: ctx.signal,
+      onProgress: (p) =>
+        ctx.progress({
+          done: p.files,
+          total: p.filesTotal,
+          unit: 'files',
+          bytesDone: p.bytes,
+          bytesTotal: p.bytesTotal,
+          step: 'files',
+          message: p.current ? `Copying ${p.current}` : 'Done',
+        }),
+    });
+  } finally {
+    // Audited on the target even when the copy stopped part way: what it wrote is restorable all the same.
+    const snapshot = await recorder?.finish();
+    if (snapshot && deps.audit && ('snapshot' in snapshot || (summary?.files ?? 0) > 0)) {
+      await deps.audit.record(jobActor(ctx), {
+        action: 'content_files_copy',
+        entity: 'domains',
+        entityId: toId,
+        details: {
+          domainName: to.domainName,
+          from: from.domainName,
+          jobNo: ctx.previous.jobNo,
+          ...(summary ? { files: summary.files, failed: summary.failedCount } : { outcome: 'stopped' }),
+          ...snapshot,
+        },
+      });
+    }
+  }
   // Every file failed: nothing was copied, and the job says why rather than "completed".
   const first = summary.failed[0];
   if (summary.files === 0 && first)

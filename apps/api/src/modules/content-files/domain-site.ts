@@ -9,6 +9,8 @@ import type { DomainsService } from '../domains/domains.service.ts';
 import type { ServersRepository } from '../servers/servers.repository.ts';
 import type { ServersService } from '../servers/servers.service.ts';
 import type { IndexNowService } from '../indexnow/indexnow.service.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { ContentSnapshotsService } from '../content-snapshots/content-snapshots.service.ts';
 import { NO_HTML_FILES, urlOf, writeSitemaps, type SitemapUrl } from './sitemap-writer.ts';
 
 /** The file a parse keeps in a directory while it writes there (a launch's site stage knows it as its own). */
@@ -23,6 +25,9 @@ export type DomainJobDeps = {
   cloudFlare: Pick<CloudFlareService, 'createZone' | 'linkZone' | 'updateFirewallRules'>;
   /** Tells IndexNow of a domain's changed pages after a job (decision 075); absent, nothing is sent. */
   indexNow?: Pick<IndexNowService, 'afterChange'>;
+  /** Keeps what a copy replaces on its target, for Restore (decision 078); absent, nothing is kept. */
+  snapshots?: Pick<ContentSnapshotsService, 'begin'>;
+  audit?: Pick<AuditService, 'record'>;
 };
 
 const HTML = /\.html?$/i;

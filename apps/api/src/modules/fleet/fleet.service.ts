@@ -8,6 +8,7 @@ import {
   FleetActionSchema,
   auditRevertOf,
   DOMAIN_FIELDS_REVERTIBLE,
+  CONTENT_SNAPSHOT_MESSAGES,
   describeFleetAction,
   stateText,
   planStateOf,
@@ -747,6 +748,8 @@ export function createFleetService(
       const e = await audit.find(auditId);
       if (!e) throw new NotFoundError(FLEET_REVERT_MESSAGES.auditNotFound);
       const r = auditRevertOf(e);
+      if (r.snapshotId)
+        throw new ConflictError(CONTENT_SNAPSHOT_MESSAGES.useRestore, undefined, 'fleet_not_revertible');
       if (!r.possible)
         throw new ConflictError(r.reason ?? FLEET_REVERT_MESSAGES.notAChange, undefined, 'fleet_not_revertible');
       const [d] = await repo.domainsByIds(e.entityId ? [e.entityId] : []);

@@ -1,12 +1,14 @@
+import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
-import { REDACTED, type AuditEntry } from '@fleetdesk/contract';
+import { CONTENT_RESTORABLE_ACTIONS, REDACTED, type AuditEntry } from '@fleetdesk/contract';
 import { useNavigate } from 'react-router';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import { fleetPlanPath, useRevert } from '../fleet/fleet-api.ts';
+import { RestorePanel } from '../content-snapshots/restore-panel.tsx';
 
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-body-secondary">—</span>;
@@ -18,21 +20,34 @@ function Value({ value }: { value: unknown }) {
   return <code className="text-break">{JSON.stringify(value)}</code>;
 }
 
-/** One entry: its before/after diff field by field, and its details. Secrets arrive redacted. */
+/**
+ * One entry: its before/after diff field by field, and its details. Secrets arrive redacted. A revertible change
+ * offers "Revert" (a fleet plan); a content change "Restore", previewed here file by file (decision 078).
+ */
 export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; onHide: () => void }) {
+  const [restoring, setRestoring] = useState<string | null>(null);
+  const hide = () => {
+    setRestoring(null);
+    onHide();
+  };
   const revert = useRevert();
   const navigate = useNavigate();
   const dialogs = useDialogs();
   const diff = Object.entries(entry?.diff ?? {});
   const details = Object.entries(entry?.details ?? {});
   return (
-    <Modal show={Boolean(entry)} onHide={onHide} size="lg" centered scrollable aria-labelledby="audit-entry-title">
+    <Modal show={Boolean(entry)} onHide={hide} size="lg" centered scrollable aria-labelledby="audit-entry-title">
       <Modal.Header closeButton>
         <Modal.Title as="h2" className="h5" id="audit-entry-title">
           {entry && `${entry.sentence} (№ ${entry.auditNo})`}
         </Modal.Title>
       </Modal.Header>
-      {entry && (
+      {entry && restoring && (
+        <Modal.Body>
+          <RestorePanel snapshotId={restoring} onBack={() => setRestoring(null)} />
+        </Modal.Body>
+      )}
+      {entry && !restoring && (
         <Modal.Body>
           <dl className="row mb-3">
             <dt className="col-sm-3">When</dt>
@@ -98,8 +113,18 @@ export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; o
         </Modal.Body>
       )}
       <Modal.Footer>
-        {/* Revert plans first (nothing changes until the plan is run), then opens the plan. */}
-        {entry?.revert.possible ? (
+        {/* Restore previews the files first; Revert plans first (nothing changes until the plan is run). */}
+        {entry?.revert.snapshotId ? (
+          !restoring && (
+            <Button
+              variant="outline-warning"
+              className="me-auto"
+              onClick={() => setRestoring(entry.revert.snapshotId!)}
+            >
+              Restore
+            </Button>
+          )
+        ) : entry?.revert.possible ? (
           <Button
             variant="outline-warning"
             className="me-auto"
@@ -122,11 +147,13 @@ export function AuditEntryModal({ entry, onHide }: { entry: AuditEntry | null; o
         ) : (
           entry?.revert.reason && (
             <span className="me-auto small text-body-secondary" data-testid="revert-reason">
-              Not revertible: {entry.revert.reason}
+              {/* A content change's reasons say "not restorable" themselves. */}
+              {CONTENT_RESTORABLE_ACTIONS.includes(entry.action) ? '' : 'Not revertible: '}
+              {entry.revert.reason}
             </span>
           )
         )}
-        <Button variant="secondary" onClick={onHide}>
+        <Button variant="secondary" onClick={hide}>
           Close
         </Button>
       </Modal.Footer>

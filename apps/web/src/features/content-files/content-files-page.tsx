@@ -8,6 +8,7 @@ import type { ContentFileItem, ContentFilesDir } from '@fleetdesk/contract';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
+import { historyPath } from '../../components/form-view.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useToasts } from '../../components/toasts.tsx';
 import { useForbiddenDialog } from '../../components/use-forbidden-dialog.ts';
@@ -86,6 +87,14 @@ export function ContentFilesPage() {
     <section>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
         <h1 className="h3 mb-0 me-auto">Edit Content Files</h1>
+        {/* The domain's history: each save, removal, upload or copy there offers Restore (decision 078). */}
+        <LinkButton
+          to={historyPath('domains', id)}
+          variant="outline-secondary"
+          title="The domain's changes; a content change's entry offers Restore"
+        >
+          History
+        </LinkButton>
         <LinkButton to={contentFilesPaths.domain(id)} variant="outline-secondary">
           Back to domain
         </LinkButton>
