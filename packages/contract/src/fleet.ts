@@ -70,7 +70,6 @@ export const FLEET_REVERT_MESSAGES = {
     purge_cache: 'A cache purge cannot be undone',
     create_zone: "A revert does not delete the zones the run created: delete a zone on its domain's page",
     health_fix: 'A health fix is not reverted: each check has its own fix',
-    waf_push: "A push does not keep the zone's rules it replaced, so they cannot be put back",
   } as Partial<Record<string, string>>,
   notRecorded: 'No value was recorded before this change (it predates undo): not revertible',
   changedSince: (what: string) => `Changed since: not reverted (${what})`,
@@ -388,6 +387,7 @@ export const AUDIT_REVERTIBLE: Record<string, string> = {
   cloudflare_set_ssl: 'the SSL mode',
   cloudflare_set_tls_1_3: 'TLS 1.3',
   cloudflare_set_redirect_rules: 'the redirect rules',
+  cloudflare_update_firewall_rules: 'a WAF push',
   update: "the domain's fields",
 };
 
@@ -411,7 +411,6 @@ export type DomainFieldRevertible = keyof typeof DOMAIN_FIELDS_REVERTIBLE;
 const AUDIT_NOT_REVERTIBLE: Record<string, string | undefined> = {
   cloudflare_purge_cache: FLEET_REVERT_MESSAGES.kind.purge_cache,
   cloudflare_create_zone: FLEET_REVERT_MESSAGES.kind.create_zone,
-  cloudflare_update_firewall_rules: FLEET_REVERT_MESSAGES.kind.waf_push,
 };
 
 /**

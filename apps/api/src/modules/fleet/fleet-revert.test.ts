@@ -404,6 +404,82 @@ describe('revert of an audited change', () => {
   );
 });
 
+describe('revert of a WAF push', () => {
+  /** The zone's custom rules as Cloudflare holds them: description and expression, in order. */
+  const wafOf = (zoneId: string) =>
+    (zone(zoneId).rulesets.get('http_request_firewall_custom')?.rules ?? []).map(
+      (r) => `${r.description ?? ''}: ${r.expression}`,
+    );
+  it(
+    "puts the console's rules back as they were, from the push's audit entry and from a fleet run; others' rules stay",
+    { timeout: 180_000 },
+    async () => {
+      const cloudId = await account();
+      const [d1, d2] = [await domain(cloudId), await domain(cloudId)];
+      const template = async (ip: string) =>
+        create('firewall-rules', {
+          name: unique('block'),
+          action: 'block',
+          expression: `(ip.src eq ${ip})`,
+          defaultPriority: 1,
+        });
+      const [a, b] = [await template('192.0.2.1'), await template('192.0.2.2')];
+      const setRules = async (id: string, ruleId: string) =>
+        expect(
+          (await call('POST', `/api/domains/${id}/firewall-rules`, { cloudFirewallRules: [{ ruleId, priority: 1 }] }))
+            .statusCode,
+        ).toBe(200);
+      const push = async (id: string) => {
+        const r = await call('POST', `/api/domains/${id}/cloud-flare/update-firewall-rules`);
+        expect(r.statusCode, r.body).toBe(200);
+      };
+
+      // A first push of template A, a rule someone else made by hand after it, then a push of template B.
+      await setRules(d1.id, a._id);
+      await push(d1.id);
+      const rs = zone(d1.zoneId).rulesets.get('http_request_firewall_custom')!;
+      rs.rules.push({
+        ...rs.rules[0]!,
+        id: 'f'.repeat(32),
+        ref: 'hand-made',
+        description: 'by hand',
+        expression: '(ip.src eq 198.51.100.9)',
+      });
+      const withA = wafOf(d1.zoneId);
+      await setRules(d1.id, b._id);
+      await push(d1.id);
+      expect(wafOf(d1.zoneId)).not.toEqual(withA);
+      const res = await call(
+        'GET',
+        `/api/audit-log?entity=domains&entityId=${d1.id}&action=cloudflare_update_firewall_rules`,
+      );
+      const entry = res.json().data.items[0] as { _id: string; revert: unknown };
+      expect(entry.revert).toEqual({ possible: true, reason: null });
+      const p = await planned(await call('POST', '/api/fleet/reverts', { auditId: entry._id }));
+      expect(p.description).toMatch(/\(a WAF push\)$/);
+      expect((await run(p._id)).run.done).toBe(1);
+      // Template A's rule is back in its place, and the hand-made rule was never touched.
+      expect(wafOf(d1.zoneId)).toEqual(withA);
+
+      // A fleet push over two domains, reverted: d2 had no rules of the console before it.
+      await setRules(d2.id, b._id);
+      const before2 = wafOf(d2.zoneId);
+      const fleetPush = await plan([d1.id, d2.id], { kind: 'waf_push' });
+      expect(fleetPush.revert).toMatchObject({ possible: false });
+      expect((await run(fleetPush._id)).run.done).toBe(2);
+      expect((await call('GET', `/api/fleet/plans/${fleetPush._id}`)).json().data.revert).toEqual({
+        possible: true,
+        reason: null,
+      });
+      const back = await revertOf(fleetPush._id);
+      expect(back.counts).toMatchObject({ total: 2, change: 2 });
+      expect((await run(back._id)).run.done).toBe(2);
+      expect(wafOf(d1.zoneId)).toEqual(withA);
+      expect(wafOf(d2.zoneId)).toEqual(before2);
+    },
+  );
+});
+
 describe('revert of a domain form change', () => {
   it(
     "the form's fields put back from the entry's diff; a field changed since is left alone unless ticked",

@@ -34,6 +34,8 @@ export type FleetDeps = {
     | 'setTls13'
     | 'firewallRulesState'
     | 'updateFirewallRules'
+    | 'pushFirewallRules'
+    | 'setOwnFirewallRules'
     | 'listDnsRecords'
     | 'changeDnsRecords'
     | 'getRedirectRules'
@@ -380,8 +382,8 @@ export function createFleetActions(deps: FleetDeps) {
         case 'waf_push': {
           const st = await cf.firewallRulesState(d, actor);
           if (st.matches) return already;
-          await cf.updateFirewallRules(d._id, actor);
-          return { status: 'done' };
+          const { undo } = await cf.pushFirewallRules(d._id, actor);
+          return { status: 'done', undo: [undo] };
         }
         case 'waf_set_push': {
           const rules = await domains.getFirewallRules(d._id);

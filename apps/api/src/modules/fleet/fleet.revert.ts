@@ -15,6 +15,7 @@ import { NotFoundError } from '../../http/errors.ts';
 import { contentKey } from './dns-template-diff.ts';
 import { ruleKey, rulesText, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
 import { dnsStateDiff } from './fleet.state.ts';
+import type { WafRule } from '../cloud-flare/cloud-flare.waf.ts';
 import { dnsUndo, fieldText, only, type FirewallPick, type UndoStep } from './fleet.undo.ts';
 
 /**
@@ -38,6 +39,11 @@ const recordsText = (rs: DnsRecord[]) => (rs.length ? rs.map(recText).join(', ')
 const firewallKey = (rs: { ruleId: string; priority: number }[]) => rs.map((r) => `${r.ruleId}:${r.priority}`).sort();
 const firewallText = (rs: FirewallPick[]) =>
   rs.length ? rs.map((r) => `${r.rule} (${r.priority})`).join(', ') : 'no templates';
+const wafKey = (r: WafRule) => `${r.ref}|${r.action}|${r.expression}|${r.enabled}`;
+const wafText = (rs: WafRule[]) =>
+  rs.length
+    ? rs.map((r) => `${r.description || r.ref} (${r.action}${r.enabled ? '' : ', off'})`).join(', ')
+    : 'no rules';
 const noId = (rules: RedirectRule[]) => rules.map(({ id: _id, ...r }) => r);
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -56,7 +62,7 @@ const stateOf = (r: Reading) => (same(r.now, r.wrote) ? 'revert' : same(r.now, r
 /** What a revert row's `seen` holds: each part as planning read it, and whether the row changed since the run. */
 export type RevertSeen = { now: unknown[]; texts: string[]; changedSince?: boolean; what?: string };
 
-const ZONE_AREAS = new Set(['ssl', 'tls13', 'dns', 'redirects', 'firewall']);
+const ZONE_AREAS = new Set(['ssl', 'tls13', 'dns', 'redirects', 'firewall', 'waf']);
 /** Lines of the Now / After columns. */
 const TEXT_LINES = 40;
 const lines = (xs: string[]) =>
@@ -66,6 +72,8 @@ const lines = (xs: string[]) =>
 
 export function createFleetRevertActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
+  const ownWafRules = async (d: Domain, actor: Actor): Promise<WafRule[]> =>
+    (await cf.firewallRulesState(d, actor)).ownWafRules;
 
   async function read(steps: UndoStep[], d: Domain, actor: Actor): Promise<{ reads: Reading[]; zone?: DnsRecord[] }> {
     let zone: DnsRecord[] | undefined;
@@ -176,6 +184,19 @@ export function createFleetRevertActions(deps: FleetDeps) {
           });
           break;
         }
+        case 'waf': {
+          const now = await ownWafRules(d, actor);
+          out.push({
+            subject: 'WAF rules in the zone',
+            now: now.map(wafKey),
+            nowText: wafText(now),
+            wrote: s.after.map(wafKey),
+            wroteText: wafText(s.after),
+            was: s.before.map(wafKey),
+            wasText: wafText(s.before),
+          });
+          break;
+        }
         case 'firewall': {
           const saved = (await domains.getFirewallRules(d._id)).map((r) => ({
             ruleId: r.ruleId,
@@ -263,6 +284,8 @@ export function createFleetRevertActions(deps: FleetDeps) {
         await cf.setRedirectRules(d._id, { rules: noId(s.before) }, actor);
         return { area: 'redirects', before: now, after: s.before };
       }
+      case 'waf':
+        return cf.setOwnFirewallRules(d._id, s.before, actor);
       case 'firewall': {
         const now = (await domains.getFirewallRules(d._id)).map((x) => ({
           ruleId: x.ruleId,

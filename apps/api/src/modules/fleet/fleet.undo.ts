@@ -1,4 +1,5 @@
 import type { DnsChangesResult, DnsRecord, DomainFieldRevertible, RedirectRule } from '@fleetdesk/contract';
+import type { WafUndo } from '../cloud-flare/cloud-flare.waf.ts';
 
 /**
  * What a fleet step changed, as it can be put back (issue 44, decision 076): the value before and the value the step
@@ -21,6 +22,8 @@ export type UndoStep =
   | { area: 'dns'; pairs: string[]; before: DnsRecord[]; after: DnsRecord[] }
   | { area: 'redirects'; before: RedirectRule[]; after: RedirectRule[] }
   | { area: 'firewall'; before: FirewallPick[]; after: FirewallPick[] }
+  /** The console's block of the zone's custom rules, around a push (the domain's saved templates are not touched). */
+  | WafUndo
   /** A domain an import created, with the fields as the import left them: removed if they still are. */
   | { area: 'created'; expect: Record<string, string | boolean | null> }
   /** The Cloudflare zone an import linked to a domain. */
