@@ -69,8 +69,9 @@ export const FLEET_REVERT_MESSAGES = {
   kind: {
     purge_cache: 'A cache purge cannot be undone',
     create_zone: "A revert does not delete the zones the run created: delete a zone on its domain's page",
-    health_fix: 'A health fix is not reverted: each check has its own fix',
   } as Partial<Record<string, string>>,
+  healthFixNoUndo:
+    'This fix cannot be put back (name servers set at the registrar, a Yandex verification): not revertible',
   notRecorded: 'No value was recorded before this change (it predates undo): not revertible',
   changedSince: (what: string) => `Changed since: not reverted (${what})`,
   onlyChangedSince: 'Only a row changed since the run can be ticked to revert it anyway',

@@ -480,6 +480,28 @@ describe('revert of a WAF push', () => {
   );
 });
 
+describe('revert of a health fix', () => {
+  it('"Fix all" of the SSL mode is reverted to what each zone had before the fix', async () => {
+    const cloudId = await account();
+    const [d1, d2] = [await domain(cloudId), await domain(cloudId)];
+    for (const d of [d1, d2]) {
+      const set = await call('PUT', `/api/domains/${d.id}/cloud-flare/settings/ssl`, { value: 'strict' });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    // Changed outside the console since: the check fails, expecting strict.
+    zone(d1.zoneId).settings.ssl.value = 'flexible';
+    zone(d2.zoneId).settings.ssl.value = 'off';
+    const fix = await plan([d1.id, d2.id], { kind: 'health_fix', check: 'cf_ssl' });
+    expect(fix.counts).toMatchObject({ total: 2, change: 2 });
+    expect((await run(fix._id)).run.done).toBe(2);
+    expect([zone(d1.zoneId).settings.ssl.value, zone(d2.zoneId).settings.ssl.value]).toEqual(['strict', 'strict']);
+    const back = await revertOf(fix._id);
+    expect(back.description).toBe(`Revert plan #${fix.planNo} (${fix.actionLabel})`);
+    expect((await run(back._id)).run.done).toBe(2);
+    expect([zone(d1.zoneId).settings.ssl.value, zone(d2.zoneId).settings.ssl.value]).toEqual(['flexible', 'off']);
+  });
+});
+
 describe('revert of a domain form change', () => {
   it(
     "the form's fields put back from the entry's diff; a field changed since is left alone unless ticked",

@@ -359,10 +359,11 @@ export function createFleetActions(deps: FleetDeps) {
         if (r.observed !== seen) return changed(seen, r.observed);
         const fixed = await health().applyFix(d._id, r, actor);
         // A fix made but awaiting the provider's own check reads as that; one that changed nothing is "same".
-        if (fixed.pending) return { status: fixed.changed === false ? 'same' : 'done', reason: fixed.pending };
+        const undo = fixed.undo ? { undo: fixed.undo } : {};
+        if (fixed.pending) return { status: fixed.changed === false ? 'same' : 'done', reason: fixed.pending, ...undo };
         // Changed at the provider, but the check fails for another reason: a change, said with why it still fails.
-        if (fixed.stillFailing) return { status: 'changed_failing', reason: fixed.stillFailing };
-        return { status: 'done' };
+        if (fixed.stillFailing) return { status: 'changed_failing', reason: fixed.stillFailing, ...undo };
+        return { status: 'done', ...undo };
       }
       const name = d.domainName;
       switch (a.kind) {

@@ -100,6 +100,8 @@ const runOf = (t: RunTally) => ({
 });
 /** A step not started: no longer pending when its turn came (cancelled meanwhile). */
 const UNCLAIMED = 'unclaimed';
+/** The health fixes that record what they changed (health.fix.ts); the others cannot be put back. */
+const HEALTH_FIXES_WITH_UNDO = new Set(['cf_ssl', 'cf_tls13', 'cf_waf']);
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 export function createFleetService(
@@ -737,7 +739,9 @@ export function createFleetService(
               ? FLEET_MESSAGES.domainGone
               : r.undo
                 ? null
-                : FLEET_REVERT_MESSAGES.notRecorded,
+                : action.kind === 'health_fix' && !HEALTH_FIXES_WITH_UNDO.has(action.check)
+                  ? FLEET_REVERT_MESSAGES.healthFixNoUndo
+                  : FLEET_REVERT_MESSAGES.notRecorded,
         })),
         actor,
       );

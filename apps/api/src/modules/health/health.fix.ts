@@ -14,11 +14,12 @@ import { ForbiddenError, ValidationError } from '../../http/errors.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
 import type { YandexWebmasterService } from '../yandex-webmaster/yandex-webmaster.service.ts';
+import type { UndoStep } from '../fleet/fleet.undo.ts';
 import type { CheckResult } from './health.checks.ts';
 
 export type FixDeps = {
   domains: { get(id: string): Promise<Domain> };
-  cloudFlare: Pick<CloudFlareService, 'setSsl' | 'setTls13' | 'updateFirewallRules'>;
+  cloudFlare: Pick<CloudFlareService, 'setSsl' | 'setTls13' | 'pushFirewallRules'>;
   registrar: Pick<RegistrarService, 'setNameServers'>;
   webmaster: Pick<YandexWebmasterService, 'verifyThroughDns' | 'verifyThroughFile'>;
 };
@@ -33,7 +34,13 @@ export function assertMayFix(check: string, actor: Actor) {
  * What a fix did: whether it changed anything at the provider and what (`made`: "SSL mode set to Full strict"), and
  * what it waits for when the provider completes it later.
  */
-export type FixApplied = { changed: boolean; made: string | null; pending: string | null };
+export type FixApplied = {
+  changed: boolean;
+  made: string | null;
+  pending: string | null;
+  /** What the fix changed, as a revert of its fleet run puts it back; absent where nothing can (name servers, Yandex). */
+  undo?: UndoStep[];
+};
 
 /**
  * Each fixable check's repair: the existing single-domain action (audited as it always is), given the value the
@@ -60,17 +67,22 @@ export function createHealthFixes(deps: FixDeps) {
           return made(`name servers set at the registrar to ${r.expected ?? "the zone's"}`);
         case 'cf_ssl': {
           const mode = oneOf<SslMode>(SSL_MODES, r.expected);
-          await deps.cloudFlare.setSsl(domainId, mode, actor);
-          return made(`SSL mode set to ${SSL_MODE_LABELS[mode]}`);
+          const before = r.observed ?? undefined;
+          await deps.cloudFlare.setSsl(domainId, mode, actor, { before });
+          const undo: UndoStep[] | undefined = before ? [{ area: 'ssl', before, after: mode }] : undefined;
+          return { ...made(`SSL mode set to ${SSL_MODE_LABELS[mode]}`), undo };
         }
         case 'cf_tls13': {
           const v = oneOf<Tls13Mode>(TLS_1_3_VALUES, r.expected);
-          await deps.cloudFlare.setTls13(domainId, v, actor);
-          return made(`TLS 1.3 set to ${TLS_1_3_LABELS[v]}`);
+          const before = r.observed ?? undefined;
+          await deps.cloudFlare.setTls13(domainId, v, actor, { before });
+          const undo: UndoStep[] | undefined = before ? [{ area: 'tls13', before, after: v }] : undefined;
+          return { ...made(`TLS 1.3 set to ${TLS_1_3_LABELS[v]}`), undo };
         }
-        case 'cf_waf':
-          await deps.cloudFlare.updateFirewallRules(domainId, actor);
-          return made("the domain's WAF rules pushed to Cloudflare");
+        case 'cf_waf': {
+          const { undo } = await deps.cloudFlare.pushFirewallRules(domainId, actor);
+          return { ...made("the domain's WAF rules pushed to Cloudflare"), undo: [undo] };
+        }
         case 'yandex_host': {
           // Through the zone's TXT record where the domain has a zone, else the verification file.
           const d = await deps.domains.get(domainId);

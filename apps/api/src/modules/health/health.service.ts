@@ -14,6 +14,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import type { UndoStep } from '../fleet/fleet.undo.ts';
 import { ALL_CHECKS, CHEAP_CHECKS, CLOUDFLARE_CALLS, type CheckResult, type HealthChecks } from './health.checks.ts';
 import { assertMayFix, type HealthFixes } from './health.fix.ts';
 import type { HealthRepository } from './health.repository.ts';
@@ -89,13 +90,14 @@ export function createHealthService(deps: {
     domainId: string,
     r: CheckResult,
     actor: Actor,
-  ): Promise<CheckResult & { pending?: string; changed?: boolean; stillFailing?: string }> => {
+  ): Promise<CheckResult & { pending?: string; changed?: boolean; stillFailing?: string; undo?: UndoStep[] }> => {
     const applied = await deps.fixes.apply(domainId, r, actor);
+    const undo = applied.undo ? { undo: applied.undo } : {};
     const after = await recheck(domainId, r.check);
     // Made, but the provider verifies later (the check reads what it read before the fix): that is what it reads,
     // not a failure that contradicts the change. A check that moved and fails for another reason is below.
     if (applied.pending && after.state !== 'ok' && after.observed === r.observed)
-      return { ...after, pending: applied.pending, changed: applied.changed };
+      return { ...after, pending: applied.pending, changed: applied.changed, ...undo };
     if (after.state === 'failing' || after.state === 'unknown') {
       const label = healthCheckOf(r.check)?.label ?? r.check;
       const why = after.reason ?? `${label} reads ${after.observed ?? 'nothing'}`;
@@ -104,14 +106,14 @@ export function createHealthService(deps: {
       if (applied.changed && applied.made) {
         const made = applied.made.charAt(0).toUpperCase() + applied.made.slice(1);
         const still = after.state === 'failing' ? 'still fails' : 'cannot be read';
-        return { ...after, changed: true, stillFailing: `Changed: ${made}; the check ${still}: ${why}` };
+        return { ...after, changed: true, stillFailing: `Changed: ${made}; the check ${still}: ${why}`, ...undo };
       }
       throw new Error(
         `Fixed through the console, but ${label} is still ${HEALTH_STATE_LABELS[after.state].toLowerCase()}` +
           `${after.reason ? `: ${after.reason}` : ''}`,
       );
     }
-    return after;
+    return { ...after, ...undo };
   };
 
   /** Runs the checks of one domain and stores them; false when the domain is gone. */
