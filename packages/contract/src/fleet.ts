@@ -70,6 +70,7 @@ export const FLEET_REVERT_MESSAGES = {
     purge_cache: 'A cache purge cannot be undone',
     create_zone: "A revert does not delete the zones the run created: delete a zone on its domain's page",
   } as Partial<Record<string, string>>,
+  nameTaken: (name: string) => `A domain named ${name} exists again: not put back`,
   healthFixNoUndo:
     'This fix cannot be put back (name servers set at the registrar, a Yandex verification): not revertible',
   notRecorded: 'No value was recorded before this change (it predates undo): not revertible',

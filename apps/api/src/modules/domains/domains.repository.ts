@@ -806,7 +806,11 @@ export function createDomainsRepository(db: Db) {
       const [r] = await ex.select().from(domains).where(eq(domains.id, id));
       return r;
     },
-    async insert(values: DomainWrite & { domainName: string; domainNameUnicode: string }, ex: Executor = db) {
+    /** A new domain; `id` only when one removed is put back under its own id (a revert, fleet.revert.ts). */
+    async insert(
+      values: DomainWrite & { domainName: string; domainNameUnicode: string; id?: string },
+      ex: Executor = db,
+    ) {
       const [r] = await ex.insert(domains).values(values).returning({ id: domains.id });
       return r!.id;
     },

@@ -11,6 +11,7 @@ import {
   type DomainListQuery,
 } from '@fleetdesk/contract';
 import type { Database, Executor, Tx } from '../../db/client.ts';
+import { isUniqueViolation, pgError } from '../../db/pg-errors.ts';
 import type { Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
@@ -210,6 +211,37 @@ export function createDomainsService(deps: {
         cloudZoneId: patch.cloudZoneId,
         cloudRulesetId: patch.cloudRulesetId,
       });
+      return crud.get(id);
+    },
+
+    /**
+     * Puts back a domain a revert removed, under its own id (its history stays its own), with the fields it had and
+     * its zone link; checked and audited as a creation. A name taken since is a 409 (the revert's row says so).
+     */
+    async restoreRemoved(
+      id: string,
+      input: DomainInput & { cloudZoneId?: string | null },
+      actor: Actor,
+    ): Promise<Domain> {
+      const { cloudZoneId, ...fields } = input;
+      await database.db
+        .transaction(async (tx) => {
+          await checkRefs(fields, tx);
+          await checkServer(fields.serverId, undefined, tx);
+          const write = toWrite(fields) as DomainWrite & { domainName: string; domainNameUnicode: string };
+          await repo.insert({ ...write, id, cloudZoneId: cloudZoneId ?? null }, tx);
+          const after = await repo.findRow(id, tx);
+          await audit.record(
+            actor,
+            { action: 'create', entity: 'domains', entityId: id, before: null, after: after && snapshotOf(after) },
+            tx,
+          );
+        })
+        .catch((err: unknown) => {
+          if (isUniqueViolation(err) && pgError(err)?.constraint === 'domains_domain_name_uq')
+            throw new ConflictError(DOMAIN_MESSAGES.duplicate, { domainName: DOMAIN_MESSAGES.duplicate });
+          throw err;
+        });
       return crud.get(id);
     },
 

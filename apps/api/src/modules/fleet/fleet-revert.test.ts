@@ -625,6 +625,32 @@ describe('revert of an import', () => {
       expect(await byName(names[2]!)).toBeTruthy();
       // The zones themselves stay at Cloudflare: a revert of an import changes the console only.
       for (const z of zones) expect(sim.state.zones.has(z.zoneId)).toBe(true);
+
+      // The revert is revertible: the removed domain comes back under its own id with its zone, the zone link too.
+      const removedId = rows.get(names[1]!)!.domainId!;
+      const redo = await revertOf(p._id);
+      expect(redo.counts).toMatchObject({ total: 2, change: 2 });
+      expect((await items(redo._id)).get(names[1]!)).toMatchObject({
+        outcome: 'change',
+        after: `Domain: ${names[1]}, put back as it was`,
+      });
+      expect((await run(redo._id)).run.done).toBe(2);
+      expect((await call('GET', `/api/domains/${removedId}`)).json().data).toMatchObject({
+        domainName: names[1],
+        cloudId: cloud._id,
+        cloudZoneId: zones[1]!.zoneId,
+      });
+      expect((await call('GET', `/api/domains/${linked._id}`)).json().data.cloudZoneId).toBe(zones[0]!.zoneId);
+      // And once more: removed again. A name taken meanwhile is a row that says so.
+      const again = await revertOf(redo._id);
+      expect((await run(again._id)).run.done).toBe(2);
+      expect(await byName(names[1]!)).toBeUndefined();
+      await create('domains', { domainName: names[1], status: 'active' });
+      const blocked = await revertOf(again._id);
+      expect((await items(blocked._id)).get(names[1]!)).toMatchObject({
+        outcome: 'refused',
+        reason: FLEET_REVERT_MESSAGES.nameTaken(names[1]!),
+      });
     },
   );
 });

@@ -45,7 +45,15 @@ export type FleetDeps = {
   >;
   domains: Pick<
     DomainsService,
-    'get' | 'getMany' | 'update' | 'remove' | 'setCloudZone' | 'getFirewallRules' | 'saveFirewallRules'
+    | 'get'
+    | 'getMany'
+    | 'update'
+    | 'remove'
+    | 'setCloudZone'
+    | 'getFirewallRules'
+    | 'saveFirewallRules'
+    | 'restoreRemoved'
+    | 'idsByNames'
   >;
   /** A health check read and fixed per domain ("Fix all"); wired after the health service exists. */
   health?: () => Pick<HealthService, 'readCheck' | 'recheck' | 'applyFix'>;

@@ -6,6 +6,7 @@ import {
   TLS_1_3_LABELS,
   type DnsRecord,
   type Domain,
+  type DomainInput,
   type RedirectRule,
   type SslMode,
   type Tls13Mode,
@@ -69,6 +70,40 @@ const lines = (xs: string[]) =>
   xs.length > TEXT_LINES
     ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n')
     : xs.join('\n');
+
+/** A domain's own fields and zone link as a removal keeps them, to put the domain back (`removed`). */
+const REMOVED_FIELDS = [
+  'domainName',
+  'status',
+  'serverId',
+  'brandId',
+  'cloudId',
+  'cloudZoneId',
+  'parserEnabled',
+  'isSinglePage',
+  'parserURL',
+  'parserProxyRegionId',
+  'redirectDomainName',
+  'isRestricted',
+  'domainRegistratorId',
+  'domainRegistratorExpirationDate',
+  'yandexWebmasterAccountId',
+] as const;
+const removedFields = (d: Domain) =>
+  Object.fromEntries(
+    REMOVED_FIELDS.map((k) => [k, ((d as unknown as Record<string, unknown>)[k] ?? null) as string | boolean | null]),
+  );
+
+/** What a domain put back holds, as an import's `created` step expects it: removed again if still so. */
+const createdExpect = (d: Domain): Record<string, string | boolean | null> => ({
+  status: d.status,
+  brandId: d.brandId ?? null,
+  serverId: d.serverId ?? null,
+  cloudId: d.cloudId ?? null,
+  cloudZoneId: d.cloudZoneId ?? null,
+  domainRegistratorId: d.domainRegistratorId ?? null,
+  yandexWebmasterAccountId: d.yandexWebmasterAccountId ?? null,
+});
 
 export function createFleetRevertActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
@@ -170,6 +205,18 @@ export function createFleetRevertActions(deps: FleetDeps) {
             wasText: s.before ?? 'none',
           });
           break;
+        case 'removed':
+          // Present again under its own id: nothing to put back.
+          out.push({
+            subject: 'Domain',
+            now: 'present',
+            nowText: 'present',
+            wrote: 'absent',
+            wroteText: 'removed',
+            was: 'present',
+            wasText: 'present',
+          });
+          break;
         case 'created': {
           const row = d as unknown as Record<string, unknown>;
           const moved = Object.keys(s.expect).filter((k) => !same(row[k], s.expect[k]));
@@ -234,8 +281,13 @@ export function createFleetRevertActions(deps: FleetDeps) {
       case 'tls13':
         await cf.setTls13(d._id, s.before as Tls13Mode, actor, { before: String(r.now) });
         return { area: 'tls13', before: String(r.now), after: s.before };
-      case 'created':
+      case 'created': {
+        const fields = removedFields(d);
         await domains.remove(d._id, actor);
+        return { area: 'removed', name: d.domainName, fields };
+      }
+      case 'removed':
+        // Only planned while the domain is absent (read() is not reached for it): see plan() and run().
         return null;
       case 'zone_link':
         await domains.setCloudZone(d._id, { cloudZoneId: s.before, cloudRulesetId: null }, actor);
@@ -317,9 +369,29 @@ export function createFleetRevertActions(deps: FleetDeps) {
     async plan(steps: UndoStep[], domainId: string, actor: Actor): Promise<PlanResult> {
       const d = await domains.get(domainId).catch((err: unknown) => {
         // A domain an import created and someone removed since: already as before the import.
-        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created')) return null;
+        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created' || s.area === 'removed'))
+          return null;
         throw err;
       });
+      const removed = steps.find((s) => s.area === 'removed');
+      if (!d && removed) {
+        const taken = (await domains.idsByNames([removed.name])).get(removed.name);
+        if (taken)
+          return {
+            outcome: 'refused',
+            before: 'Domain: removed',
+            after: `Domain: ${removed.name}`,
+            reason: FLEET_REVERT_MESSAGES.nameTaken(removed.name),
+            seen: { now: ['taken'], texts: ['taken'], changedSince: true, what: 'name taken' } satisfies RevertSeen,
+          };
+        return {
+          outcome: 'change',
+          before: 'Domain: removed',
+          after: `Domain: ${removed.name}, put back as it was`,
+          reason: null,
+          seen: { now: ['absent'], texts: ['removed'] } satisfies RevertSeen,
+        };
+      }
       if (!d) return { outcome: 'same', before: 'Domain: removed', after: 'Domain: removed', reason: null, seen: null };
       const missing = zoneMissing(steps, d);
       if (missing) return { outcome: 'refused', before: null, after: null, reason: missing, seen: null };
@@ -355,9 +427,23 @@ export function createFleetRevertActions(deps: FleetDeps) {
      */
     async run(steps: UndoStep[], domainId: string, seen: unknown, forced: boolean, actor: Actor): Promise<RunResult> {
       const d = await domains.get(domainId).catch((err: unknown) => {
-        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created')) return null;
+        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created' || s.area === 'removed'))
+          return null;
         throw err;
       });
+      const removed = steps.find((s) => s.area === 'removed');
+      if (!d && removed) {
+        if ((await domains.idsByNames([removed.name])).get(removed.name))
+          return { status: 'skipped', reason: FLEET_REVERT_MESSAGES.nameTaken(removed.name) };
+        const { cloudZoneId, ...fields } = removed.fields;
+        const back = await domains.restoreRemoved(
+          domainId,
+          { ...(fields as unknown as DomainInput), cloudZoneId: (cloudZoneId as string | null) ?? null },
+          actor,
+        );
+        return { status: 'done', undo: [{ area: 'created', expect: createdExpect(back) }] };
+      }
+      if (d && removed) return { status: 'same', reason: 'Already present' };
       if (!d) return { status: 'same', reason: 'Already removed' };
       const missing = zoneMissing(steps, d);
       if (missing) return { status: 'skipped', reason: missing };

@@ -102,6 +102,7 @@ const runOf = (t: RunTally) => ({
 const UNCLAIMED = 'unclaimed';
 /** The health fixes that record what they changed (health.fix.ts); the others cannot be put back. */
 const HEALTH_FIXES_WITH_UNDO = new Set(['cf_ssl', 'cf_tls13', 'cf_waf']);
+const isRemoval = (undo: unknown) => Array.isArray(undo) && undo.some((s: UndoStep) => s.area === 'removed');
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 export function createFleetService(
@@ -728,21 +729,24 @@ export function createFleetService(
       return service.createWithItems(
         { kind: 'revert', planId: p.id, planNo: p.planNo, actionKind: action.kind },
         { revertOf: p.id },
-        rows.map((r) => ({
-          domainId: r.domainId && found.has(r.domainId) ? r.domainId : null,
-          domainName: r.domainName,
-          cloudId: r.cloudId,
-          cloudEmail: r.cloudEmail,
-          desired: r.undo,
-          refusal:
-            !r.domainId || !found.has(r.domainId)
+        rows.map((r) => {
+          // A domain the run removed is absent by design: its row puts it back under its own id.
+          const present = !!r.domainId && (found.has(r.domainId) || isRemoval(r.undo));
+          return {
+            domainId: present ? r.domainId : null,
+            domainName: r.domainName,
+            cloudId: r.cloudId,
+            cloudEmail: r.cloudEmail,
+            desired: r.undo,
+            refusal: !present
               ? FLEET_MESSAGES.domainGone
               : r.undo
                 ? null
                 : action.kind === 'health_fix' && !HEALTH_FIXES_WITH_UNDO.has(action.check)
                   ? FLEET_REVERT_MESSAGES.healthFixNoUndo
                   : FLEET_REVERT_MESSAGES.notRecorded,
-        })),
+          };
+        }),
         actor,
       );
     },
