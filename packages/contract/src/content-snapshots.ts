@@ -23,7 +23,6 @@ export const CONTENT_SNAPSHOT_MESSAGES = {
   forced: 'Ticked: restored even though it changed since',
   notEmpty: 'The directory holds files added since: left in place',
   onlyChanged: (path: string) => `Only a file changed since can be ticked (${path})`,
-  useRestore: 'A content change is put back with Restore (POST /api/content-snapshots/{id}/restore)',
 } as const;
 
 /** What a path held: nothing, a directory, or a file of this size and SHA-256. */

@@ -374,13 +374,31 @@ describe('what cannot be restored', () => {
     expect(fs.statSync(path.join(d.dir, 'two.bin')).size).toBe(40 * 1024);
   }, 60_000);
 
-  it('an entry with a snapshot is restored, not planned as a fleet revert', async () => {
+  it('an entry with a snapshot can also be reverted through the one revert route, as a plan of one row', async () => {
     const d = await domainOn(hostA);
     seed(d.dir, { 'a.txt': 'a' });
     await ok('PUT', `/api/domains/${d.id}/content-files/file-content?path=%2Fa.txt`, 'b');
     const e = await lastEntry(d.id, 'content_files_save');
     const res = await call('POST', '/api/fleet/reverts', { auditId: e._id });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(M.useRestore);
+    expect(res.statusCode, res.body).toBe(201);
+    const waitPlan = async (id: string, states: string[]) => {
+      for (let i = 0; i < 600; i++) {
+        const p = (await call('GET', `/api/fleet/plans/${id}`)).json().data;
+        if (states.includes(p.state)) return p;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the plan did not end');
+    };
+    const planned = await waitPlan(res.json().data._id, ['planned', 'failed']);
+    expect(planned.counts).toMatchObject({ total: 1, change: 1 });
+    const item = (await call('GET', `/api/fleet/plans/${planned._id}/items`)).json().data.items[0];
+    expect(item).toMatchObject({ outcome: 'change', after: 'Content files (1): as before the change' });
+    expect((await call('POST', `/api/fleet/plans/${planned._id}/run`)).statusCode).toBe(200);
+    const ran = await waitPlan(planned._id, ['completed', 'completed_with_failures', 'failed']);
+    expect(ran.run.done).toBe(1);
+    expect(fs.readFileSync(path.join(d.dir, 'a.txt'), 'utf8')).toBe('a');
+    // The restore is audited with its own snapshot, so it can be put back in turn.
+    const restoreEntry = await lastEntry(d.id, 'content_files_restore');
+    expect(restoreEntry.revert).toMatchObject({ possible: true });
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import {
 import type { Actor } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
+import type { ContentSnapshotsService } from '../content-snapshots/content-snapshots.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { HealthService } from '../health/health.service.ts';
 import { contentKey, dnsTemplateDiff, dnsTemplateDiffText, type TemplateDiff } from './dns-template-diff.ts';
@@ -55,6 +56,8 @@ export type FleetDeps = {
     | 'restoreRemoved'
     | 'idsByNames'
   >;
+  /** A content change's snapshot, previewed and restored (a revert of its audit entry, decision 078). */
+  contentSnapshots?: Pick<ContentSnapshotsService, 'preview' | 'restore'>;
   /** A health check read and fixed per domain ("Fix all"); wired after the health service exists. */
   health?: () => Pick<HealthService, 'readCheck' | 'recheck' | 'applyFix'>;
 };

@@ -12,7 +12,7 @@ import {
   type Tls13Mode,
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
-import { NotFoundError } from '../../http/errors.ts';
+import { ConflictError, NotFoundError } from '../../http/errors.ts';
 import { contentKey } from './dns-template-diff.ts';
 import { ruleKey, rulesText, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
 import { dnsStateDiff } from './fleet.state.ts';
@@ -107,6 +107,10 @@ const createdExpect = (d: Domain): Record<string, string | boolean | null> => ({
 
 export function createFleetRevertActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
+  const snapshots = () => {
+    if (!deps.contentSnapshots) throw new Error('Content snapshots are not wired into the fleet');
+    return deps.contentSnapshots;
+  };
   const ownWafRules = async (d: Domain, actor: Actor): Promise<WafRule[]> =>
     (await cf.firewallRulesState(d, actor)).ownWafRules;
 
@@ -205,6 +209,31 @@ export function createFleetRevertActions(deps: FleetDeps) {
             wasText: s.before ?? 'none',
           });
           break;
+        case 'content': {
+          const pv = await snapshots().preview(s.snapshotId);
+          if (!pv.restorable) throw new ConflictError(pv.reason ?? FLEET_REVERT_MESSAGES.notRecorded);
+          const { restore, same: asBefore, changed } = pv.counts;
+          const moved = pv.items.filter((i) => i.status === 'changed').map((i) => i.path);
+          const now = changed
+            ? `changed since: ${moved.slice(0, 10).join(', ')}${moved.length > 10 ? ', …' : ''}`
+            : restore
+              ? 'as written'
+              : 'as before';
+          out.push({
+            subject: `Content files (${pv.files})`,
+            now,
+            nowText: changed
+              ? `${changed} changed since (${moved.slice(0, 10).join(', ')}${moved.length > 10 ? ', …' : ''})`
+              : restore
+                ? `${restore} as the change left them${asBefore ? `, ${asBefore} as before` : ''}`
+                : 'as before the change',
+            wrote: 'as written',
+            wroteText: 'as the change left them',
+            was: 'as before',
+            wasText: 'as before the change',
+          });
+          break;
+        }
         case 'removed':
           // Present again under its own id: nothing to put back.
           out.push({
@@ -285,6 +314,20 @@ export function createFleetRevertActions(deps: FleetDeps) {
         const fields = removedFields(d);
         await domains.remove(d._id, actor);
         return { area: 'removed', name: d.domainName, fields };
+      }
+      case 'content': {
+        // Ticked, the files changed since are restored too; else only those still as the change left them.
+        const pv = await snapshots().preview(s.snapshotId);
+        const force = r.now === 'as written' ? [] : pv.items.filter((i) => i.status === 'changed').map((i) => i.path);
+        const res = await snapshots().restore(s.snapshotId, { force }, actor);
+        if (res.failed.length)
+          throw new Error(
+            `Restore failed for ${res.failed
+              .map((f) => `${f.path}: ${f.error}`)
+              .join('; ')
+              .slice(0, 500)}`,
+          );
+        return res.snapshotId ? { area: 'content', snapshotId: res.snapshotId } : null;
       }
       case 'removed':
         // Only planned while the domain is absent (read() is not reached for it): see plan() and run().

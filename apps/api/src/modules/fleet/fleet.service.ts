@@ -8,7 +8,6 @@ import {
   FleetActionSchema,
   auditRevertOf,
   DOMAIN_FIELDS_REVERTIBLE,
-  CONTENT_SNAPSHOT_MESSAGES,
   describeFleetAction,
   stateText,
   planStateOf,
@@ -756,8 +755,6 @@ export function createFleetService(
       const e = await audit.find(auditId);
       if (!e) throw new NotFoundError(FLEET_REVERT_MESSAGES.auditNotFound);
       const r = auditRevertOf(e);
-      if (r.snapshotId)
-        throw new ConflictError(CONTENT_SNAPSHOT_MESSAGES.useRestore, undefined, 'fleet_not_revertible');
       if (!r.possible)
         throw new ConflictError(r.reason ?? FLEET_REVERT_MESSAGES.notAChange, undefined, 'fleet_not_revertible');
       const [d] = await repo.domainsByIds(e.entityId ? [e.entityId] : []);
@@ -770,7 +767,11 @@ export function createFleetService(
             domainName: d?.domainName ?? String(e.details?.domainName ?? e.entityId ?? 'unknown'),
             cloudId: d?.cloudId ?? null,
             cloudEmail: d?.cloudEmail ?? null,
-            desired: e.action === 'update' ? await fieldUndoOf(e.diff ?? {}) : e.details?.undo,
+            desired: r.snapshotId
+              ? ([{ area: 'content', snapshotId: r.snapshotId }] satisfies UndoStep[])
+              : e.action === 'update'
+                ? await fieldUndoOf(e.diff ?? {})
+                : e.details?.undo,
             refusal: d ? null : FLEET_MESSAGES.domainGone,
           },
         ],

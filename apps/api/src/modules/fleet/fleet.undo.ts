@@ -26,6 +26,8 @@ export type UndoStep =
   | WafUndo
   /** A domain an import created, with the fields as the import left them: removed if they still are. */
   | { area: 'created'; expect: Record<string, string | boolean | null> }
+  /** A content change's files, kept in a snapshot (decision 078): put back by Restore. */
+  | { area: 'content'; snapshotId: string }
   /** A domain a revert removed (an import's), with its fields and zone: put back under its own id. */
   | { area: 'removed'; name: string; fields: Record<string, string | boolean | null> }
   /** The Cloudflare zone an import linked to a domain. */
