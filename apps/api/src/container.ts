@@ -641,6 +641,7 @@ export async function createContainer(
       probe: (p, host) =>
         probeHttps(p, host, { port: config.HEALTH_SITE_PORT, timeoutMs: config.HEALTH_TIMEOUT_SECONDS * 1000 }),
       webmaster: yandexWebmaster,
+      google: googleSearch,
       traffic: {
         fallPercentOfBrand: async (brandId) => (await brands.get(brandId)).trafficFallPercent,
         readState: (domainId) => repos.traffic.readState(domainId),
@@ -648,7 +649,13 @@ export async function createContainer(
       },
       acceptUntrustedCertificates: config.HEALTH_ACCEPT_UNTRUSTED_CERTS,
     }),
-    fixes: createHealthFixes({ domains: services.domains, cloudFlare, registrar, webmaster: yandexWebmaster }),
+    fixes: createHealthFixes({
+      domains: services.domains,
+      cloudFlare,
+      registrar,
+      webmaster: yandexWebmaster,
+      google: googleSearch,
+    }),
     idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
     background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
     options: {

@@ -45,6 +45,7 @@ export const FLEET_MESSAGES = {
   healthNotFailing: (state: string) => `The check is ${state}, not failing: nothing to fix`,
   healthNoExpected: 'The check has no expected value to set',
   yandexRule: 'Fixing Yandex hosts needs the Yandex Webmaster area',
+  googleRule: 'Fixing Google properties and sitemaps needs the Google Search Console area',
   templateNotFound: 'The DNS template does not exist',
   noServerIp: 'The domain has no server, and the template uses {serverIp}',
 } as const;

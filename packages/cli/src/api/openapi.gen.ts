@@ -89,7 +89,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -97,7 +97,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -257,7 +257,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -265,7 +265,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -385,7 +385,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -393,7 +393,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -2623,13 +2623,13 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     page?: number;
@@ -5718,7 +5718,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -5788,7 +5788,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -5848,7 +5848,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host";
+                        check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host" | "google_property" | "google_sitemaps";
                     };
                 };
             };
@@ -5863,7 +5863,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -6664,14 +6664,14 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     columns?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     search?: string;
@@ -7147,7 +7147,7 @@ export interface paths {
                             kind: "purge_cache";
                         } | {
                             /** @enum {string} */
-                            check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host";
+                            check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             kind: "health_fix";
                         } | {
@@ -7193,7 +7193,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -7201,7 +7201,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */
@@ -8234,13 +8234,13 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     page?: number;
@@ -8762,7 +8762,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -8770,7 +8770,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */
@@ -16634,7 +16634,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -16642,7 +16642,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */
