@@ -725,6 +725,7 @@ export async function createContainer(
       directAdmin,
       ispManager,
       webmaster: yandexWebmaster,
+      google: googleSearch,
       files: domainJobDeps,
       contentFiles,
       parsing,

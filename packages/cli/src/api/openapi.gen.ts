@@ -9804,6 +9804,8 @@ export interface paths {
                                     /** Format: uuid */
                                     domainRegistratorId: string | null;
                                     firewallRuleIds: string[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId: string | null;
                                     launchProfileNo: number;
                                     name: string;
                                     register: boolean;
@@ -9859,6 +9861,8 @@ export interface paths {
                         /** Format: uuid */
                         domainRegistratorId: string | null;
                         firewallRuleIds: string[];
+                        /** Format: uuid */
+                        googleSearchAccountId: string | null;
                         name: string;
                         register: boolean;
                         /** Format: uuid */
@@ -9908,6 +9912,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -9984,6 +9990,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -10038,6 +10046,8 @@ export interface paths {
                         /** Format: uuid */
                         domainRegistratorId: string | null;
                         firewallRuleIds: string[];
+                        /** Format: uuid */
+                        googleSearchAccountId: string | null;
                         name: string;
                         register: boolean;
                         /** Format: uuid */
@@ -10087,6 +10097,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -10170,6 +10182,8 @@ export interface paths {
                         /** Format: uuid */
                         domainRegistratorId: string | null;
                         firewallRuleIds: string[];
+                        /** Format: uuid */
+                        googleSearchAccountId: string | null;
                         name: string;
                         register: boolean;
                         /** Format: uuid */
@@ -10219,6 +10233,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -10324,6 +10340,8 @@ export interface paths {
                                             ruleId: string;
                                         }[];
                                         /** Format: uuid */
+                                        googleSearchAccountId?: string | null;
+                                        /** Format: uuid */
                                         profileId?: string | null;
                                         registration: {
                                             /** Format: uuid */
@@ -10357,7 +10375,7 @@ export interface paths {
                                         error: string | null;
                                         finishedAt: string | null;
                                         /** @enum {string} */
-                                        key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                        key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                         label: string;
                                         links: {
                                             href: string;
@@ -10434,6 +10452,8 @@ export interface paths {
                             ruleId: string;
                         }[];
                         /** Format: uuid */
+                        googleSearchAccountId?: string | null;
+                        /** Format: uuid */
                         profileId?: string | null;
                         registration?: {
                             /** Format: uuid */
@@ -10474,7 +10494,7 @@ export interface paths {
                                 blockers: {
                                     message: string;
                                     /** @enum {string} */
-                                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                 }[];
                                 domainName: string;
                                 domainNameUnicode: string;
@@ -10489,7 +10509,7 @@ export interface paths {
                                 steps: {
                                     detail: string;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     /** @enum {string} */
                                     outcome: "run" | "skip" | "done" | "blocked" | "confirm";
@@ -10563,6 +10583,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -10596,7 +10618,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -10707,6 +10729,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -10740,7 +10764,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -10855,6 +10879,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -10888,7 +10914,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11008,6 +11034,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11041,7 +11069,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11154,6 +11182,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11187,7 +11217,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11230,7 +11260,7 @@ export interface paths {
                 header?: never;
                 path: {
                     id: string;
-                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                 };
                 cookie?: never;
             };
@@ -11301,6 +11331,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11334,7 +11366,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11448,6 +11480,8 @@ export interface paths {
                                             ruleId: string;
                                         }[];
                                         /** Format: uuid */
+                                        googleSearchAccountId?: string | null;
+                                        /** Format: uuid */
                                         profileId?: string | null;
                                         registration: {
                                             /** Format: uuid */
@@ -11531,6 +11565,8 @@ export interface paths {
                                 /** Format: uuid */
                                 ruleId: string;
                             }[];
+                            /** Format: uuid */
+                            googleSearchAccountId?: string | null;
                             /** Format: uuid */
                             profileId?: string | null;
                             registration?: {
@@ -11627,6 +11663,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -11746,6 +11784,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -11870,6 +11910,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11990,6 +12032,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -12112,6 +12156,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -12233,6 +12279,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -12353,6 +12401,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -12536,6 +12586,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
