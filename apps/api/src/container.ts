@@ -506,6 +506,7 @@ export async function createContainer(
     domains: services.domains,
     // "Fix all" of a health check reads and fixes through the health service (made further down).
     health: () => health,
+    google: googleSearch,
     idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
     labels: {
       server: async (id) => (await services.servers.get(id)).IPAddress,

@@ -46,6 +46,11 @@ export const FLEET_MESSAGES = {
   healthNoExpected: 'The check has no expected value to set',
   yandexRule: 'Fixing Yandex hosts needs the Yandex Webmaster area',
   googleRule: 'Fixing Google properties and sitemaps needs the Google Search Console area',
+  googleActionRule: 'Google Search Console actions need the Google Search Console area',
+  googleNoProperty: 'The domain has no Google Search Console property',
+  googleNotVerified: 'The property is not verified: verify it first',
+  googleOtherAccount: (siteUrl: string) => `The domain already has the property ${siteUrl} of another Google account`,
+  googleNoWay: 'Verifying needs a Cloudflare zone (a TXT record) or a server (a file)',
   templateNotFound: 'The DNS template does not exist',
   noServerIp: 'The domain has no server, and the template uses {serverIp}',
 } as const;
@@ -70,6 +75,8 @@ export const FLEET_REVERT_MESSAGES = {
     purge_cache: 'A cache purge cannot be undone',
     create_zone: "A revert does not delete the zones the run created: delete a zone on its domain's page",
     health_fix: 'A health fix is not reverted: each check has its own fix',
+    google_verify: "A Google verification is not reverted: remove the property on the domain's Google tab",
+    google_sitemap: "A sitemap submission is not reverted: remove the sitemap on the domain's Google tab",
     waf_push: "A push does not keep the zone's rules it replaced, so they cannot be put back",
   } as Partial<Record<string, string>>,
   notRecorded: 'No value was recorded before this change (it predates undo): not revertible',
@@ -137,6 +144,10 @@ export const FleetActionSchema = z.discriminatedUnion(
       }),
     }),
     z.object({ kind: z.literal('create_zone') }),
+    /** Google Search Console (decision 081): each domain's property added with the account and verified. */
+    z.object({ kind: z.literal('google_verify'), accountId: IdSchema }),
+    /** Google Search Console: https://<domain>/sitemap.xml submitted to each domain's verified property. */
+    z.object({ kind: z.literal('google_sitemap') }),
     /**
      * A desired-state file (`fleetdesk plan`): each item carries its domain's own desired state, so the action
      * only counts them. Planned through POST /api/fleet/state/plans, never through the generic route.
@@ -186,6 +197,8 @@ export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
   purge_cache: 'Purge the cache',
   health_fix: 'Fix a health check',
   create_zone: 'Create the Cloudflare zone',
+  google_verify: 'Add and verify in Google Search Console',
+  google_sitemap: 'Submit the sitemap to Google',
   state: 'Apply a desired state',
   set_server: 'Set the server',
   set_brand: 'Set the brand',
@@ -380,7 +393,8 @@ export const FleetPlanInputSchema = z.object({
     { message: FLEET_REVERT_MESSAGES.planElsewhere },
   ),
 });
-export type FleetPlanInput = z.infer<typeof FleetPlanInputSchema>;
+/** The schema's type, spelled out: inferring it through the refinements makes a union TypeScript gives up on. */
+export type FleetPlanInput = { selection: FleetSelection; action: FleetAction };
 
 /** Audited single-domain changes a revert can be planned from (their entries keep `undo`), in words. */
 export const AUDIT_REVERTIBLE: Record<string, string> = {

@@ -7154,6 +7154,14 @@ export interface paths {
                             /** @enum {string} */
                             kind: "create_zone";
                         } | {
+                            /** Format: uuid */
+                            accountId: string;
+                            /** @enum {string} */
+                            kind: "google_verify";
+                        } | {
+                            /** @enum {string} */
+                            kind: "google_sitemap";
+                        } | {
                             domains: number;
                             /** @enum {string} */
                             kind: "state";
