@@ -234,6 +234,10 @@ export function describeFleetAction(a: FleetAction): string {
         : `Revert audit entry № ${a.auditNo ?? '?'} (${AUDIT_REVERTIBLE[a.actionKind] ?? a.actionKind})`;
     case 'state':
       return `Desired state of ${plural(a.domains, 'domain')}${a.purge ? ` (${plural(a.purge, 'domain')} purging unlisted records)` : ''}`;
+    case 'google_verify':
+      return "Each domain's property in the chosen Google account's Search Console, verified";
+    case 'google_sitemap':
+      return "https://<domain>/sitemap.xml submitted to each domain's Google property";
     case 'health_fix': {
       const c = healthCheckOf(a.check);
       return `Fix ${c ? `${c.plane}: ${c.label}` : a.check} → each domain's expected value`;
