@@ -1,72 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FleetItem, FleetPlan } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startGoogleSearchSim, type GoogleSearchSim } from '@fleetdesk/simulators/google-search/index.ts';
 import { cloudflareTxtLookup } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { cloudOnSim, useFleetApp } from '../../test/fixtures.ts';
 import { createAccountPacer } from './fleet.google.ts';
 
 // Google Search Console over a fleet selection (decision 081): planned per domain from what Google reads now, run
 // through the Google service, read back from the simulator.
-let t: TestApp;
-let cf: CloudflareSim;
 let g: GoogleSearchSim;
-let h: string;
-let seq = 0;
 /** What the sites serve to Google's sitemap reads: `host/name` → body. */
 const served = new Map<string, string>();
-
-beforeAll(async () => {
-  cf = await startCloudflareSim();
-  g = await startGoogleSearchSim({
-    dnsTxtLookup: cloudflareTxtLookup(cf),
-    fileLookup: (host, name) => served.get(`${host}/${name}`),
-  });
-  t = await createTestApp(
-    {
-      CLOUDFLARE_API_URL: cf.url,
-      CLOUDFLARE_TIMEOUT_SECONDS: '5',
-      GOOGLE_SEARCH_CONSOLE_API_URL: g.url,
-      GOOGLE_SITE_VERIFICATION_API_URL: g.siteVerificationUrl,
-      GOOGLE_SEARCH_TIMEOUT_SECONDS: '5',
+const { t, sim, call, create, unique, waitPlan } = useFleetApp(
+  () => ({
+    GOOGLE_SEARCH_CONSOLE_API_URL: g.url,
+    GOOGLE_SITE_VERIFICATION_API_URL: g.siteVerificationUrl,
+    GOOGLE_SEARCH_TIMEOUT_SECONDS: '5',
+  }),
+  {
+    before: async (cf) => {
+      g = await startGoogleSearchSim({
+        dnsTxtLookup: cloudflareTxtLookup(cf),
+        fileLookup: (host, name) => served.get(`${host}/${name}`),
+      });
     },
-    { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
-  );
-  await t.c.startJobs({ periodic: false });
-  h = await t.tokenFor(['cnv']);
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([cf?.close(), g?.close()]);
-});
-
-type Method = 'GET' | 'POST' | 'PUT';
-const call = (method: Method, url: string, payload?: object, token = h) =>
-  t.inject({ method, url, headers: { authorization: token }, payload });
-const create = async (resource: string, payload: object) => {
-  const res = await call('POST', `/api/${resource}`, payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string } & Record<string, unknown>;
-};
-const unique = (p: string) => `${p}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
+    after: async () => g?.close(),
+  },
+);
 
 async function zoned(name: string) {
-  const token = `${unique('token')}-0123456789abcdef`;
-  const email = `${unique('ops')}@example.com`;
-  cf.addAccount({ email, token });
-  const cloudId = (await create('clouds', { email, token }))._id;
-  const d = await create('domains', { domainName: name, status: 'active', cloudId });
+  const { cloud } = await cloudOnSim(sim, create);
+  const d = await create('domains', { domainName: name, status: 'active', cloudId: cloud._id });
   expect((await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`)).statusCode).toBe(200);
   return d._id;
-}
-async function waitPlan(id: string, states: string[]): Promise<FleetPlan> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const p = (await call('GET', `/api/fleet/plans/${id}`)).json().data as FleetPlan;
-    if (states.includes(p.state)) return p;
-    if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 const rowsOf = async (id: string) => {
   const items = (await call('GET', `/api/fleet/plans/${id}/items`)).json().data.items as FleetItem[];
