@@ -532,6 +532,7 @@ export async function createContainer(
     // "Fix all" of a health check reads and fixes through the health service (made further down).
     health: () => health,
     contentSnapshots,
+    google: googleSearch,
     idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
     labels: {
       server: async (id) => (await services.servers.get(id)).IPAddress,
@@ -668,6 +669,7 @@ export async function createContainer(
       probe: (p, host) =>
         probeHttps(p, host, { port: config.HEALTH_SITE_PORT, timeoutMs: config.HEALTH_TIMEOUT_SECONDS * 1000 }),
       webmaster: yandexWebmaster,
+      google: googleSearch,
       traffic: {
         fallPercentOfBrand: async (brandId) => (await brands.get(brandId)).trafficFallPercent,
         readState: (domainId) => repos.traffic.readState(domainId),
@@ -675,7 +677,13 @@ export async function createContainer(
       },
       acceptUntrustedCertificates: config.HEALTH_ACCEPT_UNTRUSTED_CERTS,
     }),
-    fixes: createHealthFixes({ domains: services.domains, cloudFlare, registrar, webmaster: yandexWebmaster }),
+    fixes: createHealthFixes({
+      domains: services.domains,
+      cloudFlare,
+      registrar,
+      webmaster: yandexWebmaster,
+      google: googleSearch,
+    }),
     idsForFilter: (filter, limit) => repos.domains.listIds(filter as DomainFilter, limit),
     background: (fn) => cloudflareRouting.background(config.CLOUDFLARE_BUDGET_WINDOW_SECONDS * 3000 + 5000, fn),
     options: {
@@ -745,6 +753,7 @@ export async function createContainer(
       directAdmin,
       ispManager,
       webmaster: yandexWebmaster,
+      google: googleSearch,
       files: domainJobDeps,
       contentFiles,
       parsing,

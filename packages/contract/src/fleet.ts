@@ -46,6 +46,12 @@ export const FLEET_MESSAGES = {
   healthNotFailing: (state: string) => `The check is ${state}, not failing: nothing to fix`,
   healthNoExpected: 'The check has no expected value to set',
   yandexRule: 'Fixing Yandex hosts needs the Yandex Webmaster area',
+  googleRule: 'Fixing Google properties and sitemaps needs the Google Search Console area',
+  googleActionRule: 'Google Search Console actions need the Google Search Console area',
+  googleNoProperty: 'The domain has no Google Search Console property',
+  googleNotVerified: 'The property is not verified: verify it first',
+  googleOtherAccount: (siteUrl: string) => `The domain already has the property ${siteUrl} of another Google account`,
+  googleNoWay: 'Verifying needs a Cloudflare zone (a TXT record) or a server (a file)',
   templateNotFound: 'The DNS template does not exist',
   noServerIp: 'The domain has no server, and the template uses {serverIp}',
 } as const;
@@ -69,10 +75,12 @@ export const FLEET_REVERT_MESSAGES = {
   kind: {
     purge_cache: 'A cache purge cannot be undone',
     create_zone: "A revert does not delete the zones the run created: delete a zone on its domain's page",
+    google_verify: "A Google verification is not reverted: remove the property on the domain's Google tab",
+    google_sitemap: "A sitemap submission is not reverted: remove the sitemap on the domain's Google tab",
   } as Partial<Record<string, string>>,
   nameTaken: (name: string) => `A domain named ${name} exists again: not put back`,
   healthFixNoUndo:
-    'This fix cannot be put back (name servers set at the registrar, a Yandex verification): not revertible',
+    'This fix cannot be put back (name servers set at the registrar, a verification or sitemap at Yandex or Google): not revertible',
   notRecorded: 'No value was recorded before this change (it predates undo): not revertible',
   changedSince: (what: string) => `Changed since: not reverted (${what})`,
   onlyChangedSince: 'Only a row changed since the run can be ticked to revert it anyway',
@@ -138,6 +146,10 @@ export const FleetActionSchema = z.discriminatedUnion(
       }),
     }),
     z.object({ kind: z.literal('create_zone') }),
+    /** Google Search Console (decision 081): each domain's property added with the account and verified. */
+    z.object({ kind: z.literal('google_verify'), accountId: IdSchema }),
+    /** Google Search Console: https://<domain>/sitemap.xml submitted to each domain's verified property. */
+    z.object({ kind: z.literal('google_sitemap') }),
     /**
      * A desired-state file (`fleetdesk plan`): each item carries its domain's own desired state, so the action
      * only counts them. Planned through POST /api/fleet/state/plans, never through the generic route.
@@ -187,6 +199,8 @@ export const FLEET_ACTION_LABELS: Record<FleetActionKind, string> = {
   purge_cache: 'Purge the cache',
   health_fix: 'Fix a health check',
   create_zone: 'Create the Cloudflare zone',
+  google_verify: 'Add and verify in Google Search Console',
+  google_sitemap: 'Submit the sitemap to Google',
   state: 'Apply a desired state',
   set_server: 'Set the server',
   set_brand: 'Set the brand',
@@ -222,6 +236,10 @@ export function describeFleetAction(a: FleetAction): string {
         : `Revert audit entry № ${a.auditNo ?? '?'} (${AUDIT_REVERTIBLE[a.actionKind] ?? a.actionKind})`;
     case 'state':
       return `Desired state of ${plural(a.domains, 'domain')}${a.purge ? ` (${plural(a.purge, 'domain')} purging unlisted records)` : ''}`;
+    case 'google_verify':
+      return "Each domain's property in the chosen Google account's Search Console, verified";
+    case 'google_sitemap':
+      return "https://<domain>/sitemap.xml submitted to each domain's Google property";
     case 'health_fix': {
       const c = healthCheckOf(a.check);
       return `Fix ${c ? `${c.plane}: ${c.label}` : a.check} → each domain's expected value`;
@@ -381,7 +399,8 @@ export const FleetPlanInputSchema = z.object({
     { message: FLEET_REVERT_MESSAGES.planElsewhere },
   ),
 });
-export type FleetPlanInput = z.infer<typeof FleetPlanInputSchema>;
+/** The schema's type, spelled out: inferring it through the refinements makes a union TypeScript gives up on. */
+export type FleetPlanInput = { selection: FleetSelection; action: FleetAction };
 
 /** Audited single-domain changes a revert can be planned from (their entries keep `undo`), in words. */
 export const AUDIT_REVERTIBLE: Record<string, string> = {

@@ -1,7 +1,7 @@
 /**
- * Fleet health (issue 28): checks per domain across the registrar, Cloudflare, hosting, the server and Yandex
- * Webmaster. "na" is "not applicable" (the check's inputs are missing: no zone, no panel, no account); it is
- * never a problem.
+ * Fleet health (issue 28): checks per domain across the registrar, Cloudflare, hosting, the server, Yandex
+ * Webmaster and Google Search Console. "na" is "not applicable" (the check's inputs are missing: no zone, no panel,
+ * no account, no property); it is never a problem.
  */
 export const HEALTH_STATES = ['ok', 'warning', 'failing', 'unknown', 'na'] as const;
 export type HealthState = (typeof HEALTH_STATES)[number];
@@ -49,6 +49,20 @@ export const HEALTH_CHECKS = [
   { key: 'site_content', plane: 'Hosting', label: 'Content directory', cheap: false, fix: null },
   { key: 'server', plane: 'Server', label: 'Online, space, capacity', cheap: true, fix: null },
   { key: 'yandex_host', plane: 'Yandex Webmaster', label: 'Yandex host', cheap: false, fix: 'yandex_verify' },
+  {
+    key: 'google_property',
+    plane: 'Google Search Console',
+    label: 'Google: property verified',
+    cheap: false,
+    fix: 'google_verify',
+  },
+  {
+    key: 'google_sitemaps',
+    plane: 'Google Search Console',
+    label: 'Google: sitemap has errors',
+    cheap: false,
+    fix: 'google_sitemaps',
+  },
 ] as const;
 export type HealthCheckKey = (typeof HEALTH_CHECKS)[number]['key'];
 export type HealthFix = NonNullable<(typeof HEALTH_CHECKS)[number]['fix']>;
@@ -59,7 +73,15 @@ export const healthCheckOf = (key: string) => HEALTH_CHECKS.find((c) => c.key ==
 export const TRAFFIC_FALL_DAYS = 14;
 
 /** The checks the console can fix: each one's single-domain Fix, and "Fix all" over the domains failing it. */
-export const HEALTH_FIXABLE_CHECKS = ['registrar_ns', 'cf_ssl', 'cf_tls13', 'cf_waf', 'yandex_host'] as const;
+export const HEALTH_FIXABLE_CHECKS = [
+  'registrar_ns',
+  'cf_ssl',
+  'cf_tls13',
+  'cf_waf',
+  'yandex_host',
+  'google_property',
+  'google_sitemaps',
+] as const;
 export type HealthFixableCheck = (typeof HEALTH_FIXABLE_CHECKS)[number];
 export const isHealthFixable = (key: string): key is HealthFixableCheck =>
   (HEALTH_FIXABLE_CHECKS as readonly string[]).includes(key);

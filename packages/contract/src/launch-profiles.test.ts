@@ -27,6 +27,7 @@ describe('LaunchProfileInputSchema', () => {
       sslMode: 'strict',
       tls13: true,
       yandexWebmasterAccountId: null,
+      googleSearchAccountId: null,
     });
   });
 

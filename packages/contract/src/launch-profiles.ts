@@ -64,6 +64,8 @@ export const LaunchProfileSchema = z.object({
   sslMode: z.enum(SSL_MODES),
   tls13: z.boolean(),
   yandexWebmasterAccountId: IdSchema.nullable(),
+  /** The launch adds and verifies the domain's Google property with this account, then submits the sitemap. */
+  googleSearchAccountId: IdSchema.nullable(),
 });
 export type LaunchProfile = z.infer<typeof LaunchProfileSchema>;
 
@@ -125,6 +127,7 @@ export const LaunchProfileInputSchema = z
     ),
     tls13: bool(LAUNCH_PROFILE_MESSAGES.tls13, true),
     yandexWebmasterAccountId: ref('Yandex Webmaster account must be a valid id'),
+    googleSearchAccountId: ref('Google account must be a valid id'),
   })
   .superRefine((p, ctx) => {
     // Registering needs someone to register with and someone to register to.

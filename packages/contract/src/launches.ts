@@ -25,6 +25,8 @@ export const LAUNCH_STAGES = [
   { key: 'yandex-verify', label: 'Add and verify the host in Yandex Webmaster' },
   { key: 'yandex-sitemap', label: 'Submit the sitemap to Yandex' },
   { key: 'yandex-recrawl', label: 'Ask Yandex to recrawl the home page' },
+  { key: 'google-verify', label: 'Add and verify the property in Google Search Console' },
+  { key: 'google-sitemap', label: 'Submit the sitemap to Google' },
 ] as const;
 export type LaunchStageKey = (typeof LAUNCH_STAGES)[number]['key'];
 export const LAUNCH_STAGE_KEYS = LAUNCH_STAGES.map((s) => s.key) as [LaunchStageKey, ...LaunchStageKey[]];
@@ -163,6 +165,8 @@ export const LaunchSettingsSchema = z.object({
   tls13: z.boolean().optional(),
   yandexWebmasterAccountId: optionalRef(),
   verification: z.enum(['DNS', 'HTML_FILE']).default('DNS'),
+  /** A Google account: the domain's property is added and verified with it, and the sitemap submitted. */
+  googleSearchAccountId: optionalRef(),
 });
 export type LaunchSettings = z.infer<typeof LaunchSettingsSchema>;
 
@@ -187,6 +191,8 @@ export const LAUNCH_STAGE_RULES: Record<LaunchStageKey, { rule: Rule; acts: (s: 
   'yandex-verify': { rule: 'cnv:yandex-webmaster', acts: (s) => !!s.yandexWebmasterAccountId },
   'yandex-sitemap': { rule: 'cnv:yandex-webmaster', acts: (s) => !!s.yandexWebmasterAccountId },
   'yandex-recrawl': { rule: 'cnv:yandex-webmaster', acts: (s) => !!s.yandexWebmasterAccountId },
+  'google-verify': { rule: 'cnv:google-search', acts: (s) => !!s.googleSearchAccountId },
+  'google-sitemap': { rule: 'cnv:google-search', acts: (s) => !!s.googleSearchAccountId },
 };
 
 /** The rule a stage needs with these settings that `held` lacks, or null. */
@@ -234,6 +240,7 @@ export const LaunchSettingsOutputSchema = z.object({
   tls13: z.boolean().optional(),
   yandexWebmasterAccountId: IdSchema.nullable().optional(),
   verification: z.enum(['DNS', 'HTML_FILE']),
+  googleSearchAccountId: IdSchema.nullable().optional(),
 });
 
 export const LaunchInputSchema = LaunchSettingsSchema.extend({

@@ -128,8 +128,11 @@ describe('the demo on its first start', () => {
     expect(summary.domains.ok).toBe(domains.length - 10);
 
     const found: Record<string, { state: HealthState | null; problems: string[] }> = {};
+    const google: Record<string, string> = {};
     for (const d of domains) {
       const health = await call<DomainHealth>('GET', `/api/domains/${d._id}/health`);
+      const g = health.checks.filter((x) => x.check.startsWith('google_') && x.state !== 'na');
+      if (g.length) google[d.domainNameUnicode] = g.map((x) => `${x.check} ${x.state}: ${x.observed}`).join('; ');
       found[d.domainNameUnicode] = {
         state: health.state,
         problems: health.checks
@@ -144,6 +147,11 @@ describe('the demo on its first start', () => {
     }
     const others = Object.entries(found).filter(([name, x]) => !DELIBERATE[name] && x.state !== 'ok');
     expect(Object.fromEntries(others)).toEqual({});
+    // The seeded Google property is verified and its sitemap read without errors; no other domain has one.
+    expect(google).toEqual({
+      'fleetdesk-demo.com':
+        'google_property ok: sc-domain:fleetdesk-demo.com: siteOwner; google_sitemaps ok: 1 sitemap',
+    });
   });
 
   it('servers and proxies answer, except the one of each kept offline on purpose', async () => {

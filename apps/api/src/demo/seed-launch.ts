@@ -53,6 +53,8 @@ export async function seedDemoLaunch(
       sslMode: 'strict',
       tls13: true,
       yandexWebmasterAccountId: refs.yandexWebmasterAccountId,
+      // Left to the operator: a launch from the demo's profile does not touch the seeded Google property.
+      googleSearchAccountId: null,
     },
     actor,
   );

@@ -95,7 +95,11 @@ export function useCloudflareSimApp() {
  * The fleet tests' set-up: one app for the file with its job workers running (not emptied between tests: each test
  * makes its own accounts and domains), a Cloudflare simulator, and calls as a user holding every rule.
  */
-export function useFleetApp(env: Record<string, string> = {}) {
+export function useFleetApp(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  /** Another simulator started before the app (it may read the Cloudflare one's zones), and closed after. */
+  o: { before?: (sim: CloudflareSim) => Promise<unknown>; after?: () => Promise<unknown> } = {},
+) {
   let t: TestApp | undefined;
   let sim: CloudflareSim | undefined;
   let h = '';
@@ -105,8 +109,14 @@ export function useFleetApp(env: Record<string, string> = {}) {
   vi.setConfig({ testTimeout: 120_000 });
   beforeAll(async () => {
     sim = await startCloudflareSim();
+    await o.before?.(sim);
     t = await createTestApp(
-      { CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '20', FLEET_ACCOUNT_CONCURRENCY: '1', ...env },
+      {
+        CLOUDFLARE_API_URL: sim.url,
+        CLOUDFLARE_TIMEOUT_SECONDS: '20',
+        FLEET_ACCOUNT_CONCURRENCY: '1',
+        ...(typeof env === 'function' ? env() : env),
+      },
       { jobOptions: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, progressThrottleMs: 0 } },
     );
     await t.c.startJobs({ periodic: false });
@@ -115,6 +125,7 @@ export function useFleetApp(env: Record<string, string> = {}) {
   afterAll(async () => {
     await t?.close();
     await sim?.close();
+    await o.after?.();
   });
   const app = late(() => t, 'The test app');
   const call = (method: Method, url: string, payload?: object, auth = h) =>

@@ -89,7 +89,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -97,7 +97,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -257,7 +257,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -265,7 +265,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -385,7 +385,7 @@ export interface paths {
                         filter?: {
                             brandId?: string;
                             /** @enum {string} */
-                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                             cloudId?: string;
@@ -393,7 +393,7 @@ export interface paths {
                             expiresBefore?: string;
                             expiresFrom?: string;
                             /** @enum {string} */
-                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                            failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             hasZone?: "true" | "false";
                             /** @enum {string} */
@@ -2774,13 +2774,13 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     page?: number;
@@ -5869,7 +5869,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -5939,7 +5939,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -5999,7 +5999,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host";
+                        check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host" | "google_property" | "google_sitemaps";
                     };
                 };
             };
@@ -6014,7 +6014,7 @@ export interface paths {
                             data: {
                                 checks: {
                                     /** @enum {string} */
-                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                    check: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                     expected: string | null;
                                     fix: string | null;
                                     label: string;
@@ -6815,14 +6815,14 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     columns?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     search?: string;
@@ -7298,12 +7298,20 @@ export interface paths {
                             kind: "purge_cache";
                         } | {
                             /** @enum {string} */
-                            check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host";
+                            check: "registrar_ns" | "cf_ssl" | "cf_tls13" | "cf_waf" | "yandex_host" | "google_property" | "google_sitemaps";
                             /** @enum {string} */
                             kind: "health_fix";
                         } | {
                             /** @enum {string} */
                             kind: "create_zone";
+                        } | {
+                            /** Format: uuid */
+                            accountId: string;
+                            /** @enum {string} */
+                            kind: "google_verify";
+                        } | {
+                            /** @enum {string} */
+                            kind: "google_sitemap";
                         } | {
                             domains: number;
                             /** @enum {string} */
@@ -7344,7 +7352,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -7352,7 +7360,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */
@@ -8385,13 +8393,13 @@ export interface paths {
             parameters: {
                 query?: {
                     brandId?: string;
-                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                     cloudId?: string;
                     domainRegistratorId?: string;
                     expiresBefore?: string;
                     expiresFrom?: string;
-                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                    failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                     hasZone?: "true" | "false";
                     health?: "ok" | "warning" | "failing" | "unknown" | "problems" | "unchecked";
                     page?: number;
@@ -8913,7 +8921,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -8921,7 +8929,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */
@@ -9955,6 +9963,8 @@ export interface paths {
                                     /** Format: uuid */
                                     domainRegistratorId: string | null;
                                     firewallRuleIds: string[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId: string | null;
                                     launchProfileNo: number;
                                     name: string;
                                     register: boolean;
@@ -10010,6 +10020,8 @@ export interface paths {
                         /** Format: uuid */
                         domainRegistratorId: string | null;
                         firewallRuleIds: string[];
+                        /** Format: uuid */
+                        googleSearchAccountId: string | null;
                         name: string;
                         register: boolean;
                         /** Format: uuid */
@@ -10059,6 +10071,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -10135,6 +10149,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -10189,6 +10205,8 @@ export interface paths {
                         /** Format: uuid */
                         domainRegistratorId: string | null;
                         firewallRuleIds: string[];
+                        /** Format: uuid */
+                        googleSearchAccountId: string | null;
                         name: string;
                         register: boolean;
                         /** Format: uuid */
@@ -10238,6 +10256,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -10321,6 +10341,8 @@ export interface paths {
                         /** Format: uuid */
                         domainRegistratorId: string | null;
                         firewallRuleIds: string[];
+                        /** Format: uuid */
+                        googleSearchAccountId: string | null;
                         name: string;
                         register: boolean;
                         /** Format: uuid */
@@ -10370,6 +10392,8 @@ export interface paths {
                                 /** Format: uuid */
                                 domainRegistratorId: string | null;
                                 firewallRuleIds: string[];
+                                /** Format: uuid */
+                                googleSearchAccountId: string | null;
                                 launchProfileNo: number;
                                 name: string;
                                 register: boolean;
@@ -10475,6 +10499,8 @@ export interface paths {
                                             ruleId: string;
                                         }[];
                                         /** Format: uuid */
+                                        googleSearchAccountId?: string | null;
+                                        /** Format: uuid */
                                         profileId?: string | null;
                                         registration: {
                                             /** Format: uuid */
@@ -10508,7 +10534,7 @@ export interface paths {
                                         error: string | null;
                                         finishedAt: string | null;
                                         /** @enum {string} */
-                                        key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                        key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                         label: string;
                                         links: {
                                             href: string;
@@ -10585,6 +10611,8 @@ export interface paths {
                             ruleId: string;
                         }[];
                         /** Format: uuid */
+                        googleSearchAccountId?: string | null;
+                        /** Format: uuid */
                         profileId?: string | null;
                         registration?: {
                             /** Format: uuid */
@@ -10625,7 +10653,7 @@ export interface paths {
                                 blockers: {
                                     message: string;
                                     /** @enum {string} */
-                                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                 }[];
                                 domainName: string;
                                 domainNameUnicode: string;
@@ -10640,7 +10668,7 @@ export interface paths {
                                 steps: {
                                     detail: string;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     /** @enum {string} */
                                     outcome: "run" | "skip" | "done" | "blocked" | "confirm";
@@ -10714,6 +10742,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -10747,7 +10777,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -10858,6 +10888,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -10891,7 +10923,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11006,6 +11038,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11039,7 +11073,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11159,6 +11193,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11192,7 +11228,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11305,6 +11341,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11338,7 +11376,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11381,7 +11419,7 @@ export interface paths {
                 header?: never;
                 path: {
                     id: string;
-                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                    stage: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                 };
                 cookie?: never;
             };
@@ -11452,6 +11490,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -11485,7 +11525,7 @@ export interface paths {
                                     error: string | null;
                                     finishedAt: string | null;
                                     /** @enum {string} */
-                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl";
+                                    key: "domain" | "register" | "zone" | "name-servers" | "zone-active" | "dns" | "ssl" | "waf" | "site" | "content" | "sitemap" | "yandex-verify" | "yandex-sitemap" | "yandex-recrawl" | "google-verify" | "google-sitemap";
                                     label: string;
                                     links: {
                                         href: string;
@@ -11599,6 +11639,8 @@ export interface paths {
                                             ruleId: string;
                                         }[];
                                         /** Format: uuid */
+                                        googleSearchAccountId?: string | null;
+                                        /** Format: uuid */
                                         profileId?: string | null;
                                         registration: {
                                             /** Format: uuid */
@@ -11682,6 +11724,8 @@ export interface paths {
                                 /** Format: uuid */
                                 ruleId: string;
                             }[];
+                            /** Format: uuid */
+                            googleSearchAccountId?: string | null;
                             /** Format: uuid */
                             profileId?: string | null;
                             registration?: {
@@ -11778,6 +11822,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -11897,6 +11943,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -12021,6 +12069,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -12141,6 +12191,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -12263,6 +12315,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -12384,6 +12438,8 @@ export interface paths {
                                         ruleId: string;
                                     }[];
                                     /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
+                                    /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
                                         /** Format: uuid */
@@ -12504,6 +12560,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -12687,6 +12745,8 @@ export interface paths {
                                         /** Format: uuid */
                                         ruleId: string;
                                     }[];
+                                    /** Format: uuid */
+                                    googleSearchAccountId?: string | null;
                                     /** Format: uuid */
                                     profileId?: string | null;
                                     registration: {
@@ -16785,7 +16845,7 @@ export interface paths {
                             filter: {
                                 brandId?: string;
                                 /** @enum {string} */
-                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                check?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 checkState?: "ok" | "warning" | "failing" | "unknown" | "na" | "problems";
                                 cloudId?: string;
@@ -16793,7 +16853,7 @@ export interface paths {
                                 expiresBefore?: string;
                                 expiresFrom?: string;
                                 /** @enum {string} */
-                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host";
+                                failingCheck?: "registrar_expiry" | "registrar_ns" | "cf_zone" | "cf_ssl" | "cf_tls13" | "cf_waf" | "cf_dns" | "traffic_fell" | "site_https" | "site_panel" | "site_content" | "server" | "yandex_host" | "google_property" | "google_sitemaps";
                                 /** @enum {string} */
                                 hasZone?: "true" | "false";
                                 /** @enum {string} */

@@ -5,6 +5,7 @@ import { domainRegistratorContacts, domainRegistrators } from './catalogues-peop
 import { domains } from './domains.ts';
 import { clouds, servers } from './infrastructure.ts';
 import { yandexWebmasterAccounts } from './yandex-webmaster.ts';
+import { googleSearchAccounts } from './google-search.ts';
 
 /** A record as the contract's DnsTemplateRecord holds it. */
 export type DnsTemplateRecordRow = {
@@ -75,6 +76,10 @@ export const launchProfiles = pgTable(
     yandexWebmasterAccountId: uuid('yandex_webmaster_account_id').references(() => yandexWebmasterAccounts.id, {
       onDelete: 'restrict',
     }),
+    /** Migration 0055: the launch adds and verifies the domain's Google property with this account. */
+    googleSearchAccountId: uuid('google_search_account_id').references(() => googleSearchAccounts.id, {
+      onDelete: 'restrict',
+    }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -90,6 +95,7 @@ export const launchProfiles = pgTable(
     index('launch_profiles_content_region_idx').on(t.contentRegionId),
     index('launch_profiles_dns_template_idx').on(t.dnsTemplateId),
     index('launch_profiles_yandex_webmaster_account_idx').on(t.yandexWebmasterAccountId),
+    index('launch_profiles_google_search_account_idx').on(t.googleSearchAccountId),
     index('launch_profiles_firewall_rule_ids_idx').using('gin', t.firewallRuleIds),
   ],
 );

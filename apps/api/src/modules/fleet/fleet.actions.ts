@@ -21,6 +21,7 @@ import type { DomainsService } from '../domains/domains.service.ts';
 import type { HealthService } from '../health/health.service.ts';
 import { contentKey, dnsTemplateDiff, dnsTemplateDiffText, type TemplateDiff } from './dns-template-diff.ts';
 import { dnsUndo, type UndoStep } from './fleet.undo.ts';
+import { createAccountPacer, createFleetGoogle, type FleetGooglePort } from './fleet.google.ts';
 
 /**
  * Each fleet action, for one domain: what planning reads (through the same services, so the same throttled,
@@ -60,6 +61,10 @@ export type FleetDeps = {
   contentSnapshots?: Pick<ContentSnapshotsService, 'preview' | 'restore'>;
   /** A health check read and fixed per domain ("Fix all"); wired after the health service exists. */
   health?: () => Pick<HealthService, 'readCheck' | 'recheck' | 'applyFix'>;
+  /** Google Search Console (decision 081); absent, its actions are refused. */
+  google?: FleetGooglePort;
+  /** Least time between two steps of one Google account (default 1 s). */
+  googleStepIntervalMs?: number;
 };
 
 export type PlanResult = {
@@ -169,6 +174,10 @@ export function createFleetActions(deps: FleetDeps) {
     return deps.health();
   };
 
+  const google = deps.google
+    ? createFleetGoogle(deps.google, createAccountPacer(deps.googleStepIntervalMs ?? 1000))
+    : null;
+
   const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
     String((await cf.getSetting(d, key, actor)).result.value);
 
@@ -227,6 +236,13 @@ export function createFleetActions(deps: FleetDeps) {
         if ((a.check === 'cf_ssl' || a.check === 'cf_tls13') && !r.expected)
           return refused(FLEET_MESSAGES.healthNoExpected, r.observed);
         return change(r.observed ?? 'none', r.expected ?? 'ok', r.observed);
+      }
+      if (a.kind === 'google_verify' || a.kind === 'google_sitemap') {
+        if (!google) return refused('Google Search Console is not available');
+        const r = await google.read(a, d);
+        if ('refused' in r) return refused(r.refused);
+        if ('same' in r) return same(r.same);
+        return change(r.before, r.after);
       }
       if (a.kind === 'create_zone') {
         if (!d.cloudId) return refused(FLEET_MESSAGES.noCloud);
@@ -375,6 +391,16 @@ export function createFleetActions(deps: FleetDeps) {
         // Changed at the provider, but the check fails for another reason: a change, said with why it still fails.
         if (fixed.stillFailing) return { status: 'changed_failing', reason: fixed.stillFailing, ...undo };
         return { status: 'done', ...undo };
+      }
+      if (a.kind === 'google_verify' || a.kind === 'google_sitemap') {
+        if (!google) return { status: 'skipped', reason: 'Google Search Console is not available' };
+        // Read again: verified or submitted meanwhile is "same", another account's property or a lost one skipped.
+        const r = await google.read(a, d);
+        if ('refused' in r) return { status: 'skipped', reason: r.refused };
+        if ('same' in r) return already;
+        if (r.before !== seen) return changed(seen, r.before);
+        await google.apply(a, d, actor);
+        return { status: 'done' };
       }
       const name = d.domainName;
       switch (a.kind) {

@@ -9,6 +9,7 @@ import {
   auditRevertOf,
   DOMAIN_FIELDS_REVERTIBLE,
   describeFleetAction,
+  hasAnyRule,
   stateText,
   planStateOf,
   planTallyOf,
@@ -32,7 +33,7 @@ import {
 } from '@fleetdesk/contract';
 import { isConnectionError, untilConnected } from '../../db/pg-errors.ts';
 import { systemActor, type Actor } from '../../http/context.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import type { JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
@@ -103,6 +104,12 @@ const UNCLAIMED = 'unclaimed';
 const HEALTH_FIXES_WITH_UNDO = new Set(['cf_ssl', 'cf_tls13', 'cf_waf']);
 const isRemoval = (undo: unknown) => Array.isArray(undo) && undo.some((s: UndoStep) => s.area === 'removed');
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/** Google's fleet actions are the Google Search Console area's: a domains-only user may not plan them. */
+function assertMayGoogle(kind: string, actor: Actor) {
+  if ((kind === 'google_verify' || kind === 'google_sitemap') && !hasAnyRule(actor.rules, 'cnv:google-search'))
+    throw new ForbiddenError(FLEET_MESSAGES.googleActionRule);
+}
 
 export function createFleetService(
   deps: FleetDeps & {
@@ -378,21 +385,24 @@ export function createFleetService(
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
   }
 
+  /** The plan keeps the template as it is now, so that its run does what it showed. */
+  const withTemplate = async (a: Extract<FleetAction, { kind: 'dns_template' }>): Promise<FleetAction> => {
+    const t = await deps.dnsTemplate?.(a.dnsTemplateId);
+    if (!t)
+      throw new ValidationError(FLEET_MESSAGES.templateNotFound, {
+        'action.dnsTemplateId': FLEET_MESSAGES.templateNotFound,
+      });
+    return { ...a, template: { name: t.name, records: t.records } };
+  };
+
   const service = {
     toPlan,
 
     async create(input: FleetPlanInput, actor: Actor): Promise<FleetPlan> {
-      let action = input.action;
-      if (action.kind === 'health_fix') assertMayFix(action.check, actor);
-      if (action.kind === 'dns_template') {
-        // The plan keeps the template as it is now, so that its run does what it showed.
-        const t = await deps.dnsTemplate?.(action.dnsTemplateId);
-        if (!t)
-          throw new ValidationError(FLEET_MESSAGES.templateNotFound, {
-            'action.dnsTemplateId': FLEET_MESSAGES.templateNotFound,
-          });
-        action = { ...action, template: { name: t.name, records: t.records } };
-      }
+      const given: FleetAction = input.action;
+      if (given.kind === 'health_fix') assertMayFix(given.check, actor);
+      assertMayGoogle(given.kind, actor);
+      const action: FleetAction = given.kind === 'dns_template' ? await withTemplate(given) : given;
       // A target that does not exist is the operator's mistake, answered before anything is read.
       try {
         await labelsFor(action);

@@ -11,7 +11,12 @@ import {
 } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
-import { startYandexWebmasterSim, type YandexWebmasterSim } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
+import {
+  cloudflareTxtLookup,
+  startYandexWebmasterSim,
+  type YandexWebmasterSim,
+} from '@fleetdesk/simulators/yandex-webmaster/index.ts';
+import { startGoogleSearchSim, type GoogleSearchSim } from '@fleetdesk/simulators/google-search/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 // "Fix all" of every fixable check through a fleet plan against the simulators: drift is made in a simulator
@@ -20,6 +25,9 @@ let t: TestApp;
 let cf: CloudflareSim;
 let nc: NamecheapSim;
 let ya: YandexWebmasterSim;
+let g: GoogleSearchSim;
+/** What the sites serve to Google's sitemap reads: `host/name` → body. */
+const served = new Map<string, string>();
 let h: string;
 let seq = 0;
 const KEY = 'nc-api-key-for-tests-0123';
@@ -35,11 +43,18 @@ beforeAll(async () => {
       ),
   });
   nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
+  g = await startGoogleSearchSim({
+    dnsTxtLookup: cloudflareTxtLookup(cf),
+    fileLookup: (host, name) => served.get(`${host}/${name}`),
+  });
   t = await createTestApp(
     {
       CLOUDFLARE_API_URL: cf.url,
       CLOUDFLARE_TIMEOUT_SECONDS: '5',
       YANDEX_WEBMASTER_API_URL: ya.url,
+      GOOGLE_SEARCH_CONSOLE_API_URL: g.url,
+      GOOGLE_SITE_VERIFICATION_API_URL: g.siteVerificationUrl,
+      GOOGLE_SEARCH_TIMEOUT_SECONDS: '5',
       NAMECHEAP_CLIENT_IP: '198.51.100.7',
       NAMECHEAP_TIMEOUT_SECONDS: '2',
       NAMECHEAP_CALLS_PER_MINUTE: '10000',
@@ -52,7 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cf?.close(), nc?.close(), ya?.close()]);
+  await Promise.all([cf?.close(), nc?.close(), ya?.close(), g?.close()]);
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -343,6 +358,108 @@ describe('Fix all through a fleet plan, each domain to its own expected value', 
     const bad = await call('POST', `/api/domains/${d.id}/health/fix`, { check: 'server' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('check must be one of');
+  });
+
+  /** A zoned domain whose Google domain property is added (not verified) with a new service account. */
+  async function withGoogleProperty(prefix: string) {
+    const key = g.createServiceAccount(unique('sa'));
+    const account = await create('google-search/accounts', {
+      name: unique('Google'),
+      serviceAccountKey: JSON.stringify(key),
+    });
+    const d = await zoned(prefix);
+    const add = await call('PUT', `/api/domains/${d.id}/google-search/property`, {
+      accountId: account._id,
+      kind: 'domain',
+    });
+    expect(add.statusCode, add.body).toBe(200);
+    return { ...d, key, site: `sc-domain:${d.name}` };
+  }
+
+  it('Google property: not applicable without one, failing unverified, verified again through "Fix all"', async () => {
+    const prefix = unique('fixgp');
+    const none = await zoned(`${prefix}none`);
+    const first = await checkNow(none.id);
+    expect(check(first, 'google_property')).toMatchObject({
+      state: 'na',
+      reason: 'The domain has no Google Search Console property',
+    });
+    expect(check(first, 'google_sitemaps').state).toBe('na');
+    const d = await withGoogleProperty(prefix);
+    const before = await checkNow(d.id);
+    expect(check(before, 'google_property')).toMatchObject({
+      state: 'failing',
+      observed: `${d.site}: siteUnverifiedUser`,
+      expected: `${d.site} verified for ${d.key.client_email}`,
+      reason: `Google lists ${d.key.client_email} as siteUnverifiedUser: the property lost (or never had) its verification`,
+    });
+    expect(check(before, 'google_sitemaps')).toMatchObject({
+      state: 'na',
+      reason: expect.stringContaining('not verified'),
+    });
+    const planned = await fixAll('google_property', prefix);
+    const items = await itemsOf(planned._id);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ outcome: 'change', before: `${d.site}: siteUnverifiedUser` });
+    const done = await run(planned);
+    expect(done.state, JSON.stringify(await itemsOf(planned._id))).toBe('completed');
+    // Google knows the owner now (the TXT record the fix put in the zone), and the check reads ok.
+    expect([...(g.owners.get(`INET_DOMAIN ${d.name}`) ?? [])]).toContain(d.key.client_email);
+    expect(check(await stored(d.id), 'google_property')).toMatchObject({
+      state: 'ok',
+      observed: `${d.site}: siteOwner`,
+    });
+  });
+
+  it('Google sitemaps: failing on errors, Fix submits them again, warning on warnings, ok', async () => {
+    const prefix = unique('fixgs');
+    const d = await withGoogleProperty(prefix);
+    expect((await call('POST', `/api/domains/${d.id}/google-search/verify`)).statusCode).toBe(200);
+    expect(check(await checkNow(d.id), 'google_sitemaps')).toMatchObject({
+      state: 'ok',
+      observed: 'no sitemap submitted',
+    });
+    const good = `https://${d.name}/sitemap.xml`;
+    const missing = `https://${d.name}/news.xml`;
+    served.set(`${d.name}/sitemap.xml`, `<urlset><url><loc>https://${d.name}/</loc></url></urlset>`);
+    for (const url of [good, missing]) {
+      const res = await call('POST', `/api/domains/${d.id}/google-search/sitemaps`, { url });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // The site does not serve news.xml: Google reads an error in it.
+    expect(check(await checkNow(d.id), 'google_sitemaps')).toMatchObject({
+      state: 'failing',
+      observed: '2 sitemaps; 1 with 1 error',
+      reason: `Google reports errors in ${missing}`,
+      fix: 'google_sitemaps',
+    });
+    served.set(`${d.name}/news.xml`, '<urlset></urlset>');
+    const fixed = await call('POST', `/api/domains/${d.id}/health/fix`, { check: 'google_sitemaps' });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    // Submitted again and read: no error now, but a sitemap without a URL is Google's warning.
+    expect(check(fixed.json().data, 'google_sitemaps')).toMatchObject({
+      state: 'warning',
+      observed: '2 sitemaps; 1 with 1 warning',
+      reason: `Google reports warnings in ${missing}`,
+    });
+    expect(g.properties.get(d.site)!.sitemaps.get(missing)).toMatchObject({ errors: 0, warnings: 1 });
+    served.set(`${d.name}/news.xml`, `<urlset><url><loc>https://${d.name}/news</loc></url></urlset>`);
+    expect((await call('POST', `/api/domains/${d.id}/google-search/sitemaps`, { url: missing })).statusCode).toBe(200);
+    expect(check(await checkNow(d.id), 'google_sitemaps')).toMatchObject({ state: 'ok', observed: '2 sitemaps' });
+  });
+
+  it('refuses a Google fix to a user without the Google area', async () => {
+    const domainsOnly = await t.tokenFor(['cnv:domains'], { username: unique('gops').slice(0, 20) });
+    for (const c of ['google_property', 'google_sitemaps']) {
+      const denied = await call(
+        'POST',
+        '/api/fleet/plans',
+        { selection: { filter: { failingCheck: c } }, action: { kind: 'health_fix', check: c } },
+        domainsOnly,
+      );
+      expect(denied.statusCode, denied.body).toBe(403);
+      expect(denied.json().message).toBe('Fixing Google properties and sitemaps needs the Google Search Console area');
+    }
   });
 
   it('refuses a check without a fix, and a Yandex fix to a user without the Yandex area', async () => {

@@ -15,6 +15,7 @@ import type { DirectAdminService } from '../direct-admin/direct-admin.service.ts
 import type { IspManagerService } from '../ispmanager/ispmanager.service.ts';
 import type { ContentFilesService } from '../content-files/content-files.service.ts';
 import type { YandexWebmasterService } from '../yandex-webmaster/yandex-webmaster.service.ts';
+import type { GoogleSearchService } from '../google-search/google-search.service.ts';
 
 export type CheckResult = {
   check: HealthCheckKey;
@@ -42,6 +43,7 @@ export type CheckDeps = {
   cloudRegion(cloudId: string): Promise<string | null>;
   probe(p: ProxyEndpoint, host: string): Promise<HttpsProbeResult>;
   webmaster: Pick<YandexWebmasterService, 'domainHost' | 'summary'>;
+  google: Pick<GoogleSearchService, 'state' | 'sitemaps'>;
   /** The kept traffic (issue 47): the "Traffic fell" check reads it, never Cloudflare. */
   traffic: {
     /** The brand's limit in percent, or null when the check is off for it. */
@@ -365,6 +367,50 @@ export function createHealthChecks(deps: CheckDeps) {
       const observed = `verified; ${fatal} FATAL, ${critical} CRITICAL`;
       if (fatal > 0) return r(k, 'failing', observed, expected, 'Yandex reports FATAL site problems');
       if (critical > 0) return r(k, 'warning', observed, expected, 'Yandex reports CRITICAL site problems');
+      return r(k, 'ok', observed, expected);
+    },
+
+    async google_property({ domain: d }) {
+      const k = 'google_property';
+      const { property: p } = await deps.google.state(d._id);
+      if (!p) return na(k, 'The domain has no Google Search Console property');
+      const expected = `${p.siteUrl} verified for ${p.clientEmail}`;
+      const observed = `${p.siteUrl}: ${p.permissionLevel ?? 'not listed'}`;
+      if (p.verified) return r(k, 'ok', observed, expected);
+      const reason = p.permissionLevel
+        ? `Google lists ${p.clientEmail} as ${p.permissionLevel}: the property lost (or never had) its verification`
+        : `Google does not list the property for ${p.clientEmail}`;
+      return r(k, 'failing', observed, expected, reason);
+    },
+
+    async google_sitemaps({ domain: d }) {
+      const k = 'google_sitemaps';
+      const { property: p } = await deps.google.state(d._id);
+      if (!p) return na(k, 'The domain has no Google Search Console property');
+      if (!p.verified) return na(k, 'The property is not verified: Google shows its sitemaps to its users only');
+      const list = await deps.google.sitemaps(d._id);
+      const count = (v: string | undefined) => Math.max(0, Number(v ?? 0) || 0);
+      const sum = (xs: typeof list, f: 'errors' | 'warnings') => xs.reduce((a, m) => a + count(m[f]), 0);
+      const withErrors = list.filter((m) => count(m.errors) > 0);
+      const withWarnings = list.filter((m) => count(m.warnings) > 0);
+      const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+      const observed = [
+        list.length ? plural(list.length, 'sitemap') : 'no sitemap submitted',
+        ...(withErrors.length ? [`${withErrors.length} with ${plural(sum(withErrors, 'errors'), 'error')}`] : []),
+        ...(withWarnings.length
+          ? [`${withWarnings.length} with ${plural(sum(withWarnings, 'warnings'), 'warning')}`]
+          : []),
+      ].join('; ');
+      const expected = 'no sitemap with errors or warnings';
+      const paths = (xs: typeof list) =>
+        xs
+          .slice(0, 3)
+          .map((m) => m.path)
+          .join(', ') + (xs.length > 3 ? ` and ${xs.length - 3} more` : '');
+      if (withErrors.length)
+        return r(k, 'failing', observed, expected, `Google reports errors in ${paths(withErrors)}`);
+      if (withWarnings.length)
+        return r(k, 'warning', observed, expected, `Google reports warnings in ${paths(withWarnings)}`);
       return r(k, 'ok', observed, expected);
     },
   };

@@ -15,6 +15,7 @@ import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
 import type { YandexWebmasterService } from '../yandex-webmaster/yandex-webmaster.service.ts';
 import type { UndoStep } from '../fleet/fleet.undo.ts';
+import type { GoogleSearchService } from '../google-search/google-search.service.ts';
 import type { CheckResult } from './health.checks.ts';
 
 export type FixDeps = {
@@ -22,12 +23,21 @@ export type FixDeps = {
   cloudFlare: Pick<CloudFlareService, 'setSsl' | 'setTls13' | 'pushFirewallRules'>;
   registrar: Pick<RegistrarService, 'setNameServers'>;
   webmaster: Pick<YandexWebmasterService, 'verifyThroughDns' | 'verifyThroughFile'>;
+  google: Pick<GoogleSearchService, 'verify' | 'sitemaps' | 'submitSitemap'>;
 };
 
-/** Re-verifying a Yandex host is the Yandex Webmaster area's action: a domains-only user may not start it. */
+/** Sitemaps a fix submits again at most (Google lists up to 500 a property; each is one call). */
+const MAX_SITEMAPS_RESUBMITTED = 50;
+
+/**
+ * Re-verifying a Yandex host is the Yandex Webmaster area's action, a Google property's or sitemap's the Google
+ * Search Console area's: a domains-only user may not start them.
+ */
 export function assertMayFix(check: string, actor: Actor) {
   if (check === 'yandex_host' && !hasAnyRule(actor.rules, 'cnv:yandex-webmaster'))
     throw new ForbiddenError(FLEET_MESSAGES.yandexRule);
+  if ((check === 'google_property' || check === 'google_sitemaps') && !hasAnyRule(actor.rules, 'cnv:google-search'))
+    throw new ForbiddenError(FLEET_MESSAGES.googleRule);
 }
 
 /**
@@ -100,6 +110,23 @@ export function createHealthFixes(deps: FixDeps) {
               ? `${dnsWay ? 'DNS record added' : 'Verification file written'}; waiting for Yandex to verify`
               : 'Verification already under way; waiting for Yandex to verify',
           };
+        }
+        case 'google_property': {
+          // Google's Site Verification answers at once: the TXT record or the file is placed, then checked.
+          const v = await deps.google.verify(domainId, actor);
+          return made(`${v.siteUrl} verified again through ${v.method === 'DNS_TXT' ? 'a DNS TXT record' : 'a file'}`);
+        }
+        case 'google_sitemaps': {
+          const bad = (await deps.google.sitemaps(domainId))
+            .filter((m) => Number(m.errors ?? 0) > 0)
+            .slice(0, MAX_SITEMAPS_RESUBMITTED);
+          if (!bad.length) return { changed: false, made: null, pending: null };
+          let after: Awaited<ReturnType<FixDeps['google']['submitSitemap']>> = [];
+          for (const m of bad) after = await deps.google.submitSitemap(domainId, m.path, actor);
+          const what = `${bad.length === 1 ? bad[0]!.path : `${bad.length} sitemaps`} submitted to Google again`;
+          // Google reads a submitted sitemap later: until it has, the errors read are those of its last read.
+          const waiting = after.some((m) => m.isPending && bad.some((b) => b.path === m.path));
+          return { changed: true, made: what, pending: waiting ? `${what}; waiting for Google to read it` : null };
         }
         default:
           throw new ValidationError('This check has no fix in the console', { check: r.check }, 'health_no_fix');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
-import type { HealthChecks } from './health.checks.ts';
+import { ALL_CHECKS, type HealthChecks } from './health.checks.ts';
 import type { HealthRepository } from './health.repository.ts';
 import { createHealthService, duration, type HealthOptions } from './health.service.ts';
 
@@ -74,7 +74,7 @@ describe('the periodic run', () => {
     const { service, ran, asked, saved } = setUp({ full, cheap });
     const r = await service.cycle(async () => undefined);
     // Account a: 20 calls, four full checks (a0-a3); a4 and a5 wait, b and the domain without a cloud go on.
-    const fullRan = ran.filter((x) => x.mode === 'full:13').map((x) => x.id);
+    const fullRan = ran.filter((x) => x.mode === `full:${ALL_CHECKS.length}`).map((x) => x.id);
     expect(fullRan.sort()).toEqual(['a0', 'a1', 'a2', 'a3', 'b0', 'none0']);
     // Cheap checks: b1 fits b's share (5 + 1 calls); a is spent, and a0 was just checked in full.
     const cheapRan = ran.filter((x) => x.mode.startsWith('cheap')).map((x) => x.id);

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainHealth, DomainHealthCheck, FleetPlan, HealthCheckKey } from '@fleetdesk/contract';
+import {
+  HEALTH_CHECKS,
+  type DomainHealth,
+  type DomainHealthCheck,
+  type FleetPlan,
+  type HealthCheckKey,
+} from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startNamecheapSim, type NamecheapSim } from '@fleetdesk/simulators/namecheap/index.ts';
 import { generateSelfSignedCert, startForwardProxy, type ForwardProxy } from '@fleetdesk/simulators/proxy/index.ts';
@@ -119,7 +125,7 @@ describe('checks against the simulators', () => {
   it('a domain without any inputs is not applicable everywhere, never failing', async () => {
     const d = await create('domains', { domainName: `${unique('bare')}.com`, status: 'active' });
     const hh = await checkNow(d._id);
-    expect(hh.checks).toHaveLength(13);
+    expect(hh.checks).toHaveLength(HEALTH_CHECKS.length);
     for (const c of hh.checks) expect(c.state, c.check).toBe('na');
     expect(hh.state).toBe('na');
     expect(hh.problems).toBe(0);
@@ -422,7 +428,7 @@ describe('running and showing', () => {
     const s = sum.json().data;
     expect(s.cycle.message).toBe(r.message);
     expect(s.domains.unchecked).toBe(0);
-    expect(s.checks).toHaveLength(13);
+    expect(s.checks).toHaveLength(HEALTH_CHECKS.length);
   });
 
   it('check now over a fleet selection is a job', async () => {
@@ -437,7 +443,9 @@ describe('running and showing', () => {
       if (j.state === 'failed' || Date.now() > until) throw new Error(`job ${j.state}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(((await call('GET', `/api/domains/${d._id}/health`)).json().data as DomainHealth).checks).toHaveLength(13);
+    expect(((await call('GET', `/api/domains/${d._id}/health`)).json().data as DomainHealth).checks).toHaveLength(
+      HEALTH_CHECKS.length,
+    );
   });
 
   it('counts Check now as an expensive action (its own per-user rate limit)', () => {

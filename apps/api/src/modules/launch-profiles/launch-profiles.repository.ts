@@ -14,6 +14,7 @@ import {
   regions,
   servers,
   yandexWebmasterAccounts,
+  googleSearchAccounts,
 } from '../../db/schema/index.ts';
 import { tableList } from '../../http/list-query.ts';
 import type { Usage } from '../../lib/usage.ts';
@@ -44,6 +45,7 @@ export const toLaunchProfile = (r: LaunchProfileRow): LaunchProfile => ({
   sslMode: r.sslMode,
   tls13: r.tls13,
   yandexWebmasterAccountId: r.yandexWebmasterAccountId,
+  googleSearchAccountId: r.googleSearchAccountId,
 });
 
 /** The tables a profile refers to, by the input's field, for the existence checks. */
@@ -55,6 +57,7 @@ export const PROFILE_REFS = {
   domainRegistratorContactId: [domainRegistratorContacts, domainRegistratorContacts.id],
   dnsTemplateId: [dnsTemplates, dnsTemplates.id],
   yandexWebmasterAccountId: [yandexWebmasterAccounts, yandexWebmasterAccounts.id],
+  googleSearchAccountId: [googleSearchAccounts, googleSearchAccounts.id],
   'contentSource.domainId': [domains, domains.id],
   'contentSource.regionId': [regions, regions.id],
 } as const satisfies Record<string, readonly [PgTable, PgColumn]>;
@@ -69,6 +72,7 @@ const USED_THROUGH = {
   'domain-registrators-contacts': launchProfiles.domainRegistratorContactId,
   'dns-templates': launchProfiles.dnsTemplateId,
   'yandex-webmaster': launchProfiles.yandexWebmasterAccountId,
+  'google-search': launchProfiles.googleSearchAccountId,
   domains: launchProfiles.contentDomainId,
   regions: launchProfiles.contentRegionId,
 } as const;

@@ -27,6 +27,7 @@ const REF_NOUNS: Record<ProfileRefField, string> = {
   domainRegistratorContactId: 'registrator contact',
   dnsTemplateId: 'DNS template',
   yandexWebmasterAccountId: 'Yandex Webmaster account',
+  googleSearchAccountId: 'Google account',
   'contentSource.domainId': 'domain to copy from',
   'contentSource.regionId': 'region',
 };
@@ -48,6 +49,7 @@ const toWrite = (p: LaunchProfileInputParsed): LaunchProfileWrite => ({
   sslMode: p.sslMode,
   tls13: p.tls13,
   yandexWebmasterAccountId: p.yandexWebmasterAccountId,
+  googleSearchAccountId: p.googleSearchAccountId,
 });
 
 /**
@@ -72,6 +74,7 @@ export function createLaunchProfilesService(deps: {
       ['domainRegistratorContactId', p.domainRegistratorContactId],
       ['dnsTemplateId', p.dnsTemplateId],
       ['yandexWebmasterAccountId', p.yandexWebmasterAccountId],
+      ['googleSearchAccountId', p.googleSearchAccountId],
       ['contentSource.domainId', p.contentSource.kind === 'copy' ? p.contentSource.domainId : null],
       ['contentSource.regionId', p.contentSource.kind === 'parse' ? p.contentSource.regionId : null],
     ];

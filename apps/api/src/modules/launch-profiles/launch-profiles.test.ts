@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LAUNCH_PROFILE_MESSAGES, NAMECHEAP_ENDPOINTS } from '@fleetdesk/contract';
+import { startGoogleSearchSim, type GoogleSearchSim } from '@fleetdesk/simulators/google-search/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
+let g: GoogleSearchSim;
 let admin: string;
 beforeAll(async () => {
+  // A Google account's key is proven by a token request on save: the simulator's token endpoint answers it.
+  g = await startGoogleSearchSim();
   t = await createTestApp();
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await g?.close();
+});
 beforeEach(async () => {
   await t.reset();
   admin = await t.tokenFor(['cnv']);
@@ -43,8 +50,13 @@ async function world() {
   });
   const firewallRuleId = await make('firewall-rules', { name: 'Bots', action: 'block', defaultPriority: 1 });
   const yandexWebmasterAccountId = await make('yandex-webmaster/accounts', { name: 'Main' });
+  const googleSearchAccountId = await make('google-search/accounts', {
+    name: 'Google main',
+    serviceAccountKey: JSON.stringify(g.createServiceAccount('fleetdesk-console')),
+  });
   const domainId = await make('domains', { domainName: 'template.example', status: 'active' });
   return {
+    googleSearchAccountId,
     regionId,
     serverId,
     brandId,
@@ -72,6 +84,7 @@ const profile = (w: World, over: object = {}) => ({
   sslMode: 'strict',
   tls13: true,
   yandexWebmasterAccountId: w.yandexWebmasterAccountId,
+  googleSearchAccountId: w.googleSearchAccountId,
   ...over,
 });
 
@@ -106,6 +119,7 @@ describe('/api/launch-profiles', () => {
       sslMode: 'strict',
       tls13: true,
       yandexWebmasterAccountId: null,
+      googleSearchAccountId: null,
     });
 
     expect((await call('DELETE', `${PATH}/${p._id}`, h)).statusCode).toBe(200);
@@ -146,6 +160,13 @@ describe('/api/launch-profiles', () => {
     });
     const one = await call('POST', PATH, admin, profile(w, { yandexWebmasterAccountId: MISSING }));
     expect(one.json().message).toBe(LAUNCH_PROFILE_MESSAGES.missing('Yandex Webmaster account'));
+    const noGoogle = await call('POST', PATH, admin, profile(w, { googleSearchAccountId: MISSING }));
+    expect(noGoogle.statusCode).toBe(400);
+    expect(noGoogle.json().fields).toEqual({
+      googleSearchAccountId: LAUNCH_PROFILE_MESSAGES.missing('Google account'),
+    });
+    const badGoogle = await call('POST', PATH, admin, profile(w, { googleSearchAccountId: 'nope' }));
+    expect(badGoogle.json().fields).toEqual({ googleSearchAccountId: 'Google account must be a valid id' });
     expect((await call('GET', PATH, admin)).json().data.itemsCount).toBe(0);
 
     expect((await call('POST', PATH, admin, profile(w))).statusCode).toBe(201);
@@ -172,6 +193,7 @@ describe('/api/launch-profiles', () => {
       `/api/firewall-rules/${w.firewallRuleId}`,
       `/api/domains/${w.domainId}`,
       `/api/yandex-webmaster/accounts/${w.yandexWebmasterAccountId}`,
+      `/api/google-search/accounts/${w.googleSearchAccountId}`,
     ]) {
       const res = await call('DELETE', url, admin);
       expect(res.statusCode, url).toBe(409);

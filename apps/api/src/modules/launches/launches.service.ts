@@ -74,8 +74,16 @@ const freshStage = (s: (typeof LAUNCH_STAGES)[number]): LaunchStage => ({
   error: null,
 });
 
+/** The stored stages, with any stage added since the launch was stored appended pending (stages keep their order). */
+const withEveryStage = (stored: LaunchStage[]): LaunchStage[] => [
+  ...stored,
+  ...LAUNCH_STAGES.slice(stored.length).map(freshStage),
+];
+
 export function toLaunch(r: LaunchRow): Launch {
-  const finished = r.stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length;
+  // A launch that may still run shows the stages it will run; a finished one what it ran.
+  const stages = r.state === 'completed' || r.state === 'cancelled' ? r.stages : withEveryStage(r.stages);
+  const finished = stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length;
   return {
     _id: r.id,
     launchNo: r.launchNo,
@@ -88,14 +96,14 @@ export function toLaunch(r: LaunchRow): Launch {
     // Read on the launch's own page (`get`), where the registration's price is read too.
     confirmation: null,
     input: r.input,
-    stages: r.stages,
+    stages,
     jobId: r.jobId,
     error: r.error,
     createdBy: r.createdBy,
     createdAt: r.createdAt.toISOString(),
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
-    progress: { done: finished, total: r.stages.length },
+    progress: { done: finished, total: stages.length },
   };
 }
 
@@ -207,6 +215,7 @@ export function createLaunchesService(deps: {
         sslMode: s.sslMode ?? p.sslMode,
         tls13: s.tls13 ?? p.tls13,
         yandexWebmasterAccountId: s.yandexWebmasterAccountId ?? p.yandexWebmasterAccountId,
+        googleSearchAccountId: s.googleSearchAccountId ?? p.googleSearchAccountId,
       };
     }
     if (out.dnsTemplateId && !out.dnsRecords.length) {
@@ -453,7 +462,7 @@ export function createLaunchesService(deps: {
       if ((activeStates as readonly string[]).includes(r.state)) throw new ConflictError(LAUNCH_MESSAGES.running);
       if (r.state === 'completed') throw new ConflictError(LAUNCH_MESSAGES.finished);
       if (stage) {
-        const s = r.stages.find((x) => x.key === stage)!;
+        const s = withEveryStage(r.stages).find((x) => x.key === stage)!;
         if (s.state !== 'failed') throw new ConflictError(LAUNCH_MESSAGES.notFailed(s.label));
       }
       assertMayRun(r, actor);
@@ -538,7 +547,8 @@ export function createLaunchesService(deps: {
         jobId: ctx.jobId,
       });
       if (!started) return { launchId: id, state: first.state };
-      const stages = [...started.stages];
+      // A launch stored before later stages existed (the Google ones, decision 081) gets them pending.
+      const stages = withEveryStage(started.stages);
       let domainId = started.domainId;
       const actor = systemActor(`launch #${started.launchNo}${started.createdBy ? ` (${started.createdBy})` : ''}`);
       const input: LaunchSettings = started.input;

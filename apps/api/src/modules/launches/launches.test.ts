@@ -14,19 +14,21 @@ import {
   startYandexWebmasterSim,
   type YandexWebmasterSim,
 } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
+import { startGoogleSearchSim, type GoogleSearchSim } from '@fleetdesk/simulators/google-search/index.ts';
 import { generateKeyPair } from '../../files/ssh/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { REGISTRANT } from '../../test/fixtures.ts';
 import { STAGES } from './stages/index.ts';
 
 // Launches end to end against the simulators: Namecheap, Cloudflare, DirectAdmin, an SSH host, Yandex Webmaster,
-// IndexNow.
+// IndexNow, Google Search Console.
 let t: TestApp;
 let indexNow: IndexNowSim;
 let cf: CloudflareSim;
 let nc: NamecheapSim;
 let da: DirectAdminSim;
 let ya: YandexWebmasterSim;
+let g: GoogleSearchSim;
 let host: SshHost;
 let h: string;
 let seq = 0;
@@ -41,6 +43,8 @@ type Fixture = {
   contactId: string;
   serverId: string;
   yandexId: string;
+  /** A Google account (its service account in the simulator) and a profile naming it. */
+  google: { accountId: string; email: string; profileId: string };
   ruleId: string;
   sourceId: string;
   sourceName: string;
@@ -58,6 +62,11 @@ beforeAll(async () => {
     ],
   });
   nc = await startNamecheapSim({ rateLimit: false, whitelist: ['198.51.100.7'] });
+  // Google reads the TXT record in the zones and the sitemap from the SSH host's site directories.
+  g = await startGoogleSearchSim({
+    dnsTxtLookup: cloudflareTxtLookup(cf),
+    fileLookup: directoryFileLookup((name) => path.join(host.rootDir, 'www', name)),
+  });
   // IndexNow reads the key files from the SSH host's site directories, as it would from the sites.
   indexNow = await startIndexNowSim({
     fileLookup: directoryFileLookup((name) => path.join(host.rootDir, 'www', name)),
@@ -68,6 +77,9 @@ beforeAll(async () => {
       CLOUDFLARE_API_URL: cf.url,
       CLOUDFLARE_TIMEOUT_SECONDS: '5',
       YANDEX_WEBMASTER_API_URL: ya.url,
+      GOOGLE_SEARCH_CONSOLE_API_URL: g.url,
+      GOOGLE_SITE_VERIFICATION_API_URL: g.siteVerificationUrl,
+      GOOGLE_SEARCH_TIMEOUT_SECONDS: '5',
       DIRECTADMIN_TIMEOUT_SECONDS: '3',
       NAMECHEAP_CLIENT_IP: '198.51.100.7',
       NAMECHEAP_TIMEOUT_SECONDS: '3',
@@ -84,7 +96,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
-  await Promise.all([cf?.close(), nc?.close(), da?.close(), ya?.close(), host?.close(), indexNow?.close()]);
+  await Promise.all([cf?.close(), nc?.close(), da?.close(), ya?.close(), g?.close(), host?.close(), indexNow?.close()]);
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
@@ -121,6 +133,18 @@ async function fixture(): Promise<Fixture> {
   const yaToken = unique('ya-token');
   ya.addUser(yaToken);
   const yandexId = (await create('yandex-webmaster/accounts', { name: unique('Yandex'), apiToken: yaToken }))._id;
+  // As the demo's: a service account named fleetdesk-console, named by a launch profile.
+  const key = g.createServiceAccount('fleetdesk-console', { projectId: 'fleetdesk-demo' });
+  const googleId = (
+    await create('google-search/accounts', { name: unique('Google'), serviceAccountKey: JSON.stringify(key) })
+  )._id;
+  const googleProfile = await create('launch-profiles', {
+    name: unique('Google profile'),
+    serverId,
+    cloudId,
+    googleSearchAccountId: googleId,
+  });
+  expect(googleProfile.googleSearchAccountId).toBe(googleId);
   const ruleId = (
     await create('firewall-rules', {
       name: unique('Block bots'),
@@ -138,7 +162,18 @@ async function fixture(): Promise<Fixture> {
   fs.writeFileSync(path.join(dir, 'about.html'), `<h1>About ${sourceName.toUpperCase()}</h1>`);
   fs.writeFileSync(path.join(dir, 'blog', 'index.html'), '<h1>Blog</h1>');
   fs.writeFileSync(path.join(dir, 'logo.bin'), crypto.randomBytes(2048));
-  return { cloudId, registratorId, apiUser, contactId, serverId, yandexId, ruleId, sourceId: source._id, sourceName };
+  return {
+    cloudId,
+    registratorId,
+    apiUser,
+    contactId,
+    serverId,
+    yandexId,
+    google: { accountId: googleId, email: key.client_email, profileId: googleProfile._id },
+    ruleId,
+    sourceId: source._id,
+    sourceName,
+  };
 }
 
 async function server(over: object = {}) {
@@ -377,6 +412,35 @@ describe('plan (dryRun)', () => {
     expect(allowed.json().data.blockers).toEqual([]);
   });
 
+  it('blocks the Google stages without the Google Search Console rule; skips them, saying why, without an account', async () => {
+    const noGoogle = await t.tokenFor(['cnv:domains', 'cnv:yandex-webmaster']);
+    const name = `${unique('nogoogle')}.com`;
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/launches',
+      headers: { authorization: noGoogle },
+      payload: { ...full(name, { registration: null, profileId: fx.google.profileId }), dryRun: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const needs = 'Needs the Google Search Console area';
+    expect((res.json().data as LaunchPlan).blockers).toEqual([
+      { stage: 'google-verify', message: needs },
+      { stage: 'google-sitemap', message: needs },
+    ]);
+    const p = await planOf(full(name, { registration: null, profileId: fx.google.profileId }));
+    expect(p.steps.find((x) => x.key === 'google-verify')).toMatchObject({
+      outcome: 'run',
+      label: 'Add and verify the property in Google Search Console',
+      detail: `Add sc-domain:${name} to Search Console and verify it through a TXT record in the zone`,
+    });
+    const without = await planOf(full(name, { registration: null }));
+    for (const key of ['google-verify', 'google-sitemap'])
+      expect(without.steps.find((x) => x.key === key)).toMatchObject({
+        outcome: 'skip',
+        detail: 'No Google account chosen',
+      });
+  });
+
   it('shows a name that mixes scripts in Unicode and ASCII, with the look-alike warning', async () => {
     const p = await planOf(full('paypa\u04cf-test.com', { registration: null }));
     expect(p).toMatchObject({
@@ -403,7 +467,8 @@ describe('plan (dryRun)', () => {
 describe('a launch', () => {
   it('stops before the costly registration, waits for the zone, and ends live and verified; run again, it finds everything done', async () => {
     const name = `${unique('live')}.com`;
-    const first = await start(full(name));
+    // Everything given, but the Google account, which comes from the profile.
+    const first = await start(full(name, { profileId: fx.google.profileId }));
     expect(['queued', 'running']).toContain(first.state);
     const paused = await until(first._id, settled);
     expect(paused.state).toBe('needs_confirmation');
@@ -455,12 +520,27 @@ describe('a launch', () => {
     expect(fs.readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).toContain(`https://${name}/about.html`);
     expect(stage(done, 'yandex-verify').detail).toMatch(/^Verified/);
     expect(stage(done, 'yandex-sitemap').detail).toBe(`Submitted https://${name}/sitemap.xml`);
+    // Google: the domain property (the domain has a zone) verified through its TXT record, the sitemap read.
+    expect(done.input.googleSearchAccountId).toBe(fx.google.accountId);
+    expect(stage(done, 'google-verify').detail).toContain(
+      `Added and verified sc-domain:${name} through TXT ${name} "google-site-verification=`,
+    );
+    expect(stage(done, 'google-sitemap').detail).toBe(`Submitted https://${name}/sitemap.xml`);
+    expect(stage(done, 'google-sitemap').links[0]).toEqual({
+      label: 'Google Search Console',
+      href: `/domains/${done.domainId}?tab=google-search`,
+    });
+    expect([...(g.owners.get(`INET_DOMAIN ${name}`) ?? [])]).toEqual([fx.google.email]);
+    const property = g.properties.get(`sc-domain:${name}`)!;
+    expect(property.addedBy.has(fx.google.email)).toBe(true);
+    expect(property.sitemaps.get(`https://${name}/sitemap.xml`)).toMatchObject({ errors: 0, warnings: 0 });
+    expect(property.sitemaps.get(`https://${name}/sitemap.xml`)!.urls).toContain(`https://${name}/about.html`);
     expect(stage(done, 'dns').links).toEqual([
       { label: 'Cloudflare zone', href: `/domains/${done.domainId}?tab=cloud` },
     ]);
 
     // Again on the launched domain: every stage finds its work done.
-    const again = await start(full(name, { confirmCostly: false }));
+    const again = await start(full(name, { confirmCostly: false, profileId: fx.google.profileId }));
     const second = await until(again._id, settled);
     expect(second.state, JSON.stringify(second.stages.map((s) => [s.key, s.state, s.error]))).toBe('completed');
     const states = Object.fromEntries(second.stages.map((s) => [s.key, s.state]));
@@ -477,6 +557,8 @@ describe('a launch', () => {
       'content',
       'yandex-verify',
       'yandex-sitemap',
+      'google-verify',
+      'google-sitemap',
     ])
       expect(states[key], key).toBe('already_done');
     expect(stage(second, 'zone').detail).toMatch(/^Already done: the zone \w+ is linked/);

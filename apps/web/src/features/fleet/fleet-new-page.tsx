@@ -21,6 +21,7 @@ import {
   type FirewallRule,
   type FleetAction,
   type FleetActionKind,
+  type GoogleSearchAccount,
   type Server,
 } from '@fleetdesk/contract';
 import { PickerField } from '../../components/picker-field.tsx';
@@ -28,6 +29,10 @@ import { BrandPicker, brandLabel } from '../../components/pickers/brand-picker.t
 import { DnsTemplatePicker, dnsTemplateLabel } from '../../components/pickers/dns-template-picker.tsx';
 import { FirewallRulePicker } from '../../components/pickers/firewall-rule-picker.tsx';
 import { ServerPicker, serverLabel } from '../../components/pickers/server-picker.tsx';
+import {
+  GoogleSearchAccountPicker,
+  googleSearchAccountLabel,
+} from '../../components/pickers/google-search-account-picker.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { fleetPlanPath, useCreateFleetPlan, type FleetNewState } from './fleet-api.ts';
 
@@ -53,6 +58,7 @@ type Values = {
   brand: Brand | null;
   template: DnsTemplate | null;
   status: string;
+  google: GoogleSearchAccount | null;
 };
 const START: Values = {
   kind: 'ssl',
@@ -76,6 +82,7 @@ const START: Values = {
   brand: null,
   template: null,
   status: 'active',
+  google: null,
 };
 
 /** The action the form describes, as the API takes it (the API validates it again). */
@@ -113,6 +120,8 @@ function actionOf(v: Values): FleetAction {
       return { kind: 'set_brand', brandId: v.brand?._id ?? null };
     case 'set_status':
       return { kind: 'set_status', status: v.status as never };
+    case 'google_verify':
+      return { kind: 'google_verify', accountId: v.google?._id ?? '' };
     case 'dns_template':
       // The API keeps the template's records in the plan; only its id is sent.
       return { kind: 'dns_template', dnsTemplateId: v.template?._id ?? '' };
@@ -431,6 +440,28 @@ export function FleetNewPage() {
                 added.
               </p>
             </>
+          )}
+          {v.kind === 'google_verify' && (
+            <>
+              <PickerField<GoogleSearchAccount>
+                label="Google account"
+                value={v.google}
+                onChange={(a) => set('google', a)}
+                getLabel={googleSearchAccountLabel}
+                picker={GoogleSearchAccountPicker}
+                error={fields['action.accountId']}
+              />
+              <p className="small text-body-secondary">
+                Each domain gets its property in this account's Search Console — a domain property through a TXT record
+                when it has a Cloudflare zone, else the site's address through a file — and it is verified. A domain
+                whose property is another account's is left alone. Steps of one account are paced for Google's quotas.
+              </p>
+            </>
+          )}
+          {v.kind === 'google_sitemap' && (
+            <p className="small text-body-secondary">
+              Each domain's https://domain/sitemap.xml is submitted to its verified Google property.
+            </p>
           )}
           {v.kind === 'set_status' && (
             <Field label="Status" id="fleet-status">

@@ -24,6 +24,8 @@ const FIX_LABELS: Record<string, string> = {
   tls13: 'Set TLS 1.3 back',
   waf_push: 'Push the WAF rules',
   yandex_verify: 'Verify the host again',
+  google_verify: 'Verify the Google property again',
+  google_sitemaps: 'Submit the sitemaps with errors to Google again',
 };
 
 /** The domain's Health tab: every check in words, observed beside expected, since when, Fix where one exists. */

@@ -30,6 +30,10 @@ import {
   YandexWebmasterAccountPicker,
   yandexWebmasterAccountLabel,
 } from '../../components/pickers/yandex-webmaster-account-picker.tsx';
+import {
+  GoogleSearchAccountPicker,
+  googleSearchAccountLabel,
+} from '../../components/pickers/google-search-account-picker.tsx';
 import { FirewallRulesField } from './firewall-rules-field.tsx';
 import {
   NEW_PROFILE,
@@ -169,6 +173,13 @@ function ProfileFields({ item }: { item?: LaunchProfile }) {
           useItem={refApis.yandexAccounts.useItem}
           getLabel={yandexWebmasterAccountLabel}
           picker={YandexWebmasterAccountPicker}
+        />
+        <ProfileRefField
+          name="googleSearchAccountId"
+          label="Google Account"
+          useItem={refApis.googleAccounts.useItem}
+          getLabel={googleSearchAccountLabel}
+          picker={GoogleSearchAccountPicker}
         />
       </Section>
     </>

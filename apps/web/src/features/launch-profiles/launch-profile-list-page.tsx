@@ -10,6 +10,7 @@ const columns: Column<LaunchProfile>[] = [
   { header: 'Content', render: (p) => CONTENT_SOURCE_LABELS[p.contentSource.kind] },
   { header: 'SSL', render: (p) => `${SSL_MODE_LABELS[p.sslMode]}${p.tls13 ? ', TLS 1.3' : ''}` },
   { header: 'Yandex', render: (p) => (p.yandexWebmasterAccountId ? 'Yes' : 'No'), width: '6rem' },
+  { header: 'Google', render: (p) => (p.googleSearchAccountId ? 'Yes' : 'No'), width: '6rem' },
 ];
 
 export function LaunchProfileListPage() {

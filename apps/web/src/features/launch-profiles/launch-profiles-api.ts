@@ -12,6 +12,7 @@ import type {
   Server,
   SslMode,
   YandexWebmasterAccount,
+  GoogleSearchAccount,
 } from '@fleetdesk/contract';
 import { createResourceHooks } from '../../lib/resource.ts';
 import { resourcePaths } from '../../lib/resource-paths.ts';
@@ -33,6 +34,7 @@ export const refApis = {
   dnsTemplates: createResourceHooks<DnsTemplate>('dns-templates'),
   firewallRules: createResourceHooks<FirewallRule>('firewall-rules'),
   yandexAccounts: createResourceHooks<YandexWebmasterAccount>('yandex-webmaster/accounts'),
+  googleAccounts: createResourceHooks<GoogleSearchAccount>('google-search/accounts'),
 };
 
 export type LaunchProfileFormValues = {
@@ -50,6 +52,7 @@ export type LaunchProfileFormValues = {
   sslMode: SslMode;
   tls13: boolean;
   yandexWebmasterAccountId: string | null;
+  googleSearchAccountId: string | null;
 };
 
 export const NEW_PROFILE: LaunchProfileFormValues = {
@@ -66,6 +69,7 @@ export const NEW_PROFILE: LaunchProfileFormValues = {
   sslMode: 'strict',
   tls13: true,
   yandexWebmasterAccountId: null,
+  googleSearchAccountId: null,
 };
 
 export const toProfileValues = (p: LaunchProfile): LaunchProfileFormValues => ({
@@ -87,4 +91,5 @@ export const toProfileValues = (p: LaunchProfile): LaunchProfileFormValues => ({
   sslMode: p.sslMode,
   tls13: p.tls13,
   yandexWebmasterAccountId: p.yandexWebmasterAccountId,
+  googleSearchAccountId: p.googleSearchAccountId,
 });

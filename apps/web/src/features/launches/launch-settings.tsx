@@ -21,6 +21,7 @@ import {
   type Server,
   type SslMode,
   type YandexWebmasterAccount,
+  type GoogleSearchAccount,
 } from '@fleetdesk/contract';
 import { PickerField } from '../../components/picker-field.tsx';
 import { DnsTemplatePicker, dnsTemplateLabel } from '../../components/pickers/dns-template-picker.tsx';
@@ -43,6 +44,10 @@ import {
   YandexWebmasterAccountPicker,
   yandexWebmasterAccountLabel,
 } from '../../components/pickers/yandex-webmaster-account-picker.tsx';
+import {
+  GoogleSearchAccountPicker,
+  googleSearchAccountLabel,
+} from '../../components/pickers/google-search-account-picker.tsx';
 
 /** Without a profile or template, what most sites need. */
 const DEFAULT_RECORDS = 'A @ {serverIp}\nCNAME www {domain}';
@@ -92,6 +97,7 @@ export function useLaunchSettings() {
   const [sslMode, setSslMode] = useState<SslMode | ''>('');
   const [webmaster, setWebmaster] = useState<YandexWebmasterAccount | null>(null);
   const [verification, setVerification] = useState<'DNS' | 'HTML_FILE'>('DNS');
+  const [google, setGoogle] = useState<GoogleSearchAccount | null>(null);
   // An empty setting takes the profile's value: say so rather than "None".
   const profilePlaceholder = withProfile ? "The profile's" : 'None';
 
@@ -116,6 +122,7 @@ export function useLaunchSettings() {
       ...(tls ? { tls13: tls === 'on' } : {}),
       yandexWebmasterAccountId: webmaster?._id ?? null,
       verification,
+      googleSearchAccountId: google?._id ?? null,
     }),
     [
       profileId,
@@ -137,6 +144,7 @@ export function useLaunchSettings() {
       tls,
       webmaster,
       verification,
+      google,
     ],
   );
 
@@ -367,6 +375,15 @@ export function useLaunchSettings() {
             </Form.Select>
           </Form.Group>
         )}
+        <PickerField<GoogleSearchAccount>
+          label="Google account"
+          value={google}
+          onChange={setGoogle}
+          getLabel={googleSearchAccountLabel}
+          picker={GoogleSearchAccountPicker}
+          placeholder={profilePlaceholder}
+          error={fields.googleSearchAccountId}
+        />
       </Card>
     </>
   );

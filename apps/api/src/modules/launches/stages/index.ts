@@ -3,6 +3,7 @@ import { dnsStage, sslStage, wafStage, zoneActiveStage, zoneStage } from './clou
 import { domainStage, nameServersStage, registerStage } from './registration.ts';
 import { contentStage, siteStage, sitemapStage } from './site.ts';
 import type { Stage } from './types.ts';
+import { googleSitemapStage, googleVerifyStage } from './google.ts';
 import { yandexRecrawlStage, yandexSitemapStage, yandexVerifyStage } from './yandex.ts';
 
 export { ensureDomain } from './registration.ts';
@@ -25,6 +26,8 @@ export const STAGES: readonly Stage[] = [
   yandexVerifyStage,
   yandexSitemapStage,
   yandexRecrawlStage,
+  googleVerifyStage,
+  googleSitemapStage,
 ];
 
 export const stageOf = (key: LaunchStageKey) => STAGES.find((s) => s.key === key)!;

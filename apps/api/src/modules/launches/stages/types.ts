@@ -10,6 +10,7 @@ import type { DomainsService } from '../../domains/domains.service.ts';
 import type { IspManagerService } from '../../ispmanager/ispmanager.service.ts';
 import type { ServersService } from '../../servers/servers.service.ts';
 import type { YandexWebmasterService } from '../../yandex-webmaster/yandex-webmaster.service.ts';
+import type { GoogleSearchService } from '../../google-search/google-search.service.ts';
 
 /** The existing services a launch chains; a stage never calls a provider itself. */
 export type LaunchDeps = {
@@ -45,6 +46,7 @@ export type LaunchDeps = {
     | 'addUserSitemap'
     | 'recrawl'
   >;
+  google: Pick<GoogleSearchService, 'get' | 'state' | 'addProperty' | 'verify' | 'sitemaps' | 'submitSitemap'>;
   /** The content files' SSH side (copy, sitemap), shared with the domain jobs. */
   files: DomainJobDeps;
   contentFiles: Pick<ContentFilesService, 'dirInfo' | 'createDomainDir'>;
@@ -129,4 +131,5 @@ export const linkTo = {
   files: (id: string): LaunchLink => ({ label: 'Content files', href: `/domains/${id}/edit-content-files` }),
   sitemap: (name: string): LaunchLink => ({ label: 'sitemap.xml', href: `https://${name}/sitemap.xml` }),
   yandex: (id: string): LaunchLink => ({ label: 'Yandex Webmaster host', href: `/domains/${id}?tab=yandex-webmaster` }),
+  google: (id: string): LaunchLink => ({ label: 'Google Search Console', href: `/domains/${id}?tab=google-search` }),
 };
