@@ -31,6 +31,8 @@ const MENU = [
   'Launch Profiles',
   'Domain Registrators',
   'Yandex Webmaster',
+  // Issue 46 adds Google beside Yandex (the spec's menu has no Google entry; its place follows Yandex's).
+  'Google Search Console',
   'Audit Log',
   'Jobs',
   'Alerts',
