@@ -103,6 +103,7 @@ describe('route permissions', () => {
       registration: { domainRegistratorId: none, register: true, contactId: none, years: 1 },
       content: { type: 'copy', fromDomainId: none },
       yandexWebmasterAccountId: none,
+      googleSearchAccountId: none,
       verification: 'DNS',
     };
     const without = (rule: string) => t.tokenFor(RULES.filter((r) => r !== 'cnv' && r !== rule));

@@ -1,4 +1,4 @@
-import { FLEET_MESSAGES, type Domain, type FleetAction } from '@fleetdesk/contract';
+import { FLEET_MESSAGES, plural, type Domain, type FleetAction } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import type { GoogleSearchService } from '../google-search/google-search.service.ts';
 
@@ -50,7 +50,7 @@ export function createFleetGoogle(google: FleetGooglePort, pace: (accountId: str
     const had = (await google.sitemaps(d._id)).find((m) => m.path === url);
     if (had && errorsOf(had.errors) === 0) return { same: `${url} submitted` };
     return {
-      before: had ? `${url} with ${errorsOf(had.errors)} error(s)` : `${url} not submitted`,
+      before: had ? `${url} with ${plural(errorsOf(had.errors), 'error')}` : `${url} not submitted`,
       after: `${url} submitted`,
     };
   }

@@ -1,3 +1,4 @@
+import { plural } from '@fleetdesk/contract';
 import { GoogleApiError } from '../../../integrations/google-search/index.ts';
 import { NotFoundError } from '../../../http/errors.ts';
 import { already, done, linkTo, skipped, type Stage, type StageRunContext } from './types.ts';
@@ -86,7 +87,7 @@ export const googleSitemapStage: Stage = {
     if (had && countOf(had.errors) === 0) return already(`${url} is submitted`, links);
     const after = (await ctx.deps.google.submitSitemap(ctx.domainId, url, ctx.actor)).find((m) => m.path === url);
     if (after && countOf(after.errors) > 0)
-      throw new Error(`Google read ${url} with ${countOf(after.errors)} error(s): see the domain's Google tab`);
+      throw new Error(`Google read ${url} with ${plural(countOf(after.errors), 'error')}: see the domain's Google tab`);
     return done(after?.isPending ? `Submitted ${url}; Google reads it later` : `Submitted ${url}`, links);
   },
 };
