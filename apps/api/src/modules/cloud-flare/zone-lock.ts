@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { ConflictError } from '../../http/errors.ts';
+import { createKeyedQueue } from '../../lib/keyed-queue.ts';
 
 export const ZONE_LOCK_TEXT = {
   busy: 'Another push to this zone is still running; try again in a moment',
@@ -25,22 +26,7 @@ export function createZoneLocks(
   opts: { waitMs?: number } = {},
 ): ZoneLocks {
   const waitMs = Math.max(1, Math.floor(opts.waitMs ?? 60_000));
-  const tails = new Map<string, Promise<void>>();
-
-  const local = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    const previous = tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => mine);
-    tails.set(key, tail);
-    await previous;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (tails.get(key) === tail) tails.delete(key);
-    }
-  };
+  const local = createKeyedQueue().run;
 
   return {
     run(key, fn) {

@@ -21,6 +21,7 @@ import {
   type ContentFs,
   type WrittenState,
 } from '../../files/content/index.ts';
+import { createKeyedQueue } from '../../lib/keyed-queue.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DomainsRepository } from '../domains/domains.repository.ts';
@@ -93,6 +94,7 @@ export function createContentSnapshotsService(deps: {
   const now = deps.now ?? Date.now;
 
   const fsAt = (target: SshTarget, root: string) => openContentFs({ ssh, target, root });
+  const restoring = createKeyedQueue();
 
   async function siteOf(domainId: string): Promise<Site | string> {
     const d = await deps.domainsRepo.findRow(domainId);
@@ -421,88 +423,95 @@ export function createContentSnapshotsService(deps: {
      * a change: kept in a snapshot of its own and audited as `content_files_restore`.
      */
     async restore(id: string, input: ContentRestoreInput, actor: Actor): Promise<ContentRestoreResult> {
-      const { snapshot, site, files, preview } = await previewOf(id);
-      if (!site) throw new ConflictError(preview.reason ?? M.notFound, undefined, 'not_restorable');
-      const byPath = new Map(preview.items.map((i) => [i.path, i]));
-      const force = new Set<string>();
-      for (const p of input.force) {
-        const key = `/${rel(p)}`;
-        if (byPath.get(key)?.status !== 'changed')
-          throw new ValidationError(M.onlyChanged(key), { force: M.onlyChanged(key) }, 'not_changed');
-        force.add(key);
-      }
-      const todo = files.filter((f, i) => {
-        const item = preview.items[i]!;
-        return item.status === 'restore' || (item.status === 'changed' && force.has(item.path));
-      });
-      if (!todo.length) throw new ConflictError(M.nothing, undefined, 'nothing_to_restore');
-      const result: ContentRestoreResult = {
-        restored: [],
-        same: preview.counts.same,
-        left: preview.items
-          .filter((i) => i.status === 'changed' && !force.has(i.path))
-          .map((i) => ({ path: i.path, reason: M.changedSince })),
-        failed: [],
-        snapshotId: null,
-        snapshotSkipped: null,
-      };
-      const rec = await begin(snapshot.domainId!, 'restore');
-      const kept = snapshot.storage === 'server' && snapshot.remoteDir ? fsAt(site.target, snapshot.remoteDir) : null;
-      // Directories and files first, parents before what they hold; removals after, deepest first.
-      const puts = todo.filter((f) => f.beforeExists);
-      const takes = todo.filter((f) => !f.beforeExists).reverse();
-      for (const f of [...puts, ...takes]) {
-        const shown = `/${f.path}`;
-        try {
-          if (f.type === 'directory' && f.beforeExists) {
-            await rec.keep(f.path, 'directory');
-            await site.fs.mkdirp(f.path);
-            rec.wrote(f.path, { type: 'directory' });
-          } else if (f.type === 'directory') {
-            if ((await site.fs.list(f.path)).length) {
-              result.left.push({ path: shown, reason: M.notEmpty });
-              continue;
-            }
-            await rec.keep(f.path, 'directory');
-            await site.fs.remove(f.path);
-            rec.removed(f.path);
-          } else if (f.beforeExists) {
-            await rec.keep(f.path, 'file');
-            const sealed = kept ? null : await repo.content(snapshot.id, f.seq);
-            if (!kept && !sealed) throw new Error('the kept bytes are missing');
-            const data = kept ? (await kept.readStream(`/${f.seq}`)).stream : unseal(sealed!);
-            const size = await site.fs.writeAtomic(f.path, data, { mkdirs: true });
-            rec.wrote(f.path, { type: 'file', size, sha256: f.beforeSha ?? '' });
-          } else {
-            await rec.keep(f.path, 'file');
-            await site.fs.remove(f.path);
-            rec.removed(f.path);
-          }
-          result.restored.push(shown);
-        } catch (err) {
-          result.failed.push({ path: shown, error: messageOf(err) });
-        }
-      }
-      const outcome = await rec.finish();
-      if ('snapshot' in outcome) result.snapshotId = outcome.snapshot.id;
-      else result.snapshotSkipped = outcome.snapshotSkipped;
-      await deps.audit.record(actor, {
-        action: 'content_files_restore',
-        entity: 'domains',
-        entityId: snapshot.domainId,
-        details: {
-          restoredFrom: snapshot.id,
-          of: snapshot.action,
-          restored: result.restored.length,
-          left: result.left.length,
-          failed: result.failed.length,
-          paths: result.restored.slice(0, 50),
-          ...(result.failed.length ? { outcome: result.restored.length ? 'partial' : 'failed' } : {}),
-          ...outcome,
-        },
-      });
-      return result;
+      // One restore of a domain's files at a time (in this process): a burst of the same restore puts the files
+      // back once, and the others preview after it and find nothing left to put back.
+      const domainId = (await repo.find(id))?.domainId;
+      return domainId ? restoring.run(domainId, () => restoreNow(id, input, actor)) : restoreNow(id, input, actor);
     },
   };
+
+  async function restoreNow(id: string, input: ContentRestoreInput, actor: Actor): Promise<ContentRestoreResult> {
+    const { snapshot, site, files, preview } = await previewOf(id);
+    if (!site) throw new ConflictError(preview.reason ?? M.notFound, undefined, 'not_restorable');
+    const byPath = new Map(preview.items.map((i) => [i.path, i]));
+    const force = new Set<string>();
+    for (const p of input.force) {
+      const key = `/${rel(p)}`;
+      if (byPath.get(key)?.status !== 'changed')
+        throw new ValidationError(M.onlyChanged(key), { force: M.onlyChanged(key) }, 'not_changed');
+      force.add(key);
+    }
+    const todo = files.filter((f, i) => {
+      const item = preview.items[i]!;
+      return item.status === 'restore' || (item.status === 'changed' && force.has(item.path));
+    });
+    if (!todo.length) throw new ConflictError(M.nothing, undefined, 'nothing_to_restore');
+    const result: ContentRestoreResult = {
+      restored: [],
+      same: preview.counts.same,
+      left: preview.items
+        .filter((i) => i.status === 'changed' && !force.has(i.path))
+        .map((i) => ({ path: i.path, reason: M.changedSince })),
+      failed: [],
+      snapshotId: null,
+      snapshotSkipped: null,
+    };
+    const rec = await begin(snapshot.domainId!, 'restore');
+    const kept = snapshot.storage === 'server' && snapshot.remoteDir ? fsAt(site.target, snapshot.remoteDir) : null;
+    // Directories and files first, parents before what they hold; removals after, deepest first.
+    const puts = todo.filter((f) => f.beforeExists);
+    const takes = todo.filter((f) => !f.beforeExists).reverse();
+    for (const f of [...puts, ...takes]) {
+      const shown = `/${f.path}`;
+      try {
+        if (f.type === 'directory' && f.beforeExists) {
+          await rec.keep(f.path, 'directory');
+          await site.fs.mkdirp(f.path);
+          rec.wrote(f.path, { type: 'directory' });
+        } else if (f.type === 'directory') {
+          if ((await site.fs.list(f.path)).length) {
+            result.left.push({ path: shown, reason: M.notEmpty });
+            continue;
+          }
+          await rec.keep(f.path, 'directory');
+          await site.fs.remove(f.path);
+          rec.removed(f.path);
+        } else if (f.beforeExists) {
+          await rec.keep(f.path, 'file');
+          const sealed = kept ? null : await repo.content(snapshot.id, f.seq);
+          if (!kept && !sealed) throw new Error('the kept bytes are missing');
+          const data = kept ? (await kept.readStream(`/${f.seq}`)).stream : unseal(sealed!);
+          const size = await site.fs.writeAtomic(f.path, data, { mkdirs: true });
+          rec.wrote(f.path, { type: 'file', size, sha256: f.beforeSha ?? '' });
+        } else {
+          await rec.keep(f.path, 'file');
+          await site.fs.remove(f.path);
+          rec.removed(f.path);
+        }
+        result.restored.push(shown);
+      } catch (err) {
+        result.failed.push({ path: shown, error: messageOf(err) });
+      }
+    }
+    const outcome = await rec.finish();
+    if ('snapshot' in outcome) result.snapshotId = outcome.snapshot.id;
+    else result.snapshotSkipped = outcome.snapshotSkipped;
+    await deps.audit.record(actor, {
+      action: 'content_files_restore',
+      entity: 'domains',
+      entityId: snapshot.domainId,
+      details: {
+        restoredFrom: snapshot.id,
+        of: snapshot.action,
+        restored: result.restored.length,
+        left: result.left.length,
+        failed: result.failed.length,
+        paths: result.restored.slice(0, 50),
+        ...(result.failed.length ? { outcome: result.restored.length ? 'partial' : 'failed' } : {}),
+        ...outcome,
+      },
+    });
+    return result;
+  }
 }
 export type ContentSnapshotsService = ReturnType<typeof createContentSnapshotsService>;

@@ -402,3 +402,42 @@ describe('what cannot be restored', () => {
     expect(restoreEntry.revert).toMatchObject({ possible: true });
   }, 60_000);
 });
+
+describe('what an attacker tries', () => {
+  it('a burst of restores of one snapshot restores once; the others find nothing left to put back', async () => {
+    const d = await domainOn(hostA);
+    seed(d.dir, { 'index.html': 'one' });
+    await ok('PUT', `/api/domains/${d.id}/content-files/file-content?path=%2Findex.html`, 'two');
+    const id = await snapshotOf(d.id, 'content_files_save');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => restore(id)));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json().message).toBe(M.nothing);
+    expect(fs.readFileSync(path.join(d.dir, 'index.html'), 'utf8')).toBe('one');
+    const restores = (await ok('GET', `/api/audit-log?entity=domains&entityId=${d.id}&action=content_files_restore`))
+      .items;
+    expect(restores).toHaveLength(1);
+  }, 60_000);
+
+  it('ticks only paths of the snapshot: climbing out, a NUL or another path is refused and nothing is written', async () => {
+    const d = await domainOn(hostA);
+    seed(d.dir, { 'a.txt': 'a' });
+    await ok('PUT', `/api/domains/${d.id}/content-files/file-content?path=%2Fa.txt`, 'b');
+    const id = await snapshotOf(d.id, 'content_files_save');
+    for (const force of [['../../etc/passwd'], ['/a.txt\u0000'], ['/other.txt'], ['x'.repeat(5_000)]]) {
+      const res = await restore(id, force);
+      expect(res.statusCode, `${JSON.stringify(force).slice(0, 40)}: ${res.body}`).toBe(400);
+      expect(res.json().message).toBeTruthy();
+    }
+    const huge = await restore(
+      id,
+      Array.from({ length: 20_001 }, (_, i) => `/f${i}`),
+    );
+    expect(huge.statusCode).toBe(400);
+    expect(fs.readFileSync(path.join(d.dir, 'a.txt'), 'utf8')).toBe('b');
+    // The id in upper case is the same snapshot; the restore is audited under the canonical id.
+    const res = await restore(id.toUpperCase());
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await lastEntry(d.id, 'content_files_restore')).details.restoredFrom).toBe(id);
+    expect(fs.readFileSync(path.join(d.dir, 'a.txt'), 'utf8')).toBe('a');
+  }, 60_000);
+});

@@ -72,11 +72,14 @@ export function createGoogleSearchRepository(db: Db) {
         .where(eq(properties.domainId, domainId));
       return r;
     },
-    async setProperty(domainId: string, accountId: string, siteUrl: string, ex: Executor = db) {
-      await ex
+    /** Keeps the domain's property unless it has one already: true when this call wrote it. */
+    async claimProperty(domainId: string, accountId: string, siteUrl: string, ex: Executor = db) {
+      const rows = await ex
         .insert(properties)
         .values({ domainId, accountId, siteUrl })
-        .onConflictDoUpdate({ target: properties.domainId, set: { accountId, siteUrl, addedAt: new Date() } });
+        .onConflictDoNothing({ target: properties.domainId })
+        .returning({ domainId: properties.domainId });
+      return rows.length > 0;
     },
     async removeProperty(domainId: string, ex: Executor = db) {
       await ex.delete(properties).where(eq(properties.domainId, domainId));

@@ -53,6 +53,7 @@ export const GOOGLE_MESSAGES = {
   noServer: 'Verifying a URL-prefix property writes a file to its site: pick the domain’s server first',
   noFiles: 'Verification through a file needs the content-file layer, which is not available',
   notOfProperty: (url: string, siteUrl: string) => `${url} is not within the property ${siteUrl}`,
+  busy: 'The domain’s property is being changed by someone else: try again in a moment',
 } as const;
 
 const VERIFIED_LEVELS = new Set(['siteOwner', 'siteFullUser', 'siteRestrictedUser']);
@@ -295,11 +296,22 @@ export function createGoogleSearchService(deps: {
       if (!(await repo.findRow(input.accountId)))
         throw new ValidationError(GOOGLE_MESSAGES.notFound, { accountId: GOOGLE_MESSAGES.notFound });
       const siteUrl = googleSiteUrl(input.kind, d.ascii);
-      const had = await repo.propertyOf(domainId);
-      if (had && (had.accountId !== input.accountId || had.siteUrl !== siteUrl))
-        throw new ConflictError(GOOGLE_MESSAGES.hasProperty(had.siteUrl));
-      await client.addSite(await keyOf(input.accountId), siteUrl);
-      await repo.setProperty(domainId, input.accountId, siteUrl);
+      // The row is claimed before Google is asked, so of two adds at once (in any process) only one reaches Google.
+      let claimed = await repo.claimProperty(domainId, input.accountId, siteUrl);
+      if (!claimed) {
+        const had = await repo.propertyOf(domainId);
+        if (had && (had.accountId !== input.accountId || had.siteUrl !== siteUrl))
+          throw new ConflictError(GOOGLE_MESSAGES.hasProperty(had.siteUrl));
+        // Removed in between: claim it again (a second miss is another add's win, answered as above next time).
+        if (!had && !(claimed = await repo.claimProperty(domainId, input.accountId, siteUrl)))
+          throw new ConflictError(GOOGLE_MESSAGES.busy);
+      }
+      try {
+        await client.addSite(await keyOf(input.accountId), siteUrl);
+      } catch (err) {
+        if (claimed) await repo.removeProperty(domainId);
+        throw err;
+      }
       await audit.record(actor, {
         action: 'google_add_property',
         entity: 'domains',

@@ -292,6 +292,57 @@ describe("a domain's property", () => {
   });
 });
 
+describe('what an attacker tries', () => {
+  it('a burst of adds with two accounts leaves one property, added in Search Console by one account only', async () => {
+    const [{ a: one, key: k1 }, { a: two, key: k2 }] = await Promise.all([account('One'), account('Two')]);
+    const name = `${unique('race')}.example`;
+    const d = await zonedDomain(name);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call('PUT', `/api/domains/${d._id}/google-search/property`, {
+          accountId: (i % 2 ? two : one)._id,
+          kind: 'domain',
+        }),
+      ),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(4);
+    expect(codes.filter((c) => c === 409)).toHaveLength(4);
+    const winner = answers.find((r) => r.statusCode === 200)!.json().data.property;
+    const winnerKey = winner.accountId === one._id ? k1 : k2;
+    expect([...g.properties.get(`sc-domain:${name}`)!.addedBy]).toEqual([winnerKey.client_email]);
+    const adds = await call('GET', `/api/audit-log?entity=domains&entityId=${d._id}&action=google_add_property`);
+    expect(new Set(adds.json().data.items.map((e: { details: { accountId: string } }) => e.details.accountId))).toEqual(
+      new Set([winner.accountId]),
+    );
+  });
+
+  it('takes ids in any case, refuses NUL bytes and addresses outside the property, and never echoes the key', async () => {
+    const { a, d, base, key } = await verifiedDomain(`${unique('edge')}.example`);
+    const upper = await call('GET', `/api/domains/${d._id.toUpperCase()}/google-search`);
+    expect(upper.statusCode, upper.body).toBe(200);
+    expect(upper.json().data.property.accountId).toBe(a._id);
+    for (const url of [
+      `https://${d.domainName}/\u0000sitemap.xml`,
+      `https://${d.domainName}.evil.example/sitemap.xml`,
+      `https://evil.example/${d.domainName}/sitemap.xml`,
+      'file:///etc/passwd',
+      `https://${d.domainName}/${'x'.repeat(3_000)}`,
+    ]) {
+      const res = await call('POST', `${base}/sitemaps`, { url });
+      expect(res.statusCode, `${url.slice(0, 60)}: ${res.body}`).toBe(400);
+      expect(res.json().message).toBeTruthy();
+      expect((await call('POST', `${base}/inspect`, { url })).statusCode).toBe(400);
+    }
+    const nul = await call('PATCH', `${ACC}/${a._id}`, { name: 'a\u0000b' });
+    expect(nul.statusCode).toBe(400);
+    const shown = await call('GET', `${ACC}/${a._id.toUpperCase()}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).not.toContain(key.private_key.split('\n')[1]);
+    expect(shown.json().data.serviceAccountKey).toBe(SECRET_MASK);
+  });
+});
+
 describe('sitemaps, inspection and analytics', () => {
   it('submits, lists with Google’s status and errors, and deletes sitemaps', async () => {
     const name = `${unique('maps')}.example`;
@@ -424,5 +475,17 @@ describe('sitemaps, inspection and analytics', () => {
     g.revokeTokens();
     expect((await call('GET', `${base}/sitemaps`)).statusCode).toBe(200);
     expect(g.tokensIssued).toBe(issued + 1);
+
+    // An add Google refuses keeps nothing: the domain is still without a property.
+    const { a } = await account();
+    const other = await zonedDomain(`${unique('fail')}.example`);
+    // The PUT is tried three times (two retries), each answered 503.
+    g.fail({ kind: '5xx', count: 3 });
+    const add = await call('PUT', `/api/domains/${other._id}/google-search/property`, {
+      accountId: a._id,
+      kind: 'domain',
+    });
+    expect(add.statusCode).toBe(502);
+    expect((await call('GET', `/api/domains/${other._id}/google-search`)).json().data.property).toBeNull();
   });
 });
