@@ -1,12 +1,12 @@
 import { asc, count, eq } from 'drizzle-orm';
-import type { GoogleSearchAccount, GoogleSearchAccountListQuery, ListResult } from '@fleetdesk/contract';
+import type { GoogleSearchAccount } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import {
   domains,
   googleSearchAccounts as accounts,
   googleSearchProperties as properties,
 } from '../../db/schema/index.ts';
-import { tableList } from '../../http/list-query.ts';
+import { createAccountRepository } from '../../lib/account-repository.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type GoogleAccountRow = typeof accounts.$inferSelect;
@@ -23,40 +23,13 @@ export const toAccount = (r: GoogleAccountRow): GoogleSearchAccount => ({
 });
 
 export function createGoogleSearchRepository(db: Db) {
-  const page = tableList(db, 'fd_google_search_accounts', accounts, {
-    search: [accounts.name, accounts.clientEmail],
-    orderBy: accounts.googleSearchAccountNo,
-  });
   return {
-    async list(q: GoogleSearchAccountListQuery, ex: Executor = db): Promise<ListResult<GoogleSearchAccount>> {
-      const { rows, count: total } = await page(q, ex);
-      return { items: rows.map(toAccount), itemsCount: total };
-    },
-    async findById(id: string, ex: Executor = db): Promise<GoogleSearchAccount | undefined> {
-      const r = await this.findRow(id, ex);
-      return r ? toAccount(r) : undefined;
-    },
-    /** The raw row with the sealed key, for the client. */
-    async findRow(id: string, ex: Executor = db): Promise<GoogleAccountRow | undefined> {
-      const [r] = await ex.select().from(accounts).where(eq(accounts.id, id));
-      return r;
-    },
-    async insert(values: GoogleAccountWrite, ex: Executor = db): Promise<string> {
-      const [r] = await ex
-        .insert(accounts)
-        .values(values as typeof accounts.$inferInsert)
-        .returning({ id: accounts.id });
-      return r!.id;
-    },
-    async update(id: string, values: GoogleAccountWrite, ex: Executor = db): Promise<boolean> {
-      if (!Object.keys(values).length) return !!(await this.findRow(id, ex));
-      const r = await ex.update(accounts).set(values).where(eq(accounts.id, id)).returning({ id: accounts.id });
-      return r.length > 0;
-    },
-    async delete(id: string, ex: Executor = db): Promise<boolean> {
-      const r = await ex.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id });
-      return r.length > 0;
-    },
+    ...createAccountRepository<typeof accounts, GoogleSearchAccount, GoogleAccountWrite>(db, {
+      table: accounts,
+      search: [accounts.name, accounts.clientEmail],
+      orderBy: accounts.googleSearchAccountNo,
+      toEntity: toAccount,
+    }),
 
     // ---------------------------------------------------------------- each domain's property
     async propertyOf(domainId: string, ex: Executor = db) {

@@ -2,45 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
-import { cloudflareTxtLookup, directoryFileLookup } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
-import { startGoogleSearchSim, type GoogleSearchSim } from '@fleetdesk/simulators/google-search/index.ts';
-import { generateKeyPair } from '../../files/ssh/index.ts';
-import { useAdminCalls, useTestApp } from '../../test/fixtures.ts';
+import { cloudflareTxtLookup } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
+import { startGoogleSearchSim } from '@fleetdesk/simulators/google-search/index.ts';
+import { useAdminCalls } from '../../test/fixtures.ts';
+import { useVerifyingSims } from '../../test/verifying-sims.ts';
 
-let cf: CloudflareSim;
-let g: GoogleSearchSim;
-let sshHost: SshHost;
-const sshKey = generateKeyPair('ed25519');
 let seq = 0;
 
-const t = useTestApp(
-  () => ({
-    CLOUDFLARE_API_URL: cf.url,
-    GOOGLE_SEARCH_CONSOLE_API_URL: g.url,
-    GOOGLE_SITE_VERIFICATION_API_URL: g.siteVerificationUrl,
-    GOOGLE_SEARCH_TIMEOUT_SECONDS: '5',
-  }),
-  {
-    before: async () => {
-      cf = await startCloudflareSim();
-      g = await startGoogleSearchSim();
-      g.setDnsTxtLookup(cloudflareTxtLookup(cf));
-      sshHost = await startSshHost({ authorizedKeys: [sshKey.publicLine] });
-      fs.mkdirSync(path.join(sshHost.rootDir, 'www'));
-      g.setFileLookup(directoryFileLookup((hostname) => path.join(sshHost.rootDir, 'www', hostname)));
-    },
-    after: () => Promise.all([cf?.close(), g?.close(), sshHost?.close()]),
-  },
-);
+const { t, sims } = useVerifyingSims(startGoogleSearchSim, ({ engine }) => ({
+  GOOGLE_SEARCH_CONSOLE_API_URL: engine.url,
+  GOOGLE_SITE_VERIFICATION_API_URL: engine.siteVerificationUrl,
+  GOOGLE_SEARCH_TIMEOUT_SECONDS: '5',
+}));
 const { call, create } = useAdminCalls(t);
 const unique = (p: string) => `${p}${++seq}${Math.random().toString(36).slice(2, 7)}`;
 const ACC = '/api/google-search/accounts';
 
 /** A service account in the simulator and the console account holding its key. */
 async function account(name = 'Main') {
-  const key = g.createServiceAccount(unique('sa-'));
+  const key = sims.engine.createServiceAccount(unique('sa-'));
   const a = await create('google-search/accounts', { name, serviceAccountKey: JSON.stringify(key) });
   return { a, key };
 }
@@ -48,7 +28,7 @@ async function account(name = 'Main') {
 /** A domain of a cloud whose zone is in the Cloudflare simulator. */
 async function zonedDomain(name: string) {
   const cfToken = unique('cf-token-');
-  cf.addAccount({ email: `${unique('o')}@example.com`, token: cfToken });
+  sims.cf.addAccount({ email: `${unique('o')}@example.com`, token: cfToken });
   const cloud = await create('clouds', { email: `${unique('c')}@example.com`, token: cfToken });
   const d = await create('domains', { domainName: name, status: 'active', cloudId: cloud._id });
   const zone = await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`);
@@ -79,7 +59,7 @@ describe('google accounts', () => {
     expect((await bad({ name: 'A', serviceAccountKey: 'not json' })).serviceAccountKey).toBe(
       'The key must be the JSON key file of a service account',
     );
-    const key = g.createServiceAccount(unique('sa-'));
+    const key = sims.engine.createServiceAccount(unique('sa-'));
     expect(
       (await bad({ name: 'A', serviceAccountKey: JSON.stringify({ ...key, type: 'user' }) })).serviceAccountKey,
     ).toBe('The key must be of type "service_account"');
@@ -88,7 +68,7 @@ describe('google accounts', () => {
       'The private_key cannot be read as a PEM private key',
     );
     // A well-formed key Google does not know (another RSA key under the same id): the token request is refused.
-    const stranger = g.createServiceAccount(unique('sa-'));
+    const stranger = sims.engine.createServiceAccount(unique('sa-'));
     const forged = { ...key, private_key: stranger.private_key };
     expect((await bad({ name: 'A', serviceAccountKey: JSON.stringify(forged) })).serviceAccountKey).toBe(
       'Google refused the service account key: invalid_grant: Invalid JWT Signature.',
@@ -117,7 +97,7 @@ describe('google accounts', () => {
     }
     // No reveal: the key is never shown again.
     expect((await call('POST', `${ACC}/${a._id}/reveal`, { field: 'serviceAccountKey' })).statusCode).toBe(404);
-    const other = g.createServiceAccount(unique('sa-'));
+    const other = sims.engine.createServiceAccount(unique('sa-'));
     const changed = await call('PUT', `${ACC}/${a._id}`, { name: 'Renamed', serviceAccountKey: JSON.stringify(other) });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().data.clientEmail).toBe(other.client_email);
@@ -220,16 +200,16 @@ describe("a domain's property", () => {
     const removed = await call('DELETE', `${base}/property`);
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().data.property).toBeNull();
-    expect(g.properties.get(`sc-domain:${name}`)).toBeUndefined();
+    expect(sims.engine.properties.get(`sc-domain:${name}`)).toBeUndefined();
   });
 
   it('verifies a URL-prefix property through a file written to the site over SFTP', async () => {
     const { a, key } = await account();
-    const server = await create('servers', { IPAddress: '127.0.0.1', sshPort: sshHost.port, domainsPath: '/www' });
-    const rsa = await call('POST', `/api/servers/${server._id}/rsa-key`, { rsaKey: sshKey.privateKey });
+    const server = await create('servers', { IPAddress: '127.0.0.1', sshPort: sims.sshHost.port, domainsPath: '/www' });
+    const rsa = await call('POST', `/api/servers/${server._id}/rsa-key`, { rsaKey: sims.sshKey.privateKey });
     expect(rsa.statusCode, rsa.body).toBe(200);
     const name = `${unique('file')}.example`;
-    fs.mkdirSync(path.join(sshHost.rootDir, 'www', name));
+    fs.mkdirSync(path.join(sims.sshHost.rootDir, 'www', name));
     const d = await create('domains', { domainName: name, status: 'active', serverId: server._id });
     const base = `/api/domains/${d._id}/google-search`;
     expect((await call('PUT', `${base}/property`, { accountId: a._id, kind: 'url' })).statusCode).toBe(200);
@@ -238,7 +218,7 @@ describe("a domain's property", () => {
     const out = v.json().data;
     expect(out).toMatchObject({ method: 'FILE', siteUrl: `https://${name}/`, owners: [key.client_email] });
     expect(out.placed).toMatch(/^google[0-9a-f]+\.html$/);
-    const written = fs.readFileSync(path.join(sshHost.rootDir, 'www', name, out.placed), 'utf8');
+    const written = fs.readFileSync(path.join(sims.sshHost.rootDir, 'www', name, out.placed), 'utf8');
     expect(written).toBe(`google-site-verification: ${out.placed}`);
     expect((await call('GET', base)).json().data.property).toMatchObject({ kind: 'url', verified: true });
   });
@@ -257,7 +237,7 @@ describe("a domain's property", () => {
     const z = await zonedDomain(`${unique('hidden')}.example`);
     const zb = `/api/domains/${z._id}/google-search`;
     expect((await call('PUT', `${zb}/property`, { accountId: a._id, kind: 'domain' })).statusCode).toBe(200);
-    g.setDnsTxtLookup(() => []);
+    sims.engine.setDnsTxtLookup(() => []);
     try {
       const res = await call('POST', `${zb}/verify`);
       expect(res.statusCode).toBe(400);
@@ -266,7 +246,7 @@ describe("a domain's property", () => {
         message: expect.stringMatching(/^Google Search Console: INVALID_ARGUMENT: The necessary verification token/),
       });
     } finally {
-      g.setDnsTxtLookup(cloudflareTxtLookup(cf));
+      sims.engine.setDnsTxtLookup(cloudflareTxtLookup(sims.cf));
     }
     const unknown = await call('PUT', `${zb}/property`, {
       accountId: '00000000-0000-4000-8000-000000000000',
@@ -310,7 +290,7 @@ describe('what an attacker tries', () => {
     expect(codes.filter((c) => c === 409)).toHaveLength(4);
     const winner = answers.find((r) => r.statusCode === 200)!.json().data.property;
     const winnerKey = winner.accountId === one._id ? k1 : k2;
-    expect([...g.properties.get(`sc-domain:${name}`)!.addedBy]).toEqual([winnerKey.client_email]);
+    expect([...sims.engine.properties.get(`sc-domain:${name}`)!.addedBy]).toEqual([winnerKey.client_email]);
     const adds = await call('GET', `/api/audit-log?entity=domains&entityId=${d._id}&action=google_add_property`);
     expect(new Set(adds.json().data.items.map((e: { details: { accountId: string } }) => e.details.accountId))).toEqual(
       new Set([winner.accountId]),
@@ -347,9 +327,9 @@ describe('sitemaps, inspection and analytics', () => {
   it('submits, lists with Google’s status and errors, and deletes sitemaps', async () => {
     const name = `${unique('maps')}.example`;
     const { base } = await verifiedDomain(name);
-    fs.mkdirSync(path.join(sshHost.rootDir, 'www', name), { recursive: true });
+    fs.mkdirSync(path.join(sims.sshHost.rootDir, 'www', name), { recursive: true });
     fs.writeFileSync(
-      path.join(sshHost.rootDir, 'www', name, 'sitemap.xml'),
+      path.join(sims.sshHost.rootDir, 'www', name, 'sitemap.xml'),
       `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://${name}/</loc></url><url><loc>https://${name}/a</loc></url></urlset>`,
     );
     expect((await call('GET', `${base}/sitemaps`)).json().data).toEqual([]);
@@ -389,7 +369,7 @@ describe('sitemaps, inspection and analytics', () => {
   it('inspects a URL: index status, last crawl, canonical and mobile usability', async () => {
     const name = `${unique('inspect')}.example`;
     const { base } = await verifiedDomain(name);
-    g.seedAnalytics(name, { days: 28 });
+    sims.engine.seedAnalytics(name, { days: 28 });
     const known = await call('POST', `${base}/inspect`, { url: `https://${name}/` });
     expect(known.statusCode, known.body).toBe(200);
     expect(known.json().data).toMatchObject({
@@ -409,7 +389,7 @@ describe('sitemaps, inspection and analytics', () => {
     expect(outside.statusCode).toBe(400);
     expect((await call('POST', `${base}/inspect`, {})).json().fields.url).toBe('Url is required');
     // The per-site quota: 429 RESOURCE_EXHAUSTED, with a Retry-After.
-    g.setQuota({ inspectionsPerMinute: 2 });
+    sims.engine.setQuota({ inspectionsPerMinute: 2 });
     try {
       const refused = await call('POST', `${base}/inspect`, { url: `https://${name}/` });
       expect(refused.statusCode).toBe(429);
@@ -419,14 +399,14 @@ describe('sitemaps, inspection and analytics', () => {
         message: expect.stringMatching(/^Google Search Console: RESOURCE_EXHAUSTED: Quota exceeded/),
       });
     } finally {
-      g.setQuota({ inspectionsPerMinute: 600 });
+      sims.engine.setQuota({ inspectionsPerMinute: 600 });
     }
   });
 
   it('reads 28 days of clicks, impressions, CTR and position, and the top queries and pages', async () => {
     const name = `${unique('stats')}.example`;
     const { base } = await verifiedDomain(name);
-    g.seedAnalytics(name, { days: 28 });
+    sims.engine.seedAnalytics(name, { days: 28 });
     const res = await call('GET', `${base}/analytics`);
     expect(res.statusCode, res.body).toBe(200);
     const a = res.json().data;
@@ -446,41 +426,41 @@ describe('sitemaps, inspection and analytics', () => {
       [...a.queries.map((q: { clicks: number }) => q.clicks)].sort((x, y) => y - x),
     );
     // The per-site per-minute quota of Search Analytics: the three queries of one read, then refused.
-    g.setQuota({ analyticsPerMinute: 4 });
+    sims.engine.setQuota({ analyticsPerMinute: 4 });
     try {
       const refused = await call('GET', `${base}/analytics`);
       expect(refused.statusCode).toBe(429);
       expect(refused.json().code).toBe('google.RESOURCE_EXHAUSTED');
     } finally {
-      g.setQuota({ analyticsPerMinute: 1200 });
+      sims.engine.setQuota({ analyticsPerMinute: 1200 });
     }
   });
 
   it('names Google when it fails: an HTML page, a 5xx, a revoked token renewed once', async () => {
     const name = `${unique('fail')}.example`;
     const { base } = await verifiedDomain(name);
-    g.fail({ kind: 'html' });
+    sims.engine.fail({ kind: 'html' });
     const html = await call('POST', `${base}/inspect`, { url: `https://${name}/` });
     expect(html.statusCode).toBe(502);
     expect(html.json().message).toBe('Google Search Console answered 502 with something other than JSON');
     // A POST is not sent again (it may have done its work).
-    g.fail({ kind: '5xx' });
+    sims.engine.fail({ kind: '5xx' });
     const down = await call('POST', `${base}/inspect`, { url: `https://${name}/` });
     expect(down.statusCode).toBe(502);
     expect(down.json().message).toBe('Google Search Console: UNAVAILABLE: The service is currently unavailable.');
     // A GET is tried again: two failures, then the answer.
-    g.fail({ kind: '5xx', count: 2 });
+    sims.engine.fail({ kind: '5xx', count: 2 });
     expect((await call('GET', `${base}/sitemaps`)).statusCode).toBe(200);
-    const issued = g.tokensIssued;
-    g.revokeTokens();
+    const issued = sims.engine.tokensIssued;
+    sims.engine.revokeTokens();
     expect((await call('GET', `${base}/sitemaps`)).statusCode).toBe(200);
-    expect(g.tokensIssued).toBe(issued + 1);
+    expect(sims.engine.tokensIssued).toBe(issued + 1);
 
     // An add Google refuses keeps nothing: the domain is still without a property.
     const { a } = await account();
     const other = await zonedDomain(`${unique('fail')}.example`);
     // The PUT is tried three times (two retries), each answered 503.
-    g.fail({ kind: '5xx', count: 3 });
+    sims.engine.fail({ kind: '5xx', count: 3 });
     const add = await call('PUT', `/api/domains/${other._id}/google-search/property`, {
       accountId: a._id,
       kind: 'domain',

@@ -1,15 +1,11 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import {
-  type ListResult,
-  type YandexWebmasterAccount,
-  type YandexWebmasterAccountListQuery,
-} from '@fleetdesk/contract';
+import type { YandexWebmasterAccount } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import {
   yandexWebmasterAccounts as accounts,
   yandexWebmasterRecrawlBacklog as backlog,
 } from '../../db/schema/index.ts';
-import { tableList } from '../../http/list-query.ts';
+import { createAccountRepository } from '../../lib/account-repository.ts';
 import { maskOf } from '../../lib/secrets.ts';
 
 export type WebmasterAccountRow = typeof accounts.$inferSelect;
@@ -27,37 +23,13 @@ export const toAccount = (r: WebmasterAccountRow): YandexWebmasterAccount => ({
 export const BACKLOG_MAX_PER_HOST = 5000;
 
 export function createYandexWebmasterRepository(db: Db) {
-  const page = tableList(db, 'fd_yandex_webmaster_accounts', accounts, {
-    search: [accounts.name],
-    orderBy: accounts.yandexWebmasterAccountNo,
-  });
   return {
-    async list(q: YandexWebmasterAccountListQuery, ex: Executor = db): Promise<ListResult<YandexWebmasterAccount>> {
-      const { rows, count: total } = await page(q, ex);
-      return { items: rows.map(toAccount), itemsCount: total };
-    },
-    async findById(id: string, ex: Executor = db): Promise<YandexWebmasterAccount | undefined> {
-      const r = await this.findRow(id, ex);
-      return r ? toAccount(r) : undefined;
-    },
-    /** The raw row with the sealed token, for the client and the reveal. */
-    async findRow(id: string, ex: Executor = db): Promise<WebmasterAccountRow | undefined> {
-      const [r] = await ex.select().from(accounts).where(eq(accounts.id, id));
-      return r;
-    },
-    async insert(values: WebmasterAccountWrite & { name: string }, ex: Executor = db): Promise<string> {
-      const [r] = await ex.insert(accounts).values(values).returning({ id: accounts.id });
-      return r!.id;
-    },
-    async update(id: string, values: WebmasterAccountWrite, ex: Executor = db): Promise<boolean> {
-      if (!Object.keys(values).length) return !!(await this.findRow(id, ex));
-      const r = await ex.update(accounts).set(values).where(eq(accounts.id, id)).returning({ id: accounts.id });
-      return r.length > 0;
-    },
-    async delete(id: string, ex: Executor = db): Promise<boolean> {
-      const r = await ex.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id });
-      return r.length > 0;
-    },
+    ...createAccountRepository<typeof accounts, YandexWebmasterAccount, WebmasterAccountWrite>(db, {
+      table: accounts,
+      search: [accounts.name],
+      orderBy: accounts.yandexWebmasterAccountNo,
+      toEntity: toAccount,
+    }),
 
     // The recrawl backlog (decision 027).
     async backlogOf(accountId: string, hostId: string, ex: Executor = db) {

@@ -2,41 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { startSshHost, type SshHost } from '@fleetdesk/simulators/ssh-host/index.ts';
-import { generateKeyPair } from '../../files/ssh/index.ts';
-import {
-  cloudflareTxtLookup,
-  directoryFileLookup,
-  startYandexWebmasterSim,
-  type YandexWebmasterSim,
-} from '@fleetdesk/simulators/yandex-webmaster/index.ts';
-import { useAdminCalls, useTestApp } from '../../test/fixtures.ts';
+import { startYandexWebmasterSim } from '@fleetdesk/simulators/yandex-webmaster/index.ts';
+import { useAdminCalls } from '../../test/fixtures.ts';
+import { useVerifyingSims } from '../../test/verifying-sims.ts';
 
-let cf: CloudflareSim;
-let ya: YandexWebmasterSim;
-let sshHost: SshHost;
-const sshKey = generateKeyPair('ed25519');
 let seq = 0;
 
-const t = useTestApp(
-  () => ({
-    CLOUDFLARE_API_URL: cf.url,
-    YANDEX_WEBMASTER_API_URL: ya.url,
+const { t, sims } = useVerifyingSims(
+  () => startYandexWebmasterSim({ dailyRecrawlQuota: 2, verifyDelayMs: 0 }),
+  ({ engine }) => ({
+    YANDEX_WEBMASTER_API_URL: engine.url,
     YANDEX_WEBMASTER_TIMEOUT_SECONDS: '5',
     YANDEX_RECRAWL_DRAIN_MINUTES: '0',
   }),
-  {
-    before: async () => {
-      cf = await startCloudflareSim();
-      ya = await startYandexWebmasterSim({ dailyRecrawlQuota: 2, verifyDelayMs: 0 });
-      ya.setDnsTxtLookup(cloudflareTxtLookup(cf));
-      sshHost = await startSshHost({ authorizedKeys: [sshKey.publicLine] });
-      fs.mkdirSync(path.join(sshHost.rootDir, 'www'));
-      ya.setFileLookup(directoryFileLookup((hostname) => path.join(sshHost.rootDir, 'www', hostname)));
-    },
-    after: () => Promise.all([cf?.close(), ya?.close(), sshHost?.close()]),
-  },
 );
 const { call, create } = useAdminCalls(t);
 const unique = (p: string) => `${p}${++seq}${Math.random().toString(36).slice(2, 7)}`;
@@ -45,7 +23,7 @@ const ACC = '/api/yandex-webmaster/accounts';
 /** A Yandex user in the simulator and the console account holding its token. */
 async function account(name = 'Main') {
   const token = unique('y0_token-');
-  ya.addUser(token);
+  sims.engine.addUser(token);
   const a = await create('yandex-webmaster/accounts', { name, apiToken: token });
   return { a, token, api: `${ACC}/${a._id}/api` };
 }
@@ -170,7 +148,7 @@ describe('proxied webmaster calls', () => {
 
   it('a create-host answer without the host id is a clear error', async () => {
     const { api } = await account();
-    ya.fail({ kind: 'no_host_id' });
+    sims.engine.fail({ kind: 'no_host_id' });
     const res = await call('POST', `${api}/hosts`, { hostUrl: 'https://nohost.example' });
     expect(res.statusCode).toBe(502);
     expect(res.json().message).toBe('Yandex Webmaster added the host but did not return its host id');
@@ -178,7 +156,7 @@ describe('proxied webmaster calls', () => {
 
   it('serves every tab of a verified host: summary, important urls, sitemaps, user sitemaps, recrawl', async () => {
     const { api, token } = await account();
-    const hostId = ya.addHost(token, 'https://tabs.example', { verified: true }).hostId;
+    const hostId = sims.engine.addHost(token, 'https://tabs.example', { verified: true }).hostId;
     const base = `${api}/hosts/${enc(hostId)}`;
     expect((await call('GET', `${base}/summary`)).json().data).toMatchObject({ sqi: expect.any(Number) });
     expect((await call('GET', `${base}/important-urls`)).json().data[0]).toMatchObject({
@@ -210,7 +188,7 @@ describe('proxied webmaster calls', () => {
     expect(queue.backlog).toMatchObject([{ url: 'https://tabs.example/c' }]);
     // Nothing goes while the day's quota is spent; the next day the backlog drains.
     expect(await t.c.services.yandexWebmaster.drainRecrawlBacklog()).toBe(0);
-    const h2 = ya.users.get(token)!.hosts.get(hostId)!;
+    const h2 = sims.engine.users.get(token)!.hosts.get(hostId)!;
     h2.recrawlUsed = {};
     expect(await t.c.services.yandexWebmaster.drainRecrawlBacklog()).toBe(1);
     const after = (await call('GET', `${base}/recrawl/queue`)).json().data;
@@ -220,7 +198,7 @@ describe('proxied webmaster calls', () => {
 
   it('verification: the type must be applicable; the spec texts of errors', async () => {
     const { api, token } = await account();
-    const hostId = ya.addHost(token, 'https://verify.example').hostId;
+    const hostId = sims.engine.addHost(token, 'https://verify.example').hostId;
     const base = `${api}/hosts/${enc(hostId)}`;
     const v = (await call('GET', `${base}/verification`)).json().data;
     expect(v).toMatchObject({ verification_state: 'NONE', applicable_verifiers: ['META_TAG', 'HTML_FILE', 'DNS'] });
@@ -240,7 +218,7 @@ describe('one-click verification', () => {
   it('through DNS: adds the host, places the TXT record in the Cloudflare zone and verifies', async () => {
     const { a, token } = await account();
     const cfToken = unique('cf-token-');
-    cf.addAccount({ email: `${unique('o')}@example.com`, token: cfToken });
+    sims.cf.addAccount({ email: `${unique('o')}@example.com`, token: cfToken });
     const cloud = await create('clouds', { email: `${unique('c')}@example.com`, token: cfToken });
     const d = await create('domains', {
       domainName: 'dns-verify.example',
@@ -263,16 +241,18 @@ describe('one-click verification', () => {
     expect(JSON.stringify(records)).toContain(`yandex-verification: ${uin}`);
     const host = (await call('GET', `/api/domains/${d._id}/yandex-webmaster/host`)).json().data.host;
     expect(host).toMatchObject({ host_id: 'https:dns-verify.example:443', verified: true });
-    expect(ya.users.get(token)!.hosts.get('https:dns-verify.example:443')!.verification.state).toBe('VERIFIED');
+    expect(sims.engine.users.get(token)!.hosts.get('https:dns-verify.example:443')!.verification.state).toBe(
+      'VERIFIED',
+    );
   });
 
   it('through a file: writes yandex_<uin>.html in the content directory over SFTP and verifies', async () => {
     const { a } = await account();
-    const server = await create('servers', { IPAddress: '127.0.0.1', sshPort: sshHost.port, domainsPath: '/www' });
-    const key = await call('POST', `/api/servers/${server._id}/rsa-key`, { rsaKey: sshKey.privateKey });
+    const server = await create('servers', { IPAddress: '127.0.0.1', sshPort: sims.sshHost.port, domainsPath: '/www' });
+    const key = await call('POST', `/api/servers/${server._id}/rsa-key`, { rsaKey: sims.sshKey.privateKey });
     expect(key.statusCode, key.body).toBe(200);
     const name = 'file-verify.example';
-    fs.mkdirSync(path.join(sshHost.rootDir, 'www', name));
+    fs.mkdirSync(path.join(sims.sshHost.rootDir, 'www', name));
     const d = await create('domains', {
       domainName: name,
       status: 'active',
@@ -284,7 +264,7 @@ describe('one-click verification', () => {
     const out = res.json().data;
     const uin = out.verification.verification_uin;
     expect(out).toMatchObject({ method: 'HTML_FILE', placed: `yandex_${uin}.html` });
-    const written = fs.readFileSync(path.join(sshHost.rootDir, 'www', name, `yandex_${uin}.html`), 'utf8');
+    const written = fs.readFileSync(path.join(sims.sshHost.rootDir, 'www', name, `yandex_${uin}.html`), 'utf8');
     expect(written).toContain(`Verification: ${uin}`);
     const host = (await call('GET', `/api/domains/${d._id}/yandex-webmaster/host`)).json().data.host;
     expect(host).toMatchObject({ host_id: `https:${name}:443`, verified: true });
