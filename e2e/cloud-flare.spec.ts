@@ -72,7 +72,7 @@ test('creates a zone, edits its DNS, settings, WAF and redirects, purges, relink
   request,
   consoleGuard,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   consoleGuard.allow(/status of (400|502)/);
   const { token, domainId, domainName } = await setUp(request);
   await signIn(page);
