@@ -127,37 +127,30 @@ describe('IndexNow after content jobs', () => {
     expect(keyFileOf(d.dir)).toBe(key);
   }, 60_000);
 
-  it("submits the target's root and sitemap after a copy of content files", async () => {
-    const from = await site(false);
-    const to = await site(true);
-    const job = await run(from.id, 'copy-content-files', { targetDomainId: to.id });
-    expect(job.state, job.error).toBe('completed');
-    const key = keyFileOf(to.dir);
-    expect(submissionsFor(to.name)).toMatchObject([
-      { host: to.name, key, urls: [`https://${to.name}/`, `https://${to.name}/sitemap.xml`], status: 200 },
-    ]);
-    expect(job.result.indexNow).toMatchObject({ ok: true, what: "the site's root and sitemap" });
-    // The source's brand has it off: nothing for it.
-    expect(submissionsFor(from.name)).toEqual([]);
-  }, 60_000);
-
-  it("submits the target's root and sitemap after a domain replacement copies the files", async () => {
-    const from = await site(false);
-    const to = await site(true);
-    const job = await run(from.id, 'replacement', {
-      targetDomainId: to.id,
-      createCloudFlareZone: false,
-      copyCloudFlareFirewallRules: false,
-      copyFiles: true,
-    });
-    expect(job.state, job.error).toBe('completed');
-    const key = keyFileOf(to.dir);
-    expect(submissionsFor(to.name)).toMatchObject([
-      { host: to.name, key, urls: [`https://${to.name}/`, `https://${to.name}/sitemap.xml`], status: 200 },
-    ]);
-    expect(job.result.indexNow).toMatchObject({ ok: true, what: "the site's root and sitemap" });
-    expect(submissionsFor(from.name)).toEqual([]);
-  }, 60_000);
+  it.each([
+    ['a copy of content files', 'copy-content-files', {}],
+    [
+      'a domain replacement copies the files',
+      'replacement',
+      { createCloudFlareZone: false, copyCloudFlareFirewallRules: false, copyFiles: true },
+    ],
+  ] as const)(
+    "submits the target's root and sitemap after %s",
+    async (_what, kind, params) => {
+      const from = await site(false);
+      const to = await site(true);
+      const job = await run(from.id, kind, { targetDomainId: to.id, ...params });
+      expect(job.state, job.error).toBe('completed');
+      const key = keyFileOf(to.dir);
+      expect(submissionsFor(to.name)).toMatchObject([
+        { host: to.name, key, urls: [`https://${to.name}/`, `https://${to.name}/sitemap.xml`], status: 200 },
+      ]);
+      expect(job.result.indexNow).toMatchObject({ ok: true, what: "the site's root and sitemap" });
+      // The source's brand has it off: nothing for it.
+      expect(submissionsFor(from.name)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('submits the pages a parse wrote, and the sitemap', async () => {
     const d = await site(true);
