@@ -42,9 +42,13 @@ export async function startDemo(config: Config) {
       HEALTH_ACCEPT_UNTRUSTED_CERTS: true,
       // Single sign-on through a local OpenID provider; password sign-in stays on.
       ...sso?.config,
-      // Alerts read problems every 15 s and group for 5 s, so the demo's inbox fills while one watches.
-      ALERTS_EVALUATE_MINUTES: 0.25,
-      ALERTS_GROUP_SECONDS: 5,
+      // Alerts read problems every 6 s and group for 3 s, so the demo's inbox fills while one watches.
+      ALERTS_EVALUATE_MINUTES: 0.1,
+      ALERTS_GROUP_SECONDS: 3,
+      // The demo's zones turn active and its Yandex hosts verify within seconds: a launch looks again every 2 s
+      // (doubling to 8 s), not after 15 s, so the timeline moves while one watches.
+      LAUNCH_WAIT_FIRST_SECONDS: 2,
+      LAUNCH_WAIT_MAX_SECONDS: 8,
       // The demo's SMTP catcher and Telegram simulator listen on loopback.
       ALERT_ALLOW_PRIVATE_DESTINATIONS: true,
       ALERTS_CONSOLE_URL: config.ALERTS_CONSOLE_URL ?? `http://127.0.0.1:${config.PORT}`,
