@@ -394,12 +394,14 @@ describe('domain list plans and counts', () => {
       await t.c.database.exec(`update domains set parser_enabled = not parser_enabled`);
       await check('search=e4', 'e4');
       expect(counts.length).toBe(1);
-      // Five pages of a search never counted, asked at once: two counts, not five (the first one's, and one shared
+      // Five pages of a search never counted, asked at once: at most two counts, not five (the first one's, and one shared
       // by those who asked while it ran: none takes a count started before it asked).
       const want = await expected('9f', sql`true`);
       const pages = await Promise.all([1, 2, 3, 4, 5].map((p) => list(`search=9f&page=${p}`)));
       expect(pages.map((p) => p.itemsCount)).toEqual([1, 2, 3, 4, 5].map(() => want.itemsCount));
-      expect(counts.length).toBe(3);
+      // One count if all five asked before the first began (stop 52's CI on PostgreSQL saw that), never more than two.
+      expect(counts.length - 1).toBeGreaterThanOrEqual(1);
+      expect(counts.length - 1).toBeLessThanOrEqual(2);
     } finally {
       watch.mockRestore();
     }
