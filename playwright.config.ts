@@ -51,7 +51,7 @@ export default defineConfig({
     baseURL,
     // A trace records every action's DOM (a fifth of the suite's CPU on 2 cores): E2E_TRACE=1 keeps one for each
     // failed test. A failure's screenshot is always kept.
-    trace: process.env.E2E_TRACE ? { mode: 'retain-on-failure', screenshots: true, snapshots: true } : 'off',
+    trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
   },
   projects: [
