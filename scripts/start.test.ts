@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runsInOtherCiStep } from '../apps/api/src/test/ci-step.ts';
 
 /**
  * `npm start` under a process supervisor (issue 26): SIGTERM to the npm process must stop the whole tree (npm,
@@ -27,8 +26,7 @@ const listening = (port: number) =>
     s.on('error', () => resolve(false));
   });
 
-// The server runs on the embedded database whatever the suite's DATABASE_URL.
-describe.skipIf(runsInOtherCiStep('scripts/start.test.ts', 'pglite'))('npm start', () => {
+describe('npm start', () => {
   it('stops the server, and exits 0, when the npm process gets SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-start-'));
     // An empty build directory: no web build is made, the API serves alone.

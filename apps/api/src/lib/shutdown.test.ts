@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runsInOtherCiStep } from '../test/ci-step.ts';
 
 /**
  * Graceful shutdown with real processes on the embedded database: `npm start`'s wrapper passes SIGTERM on, the
@@ -86,8 +85,7 @@ const connect = (port: number) =>
     s.once('error', reject);
   });
 
-// Its processes run on the embedded database whatever the suite's DATABASE_URL.
-describe.skipIf(runsInOtherCiStep('lib/shutdown.test.ts', 'pglite'))('graceful shutdown (real processes)', () => {
+describe('graceful shutdown (real processes)', () => {
   it('npm start: SIGTERM to the wrapper refuses new connections, answers the request in flight, exits 0', async () => {
     const web = path.join(tmp, 'web');
     fs.mkdirSync(web, { recursive: true });
