@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
-import { checkFinished, children, client, kill9, start, startRun } from './takeover-processes.ts';
+import { describe, it } from 'vitest';
+import { checkFinished, client, kill9, start, startRun, useTakeoverSim } from './takeover-processes.ts';
 
 /**
  * Killed work comes back (decision 039), on PGlite: the one process, killed with SIGKILL mid-run of a fleet run of 40
@@ -11,20 +10,11 @@ import { checkFinished, children, client, kill9, start, startRun } from './takeo
  * done, and every domain is changed exactly once. Its processes use the embedded database whatever the suite's
  * DATABASE_URL. On PostgreSQL: takeover.test.ts.
  */
-afterAll(() => {
-  for (const ch of children) ch.kill('SIGKILL');
-});
-
 describe('killed work comes back, with real processes', () => {
-  let sim: CloudflareSim;
-  beforeAll(async () => {
-    sim = await startCloudflareSim();
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const simOf = useTakeoverSim();
 
   it('PGlite: the process killed with SIGKILL mid-run and started again finishes the run, each domain once', async () => {
+    const sim = simOf();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-takeover-'));
     const env = { DATA_DIR: dataDir, DATABASE_URL: '', CLOUDFLARE_API_URL: sim.url, CLOUDFLARE_TIMEOUT_SECONDS: '10' };
     try {

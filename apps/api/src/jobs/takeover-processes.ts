@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { FleetPlan, Job } from '@fleetdesk/contract';
-import type { CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
+import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { TAKEOVER_USER } from './takeover-worker.ts';
 
 /**
@@ -20,7 +20,25 @@ const DOMAINS = 40;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Proc = { child: ChildProcess; url: string; worker: string };
-export const children = new Set<ChildProcess>();
+const children = new Set<ChildProcess>();
+
+/** A test file's set-up: the Cloudflare simulator for its runs, and no worker left behind. Returns the simulator. */
+export function useTakeoverSim(): () => CloudflareSim {
+  let sim: CloudflareSim | undefined;
+  beforeAll(async () => {
+    sim = await startCloudflareSim();
+  });
+  afterAll(async () => {
+    killAll();
+    await sim?.close();
+  });
+  return () => sim!;
+}
+
+/** Kills every worker still running (a test's clean-up). */
+export function killAll() {
+  for (const ch of children) ch.kill('SIGKILL');
+}
 
 export async function start(env: Record<string, string>): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {

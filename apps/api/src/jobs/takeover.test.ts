@@ -2,12 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { FleetPlan } from '@fleetdesk/contract';
-import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { openPostgres, type Database } from '../db/client.ts';
 import { realPostgresUrl } from '../test/real-postgres.ts';
-import { checkFinished, children, client, kill9, start, startRun } from './takeover-processes.ts';
+import { checkFinished, client, kill9, killAll, start, startRun, useTakeoverSim } from './takeover-processes.ts';
 
 /**
  * Killed work comes back (decision 039), on PostgreSQL: of two workers sharing the database, the one holding a fleet
@@ -16,23 +15,14 @@ import { checkFinished, children, client, kill9, start, startRun } from './takeo
  * same on PGlite, where the one process is started again: takeover-pglite.test.ts. The two are apart so that CI
  * runs each in the one of its two API runs whose database it uses (decision 083).
  */
-afterAll(() => {
-  for (const ch of children) ch.kill('SIGKILL');
-});
-
 describe('killed work comes back, with real processes', () => {
-  let sim: CloudflareSim;
-  beforeAll(async () => {
-    sim = await startCloudflareSim();
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const simOf = useTakeoverSim();
 
   const BASE_URL = realPostgresUrl('jobs/takeover.test.ts', 'the PostgreSQL takeover test needs');
   it.skipIf(!BASE_URL)(
     'PostgreSQL: of two workers, the one holding the run is killed; the other takes it back, each domain once',
     async () => {
+      const sim = simOf();
       const admin: Database = await openPostgres(BASE_URL!, { max: 1 });
       const dbName = `fd_test_${crypto.randomBytes(6).toString('hex')}`;
       await admin.exec(`CREATE DATABASE ${dbName}`);
@@ -61,7 +51,7 @@ describe('killed work comes back, with real processes', () => {
         await checkFinished(sim, await client(other.url), planId, zones);
         console.info(`PostgreSQL: finished ${Math.round((Date.now() - killedAt) / 1000)} s after the kill`);
       } finally {
-        for (const ch of children) ch.kill('SIGKILL');
+        killAll();
         await db.close();
         await admin.exec(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
         await admin.close();
