@@ -93,6 +93,8 @@ import { createFleetStateService } from './modules/fleet/fleet-state.service.ts'
 import { fleetPlanJob, fleetRunJob } from './jobs/kinds/fleet.ts';
 import { importPlanJob, importRunJob } from './jobs/kinds/imports.ts';
 import { createImportsRepository } from './modules/imports/imports.repository.ts';
+import { createPlanEngine } from './modules/plans/plans.engine.ts';
+import { createPlansRepository } from './modules/plans/plans.repository.ts';
 import { launchBatchPlanJob, launchBatchRunJob, launchRunJob } from './jobs/kinds/launches.ts';
 import { createLaunchBatchesService, type LaunchBatchesService } from './modules/launches/launch-batches.service.ts';
 import { createLaunchesRepository } from './modules/launches/launches.repository.ts';
@@ -163,6 +165,7 @@ export async function createContainer(
   // Every list keeps up to this many pages, each served again only while its tables' versions hold (decision 038).
   setListPageCacheSize(db, config.LIST_PAGE_CACHE_SIZE);
 
+  const plans = createPlansRepository(db);
   const repos = {
     audit: createAuditRepository(db),
     auth: createAuthRepository(db),
@@ -191,7 +194,8 @@ export async function createContainer(
     fleet: createFleetRepository(db),
     dnsTemplates: createDnsTemplatesRepository(db),
     launchProfiles: createLaunchProfilesRepository(db),
-    imports: createImportsRepository(db),
+    plans,
+    imports: createImportsRepository(db, plans),
     launches: createLaunchesRepository(db),
     health: createHealthRepository(db),
     traffic: createTrafficRepository(db),
@@ -589,6 +593,8 @@ export async function createContainer(
   // Imports (decision 043): a Cloudflare account's zones, a panel's sites, a registrar account, planned then run.
   const imports: ImportsService = createImportsService({
     repo: repos.imports,
+    plans: repos.plans,
+    plansEngine: createPlanEngine(repos.plans),
     engine: () => jobEngine,
     audit,
     routing: cloudflareRouting,

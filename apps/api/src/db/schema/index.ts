@@ -21,3 +21,4 @@ export * from './traffic.ts';
 export * from './indexnow.ts';
 export * from './google-search.ts';
 export * from './content-snapshots.ts';
+export * from './plans.ts';

@@ -1,15 +1,32 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { PAGE_SIZE, toAsciiDomain, type ImportItemsQuery, type ImportState } from '@fleetdesk/contract';
+import { eq, inArray, or, sql } from 'drizzle-orm';
+import { toAsciiDomain, type ImportSource, type ImportState } from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
-import { clouds, domains, importItems, importPlans, servers } from '../../db/schema/index.ts';
-import { likePattern, pageOffset } from '../../http/list-query.ts';
+import { clouds, domains, servers } from '../../db/schema/index.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
+import type { PlanItemRow, PlanRow, PlansRepository } from '../plans/plans.repository.ts';
 
-export type ImportPlanRow = typeof importPlans.$inferSelect;
-export type ImportItemRow = typeof importItems.$inferSelect;
-export type ImportItemPatch = Partial<
-  Pick<ImportItemRow, 'outcome' | 'reason' | 'detail' | 'domainId' | 'status' | 'error' | 'finishedAt'>
->;
+/** An import as its service reads it: the plan row with its source spelt out (kept in `selection`, `detail`). */
+export type ImportPlanRow = Omit<PlanRow, 'kind' | 'selection' | 'detail' | 'total' | 'state'> & {
+  state: ImportState;
+  source: ImportSource;
+  sourceId: string;
+  sourceLabel: string;
+  /** The panel users whose sites the plan read; null for sources without users. */
+  sourceUsers: string[] | null;
+};
+export type ImportItemRow = PlanItemRow;
+
+const importOf = (r: PlanRow): ImportPlanRow => {
+  const { kind: _k, selection, detail, total: _t, ...rest } = r;
+  return {
+    ...rest,
+    state: r.state as ImportState,
+    source: selection.source as ImportSource,
+    sourceId: String(selection.sourceId),
+    sourceLabel: String(selection.sourceLabel),
+    sourceUsers: (detail.sourceUsers as string[] | null | undefined) ?? null,
+  };
+};
 
 /** What an import needs to know of a console domain of the same name. */
 export type ExistingDomain = {
@@ -23,10 +40,9 @@ export type ExistingDomain = {
   domainRegistratorId: string | null;
 };
 
-const INSERT_CHUNK = 2000;
 const LOOKUP_CHUNK = 5000;
 
-export function createImportsRepository(db: Db) {
+export function createImportsRepository(db: Db, plans: PlansRepository) {
   const existingSelect = {
     id: domains.id,
     domainName: domains.domainName,
@@ -38,128 +54,30 @@ export function createImportsRepository(db: Db) {
     domainRegistratorId: domains.domainRegistratorId,
   };
   return {
-    async insertPlan(values: typeof importPlans.$inferInsert): Promise<ImportPlanRow> {
-      const [r] = await db.insert(importPlans).values(values).returning();
-      return r!;
+    async insertPlan(v: { source: ImportSource; sourceId: string; sourceLabel: string; createdBy: string | null }) {
+      const { createdBy, ...selection } = v;
+      return importOf(await plans.insertPlan('imports', { selection, createdBy }));
     },
 
     async findPlan(id: string): Promise<ImportPlanRow | undefined> {
-      const [r] = await db.select().from(importPlans).where(eq(importPlans.id, id));
-      return r;
+      const r = await plans.findPlan('imports', id);
+      return r && importOf(r);
     },
 
     async listPlans(page: number): Promise<{ items: ImportPlanRow[]; itemsCount: number }> {
-      const [items, [total]] = await Promise.all([
-        db.select().from(importPlans).orderBy(desc(importPlans.planNo)).limit(PAGE_SIZE).offset(pageOffset(page)),
-        db.select({ n: count() }).from(importPlans),
-      ]);
-      return { items, itemsCount: Number(total?.n ?? 0) };
+      const res = await plans.listPlans('imports', page);
+      return { items: res.items.map(importOf), itemsCount: res.itemsCount };
     },
 
-    async updatePlan(id: string, patch: Partial<typeof importPlans.$inferInsert>) {
-      await db
-        .update(importPlans)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(importPlans.id, id));
-    },
-
-    /** Moves a plan from one of `from` to a new state; undefined when it was in another state (a race lost). */
-    async transition(id: string, from: readonly ImportState[], patch: Partial<typeof importPlans.$inferInsert>) {
-      const [r] = await db
-        .update(importPlans)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(and(eq(importPlans.id, id), inArray(importPlans.state, [...from])))
-        .returning();
-      return r;
-    },
-
-    /** Replaces a plan's items (planning again after a crash starts from an empty list). */
-    async replaceItems(planId: string, items: Omit<typeof importItems.$inferInsert, 'planId' | 'seq'>[]) {
-      await db.transaction(async (tx) => {
-        await tx.delete(importItems).where(eq(importItems.planId, planId));
-        for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-          await tx
-            .insert(importItems)
-            .values(items.slice(i, i + INSERT_CHUNK).map((it, j) => ({ ...it, planId, seq: i + j + 1 })));
-        }
-      });
-    },
-
-    async itemsToDo(planId: string, after: number, limit: number): Promise<ImportItemRow[]> {
-      return db
-        .select()
-        .from(importItems)
-        .where(
-          and(
-            eq(importItems.planId, planId),
-            inArray(importItems.status, ['pending', 'running']),
-            inArray(importItems.outcome, ['create', 'link']),
-            gt(importItems.seq, after),
-          ),
-        )
-        .orderBy(asc(importItems.seq))
-        .limit(limit);
-    },
-
-    async updateItem(planId: string, seq: number, patch: ImportItemPatch) {
-      await db
-        .update(importItems)
-        .set(patch)
-        .where(and(eq(importItems.planId, planId), eq(importItems.seq, seq)));
+    /** Moves an import from one of `from`; undefined when it was in another state (a race lost). */
+    async transition(id: string, from: readonly ImportState[], patch: Parameters<PlansRepository['transition']>[2]) {
+      const r = await plans.transition(id, from, patch);
+      return r && importOf(r);
     },
 
     /** The names an import's run created or linked (a revert is planned from them), after item `after`. */
-    async doneItems(planId: string, after: number, limit: number): Promise<ImportItemRow[]> {
-      return db
-        .select()
-        .from(importItems)
-        .where(
-          and(
-            eq(importItems.planId, planId),
-            eq(importItems.status, 'done'),
-            inArray(importItems.outcome, ['create', 'link']),
-            gt(importItems.seq, after),
-          ),
-        )
-        .orderBy(asc(importItems.seq))
-        .limit(limit);
-    },
-
-    async cancelPending(planId: string) {
-      await db
-        .update(importItems)
-        .set({ status: 'cancelled' })
-        .where(and(eq(importItems.planId, planId), inArray(importItems.status, ['pending', 'running'])));
-    },
-
-    async itemsPage(planId: string, q: ImportItemsQuery) {
-      const conds: (SQL | undefined)[] = [eq(importItems.planId, planId)];
-      if (q.outcome) conds.push(eq(importItems.outcome, q.outcome));
-      if (q.search) {
-        const p = likePattern(q.search);
-        conds.push(or(ilike(importItems.name, p), ilike(importItems.nameUnicode, p), ilike(importItems.reason, p)));
-      }
-      const where = and(...conds);
-      const [items, [total]] = await Promise.all([
-        db
-          .select()
-          .from(importItems)
-          .where(where)
-          .orderBy(asc(importItems.seq))
-          .limit(PAGE_SIZE)
-          .offset(pageOffset(q.page)),
-        db.select({ n: count() }).from(importItems).where(where),
-      ]);
-      return { items, itemsCount: Number(total?.n ?? 0) };
-    },
-
-    async counts(planId: string) {
-      return db
-        .select({ outcome: importItems.outcome, status: importItems.status, n: sql<number>`count(*)::int` })
-        .from(importItems)
-        .where(eq(importItems.planId, planId))
-        .groupBy(importItems.outcome, importItems.status);
-    },
+    doneItems: (planId: string, after: number, limit: number) =>
+      plans.items(planId, { statuses: ['done'], outcomes: ['create', 'link'] }, after, limit),
 
     /**
      * The console's domains among these (ASCII) names, keyed by the ASCII name, with what an import compares.

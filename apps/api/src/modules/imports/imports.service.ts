@@ -4,7 +4,6 @@ import {
   IMPORT_SOURCE_RULES,
   hasRule,
   IMPORT_TEXT,
-  planStateOf,
   planTallyOf,
   stateText,
   toAsciiDomain,
@@ -29,12 +28,20 @@ import { unicodeOf } from '../domains/domains.repository.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { IspManagerService } from '../ispmanager/ispmanager.service.ts';
 import type { ServersService } from '../servers/servers.service.ts';
+import type { PlanEngine, RunKind } from '../plans/plans.engine.ts';
+import type { PlansRepository } from '../plans/plans.repository.ts';
 import type { ExistingDomain, ImportItemRow, ImportPlanRow, ImportsRepository } from './imports.repository.ts';
 
 export const IMPORT_PLAN_JOB = 'imports.plan';
 export const IMPORT_RUN_JOB = 'imports.run';
 
-const LOAD_BATCH = 2000;
+/** What an import's run works on: the names to create or link (the skipped ones are not part of the run). */
+const IMPORT_RUN: RunKind = {
+  kind: 'imports',
+  toDo: { statuses: ['pending', 'running'], outcomes: ['create', 'link'] },
+  inRun: (outcome) => outcome !== 'skip',
+  unit: 'domains',
+};
 
 type PhaseCtx = {
   signal: AbortSignal;
@@ -46,7 +53,6 @@ type Listed = { name: string; detail: Record<string, unknown> };
 type Decision = { outcome: ImportOutcome; reason: string };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 /**
  * Imports (decision 043): every name a source holds (a Cloudflare account's zones, a panel's sites, a registrar
@@ -56,6 +62,8 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  */
 export function createImportsService(deps: {
   repo: ImportsRepository;
+  plans: PlansRepository;
+  plansEngine: PlanEngine;
   engine: () => JobEngine;
   audit: AuditService;
   routing: Pick<CloudflareRouting, 'background'>;
@@ -70,7 +78,7 @@ export function createImportsService(deps: {
   /** How long one background Cloudflare call may wait for its budget slot. */
   budgetWaitMs: number;
 }) {
-  const { repo, audit } = deps;
+  const { repo, plans, plansEngine, audit } = deps;
 
   const mustFind = async (id: string) => {
     const p = await repo.findPlan(id);
@@ -90,7 +98,7 @@ export function createImportsService(deps: {
   const toPlan = async (p: ImportPlanRow): Promise<ImportPlan> => {
     const counts = { total: 0, create: 0, link: 0, skip: 0 };
     const statuses: [string, number][] = [];
-    for (const r of await repo.counts(p.id)) {
+    for (const r of await plans.counts(p.id)) {
       counts.total += r.n;
       if (r.outcome in counts) counts[r.outcome as ImportOutcome] += r.n;
       if (r.outcome !== 'skip') statuses.push([r.status, r.n]);
@@ -125,13 +133,10 @@ export function createImportsService(deps: {
     };
   };
 
-  const statusesOf = async (planId: string): Promise<[string, number][]> =>
-    (await repo.counts(planId)).filter((r) => r.outcome !== 'skip').map((r) => [r.status, r.n]);
-
   const toItem = (r: ImportItemRow): ImportItem => ({
     seq: r.seq,
     name: r.name,
-    nameUnicode: r.nameUnicode,
+    nameUnicode: r.nameUnicode ?? r.name,
     outcome: r.outcome as ImportOutcome,
     reason: r.reason,
     detail: r.detail,
@@ -235,7 +240,7 @@ export function createImportsService(deps: {
   const startJob = async (p: ImportPlanRow, kind: string, actor: Actor) => {
     const payload = { planId: p.id, planNo: p.planNo, rules: actor.rules };
     const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
-    await repo.updatePlan(p.id, { jobId: job.id });
+    await plans.updatePlan(p.id, { jobId: job.id });
   };
 
   /** Writes one name as planned; the name is decided again first, so what is done already is not redone. */
@@ -314,7 +319,7 @@ export function createImportsService(deps: {
 
     async items(id: string, q: ImportItemsQuery, actor: Actor): Promise<ListResult<ImportItem>> {
       assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
-      const res = await repo.itemsPage(id, q);
+      const res = await plans.itemsPage(id, q);
       return { items: res.items.map(toItem), itemsCount: res.itemsCount };
     },
 
@@ -339,12 +344,8 @@ export function createImportsService(deps: {
 
     async cancel(id: string, actor: Actor): Promise<ImportPlan> {
       const p = await mustFind(id);
-      const moved = await repo.transition(id, ['planning', 'planned', 'running'], {
-        state: 'cancelled',
-        finishedAt: new Date(),
-      });
+      const moved = await plansEngine.cancel(id, ['planning', 'planned', 'running']);
       if (!moved) throw new ConflictError(IMPORT_TEXT.finished(p.state), undefined, 'import_state');
-      await repo.cancelPending(id);
       await audit.record(actor, {
         action: 'cancel_import',
         entity: 'import_plans',
@@ -403,8 +404,12 @@ export function createImportsService(deps: {
           status: d.outcome === 'skip' ? 'skipped' : 'pending',
         };
       });
-      await repo.replaceItems(p.id, items);
-      await repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date(), sourceUsers: users });
+      await plans.replaceItems(p.id, items);
+      await repo.transition(p.id, ['planning'], {
+        state: 'planned',
+        plannedAt: new Date(),
+        detail: { sourceUsers: users },
+      });
       // The last progress read "Reading …": the Jobs screen shows what was read instead.
       await ctx.progress({ done: items.length, total: items.length, unit: 'names', message: 'Planned' });
       return { names: items.length };
@@ -416,45 +421,14 @@ export function createImportsService(deps: {
       if (!p || p.state !== 'running') return { skipped: p?.state ?? 'missing' };
       assertSourceRule(p.source as ImportSource, ctx.rules);
       const actor = jobActorOf(p);
-      const total = (await toPlan(p)).run.total;
-      let done = total - (await toPlan(p)).run.pending;
-      for (let after = 0; ;) {
-        const batch = await repo.itemsToDo(p.id, after, LOAD_BATCH);
-        if (!batch.length) break;
-        for (const it of batch) {
-          if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
-          const still = await repo.findPlan(p.id);
-          if (still?.state !== 'running') return { stopped: still?.state ?? 'missing' };
-          await repo.updateItem(p.id, it.seq, { status: 'running' });
-          try {
-            const r = await runItem(p, it, actor);
-            await repo.updateItem(p.id, it.seq, { ...r, finishedAt: new Date() });
-          } catch (err) {
-            // A refusal (the server filled up meanwhile, a name taken by a concurrent create) is the name's own.
-            if (!(err instanceof AppError)) throw err;
-            await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
-          }
-          done++;
-          await ctx.progress({ done, total, unit: 'domains', message: `${done} of ${total}` }).catch(() => undefined);
-        }
-        after = batch[batch.length - 1]!.seq;
-      }
-      // The end state from the names, by the one rule (outcomes.ts): never "completed" over a failure.
-      const tally = planTallyOf('imports', await statusesOf(p.id));
-      const state = planStateOf(tally);
-      if (state !== 'running' && state !== 'waiting_for_confirmation')
-        await repo.transition(p.id, ['running'], { state, finishedAt: new Date() });
-      return { ...(await toPlan(p)).run, tally };
+      const ran = await plansEngine.run(IMPORT_RUN, p.id, ctx, (it) => runItem(p, it, actor));
+      if (ran.stopped) return { stopped: ran.stopped };
+      return { ...(await toPlan(p)).run, tally: ran.tally };
     },
 
     /** The job failed for good (or was cancelled from the Jobs screen): the plan says so. */
     async jobEnded(planId: string, which: 'plan' | 'run', error: string | null) {
-      const from = which === 'plan' ? (['planning'] as const) : (['running'] as const);
-      await repo.transition(planId, from, {
-        state: error ? 'failed' : 'cancelled',
-        error,
-        finishedAt: new Date(),
-      });
+      await plansEngine.jobEnded(planId, which === 'plan' ? ['planning'] : ['running'], error);
     },
   };
 }

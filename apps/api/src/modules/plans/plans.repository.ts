@@ -1,0 +1,153 @@
+import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { PAGE_SIZE } from '@fleetdesk/contract';
+import type { Db } from '../../db/client.ts';
+import { STORED_PLAN_KINDS, planItems, plans, type StoredPlanKind } from '../../db/schema/index.ts';
+import { likePattern, pageOffset } from '../../http/list-query.ts';
+
+export type PlanRow = typeof plans.$inferSelect;
+export type PlanItemRow = typeof planItems.$inferSelect;
+export type PlanPatch = Partial<Omit<typeof plans.$inferInsert, 'id' | 'kind' | 'planNo'>>;
+export type PlanItemInput = Omit<typeof planItems.$inferInsert, 'planId' | 'seq'>;
+export type PlanItemPatch = Partial<Omit<PlanItemRow, 'planId' | 'seq'>>;
+/** Which items a phase works on: by status and, when given, by outcome. */
+export type ItemFilter = { statuses: readonly string[]; outcomes?: readonly string[] };
+
+const INSERT_CHUNK = 2000;
+
+/** Each kind's numbers come from its own sequence, named by the kind (one of STORED_PLAN_KINDS, never the caller's text). */
+const numberOf = (kind: StoredPlanKind) => {
+  if (!STORED_PLAN_KINDS.includes(kind)) throw new Error(`unknown plan kind ${String(kind)}`);
+  return sql<number>`nextval(${`plans_${kind}_no_seq`}::regclass)::int`;
+};
+
+/** The SQL of every kind's plans and items (decision 084): the kinds keep only the lookups that are their own. */
+export function createPlansRepository(db: Db) {
+  const itemsWhere = (planId: string, f: ItemFilter, after: number) =>
+    and(
+      eq(planItems.planId, planId),
+      inArray(planItems.status, [...f.statuses]),
+      f.outcomes ? inArray(planItems.outcome, [...f.outcomes]) : undefined,
+      gt(planItems.seq, after),
+    );
+
+  return {
+    async insertPlan(
+      kind: StoredPlanKind,
+      values: Pick<typeof plans.$inferInsert, 'selection' | 'detail' | 'createdBy' | 'state'>,
+    ): Promise<PlanRow> {
+      const [r] = await db
+        .insert(plans)
+        .values({ ...values, kind, planNo: numberOf(kind) })
+        .returning();
+      return r!;
+    },
+
+    async findPlan(kind: StoredPlanKind, id: string): Promise<PlanRow | undefined> {
+      const [r] = await db
+        .select()
+        .from(plans)
+        .where(and(eq(plans.id, id), eq(plans.kind, kind)));
+      return r;
+    },
+
+    async listPlans(kind: StoredPlanKind, page: number): Promise<{ items: PlanRow[]; itemsCount: number }> {
+      const [items, [total]] = await Promise.all([
+        db
+          .select()
+          .from(plans)
+          .where(eq(plans.kind, kind))
+          .orderBy(desc(plans.planNo))
+          .limit(PAGE_SIZE)
+          .offset(pageOffset(page)),
+        db.select({ n: count() }).from(plans).where(eq(plans.kind, kind)),
+      ]);
+      return { items, itemsCount: Number(total?.n ?? 0) };
+    },
+
+    async updatePlan(id: string, patch: PlanPatch) {
+      await db
+        .update(plans)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(plans.id, id));
+    },
+
+    /** Moves a plan from one of `from` to a new state; undefined when it was in another state (a race lost). */
+    async transition(id: string, from: readonly string[], patch: PlanPatch): Promise<PlanRow | undefined> {
+      const [r] = await db
+        .update(plans)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(plans.id, id), inArray(plans.state, [...from])))
+        .returning();
+      return r;
+    },
+
+    /** Replaces a plan's items, numbered from 1 (planning again after a crash starts from an empty list). */
+    async replaceItems(planId: string, items: PlanItemInput[]) {
+      await db.transaction(async (tx) => {
+        await tx.delete(planItems).where(eq(planItems.planId, planId));
+        for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+          await tx
+            .insert(planItems)
+            .values(items.slice(i, i + INSERT_CHUNK).map((it, j) => ({ ...it, planId, seq: i + j + 1 })));
+        }
+      });
+    },
+
+    /** The items after `after` that the filter takes, in order, at most `limit`. */
+    async items(planId: string, f: ItemFilter, after: number, limit: number): Promise<PlanItemRow[]> {
+      return db
+        .select()
+        .from(planItems)
+        .where(itemsWhere(planId, f, after))
+        .orderBy(asc(planItems.seq))
+        .limit(limit);
+    },
+
+    async updateItem(planId: string, seq: number, patch: PlanItemPatch) {
+      await db
+        .update(planItems)
+        .set(patch)
+        .where(and(eq(planItems.planId, planId), eq(planItems.seq, seq)));
+    },
+
+    /** Every item not finished is cancelled (the plan was). */
+    async cancelPending(planId: string) {
+      await db
+        .update(planItems)
+        .set({ status: 'cancelled' })
+        .where(and(eq(planItems.planId, planId), inArray(planItems.status, ['pending', 'running'])));
+    },
+
+    /** A page of items, by outcome and by a search over the name (both forms) and the reason. */
+    async itemsPage(planId: string, q: { page: number; outcome?: string; search?: string }) {
+      const conds: (SQL | undefined)[] = [eq(planItems.planId, planId)];
+      if (q.outcome) conds.push(eq(planItems.outcome, q.outcome));
+      if (q.search) {
+        const p = likePattern(q.search);
+        conds.push(or(ilike(planItems.name, p), ilike(planItems.nameUnicode, p), ilike(planItems.reason, p)));
+      }
+      const where = and(...conds);
+      const [items, [total]] = await Promise.all([
+        db
+          .select()
+          .from(planItems)
+          .where(where)
+          .orderBy(asc(planItems.seq))
+          .limit(PAGE_SIZE)
+          .offset(pageOffset(q.page)),
+        db.select({ n: count() }).from(planItems).where(where),
+      ]);
+      return { items, itemsCount: Number(total?.n ?? 0) };
+    },
+
+    /** How many items stand at each outcome and status. */
+    async counts(planId: string): Promise<{ outcome: string; status: string; n: number }[]> {
+      return db
+        .select({ outcome: planItems.outcome, status: planItems.status, n: sql<number>`count(*)::int` })
+        .from(planItems)
+        .where(eq(planItems.planId, planId))
+        .groupBy(planItems.outcome, planItems.status);
+    },
+  };
+}
+export type PlansRepository = ReturnType<typeof createPlansRepository>;
