@@ -191,7 +191,7 @@ export async function createContainer(
     contentSnapshots: createContentSnapshotsRepository(db),
     dashboard: createDashboardRepository(db),
     search: createSearchRepository(db),
-    fleet: createFleetRepository(db),
+    fleet: createFleetRepository(db, plans),
     dnsTemplates: createDnsTemplatesRepository(db),
     launchProfiles: createLaunchProfilesRepository(db),
     plans,

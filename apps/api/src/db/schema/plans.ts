@@ -14,9 +14,9 @@ import {
 
 /**
  * The kinds of plan (outcomes.ts) kept in `plans` so far; each numbers its plans apart (`plans_<kind>_no_seq`,
- * migration 0056). Fleet plans and launch batches still have their own tables.
+ * migrations 0056, 0057). Launch batches still have their own tables.
  */
-export const STORED_PLAN_KINDS = ['imports'] as const satisfies readonly PlanKind[];
+export const STORED_PLAN_KINDS = ['imports', 'fleet'] as const satisfies readonly PlanKind[];
 export type StoredPlanKind = (typeof STORED_PLAN_KINDS)[number];
 
 /**
@@ -75,5 +75,6 @@ export const planItems = pgTable(
     primaryKey({ name: 'plan_items_pk', columns: [t.planId, t.seq] }),
     index('plan_items_status_idx').on(t.planId, t.status, t.seq),
     index('plan_items_outcome_idx').on(t.planId, t.outcome, t.seq),
+    uniqueIndex('plan_items_domain_uq').on(t.planId, t.domainId),
   ],
 );

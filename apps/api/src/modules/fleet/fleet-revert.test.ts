@@ -250,7 +250,7 @@ describe('revert of a fleet run', () => {
       expect((await run(ssl._id)).run.done).toBe(2);
       // A run made before undo existed has no record (simulated by clearing it); a deleted domain is a row too.
       await t.c.database.db.execute(
-        sql`update fleet_plan_items set undo = null where plan_id = ${ssl._id} and domain_id = ${d2.id}`,
+        sql`update plan_items set undo = null where plan_id = ${ssl._id} and domain_id = ${d2.id}`,
       );
       const back = await revertOf(ssl._id);
       const rows = await items(back._id);

@@ -1,11 +1,28 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { PAGE_SIZE, type FleetItemsQuery, type FleetPlanState } from '@fleetdesk/contract';
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { FleetItemsQuery, FleetPlanState } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
-import { clouds, domains, fleetPlanItems, fleetPlans } from '../../db/schema/index.ts';
-import { likePattern, pageOffset } from '../../http/list-query.ts';
+import { clouds, domains, planItems } from '../../db/schema/index.ts';
+import type { PlanItemPatch, PlanItemRow, PlanPatch, PlanRow, PlansRepository } from '../plans/plans.repository.ts';
 
-export type FleetPlanRow = typeof fleetPlans.$inferSelect;
-export type FleetItemRow = typeof fleetPlanItems.$inferSelect;
+/** A fleet plan as its service reads it: the plan row with its action (kept in `detail`). */
+export type FleetPlanRow = Omit<PlanRow, 'kind' | 'detail' | 'state'> & {
+  action: Record<string, unknown>;
+  state: FleetPlanState;
+};
+/** One domain of a fleet plan: the item row with the fleet's own facts (kept in `detail`) spelt out. */
+export type FleetItemRow = Omit<PlanItemRow, 'name' | 'nameUnicode' | 'lane' | 'detail'> & {
+  domainName: string;
+  cloudId: string | null;
+  cloudEmail: string | null;
+  before: string | null;
+  after: string | null;
+  /** What planning read, compared again at run time (a change made meanwhile is not overwritten blindly). */
+  seen: unknown;
+  /** A state plan's desired state of the domain (the file's entry, firewall templates resolved to ids). */
+  desired: unknown;
+  /** A state plan's differences, one per record or setting (FleetStateChangeSchema). */
+  changes: unknown;
+};
 export type FleetItemPatch = Partial<
   Pick<
     FleetItemRow,
@@ -23,55 +40,85 @@ export type FleetItemPatch = Partial<
   >
 >;
 
-/** Rows inserted per statement when a plan is created (well under PostgreSQL's 65,535 parameters). */
-const INSERT_CHUNK = 2000;
+/** Rows read per statement by domain ids or names. */
+const LOOKUP_CHUNK = 2000;
+const DETAIL_KEYS = ['before', 'after', 'seen', 'changes'] as const;
 
-export function createFleetRepository(db: Db) {
+const planOf = (r: PlanRow): FleetPlanRow => {
+  const { kind: _k, detail, ...rest } = r;
+  return { ...rest, action: (detail.action ?? {}) as Record<string, unknown>, state: r.state as FleetPlanState };
+};
+
+const itemOf = (r: PlanItemRow): FleetItemRow => {
+  const { name, nameUnicode: _u, lane, detail: d, ...rest } = r;
   return {
-    async insertPlan(values: typeof fleetPlans.$inferInsert, ex: Executor = db): Promise<FleetPlanRow> {
-      const [r] = await ex.insert(fleetPlans).values(values).returning();
-      return r!;
+    ...rest,
+    domainName: name,
+    cloudId: lane,
+    cloudEmail: (d.cloudEmail as string | undefined) ?? null,
+    before: (d.before as string | undefined) ?? null,
+    after: (d.after as string | undefined) ?? null,
+    seen: d.seen ?? null,
+    desired: d.desired ?? null,
+    changes: d.changes ?? null,
+  };
+};
+
+/** A fleet item's patch as the items table takes it: its own facts merged into `detail`. */
+const patchOf = (patch: FleetItemPatch): PlanItemPatch => {
+  const own: Record<string, unknown> = {};
+  const cols: Record<string, unknown> = { ...patch };
+  for (const k of DETAIL_KEYS)
+    if (k in cols) {
+      own[k] = cols[k] ?? null;
+      delete cols[k];
+    }
+  if (Object.keys(own).length)
+    cols.detail = sql`${planItems.detail} || ${JSON.stringify(own)}::jsonb` as unknown as Record<string, unknown>;
+  return cols as PlanItemPatch;
+};
+
+/** The fleet kind's plans (decision 084): its rows over the shared tables, and the lookups that are its own. */
+export function createFleetRepository(db: Db, plans: PlansRepository) {
+  return {
+    async insertPlan(
+      v: { action: Record<string, unknown>; selection: Record<string, unknown> } & Pick<
+        PlanPatch,
+        'state' | 'total' | 'createdBy'
+      >,
+      ex: Executor = db,
+    ): Promise<FleetPlanRow> {
+      const { action, ...rest } = v;
+      return planOf(await plans.insertPlan('fleet', { ...rest, detail: { action } }, ex));
     },
 
     async findPlan(id: string, ex: Executor = db): Promise<FleetPlanRow | undefined> {
-      const [r] = await ex.select().from(fleetPlans).where(eq(fleetPlans.id, id));
-      return r;
+      const r = await plans.findPlan('fleet', id, ex);
+      return r && planOf(r);
     },
 
     async listPlans(page: number): Promise<{ items: FleetPlanRow[]; itemsCount: number }> {
-      const [items, [total]] = await Promise.all([
-        db.select().from(fleetPlans).orderBy(desc(fleetPlans.planNo)).limit(PAGE_SIZE).offset(pageOffset(page)),
-        db.select({ n: count() }).from(fleetPlans),
-      ]);
-      return { items, itemsCount: Number(total?.n ?? 0) };
+      const res = await plans.listPlans('fleet', page);
+      return { items: res.items.map(planOf), itemsCount: res.itemsCount };
     },
 
-    async updatePlan(id: string, patch: Partial<typeof fleetPlans.$inferInsert>, ex: Executor = db) {
-      await ex
-        .update(fleetPlans)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(fleetPlans.id, id));
-    },
+    updatePlan: (id: string, patch: PlanPatch, ex: Executor = db) => plans.updatePlan(id, patch, ex),
 
     /** Moves a plan from one of `from` to a new state; undefined when it was in another state (a race lost). */
     async transition(
       id: string,
       from: readonly FleetPlanState[],
-      patch: Partial<typeof fleetPlans.$inferInsert>,
+      patch: PlanPatch,
       ex: Executor = db,
     ): Promise<FleetPlanRow | undefined> {
-      const [r] = await ex
-        .update(fleetPlans)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(and(eq(fleetPlans.id, id), inArray(fleetPlans.state, [...from])))
-        .returning();
-      return r;
+      const r = await plans.transition(id, from, patch, ex);
+      return r && planOf(r);
     },
 
     /** The selected domains, in domain number order, with their cloud; unknown ids are left out. */
     async domainsByIds(ids: string[]) {
       const out: { id: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[] = [];
-      for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
         const rows = await db
           .select({
             id: domains.id,
@@ -81,7 +128,7 @@ export function createFleetRepository(db: Db) {
           })
           .from(domains)
           .leftJoin(clouds, eq(clouds.id, domains.cloudId))
-          .where(inArray(domains.id, ids.slice(i, i + INSERT_CHUNK)))
+          .where(inArray(domains.id, ids.slice(i, i + LOOKUP_CHUNK)))
           .orderBy(asc(domains.domainNo));
         out.push(...rows);
       }
@@ -91,7 +138,7 @@ export function createFleetRepository(db: Db) {
     /** The domains of these stored names (a state file's), with their cloud; unknown names are left out. */
     async domainsByNames(names: string[]) {
       const out: { id: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[] = [];
-      for (let i = 0; i < names.length; i += INSERT_CHUNK) {
+      for (let i = 0; i < names.length; i += LOOKUP_CHUNK) {
         out.push(
           ...(await db
             .select({
@@ -102,13 +149,13 @@ export function createFleetRepository(db: Db) {
             })
             .from(domains)
             .leftJoin(clouds, eq(clouds.id, domains.cloudId))
-            .where(inArray(domains.domainName, names.slice(i, i + INSERT_CHUNK)))),
+            .where(inArray(domains.domainName, names.slice(i, i + LOOKUP_CHUNK)))),
         );
       }
       return out;
     },
 
-    async insertItems(
+    insertItems: (
       planId: string,
       items: {
         domainId: string | null;
@@ -121,20 +168,19 @@ export function createFleetRepository(db: Db) {
         reason?: string;
       }[],
       ex: Executor = db,
-    ) {
-      for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-        await ex
-          .insert(fleetPlanItems)
-          .values(items.slice(i, i + INSERT_CHUNK).map((it, j) => ({ planId, seq: i + j + 1, ...it })));
-      }
-    },
+    ) =>
+      plans.insertItems(
+        planId,
+        items.map(({ domainName, cloudId, cloudEmail, desired, ...it }) => ({
+          ...it,
+          name: domainName,
+          lane: cloudId,
+          detail: desired === undefined ? { cloudEmail } : { cloudEmail, desired },
+        })),
+        ex,
+      ),
 
-    async updateItem(planId: string, seq: number, patch: FleetItemPatch) {
-      await db
-        .update(fleetPlanItems)
-        .set(patch)
-        .where(and(eq(fleetPlanItems.planId, planId), eq(fleetPlanItems.seq, seq)));
-    },
+    updateItem: (planId: string, seq: number, patch: FleetItemPatch) => plans.updateItem(planId, seq, patchOf(patch)),
 
     /**
      * Planned items' results, many in one statement (issue 48: a plan of 10,000 wrote 10,000 statements): the rows
@@ -153,8 +199,9 @@ export function createFleetRepository(db: Db) {
     ) {
       if (!rows.length) return;
       await db.execute(sql`
-        update fleet_plan_items i
-        set outcome = v.outcome, before = v.before, after = v.after, reason = v.reason, seen = v.seen
+        update plan_items i
+        set outcome = v.outcome, reason = v.reason,
+          detail = i.detail || jsonb_build_object('before', v.before, 'after', v.after, 'seen', v.seen)
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           as v(seq int, outcome text, before text, after text, reason text, seen jsonb)
         where i.plan_id = ${planId} and i.seq = v.seq`);
@@ -163,187 +210,93 @@ export function createFleetRepository(db: Db) {
     /** The Cloudflare accounts of a plan's changes (its clouds, by e-mail). */
     async cloudsOf(planId: string): Promise<{ cloudId: string; email: string }[]> {
       const rows = await db
-        .selectDistinct({ cloudId: fleetPlanItems.cloudId, email: fleetPlanItems.cloudEmail })
-        .from(fleetPlanItems)
-        .where(
-          and(
-            eq(fleetPlanItems.planId, planId),
-            eq(fleetPlanItems.outcome, 'change'),
-            isNotNull(fleetPlanItems.cloudId),
-          ),
-        );
+        .selectDistinct({ cloudId: planItems.lane, email: sql<string | null>`${planItems.detail}->>'cloudEmail'` })
+        .from(planItems)
+        .where(and(eq(planItems.planId, planId), eq(planItems.outcome, 'change'), isNotNull(planItems.lane)));
       return rows.map((r) => ({ cloudId: r.cloudId!, email: r.email ?? r.cloudId! }));
     },
 
     /** Items finished per minute since `since`, by status and account (the run's timeline). */
     async finishedPerMinute(planId: string, since: Date) {
-      const minute = sql<string>`to_char(date_trunc('minute', ${fleetPlanItems.finishedAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:00"Z"')`;
+      const minute = sql<string>`to_char(date_trunc('minute', ${planItems.finishedAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:00"Z"')`;
+      const account = sql<string | null>`${planItems.detail}->>'cloudEmail'`;
       const rows = await db
-        .select({ minute, status: fleetPlanItems.status, account: fleetPlanItems.cloudEmail, n: count() })
-        .from(fleetPlanItems)
+        .select({ minute, status: planItems.status, account, n: sql<number>`count(*)::int` })
+        .from(planItems)
         .where(
           and(
-            eq(fleetPlanItems.planId, planId),
-            eq(fleetPlanItems.outcome, 'change'),
-            isNotNull(fleetPlanItems.finishedAt),
-            sql`${fleetPlanItems.finishedAt} >= ${since.toISOString()}`,
+            eq(planItems.planId, planId),
+            eq(planItems.outcome, 'change'),
+            isNotNull(planItems.finishedAt),
+            sql`${planItems.finishedAt} >= ${since.toISOString()}`,
           ),
         )
-        .groupBy(minute, fleetPlanItems.status, fleetPlanItems.cloudEmail);
+        .groupBy(minute, planItems.status, account);
       return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
 
     /** Items still to plan (outcome pending) or to run (a change whose step is pending), in order. */
     async itemsToDo(planId: string, phase: 'plan' | 'run', afterSeq: number, limit: number): Promise<FleetItemRow[]> {
-      const where =
-        phase === 'plan'
-          ? eq(fleetPlanItems.outcome, 'pending')
-          : and(eq(fleetPlanItems.outcome, 'change'), eq(fleetPlanItems.status, 'pending'));
-      return db
-        .select()
-        .from(fleetPlanItems)
-        .where(and(eq(fleetPlanItems.planId, planId), where, gt(fleetPlanItems.seq, afterSeq)))
-        .orderBy(asc(fleetPlanItems.seq))
-        .limit(limit);
+      const f = phase === 'plan' ? { outcomes: ['pending'] } : { outcomes: ['change'], statuses: ['pending'] };
+      return (await plans.items(planId, f, afterSeq, limit)).map(itemOf);
     },
 
     async findItem(planId: string, seq: number): Promise<FleetItemRow | undefined> {
-      const [r] = await db
-        .select()
-        .from(fleetPlanItems)
-        .where(and(eq(fleetPlanItems.planId, planId), eq(fleetPlanItems.seq, seq)));
-      return r;
+      const r = await plans.findItem(planId, seq);
+      return r && itemOf(r);
     },
 
     async itemsPage(planId: string, q: FleetItemsQuery) {
-      const conds: (SQL | undefined)[] = [eq(fleetPlanItems.planId, planId)];
-      if (q.outcome) conds.push(eq(fleetPlanItems.outcome, q.outcome));
-      if (q.status) conds.push(eq(fleetPlanItems.status, q.status));
-      if (q.search) conds.push(ilike(fleetPlanItems.domainName, likePattern(q.search)));
-      const where = and(...conds);
-      const [items, [total]] = await Promise.all([
-        db
-          .select()
-          .from(fleetPlanItems)
-          .where(where)
-          .orderBy(asc(fleetPlanItems.seq))
-          .limit(PAGE_SIZE)
-          .offset(pageOffset(q.page)),
-        db.select({ n: count() }).from(fleetPlanItems).where(where),
-      ]);
-      return { items, itemsCount: Number(total?.n ?? 0) };
+      const res = await plans.itemsPage(planId, q);
+      return { items: res.items.map(itemOf), itemsCount: res.itemsCount };
     },
 
     /** Counts by outcome, and of the changes by run status, per cloud. */
     async counts(planId: string) {
+      const cloudEmail = sql<string | null>`${planItems.detail}->>'cloudEmail'`;
       return db
         .select({
-          cloudId: fleetPlanItems.cloudId,
-          cloudEmail: fleetPlanItems.cloudEmail,
-          outcome: fleetPlanItems.outcome,
-          status: fleetPlanItems.status,
+          cloudId: planItems.lane,
+          cloudEmail,
+          outcome: planItems.outcome,
+          status: planItems.status,
           n: sql<number>`count(*)::int`,
         })
-        .from(fleetPlanItems)
-        .where(eq(fleetPlanItems.planId, planId))
-        .groupBy(fleetPlanItems.cloudId, fleetPlanItems.cloudEmail, fleetPlanItems.outcome, fleetPlanItems.status);
+        .from(planItems)
+        .where(eq(planItems.planId, planId))
+        .groupBy(planItems.lane, cloudEmail, planItems.outcome, planItems.status);
     },
 
-    /** Steps finished since `since` (for the expected time left). */
-    async finishedSince(planId: string, since: Date): Promise<number> {
-      const [r] = await db
-        .select({ n: count() })
-        .from(fleetPlanItems)
-        .where(and(eq(fleetPlanItems.planId, planId), gt(fleetPlanItems.finishedAt, since)));
-      return Number(r?.n ?? 0);
-    },
-
-    /**
-     * Takes a pending step to run it; false when it is no longer pending (the run was cancelled meanwhile), so
-     * that no new step starts after a cancel, whichever worker holds the run.
-     */
-    /** Marks a pending step running; `orRunning` (a claim sent again after a lost answer) takes it as it is. */
-    async claimItem(planId: string, seq: number, orRunning = false): Promise<boolean> {
-      const r = await db
-        .update(fleetPlanItems)
-        .set({ status: 'running' })
-        .where(
-          and(
-            eq(fleetPlanItems.planId, planId),
-            eq(fleetPlanItems.seq, seq),
-            inArray(fleetPlanItems.status, orRunning ? ['pending', 'running'] : ['pending']),
-          ),
-        )
-        .returning({ seq: fleetPlanItems.seq });
-      return r.length > 0;
-    },
-
-    /**
-     * Puts steps of the given statuses back to pending (retry failed; a stopped run's interrupted steps). The
-     * error stays: a step tried again keeps its last failure until an attempt decides otherwise.
-     */
-    async resetSteps(planId: string, statuses: string[]): Promise<number> {
-      const r = await db
-        .update(fleetPlanItems)
-        .set({ status: 'pending', finishedAt: null })
-        .where(
-          and(
-            eq(fleetPlanItems.planId, planId),
-            eq(fleetPlanItems.outcome, 'change'),
-            inArray(fleetPlanItems.status, statuses),
-          ),
-        )
-        .returning({ seq: fleetPlanItems.seq });
-      return r.length;
-    },
-
-    /**
-     * Ends the steps not done (of `statuses`): a step that failed before (tried again, not reached) is failed
-     * again with its reason; the others are cancelled. Nothing stays running after its run ended.
-     */
-    async cancelPending(planId: string, statuses: ('pending' | 'running')[] = ['pending', 'running']) {
-      const open = and(
-        eq(fleetPlanItems.planId, planId),
-        eq(fleetPlanItems.outcome, 'change'),
-        inArray(fleetPlanItems.status, statuses),
-      );
-      await db
-        .update(fleetPlanItems)
-        .set({ status: 'failed', finishedAt: new Date() })
-        .where(and(open, isNotNull(fleetPlanItems.error)));
-      await db
-        .update(fleetPlanItems)
-        .set({ status: 'cancelled', finishedAt: new Date() })
-        .where(and(open, isNull(fleetPlanItems.error)));
-    },
+    finishedSince: (planId: string, since: Date) => plans.finishedSince(planId, since),
+    claimItem: (planId: string, seq: number, orRunning = false) => plans.claimItem(planId, seq, orRunning),
+    /** Puts steps of the given statuses back to pending (retry failed; a stopped run's interrupted steps). */
+    resetSteps: (planId: string, statuses: string[]) => plans.resetSteps(planId, statuses, ['change']),
+    /** Ends the steps not done (of `statuses`): failed again where they had failed, else cancelled. */
+    cancelPending: (planId: string, statuses: ('pending' | 'running')[] = ['pending', 'running']) =>
+      plans.cancelPending(planId, statuses, ['change']),
 
     /** The steps of a run that changed their domain, after item `afterSeq` (a revert is planned from them). */
     async changedItems(planId: string, afterSeq: number, limit: number): Promise<FleetItemRow[]> {
-      return db
+      const rows = await db
         .select()
-        .from(fleetPlanItems)
+        .from(planItems)
         .where(
           and(
-            eq(fleetPlanItems.planId, planId),
-            eq(fleetPlanItems.outcome, 'change'),
+            eq(planItems.planId, planId),
+            eq(planItems.outcome, 'change'),
             // A state row skipped for a part that moved may have changed its other parts (their undo is kept).
-            or(inArray(fleetPlanItems.status, ['done', 'changed_failing']), isNotNull(fleetPlanItems.undo)),
-            gt(fleetPlanItems.seq, afterSeq),
+            or(inArray(planItems.status, ['done', 'changed_failing']), isNotNull(planItems.undo)),
+            sql`${planItems.seq} > ${afterSeq}`,
           ),
         )
-        .orderBy(asc(fleetPlanItems.seq))
+        .orderBy(asc(planItems.seq))
         .limit(limit);
+      return rows.map(itemOf);
     },
 
     /** One batch of the CSV, after item `afterSeq`. */
-    async exportBatch(planId: string, afterSeq: number, limit: number): Promise<FleetItemRow[]> {
-      return db
-        .select()
-        .from(fleetPlanItems)
-        .where(and(eq(fleetPlanItems.planId, planId), gt(fleetPlanItems.seq, afterSeq)))
-        .orderBy(asc(fleetPlanItems.seq))
-        .limit(limit);
-    },
+    exportBatch: async (planId: string, afterSeq: number, limit: number): Promise<FleetItemRow[]> =>
+      (await plans.items(planId, {}, afterSeq, limit)).map(itemOf),
   };
 }
 export type FleetRepository = ReturnType<typeof createFleetRepository>;

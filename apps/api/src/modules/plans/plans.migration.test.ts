@@ -27,8 +27,8 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-describe('migration 0056 (one plans table)', () => {
-  it('moves every import and its names into plans and plan_items with their ids and numbers, and numbers on after them', async () => {
+describe('one plans table: the migrations keep every plan', () => {
+  it('0056 moves every import and its names into plans and plan_items with their ids and numbers, and numbers on after them', async () => {
     const pg = await PGlite.create({ extensions: { pg_trgm } });
     const db = drizzle(pg);
     const before = migrationsUpTo(55);
@@ -97,6 +97,82 @@ describe('migration 0056 (one plans table)', () => {
       `insert into plans (kind, plan_no) values ('imports', nextval('plans_imports_no_seq')) returning plan_no`,
     );
     expect(next.rows[0]!.plan_no).toBe(8);
+    await pg.close();
+  }, 60_000);
+
+  it('0057 moves every fleet plan and its domains, what is the fleet’s own into the typed JSON, the account as the lane', async () => {
+    const pg = await PGlite.create({ extensions: { pg_trgm } });
+    const db = drizzle(pg);
+    const before = migrationsUpTo(56);
+    dirs.push(before);
+    await migrate(db, { migrationsFolder: before });
+    await pg.exec(`
+      insert into fleet_plans (id, plan_no, action, selection, state, total, created_by) overriding system value values
+        ('00000000-0000-4000-8000-000000000003', 4, '{"kind":"ssl","value":"strict"}', '{"ids":["x"]}', 'paused', 2,
+          'alice');
+      insert into fleet_plan_items (plan_id, seq, domain_id, domain_name, cloud_id, cloud_email, outcome, before, after,
+        reason, seen, status, error, undo, forced) values
+        ('00000000-0000-4000-8000-000000000003', 1, '00000000-0000-4000-8000-0000000000d1', 'a.com',
+          '00000000-0000-4000-8000-0000000000c1', 'ops@example.com', 'change', 'full', 'strict', null, '{"ssl":"full"}',
+          'done', null, '[{"part":"ssl"}]', false),
+        ('00000000-0000-4000-8000-000000000003', 2, '00000000-0000-4000-8000-0000000000d2', 'b.com', null, null,
+          'cannot', null, null, 'No zone', null, 'pending', 'Earlier', null, true);
+    `);
+    const after = migrationsUpTo(57);
+    dirs.push(after);
+    await migrate(db, { migrationsFolder: after });
+
+    const plans = await pg.query<Record<string, unknown>>(
+      `select id, kind, plan_no, state, selection, detail, total, created_by from plans`,
+    );
+    expect(plans.rows).toEqual([
+      {
+        id: '00000000-0000-4000-8000-000000000003',
+        kind: 'fleet',
+        plan_no: 4,
+        state: 'paused',
+        selection: { ids: ['x'] },
+        detail: { action: { kind: 'ssl', value: 'strict' } },
+        total: 2,
+        created_by: 'alice',
+      },
+    ]);
+    const items = await pg.query<Record<string, unknown>>(
+      `select seq, domain_id, name, lane, outcome, reason, status, error, undo, forced, detail from plan_items
+        order by seq`,
+    );
+    expect(items.rows).toEqual([
+      {
+        seq: 1,
+        domain_id: '00000000-0000-4000-8000-0000000000d1',
+        name: 'a.com',
+        lane: '00000000-0000-4000-8000-0000000000c1',
+        outcome: 'change',
+        reason: null,
+        status: 'done',
+        error: null,
+        undo: [{ part: 'ssl' }],
+        forced: false,
+        detail: { cloudEmail: 'ops@example.com', before: 'full', after: 'strict', seen: { ssl: 'full' } },
+      },
+      {
+        seq: 2,
+        domain_id: '00000000-0000-4000-8000-0000000000d2',
+        name: 'b.com',
+        lane: null,
+        outcome: 'cannot',
+        reason: 'No zone',
+        status: 'pending',
+        error: 'Earlier',
+        undo: null,
+        forced: true,
+        detail: {},
+      },
+    ]);
+    const next = await pg.query<{ plan_no: number }>(
+      `insert into plans (kind, plan_no) values ('fleet', nextval('plans_fleet_no_seq')) returning plan_no`,
+    );
+    expect(next.rows[0]!.plan_no).toBe(5);
     await pg.close();
   }, 60_000);
 });

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE } from '@fleetdesk/contract';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { STORED_PLAN_KINDS, planItems, plans, type StoredPlanKind } from '../../db/schema/index.ts';
 import { likePattern, pageOffset } from '../../http/list-query.ts';
 
@@ -9,8 +9,8 @@ export type PlanItemRow = typeof planItems.$inferSelect;
 export type PlanPatch = Partial<Omit<typeof plans.$inferInsert, 'id' | 'kind' | 'planNo'>>;
 export type PlanItemInput = Omit<typeof planItems.$inferInsert, 'planId' | 'seq'>;
 export type PlanItemPatch = Partial<Omit<PlanItemRow, 'planId' | 'seq'>>;
-/** Which items a phase works on: by status and, when given, by outcome. */
-export type ItemFilter = { statuses: readonly string[]; outcomes?: readonly string[] };
+/** Which items a phase works on: by status and by outcome, each when given. */
+export type ItemFilter = { statuses?: readonly string[]; outcomes?: readonly string[] };
 
 const INSERT_CHUNK = 2000;
 
@@ -25,25 +25,37 @@ export function createPlansRepository(db: Db) {
   const itemsWhere = (planId: string, f: ItemFilter, after: number) =>
     and(
       eq(planItems.planId, planId),
-      inArray(planItems.status, [...f.statuses]),
+      f.statuses ? inArray(planItems.status, [...f.statuses]) : undefined,
       f.outcomes ? inArray(planItems.outcome, [...f.outcomes]) : undefined,
       gt(planItems.seq, after),
     );
 
+  /** Adds a plan's items, numbered from 1, a few thousand to a statement. */
+  const insertItems = async (planId: string, items: PlanItemInput[], ex: Executor = db) => {
+    for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+      await ex
+        .insert(planItems)
+        .values(items.slice(i, i + INSERT_CHUNK).map((it, j) => ({ ...it, planId, seq: i + j + 1 })));
+    }
+  };
+
   return {
+    insertItems,
+
     async insertPlan(
       kind: StoredPlanKind,
-      values: Pick<typeof plans.$inferInsert, 'selection' | 'detail' | 'createdBy' | 'state'>,
+      values: Pick<typeof plans.$inferInsert, 'selection' | 'detail' | 'createdBy' | 'state' | 'total'>,
+      ex: Executor = db,
     ): Promise<PlanRow> {
-      const [r] = await db
+      const [r] = await ex
         .insert(plans)
         .values({ ...values, kind, planNo: numberOf(kind) })
         .returning();
       return r!;
     },
 
-    async findPlan(kind: StoredPlanKind, id: string): Promise<PlanRow | undefined> {
-      const [r] = await db
+    async findPlan(kind: StoredPlanKind, id: string, ex: Executor = db): Promise<PlanRow | undefined> {
+      const [r] = await ex
         .select()
         .from(plans)
         .where(and(eq(plans.id, id), eq(plans.kind, kind)));
@@ -64,16 +76,21 @@ export function createPlansRepository(db: Db) {
       return { items, itemsCount: Number(total?.n ?? 0) };
     },
 
-    async updatePlan(id: string, patch: PlanPatch) {
-      await db
+    async updatePlan(id: string, patch: PlanPatch, ex: Executor = db) {
+      await ex
         .update(plans)
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(plans.id, id));
     },
 
     /** Moves a plan from one of `from` to a new state; undefined when it was in another state (a race lost). */
-    async transition(id: string, from: readonly string[], patch: PlanPatch): Promise<PlanRow | undefined> {
-      const [r] = await db
+    async transition(
+      id: string,
+      from: readonly string[],
+      patch: PlanPatch,
+      ex: Executor = db,
+    ): Promise<PlanRow | undefined> {
+      const [r] = await ex
         .update(plans)
         .set({ ...patch, updatedAt: new Date() })
         .where(and(eq(plans.id, id), inArray(plans.state, [...from])))
@@ -81,16 +98,60 @@ export function createPlansRepository(db: Db) {
       return r;
     },
 
-    /** Replaces a plan's items, numbered from 1 (planning again after a crash starts from an empty list). */
+    /** Replaces a plan's items (planning again after a crash starts from an empty list). */
     async replaceItems(planId: string, items: PlanItemInput[]) {
       await db.transaction(async (tx) => {
         await tx.delete(planItems).where(eq(planItems.planId, planId));
-        for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-          await tx
-            .insert(planItems)
-            .values(items.slice(i, i + INSERT_CHUNK).map((it, j) => ({ ...it, planId, seq: i + j + 1 })));
-        }
+        await insertItems(planId, items, tx as unknown as Executor);
       });
+    },
+
+    async findItem(planId: string, seq: number): Promise<PlanItemRow | undefined> {
+      const [r] = await db
+        .select()
+        .from(planItems)
+        .where(and(eq(planItems.planId, planId), eq(planItems.seq, seq)));
+      return r;
+    },
+
+    /** Marks a pending item running; false when it is no longer pending (the run was cancelled meanwhile), so that
+     * no new step starts after a cancel, whichever worker holds the run. `orRunning` (a claim sent again after a lost
+     * answer) takes it as it is. */
+    async claimItem(planId: string, seq: number, orRunning = false): Promise<boolean> {
+      const r = await db
+        .update(planItems)
+        .set({ status: 'running' })
+        .where(
+          and(
+            eq(planItems.planId, planId),
+            eq(planItems.seq, seq),
+            inArray(planItems.status, orRunning ? ['pending', 'running'] : ['pending']),
+          ),
+        )
+        .returning({ seq: planItems.seq });
+      return r.length > 0;
+    },
+
+    /**
+     * Puts items of the given statuses (and outcomes) back to pending (retry failed; a stopped run's interrupted
+     * steps). The error stays: an item tried again keeps its last failure until an attempt decides otherwise.
+     */
+    async resetSteps(planId: string, statuses: string[], outcomes?: string[]): Promise<number> {
+      const r = await db
+        .update(planItems)
+        .set({ status: 'pending', finishedAt: null })
+        .where(itemsWhere(planId, { statuses, outcomes }, 0))
+        .returning({ seq: planItems.seq });
+      return r.length;
+    },
+
+    /** Items finished since `since` (for the expected time left). */
+    async finishedSince(planId: string, since: Date): Promise<number> {
+      const [r] = await db
+        .select({ n: count() })
+        .from(planItems)
+        .where(and(eq(planItems.planId, planId), gt(planItems.finishedAt, since)));
+      return Number(r?.n ?? 0);
     },
 
     /** The items after `after` that the filter takes, in order, at most `limit`. */
@@ -110,18 +171,32 @@ export function createPlansRepository(db: Db) {
         .where(and(eq(planItems.planId, planId), eq(planItems.seq, seq)));
     },
 
-    /** Every item not finished is cancelled (the plan was). */
-    async cancelPending(planId: string) {
+    /**
+     * Ends the items not done (of `statuses`, and `outcomes` when given): one that failed before (tried again, not
+     * reached) is failed again with its reason; the others are cancelled. Nothing stays running after its run ended.
+     */
+    async cancelPending(
+      planId: string,
+      statuses: readonly ('pending' | 'running')[] = ['pending', 'running'],
+      outcomes?: readonly string[],
+    ) {
+      const open = itemsWhere(planId, { statuses, outcomes }, 0);
+      const finishedAt = new Date();
       await db
         .update(planItems)
-        .set({ status: 'cancelled' })
-        .where(and(eq(planItems.planId, planId), inArray(planItems.status, ['pending', 'running'])));
+        .set({ status: 'failed', finishedAt })
+        .where(and(open, isNotNull(planItems.error)));
+      await db
+        .update(planItems)
+        .set({ status: 'cancelled', finishedAt })
+        .where(and(open, isNull(planItems.error)));
     },
 
     /** A page of items, by outcome and by a search over the name (both forms) and the reason. */
-    async itemsPage(planId: string, q: { page: number; outcome?: string; search?: string }) {
+    async itemsPage(planId: string, q: { page: number; outcome?: string; status?: string; search?: string }) {
       const conds: (SQL | undefined)[] = [eq(planItems.planId, planId)];
       if (q.outcome) conds.push(eq(planItems.outcome, q.outcome));
+      if (q.status) conds.push(eq(planItems.status, q.status));
       if (q.search) {
         const p = likePattern(q.search);
         conds.push(or(ilike(planItems.name, p), ilike(planItems.nameUnicode, p), ilike(planItems.reason, p)));
