@@ -196,7 +196,7 @@ export async function createContainer(
     launchProfiles: createLaunchProfilesRepository(db),
     plans,
     imports: createImportsRepository(db, plans),
-    launches: createLaunchesRepository(db),
+    launches: createLaunchesRepository(db, plans),
     health: createHealthRepository(db),
     traffic: createTrafficRepository(db),
     notificationChannels: createNotificationChannelsRepository(db),

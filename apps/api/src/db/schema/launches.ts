@@ -1,16 +1,5 @@
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import type { LaunchBatchState, LaunchRowStatus, LaunchSettings, LaunchStage, LaunchState } from '@fleetdesk/contract';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { LaunchSettings, LaunchStage, LaunchState } from '@fleetdesk/contract';
 
 /**
  * A launch (decision 044): the resolved input, where it stands, and each stage's state, time, detail, links and
@@ -42,44 +31,5 @@ export const launches = pgTable(
     uniqueIndex('launches_launch_no_uq').on(t.launchNo),
     index('launches_domain_name_idx').on(t.domainName),
     index('launches_state_idx').on(t.state, t.launchNo),
-  ],
-);
-
-/** A launch over many names (decision 044): the shared settings and where the batch stands. */
-export const launchBatches = pgTable(
-  'launch_batches',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    batchNo: integer('batch_no').generatedAlwaysAsIdentity().notNull(),
-    settings: jsonb('settings').$type<LaunchSettings>().notNull(),
-    confirmCostly: boolean('confirm_costly').notNull().default(false),
-    state: text('state').$type<LaunchBatchState>().notNull().default('planning'),
-    error: text('error'),
-    jobId: uuid('job_id'),
-    createdBy: text('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('launch_batches_batch_no_uq').on(t.batchNo)],
-);
-
-/** One name of a batch: its overrides, its plan's verdict, then its launch. */
-export const launchBatchRows = pgTable(
-  'launch_batch_rows',
-  {
-    batchId: uuid('batch_id')
-      .notNull()
-      .references(() => launchBatches.id, { onDelete: 'cascade' }),
-    seq: integer('seq').notNull(),
-    domainName: text('domain_name').notNull(),
-    domainNameUnicode: text('domain_name_unicode').notNull(),
-    overrides: jsonb('overrides').$type<Partial<LaunchSettings>>().notNull().default({}),
-    status: text('status').$type<LaunchRowStatus>().notNull().default('pending'),
-    message: text('message'),
-    launchId: uuid('launch_id'),
-  },
-  (t) => [
-    primaryKey({ name: 'launch_batch_rows_pk', columns: [t.batchId, t.seq] }),
-    index('launch_batch_rows_status_idx').on(t.batchId, t.status, t.seq),
   ],
 );

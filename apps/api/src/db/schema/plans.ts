@@ -14,9 +14,9 @@ import {
 
 /**
  * The kinds of plan (outcomes.ts) kept in `plans` so far; each numbers its plans apart (`plans_<kind>_no_seq`,
- * migrations 0056, 0057). Launch batches still have their own tables.
+ * migrations 0056–0058).
  */
-export const STORED_PLAN_KINDS = ['imports', 'fleet'] as const satisfies readonly PlanKind[];
+export const STORED_PLAN_KINDS = ['imports', 'fleet', 'launches'] as const satisfies readonly PlanKind[];
 export type StoredPlanKind = (typeof STORED_PLAN_KINDS)[number];
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   PAGE_SIZE,
+  type LaunchSettings,
   type LaunchBatchRowsQuery,
   type LaunchBatchState,
   type LaunchListQuery,
@@ -9,12 +10,55 @@ import {
   type LaunchState,
 } from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
-import { brands, clouds, domains, launchBatchRows, launchBatches, launches, servers } from '../../db/schema/index.ts';
+import { brands, clouds, domains, launches, planItems, servers } from '../../db/schema/index.ts';
 import { likePattern, pageOffset } from '../../http/list-query.ts';
 
-export type LaunchBatchRow = typeof launchBatches.$inferSelect;
-export type LaunchBatchRowRow = typeof launchBatchRows.$inferSelect;
-const INSERT_CHUNK = 500;
+import type { PlanItemRow, PlanRow, PlansRepository } from '../plans/plans.repository.ts';
+
+/** A launch batch as its service reads it: the plan row with its shared settings (kept in `detail`). */
+export type LaunchBatchRow = Pick<PlanRow, 'id' | 'error' | 'jobId' | 'createdBy' | 'createdAt' | 'updatedAt'> & {
+  batchNo: number;
+  settings: LaunchSettings;
+  confirmCostly: boolean;
+  state: LaunchBatchState;
+};
+/** One name of a batch: its overrides, its plan's verdict (the item's reason), then its launch. */
+export type LaunchBatchRowRow = {
+  batchId: string;
+  seq: number;
+  domainName: string;
+  domainNameUnicode: string;
+  overrides: Partial<LaunchSettings>;
+  status: LaunchRowStatus;
+  message: string | null;
+  launchId: string | null;
+};
+
+const batchOf = (r: PlanRow): LaunchBatchRow => ({
+  id: r.id,
+  batchNo: r.planNo,
+  settings: r.detail.settings as LaunchSettings,
+  confirmCostly: r.detail.confirmCostly === true,
+  state: r.state as LaunchBatchState,
+  error: r.error,
+  jobId: r.jobId,
+  createdBy: r.createdBy,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+const rowOf = (r: PlanItemRow): LaunchBatchRowRow => ({
+  batchId: r.planId,
+  seq: r.seq,
+  domainName: r.name,
+  domainNameUnicode: r.nameUnicode ?? r.name,
+  overrides: (r.detail.overrides ?? {}) as Partial<LaunchSettings>,
+  status: r.status as LaunchRowStatus,
+  message: r.reason,
+  launchId: (r.detail.launchId as string | undefined) ?? null,
+});
+/** A row's launch, joined on. */
+const launchIdOf = sql<string | null>`(${planItems.detail}->>'launchId')::uuid`;
+const onLaunch = eq(launches.id, launchIdOf);
 
 export type LaunchRow = typeof launches.$inferSelect;
 export type LaunchPatch = Partial<
@@ -29,17 +73,17 @@ export type LaunchPatch = Partial<
  * updates): counts keep moving when the batch's worker died, and a launch confirmed on its own page counts.
  */
 const liveStatus = sql<LaunchRowStatus>`(CASE
-  WHEN ${launchBatchRows.launchId} IS NOT NULL AND ${launches.id} IS NOT NULL
-    AND ${launchBatchRows.status} IN ('running', 'needs_confirmation')
+  WHEN ${launchIdOf} IS NOT NULL AND ${launches.id} IS NOT NULL
+    AND ${planItems.status} IN ('running', 'needs_confirmation')
   THEN (CASE ${launches.state}
     WHEN 'completed' THEN 'done'
     WHEN 'failed' THEN 'failed'
     WHEN 'cancelled' THEN 'cancelled'
     WHEN 'needs_confirmation' THEN 'needs_confirmation'
     ELSE 'running' END)
-  ELSE ${launchBatchRows.status} END)`;
+  ELSE ${planItems.status} END)`;
 
-export function createLaunchesRepository(db: Db) {
+export function createLaunchesRepository(db: Db, plans: PlansRepository) {
   return {
     async insert(values: typeof launches.$inferInsert): Promise<LaunchRow> {
       const [r] = await db.insert(launches).values(values).returning();
@@ -114,32 +158,42 @@ export function createLaunchesRepository(db: Db) {
       return r;
     },
 
-    // ---------------------------------------------------------------- batches
+    // ---------------------------------------------------------------- batches (plans of the kind launches)
     async insertBatch(
-      values: typeof launchBatches.$inferInsert,
-      rows: Omit<typeof launchBatchRows.$inferInsert, 'batchId'>[],
+      values: { settings: LaunchSettings; confirmCostly: boolean; state?: LaunchBatchState; createdBy: string | null },
+      /** In order: they are numbered from 1 as given. */
+      rows: (Pick<LaunchBatchRowRow, 'domainName' | 'domainNameUnicode' | 'status'> & {
+        overrides: Record<string, unknown>;
+        message?: string | null;
+      })[],
     ): Promise<LaunchBatchRow> {
       return db.transaction(async (tx) => {
-        const [b] = await tx.insert(launchBatches).values(values).returning();
-        for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-          await tx
-            .insert(launchBatchRows)
-            .values(rows.slice(i, i + INSERT_CHUNK).map((r) => ({ ...r, batchId: b!.id })));
-        return b!;
+        const { settings, confirmCostly, ...rest } = values;
+        const b = await plans.insertPlan('launches', { ...rest, detail: { settings, confirmCostly } }, tx);
+        await plans.insertItems(
+          b.id,
+          rows.map((r) => ({
+            name: r.domainName,
+            nameUnicode: r.domainNameUnicode,
+            outcome: 'launch',
+            status: r.status,
+            reason: r.message ?? null,
+            detail: { overrides: r.overrides },
+          })),
+          tx,
+        );
+        return batchOf(b);
       });
     },
 
     async findBatch(id: string): Promise<LaunchBatchRow | undefined> {
-      const [r] = await db.select().from(launchBatches).where(eq(launchBatches.id, id));
-      return r;
+      const r = await plans.findPlan('launches', id);
+      return r && batchOf(r);
     },
 
     async listBatches(page: number): Promise<{ items: LaunchBatchRow[]; itemsCount: number }> {
-      const [items, [total]] = await Promise.all([
-        db.select().from(launchBatches).orderBy(desc(launchBatches.batchNo)).limit(PAGE_SIZE).offset(pageOffset(page)),
-        db.select({ n: count() }).from(launchBatches),
-      ]);
-      return { items, itemsCount: Number(total?.n ?? 0) };
+      const res = await plans.listPlans('launches', page);
+      return { items: res.items.map(batchOf), itemsCount: res.itemsCount };
     },
 
     async transitionBatch(
@@ -147,23 +201,19 @@ export function createLaunchesRepository(db: Db) {
       from: LaunchBatchState[],
       patch: Partial<Pick<LaunchBatchRow, 'state' | 'error' | 'jobId'>>,
     ): Promise<LaunchBatchRow | undefined> {
-      const [r] = await db
-        .update(launchBatches)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(and(eq(launchBatches.id, id), inArray(launchBatches.state, from)))
-        .returning();
-      return r;
+      const r = await plans.transition(id, from, patch);
+      return r && batchOf(r);
     },
 
     async rowCounts(batchIds: string[]): Promise<Map<string, Map<LaunchRowStatus, number>>> {
       const out = new Map<string, Map<LaunchRowStatus, number>>();
       if (!batchIds.length) return out;
       const rows = await db
-        .select({ batchId: launchBatchRows.batchId, status: liveStatus, n: count() })
-        .from(launchBatchRows)
-        .leftJoin(launches, eq(launches.id, launchBatchRows.launchId))
-        .where(inArray(launchBatchRows.batchId, batchIds))
-        .groupBy(launchBatchRows.batchId, liveStatus);
+        .select({ batchId: planItems.planId, status: liveStatus, n: count() })
+        .from(planItems)
+        .leftJoin(launches, onLaunch)
+        .where(inArray(planItems.planId, batchIds))
+        .groupBy(planItems.planId, liveStatus);
       for (const r of rows) {
         const m = out.get(r.batchId) ?? new Map<LaunchRowStatus, number>();
         m.set(r.status, Number(r.n));
@@ -173,42 +223,33 @@ export function createLaunchesRepository(db: Db) {
     },
 
     async rowsPage(batchId: string, q: LaunchBatchRowsQuery) {
-      const where: SQL[] = [eq(launchBatchRows.batchId, batchId)];
+      const where: SQL[] = [eq(planItems.planId, batchId)];
       if (q.status) where.push(sql`${liveStatus} = ${q.status}`);
-      if (q.search) where.push(ilike(launchBatchRows.domainNameUnicode, likePattern(q.search)));
+      if (q.search) where.push(ilike(planItems.nameUnicode, likePattern(q.search)));
       const cond = and(...where);
       const [items, [total]] = await Promise.all([
         db
-          .select({
-            row: launchBatchRows,
-            status: liveStatus,
-            stages: launches.stages,
-            launchError: launches.error,
-          })
-          .from(launchBatchRows)
-          .leftJoin(launches, eq(launches.id, launchBatchRows.launchId))
+          .select({ row: planItems, status: liveStatus, stages: launches.stages, launchError: launches.error })
+          .from(planItems)
+          .leftJoin(launches, onLaunch)
           .where(cond)
-          .orderBy(asc(launchBatchRows.seq))
+          .orderBy(asc(planItems.seq))
           .limit(PAGE_SIZE)
           .offset(pageOffset(q.page)),
-        db
-          .select({ n: count() })
-          .from(launchBatchRows)
-          .leftJoin(launches, eq(launches.id, launchBatchRows.launchId))
-          .where(cond),
+        db.select({ n: count() }).from(planItems).leftJoin(launches, onLaunch).where(cond),
       ]);
-      return { items, itemsCount: Number(total?.n ?? 0) };
+      return { items: items.map((i) => ({ ...i, row: rowOf(i.row) })), itemsCount: Number(total?.n ?? 0) };
     },
 
     /** Rows whose launch waits for a confirmation now (whatever the batch's copy of its status says). */
     async rowsWaiting(batchId: string): Promise<LaunchBatchRowRow[]> {
-      return db
-        .select({ row: launchBatchRows })
-        .from(launchBatchRows)
-        .innerJoin(launches, eq(launches.id, launchBatchRows.launchId))
-        .where(and(eq(launchBatchRows.batchId, batchId), eq(launches.state, 'needs_confirmation')))
-        .orderBy(asc(launchBatchRows.seq))
-        .then((rows) => rows.map((r) => r.row));
+      const rows = await db
+        .select({ row: planItems })
+        .from(planItems)
+        .innerJoin(launches, onLaunch)
+        .where(and(eq(planItems.planId, batchId), eq(launches.state, 'needs_confirmation')))
+        .orderBy(asc(planItems.seq));
+      return rows.map((r) => rowOf(r.row));
     },
 
     /**
@@ -226,17 +267,17 @@ export function createLaunchesRepository(db: Db) {
       if (!batchIds.length) return out;
       const rows = await db
         .select({
-          batchId: launchBatchRows.batchId,
+          batchId: planItems.planId,
           domainName: launches.domainName,
           stage: sql<
             string | null
           >`(SELECT s->>'key' FROM jsonb_array_elements(${launches.stages}) AS s WHERE s->>'state' = 'needs_confirmation' LIMIT 1)`,
           registration: sql<Waiting['registration']>`(${launches.input}->'registration')`,
         })
-        .from(launchBatchRows)
-        .innerJoin(launches, eq(launches.id, launchBatchRows.launchId))
-        .where(and(inArray(launchBatchRows.batchId, batchIds), eq(launches.state, 'needs_confirmation')))
-        .orderBy(asc(launchBatchRows.seq));
+        .from(planItems)
+        .innerJoin(launches, onLaunch)
+        .where(and(inArray(planItems.planId, batchIds), eq(launches.state, 'needs_confirmation')))
+        .orderBy(asc(planItems.seq));
       for (const r of rows) {
         const list = out.get(r.batchId) ?? [];
         list.push({ domainName: r.domainName, stage: r.stage, registration: r.registration ?? null });
@@ -246,56 +287,41 @@ export function createLaunchesRepository(db: Db) {
     },
 
     /** Rows in one of `statuses`, in order, at most `limit`. */
-    async rowsIn(batchId: string, statuses: LaunchRowStatus[], limit: number): Promise<LaunchBatchRowRow[]> {
-      return db
-        .select()
-        .from(launchBatchRows)
-        .where(and(eq(launchBatchRows.batchId, batchId), inArray(launchBatchRows.status, statuses)))
-        .orderBy(asc(launchBatchRows.seq))
-        .limit(limit);
-    },
+    rowsIn: async (batchId: string, statuses: LaunchRowStatus[], limit: number): Promise<LaunchBatchRowRow[]> =>
+      (await plans.items(batchId, { statuses }, 0, limit)).map(rowOf),
 
     /** Pending rows the plan job has not planned yet (it writes a message on each). */
     async unplannedRows(batchId: string, limit: number): Promise<LaunchBatchRowRow[]> {
-      return db
+      const rows = await db
         .select()
-        .from(launchBatchRows)
-        .where(
-          and(
-            eq(launchBatchRows.batchId, batchId),
-            eq(launchBatchRows.status, 'pending'),
-            isNull(launchBatchRows.message),
-          ),
-        )
-        .orderBy(asc(launchBatchRows.seq))
+        .from(planItems)
+        .where(and(eq(planItems.planId, batchId), eq(planItems.status, 'pending'), isNull(planItems.reason)))
+        .orderBy(asc(planItems.seq))
         .limit(limit);
+      return rows.map(rowOf);
     },
 
     /** Pending → running, only for the first who asks. */
-    async claimRow(batchId: string, seq: number): Promise<boolean> {
-      const r = await db
-        .update(launchBatchRows)
-        .set({ status: 'running' })
-        .where(
-          and(
-            eq(launchBatchRows.batchId, batchId),
-            eq(launchBatchRows.seq, seq),
-            eq(launchBatchRows.status, 'pending'),
-          ),
-        )
-        .returning({ seq: launchBatchRows.seq });
-      return r.length > 0;
-    },
+    claimRow: (batchId: string, seq: number) => plans.claimItem(batchId, seq),
 
     async updateRow(
       batchId: string,
       seq: number,
       patch: Partial<Pick<LaunchBatchRowRow, 'status' | 'message' | 'launchId'>>,
     ) {
-      await db
-        .update(launchBatchRows)
-        .set(patch)
-        .where(and(eq(launchBatchRows.batchId, batchId), eq(launchBatchRows.seq, seq)));
+      const { message, launchId, ...rest } = patch;
+      await plans.updateItem(batchId, seq, {
+        ...rest,
+        ...(message !== undefined ? { reason: message } : {}),
+        ...(launchId !== undefined
+          ? {
+              detail: sql`${planItems.detail} || ${JSON.stringify({ launchId })}::jsonb` as unknown as Record<
+                string,
+                unknown
+              >,
+            }
+          : {}),
+      });
     },
 
     /** The launches' states of these ids (the batch run follows them). */
