@@ -524,11 +524,12 @@ export async function createContainer(
       ...opts.jobOptions,
     },
   });
+  // The plan engine (decision 084): every kind's run, pause, resume, retry and cancel, over the one plans table.
+  const planEngine = createPlanEngine(repos.plans, { find: (id) => repos.jobs.find(id), engine: () => jobEngine });
   // Fleet operations: plans over many domains, run by the fleet jobs through the single-domain services.
   const fleet: FleetService = createFleetService({
     repo: repos.fleet,
-    jobsRepo: repos.jobs,
-    engine: () => jobEngine,
+    plans: planEngine,
     audit,
     routing: cloudflareRouting,
     cloudFlare,
@@ -594,8 +595,7 @@ export async function createContainer(
   const imports: ImportsService = createImportsService({
     repo: repos.imports,
     plans: repos.plans,
-    plansEngine: createPlanEngine(repos.plans),
-    engine: () => jobEngine,
+    plansEngine: planEngine,
     audit,
     routing: cloudflareRouting,
     domains: services.domains,

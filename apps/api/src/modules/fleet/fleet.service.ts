@@ -20,7 +20,6 @@ import {
   type FleetItemsQuery,
   type FleetPlan,
   type FleetPlanInput,
-  type FleetPlanState,
   type FleetPlanSummary,
   type FleetTimeline,
   FLEET_TIMELINE_MINUTES,
@@ -34,14 +33,13 @@ import {
 import { isConnectionError, untilConnected } from '../../db/pg-errors.ts';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
-import type { JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
 import { CSV_BOM, csvLine } from '../domains/csv.ts';
-import type { JobsRepository } from '../jobs/jobs.repository.ts';
 import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
+import type { PlanEngine, RunKind } from '../plans/plans.engine.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
 import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
@@ -67,6 +65,15 @@ export type ImportRevertItem = {
 
 export const FLEET_PLAN_JOB = 'fleet.plan';
 export const FLEET_RUN_JOB = 'fleet.run';
+/** What a fleet run works on, for the plan engine: the domains planned as a change. */
+const FLEET_RUN: RunKind = {
+  kind: 'fleet',
+  toDo: { outcomes: ['change'], statuses: ['pending'] },
+  inRun: (outcome) => outcome === 'change',
+  unit: 'domains',
+  runOutcomes: ['change'],
+  runJob: FLEET_RUN_JOB,
+};
 
 /** Items read from the database at a time when a phase starts. */
 const LOAD_BATCH = 5000;
@@ -114,8 +121,8 @@ function assertMayGoogle(kind: string, actor: Actor) {
 export function createFleetService(
   deps: FleetDeps & {
     repo: FleetRepository;
-    jobsRepo: Pick<JobsRepository, 'find'>;
-    engine: () => JobEngine;
+    /** The plan engine: run, pause, resume, retry and cancel, as for every kind of plan. */
+    plans: PlanEngine;
     audit: AuditService;
     routing: Pick<CloudflareRouting, 'background'>;
     /** The domains a filter selects, up to `limit` (the list's own filter; set once the filters exist). */
@@ -142,7 +149,7 @@ export function createFleetService(
     options: FleetOptions;
   },
 ) {
-  const { repo, audit } = deps;
+  const { repo, audit, plans } = deps;
   const actions = createFleetActions(deps);
   const stateActions = createFleetStateActions(deps);
   const revertActions = createFleetRevertActions(deps);
@@ -304,19 +311,7 @@ export function createFleetService(
 
   const jobActorOf = (p: FleetPlanRow): Actor =>
     systemActor(`fleet plan #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
-
-  const startJob = async (p: FleetPlanRow, kind: string, actor: Actor) => {
-    const job = await deps.engine().enqueue(kind, { planId: p.id, planNo: p.planNo }, { createdBy: actor.username });
-    await repo.updatePlan(p.id, { jobId: job.id });
-    return job;
-  };
-
-  /** Stops the plan's job, if it runs; its handler stops at the next domain. */
-  const stopJob = async (p: FleetPlanRow) => {
-    if (!p.jobId) return;
-    const job = await deps.jobsRepo.find(p.jobId);
-    if (job && ['queued', 'running'].includes(job.state)) await deps.engine().cancel(job);
-  };
+  const { startJob } = plans;
 
   /**
    * Works through the items of one phase: the items of each Cloudflare account in parallel with the other
@@ -603,7 +598,7 @@ export function createFleetService(
             'fleet_max_changes',
           );
       }
-      const moved = await repo.transition(id, ['planned'], { state: 'running', startedAt: new Date(), error: null });
+      const moved = await plans.start(id);
       if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
       await audit.record(actor, {
         action: 'run_plan',
@@ -617,9 +612,8 @@ export function createFleetService(
 
     async pause(id: string, actor: Actor): Promise<FleetPlan> {
       const p = await mustFind(id);
-      const moved = await repo.transition(id, ['running'], { state: 'paused' });
-      if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunning(p.state), undefined, 'fleet_state');
-      await stopJob(moved);
+      if (!(await plans.pause(id)))
+        throw new ConflictError(FLEET_MESSAGES.notRunning(p.state), undefined, 'fleet_state');
       await audit.record(actor, {
         action: 'pause_plan',
         entity: 'fleet_plans',
@@ -637,18 +631,8 @@ export function createFleetService(
       const p = await mustFind(id);
       if (!['paused', 'failed'].includes(p.state) || (p.state === 'failed' && !p.startedAt))
         throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-      const job = p.jobId ? await deps.jobsRepo.find(p.jobId) : undefined;
-      const ownJob = job?.kind === FLEET_RUN_JOB && ['failed', 'cancelled'].includes(job.state) ? job : undefined;
-      if (ownJob) await deps.engine().resume(ownJob);
-      else {
-        const moved = await repo.transition(id, ['paused', 'failed'], {
-          state: 'running',
-          error: null,
-          finishedAt: null,
-        });
-        if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-        await startJob(moved, FLEET_RUN_JOB, actor);
-      }
+      if (!(await plans.resume(FLEET_RUN, p, actor)))
+        throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
       await audit.record(actor, {
         action: 'resume_plan',
         entity: 'fleet_plans',
@@ -661,29 +645,15 @@ export function createFleetService(
     /** The run job is resumed (Jobs screen or plan page): the plan runs again, or the resume is refused. */
     async jobResuming(planId: string) {
       const p = await mustFind(planId);
-      if (p.state === 'running') return;
-      const moved = await repo.transition(planId, ['paused', 'failed', 'completed_with_failures', 'cancelled'], {
-        state: 'running',
-        error: null,
-        finishedAt: null,
-      });
-      if (!moved) throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-      // A paused run carries on with the domains not reached; a failed one tries its failed domains again (each
-      // keeps its failure until its new attempt decides); a cancelled one both.
-      if (p.state !== 'paused')
-        await repo.resetSteps(planId, p.state === 'cancelled' ? ['failed', 'cancelled'] : ['failed']);
+      if (!(await plans.jobResuming(FLEET_RUN, p)))
+        throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
     },
 
     /** Cancels planning or a run: the domains not yet changed are left as they are. */
     async cancel(id: string, actor: Actor): Promise<FleetPlan> {
       const p = await mustFind(id);
-      const moved = await repo.transition(id, ['planning', 'planned', 'running', 'paused'], {
-        state: 'cancelled',
-        finishedAt: new Date(),
-      });
-      if (!moved) throw new ConflictError(FLEET_MESSAGES.finished(p.state), undefined, 'fleet_state');
-      await stopJob(moved);
-      await repo.cancelPending(id);
+      if (!(await plans.cancel(FLEET_RUN, id, ['planning', 'planned', 'running', 'paused'])))
+        throw new ConflictError(FLEET_MESSAGES.finished(p.state), undefined, 'fleet_state');
       await audit.record(actor, {
         action: 'cancel_plan',
         entity: 'fleet_plans',
@@ -700,16 +670,15 @@ export function createFleetService(
         throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
       const { run } = await countsOf(p);
       if (run.failed === 0) throw new ConflictError(FLEET_MESSAGES.noFailed, undefined, 'fleet_no_failed');
-      const moved = await repo.transition(id, [p.state], { state: 'running', finishedAt: null, error: null });
-      if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
-      const n = await repo.resetSteps(id, ['failed']);
+      const n = await plans.retryFailed(FLEET_RUN, p);
+      if (n === undefined) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
       await audit.record(actor, {
         action: 'retry_failed',
         entity: 'fleet_plans',
         entityId: id,
         details: { planNo: p.planNo, domains: n },
       });
-      await startJob(moved, FLEET_RUN_JOB, actor);
+      await startJob(p, FLEET_RUN_JOB, actor);
       return toPlan(await mustFind(id));
     },
 
@@ -993,42 +962,19 @@ export function createFleetService(
       return { planId: p.id, planNo: p.planNo, tally };
     },
 
-    /**
-     * A cancel was asked for on the plan's job (the Jobs screen): the plan is cancelled at once and no step
-     * starts from now on; the steps in flight finish with their worker, or end with the job (`jobStopped`).
-     */
-    async jobCancelling(planId: string, which: 'plan' | 'run') {
-      const moved = await repo.transition(planId, which === 'run' ? ['running'] : ['planning'], {
-        state: 'cancelled',
-        finishedAt: new Date(),
-      });
-      if (moved && which === 'run') await repo.cancelPending(planId, ['pending']);
-    },
+    /** A cancel was asked for on the plan's job (the Jobs screen): the plan is cancelled at once (the engine's rule). */
+    jobCancelling: (planId: string, which: 'plan' | 'run') => plans.jobCancelling(FLEET_RUN, planId, which),
 
-    /**
-     * The job ended cancelled, whichever way (the Jobs screen, the plan's Pause or Cancel, a takeover of a dead
-     * worker's job): a plan still working reads "Cancelled" like its job, no step stays running, and the job's
-     * result counts what was done before.
-     */
+    /** The job ended cancelled, whichever way: the plan reads as its job, and the job's result counts what was done. */
     async jobStopped(planId: string, which: 'plan' | 'run') {
-      const p = await repo.transition(planId, which === 'run' ? ['running'] : ['planning'], {
-        state: 'cancelled',
-        finishedAt: new Date(),
-      });
-      const plan = p ?? (await repo.findPlan(planId));
-      if (!plan || which === 'plan' || !plan.startedAt) return;
-      // A paused run's steps in flight go back to pending (Resume redoes them, re-reading first).
-      if (plan.state === 'paused') await repo.resetSteps(planId, ['running']);
-      else await repo.cancelPending(planId);
-      const { tally } = await countsOf(plan);
+      const plan = await plans.jobStopped(FLEET_RUN, planId, which);
+      if (!plan) return;
+      const { tally } = await countsOf((await repo.findPlan(planId))!);
       return { planId, planNo: plan.planNo, tally };
     },
 
     /** When a plan or run job ends without its handler (it failed for good): the plan says so. */
-    async jobFailed(planId: string, which: 'plan' | 'run', error: string) {
-      const from: FleetPlanState[] = which === 'plan' ? ['planning'] : ['running'];
-      await repo.transition(planId, from, { state: 'failed', error, finishedAt: new Date() });
-    },
+    jobFailed: (planId: string, which: 'plan' | 'run', error: string) => plans.jobEnded(planId, which, error),
   };
   return service;
 }

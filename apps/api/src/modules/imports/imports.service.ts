@@ -17,7 +17,6 @@ import {
 } from '@fleetdesk/contract';
 import { systemActor, type Actor } from '../../http/context.ts';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.ts';
-import type { JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
@@ -41,6 +40,8 @@ const IMPORT_RUN: RunKind = {
   toDo: { statuses: ['pending', 'running'], outcomes: ['create', 'link'] },
   inRun: (outcome) => outcome !== 'skip',
   unit: 'domains',
+  runOutcomes: ['create', 'link'],
+  runJob: IMPORT_RUN_JOB,
 };
 
 type PhaseCtx = {
@@ -64,7 +65,6 @@ export function createImportsService(deps: {
   repo: ImportsRepository;
   plans: PlansRepository;
   plansEngine: PlanEngine;
-  engine: () => JobEngine;
   audit: AuditService;
   routing: Pick<CloudflareRouting, 'background'>;
   domains: Pick<DomainsService, 'create' | 'update' | 'setCloudZone'>;
@@ -237,11 +237,8 @@ export function createImportsService(deps: {
   const jobActorOf = (p: ImportPlanRow): Actor =>
     systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
 
-  const startJob = async (p: ImportPlanRow, kind: string, actor: Actor) => {
-    const payload = { planId: p.id, planNo: p.planNo, rules: actor.rules };
-    const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
-    await plans.updatePlan(p.id, { jobId: job.id });
-  };
+  const startJob = (p: { id: string; planNo: number }, kind: string, actor: Actor) =>
+    plansEngine.startJob(p, kind, actor, { rules: actor.rules });
 
   /** Writes one name as planned; the name is decided again first, so what is done already is not redone. */
   const runItem = async (p: ImportPlanRow, it: ImportItemRow, actor: Actor) => {
@@ -330,7 +327,7 @@ export function createImportsService(deps: {
       const plan = await toPlan(p);
       if (p.state === 'planned' && plan.run.total === 0)
         throw new ConflictError(IMPORT_TEXT.nothingToDo, undefined, 'import_nothing');
-      const moved = await repo.transition(id, ['planned'], { state: 'running', startedAt: new Date(), error: null });
+      const moved = await plansEngine.start(id);
       if (!moved) throw new ConflictError(IMPORT_TEXT.notRunnable(p.state), undefined, 'import_state');
       await audit.record(actor, {
         action: 'run_import',
@@ -344,7 +341,7 @@ export function createImportsService(deps: {
 
     async cancel(id: string, actor: Actor): Promise<ImportPlan> {
       const p = await mustFind(id);
-      const moved = await plansEngine.cancel(id, ['planning', 'planned', 'running']);
+      const moved = await plansEngine.cancel(IMPORT_RUN, id, ['planning', 'planned', 'running']);
       if (!moved) throw new ConflictError(IMPORT_TEXT.finished(p.state), undefined, 'import_state');
       await audit.record(actor, {
         action: 'cancel_import',
@@ -428,7 +425,7 @@ export function createImportsService(deps: {
 
     /** The job failed for good (or was cancelled from the Jobs screen): the plan says so. */
     async jobEnded(planId: string, which: 'plan' | 'run', error: string | null) {
-      await plansEngine.jobEnded(planId, which === 'plan' ? ['planning'] : ['running'], error);
+      await plansEngine.jobEnded(planId, which, error);
     },
   };
 }

@@ -136,7 +136,7 @@ export function createPlansRepository(db: Db) {
      * Puts items of the given statuses (and outcomes) back to pending (retry failed; a stopped run's interrupted
      * steps). The error stays: an item tried again keeps its last failure until an attempt decides otherwise.
      */
-    async resetSteps(planId: string, statuses: string[], outcomes?: string[]): Promise<number> {
+    async resetSteps(planId: string, statuses: readonly string[], outcomes?: readonly string[]): Promise<number> {
       const r = await db
         .update(planItems)
         .set({ status: 'pending', finishedAt: null })

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@fleetdesk/contract';
 import { startForwardProxy, type ForwardProxy } from '@fleetdesk/simulators/proxy/index.ts';
@@ -9,6 +9,7 @@ let t: TestApp;
 let h: { authorization: string };
 let target: http.Server;
 const proxies: ForwardProxy[] = [];
+const listeners: Listener[] = [];
 
 beforeAll(async () => {
   target = http.createServer((_req, res) => res.end('ok'));
@@ -18,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(proxies.map((p) => p.close()));
+  await Promise.all(listeners.map((l) => l.close()));
   await new Promise((r) => target.close(r));
   await t?.close();
 });
@@ -27,6 +29,40 @@ beforeEach(async () => {
 });
 
 const post = (payload: object) => t.inject({ method: 'POST', url: '/api/proxies', headers: h, payload });
+
+/** A loopback listener that counts the connections it gets: where a moved proxy would send its password. */
+type Listener = { port: number; connections: () => number; received: () => string; close: () => Promise<void> };
+async function listen(host: string, port = 0): Promise<Listener> {
+  let connections = 0;
+  let received = '';
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    // Keep what arrives (a Proxy-Authorization header would), then hang up so nothing waits for a timeout.
+    socket.on('data', (d) => {
+      received += d.toString('latin1');
+      socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const listener: Listener = {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    received: () => received,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => r());
+      }),
+  };
+  listeners.push(listener);
+  return listener;
+}
 
 describe('proxies', () => {
   it('creates with string booleans and a region, masks the password, updates and deletes', async () => {
@@ -53,13 +89,14 @@ describe('proxies', () => {
       proxyType: 'http',
       checkStatus: null,
     });
+    // The form sends every field: the same address with the masked password keeps the password.
     const upd = await t.inject({
       method: 'PATCH',
       url: `/api/proxies/${p._id}`,
       headers: h,
-      payload: { isHttps: false, IPAddress: '2001:db8::1', password: SECRET_MASK },
+      payload: { isHttps: false, IPAddress: '10.0.0.1', password: SECRET_MASK },
     });
-    expect(upd.json().data).toMatchObject({ isHttps: false, IPAddress: '2001:db8::1', password: SECRET_MASK });
+    expect(upd.json().data).toMatchObject({ isHttps: false, IPAddress: '10.0.0.1', password: SECRET_MASK });
     const revealed = await t.inject({
       method: 'POST',
       url: `/api/proxies/${p._id}/reveal`,
@@ -238,5 +275,120 @@ describe('proxies', () => {
       });
       expect(moved.json().data.checkStatus).toBeNull();
     });
+  });
+});
+
+describe('where the password goes (decision 058)', () => {
+  const PASSWORD = 'stored-pr0xy-secret';
+  const bearerFor = async (rules: string[]) => {
+    const session = await t.tokenFor(rules);
+    const res = await t.inject({
+      method: 'POST',
+      url: '/auth/tokens',
+      headers: { authorization: session },
+      payload: { name: 'ci', rules, expiresInDays: 30 },
+    });
+    return `Bearer ${res.json().data.token as string}`;
+  };
+  const patch = (id: string, payload: object, auth = h) =>
+    t.inject({ method: 'PATCH', url: `/api/proxies/${id}`, headers: auth, payload });
+  const get = async (id: string) =>
+    (await t.inject({ method: 'GET', url: `/api/proxies/${id}`, headers: h })).json().data;
+  const reveal = async (id: string) =>
+    (await t.inject({ method: 'POST', url: `/api/proxies/${id}/reveal`, headers: h, payload: { field: 'password' } }))
+      .json()
+      .data.value;
+  const withPassword = (over: object = {}) =>
+    post({ IPAddress: '10.0.0.1', httpPort: 3128, proxyType: 'http', username: 'pu', password: PASSWORD, ...over });
+
+  it('refuses an API token that moves a proxy, so its password never reaches the new address', async () => {
+    const proxy = await startForwardProxy({ kind: 'http', username: 'pu', password: PASSWORD });
+    proxies.push(proxy);
+    // Where a token would send the password: the proxy's port on another loopback address, and another port.
+    const elsewhere = await listen('127.0.0.2', proxy.port);
+    const otherPort = await listen('127.0.0.1');
+    const p = (await withPassword({ IPAddress: '127.0.0.1', httpPort: proxy.port })).json().data;
+    const bearer = { authorization: await bearerFor(['cnv:proxies']) };
+    const moves: [object, string][] = [
+      [{ IPAddress: '127.0.0.2' }, 'IPAddress'],
+      [{ IPAddress: '127.0.0.2', password: SECRET_MASK }, 'IPAddress'],
+      // Not even with the password typed again.
+      [{ IPAddress: '127.0.0.2', password: PASSWORD }, 'IPAddress'],
+      [{ httpPort: otherPort.port }, 'httpPort'],
+      [{ IPAddress: '127.0.0.2', httpPort: otherPort.port }, 'IPAddress, httpPort'],
+    ];
+    for (const [payload, fields] of moves) {
+      const res = await patch(p._id, payload, bearer);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(403);
+      expect(res.json()).toMatchObject({
+        code: 'token_destination_change',
+        message: `An API token cannot change where a stored credential is sent (${fields})`,
+      });
+    }
+    expect(await get(p._id)).toMatchObject({ IPAddress: '127.0.0.1', httpPort: proxy.port, password: SECRET_MASK });
+    // The token's check still goes to the stored address, and nothing reaches the listeners.
+    const checked = await t.inject({ method: 'POST', url: `/api/proxies/${p._id}/check`, headers: bearer });
+    expect(checked.statusCode).toBe(200);
+    expect(checked.json().data).toMatchObject({ ok: true, error: null });
+    expect(proxy.requests).toBe(1);
+    expect(elsewhere.connections()).toBe(0);
+    expect(otherPort.connections()).toBe(0);
+    expect(elsewhere.received() + otherPort.received()).not.toContain(Buffer.from(`pu:${PASSWORD}`).toString('base64'));
+    // Unchanged values and every other field are still the token's to change.
+    const same = await patch(p._id, { IPAddress: '127.0.0.1', httpPort: proxy.port, isHttps: false }, bearer);
+    expect(same.statusCode, same.body).toBe(200);
+    expect((await patch(p._id, { username: 'pu2' }, bearer)).statusCode).toBe(200);
+  });
+
+  it('needs the password again to move a proxy to another IP address', async () => {
+    const p = (await withPassword()).json().data;
+    // Absent, the mask (the form's untouched field) and '' all keep the stored password: none is typing it.
+    for (const password of [undefined, SECRET_MASK, '']) {
+      const res = await patch(p._id, { IPAddress: '127.0.0.2', password });
+      expect(res.statusCode, String(password)).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'credential_required',
+        fields: { password: 'Enter the password again to change the IP address' },
+      });
+      expect(Object.keys(res.json().fields)).toEqual(['password']);
+    }
+    expect((await get(p._id)).IPAddress).toBe('10.0.0.1');
+    // The form sends every field: the same address and the mask change nothing that matters.
+    const same = await patch(p._id, { IPAddress: '10.0.0.1', httpPort: 3128, password: SECRET_MASK, isHttps: true });
+    expect(same.statusCode, same.body).toBe(200);
+    const moved = await patch(p._id, { IPAddress: '2001:db8::1', password: PASSWORD });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data).toMatchObject({ IPAddress: '2001:db8::1', password: SECRET_MASK });
+    expect(await reveal(p._id)).toBe(PASSWORD);
+    // Clearing the address sends the password nowhere; a new one later is a move like any other.
+    expect((await patch(p._id, { IPAddress: null })).statusCode).toBe(200);
+    expect((await patch(p._id, { IPAddress: '10.0.0.2' })).statusCode).toBe(400);
+    // Clearing the password in the same request leaves nothing to send.
+    const cleared = await patch(p._id, { IPAddress: '10.0.0.2', password: null });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().data).toMatchObject({ IPAddress: '10.0.0.2', password: null });
+  });
+
+  it('needs the password again to change the port', async () => {
+    const p = (await withPassword()).json().data;
+    const res = await patch(p._id, { httpPort: 8080, password: SECRET_MASK });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({ password: 'Enter the password again to change the port' });
+    const both = await patch(p._id, { IPAddress: '10.0.0.3', httpPort: '8080' });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().fields).toEqual({ password: 'Enter the password again to change the IP address and port' });
+    expect(await get(p._id)).toMatchObject({ IPAddress: '10.0.0.1', httpPort: 3128 });
+    const moved = await patch(p._id, { httpPort: '8080', password: PASSWORD });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data.httpPort).toBe(8080);
+    expect((await patch(p._id, { httpPort: null })).statusCode).toBe(200);
+    expect((await patch(p._id, { httpPort: 3128 })).statusCode).toBe(400);
+  });
+
+  it('moves a proxy without a stored password freely', async () => {
+    const p = (await post({ IPAddress: '10.0.0.1', httpPort: 3128, proxyType: 'http', username: 'pu' })).json().data;
+    const moved = await patch(p._id, { IPAddress: '10.0.0.2', httpPort: 8080, password: SECRET_MASK });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data).toMatchObject({ IPAddress: '10.0.0.2', httpPort: 8080, password: null });
   });
 });

@@ -1,0 +1,297 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SECRET_MASK } from '@fleetdesk/contract';
+import { startForwardProxy, type ForwardProxy } from '@fleetdesk/simulators/proxy/index.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+let t: TestApp;
+let h: { authorization: string };
+let target: http.Server;
+const proxies: ForwardProxy[] = [];
+const listeners: Listener[] = [];
+
+beforeAll(async () => {
+  target = http.createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  const checkUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/trace`;
+  t = await createTestApp({ PROXY_CHECK_URL: checkUrl });
+});
+afterAll(async () => {
+  await Promise.all(proxies.map((p) => p.close()));
+  await Promise.all(listeners.map((l) => l.close()));
+  await new Promise((r) => target.close(r));
+  await t?.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  h = { authorization: await t.tokenFor(['cnv:proxies', 'cnv:regions']) };
+});
+
+const post = (payload: object) => t.inject({ method: 'POST', url: '/api/proxies', headers: h, payload });
+
+/** A loopback listener that counts the connections it gets: where a moved proxy would send its password. */
+type Listener = { port: number; connections: () => number; received: () => string; close: () => Promise<void> };
+async function listen(host: string, port = 0): Promise<Listener> {
+  let connections = 0;
+  let received = '';
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    // Keep what arrives (a Proxy-Authorization header would), then hang up so nothing waits for a timeout.
+    socket.on('data', (d) => {
+      received += d.toString('latin1');
+      socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const listener: Listener = {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    received: () => received,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => r());
+      }),
+  };
+  listeners.push(listener);
+  return listener;
+}
+
+describe('proxies', () => {
+  it('creates with string booleans and a region, masks the password, updates and deletes', async () => {
+    const region = (await t.inject({ method: 'POST', url: '/api/regions', headers: h, payload: { name: 'EU' } })).json()
+      .data;
+    const res = await post({
+      isHttps: 'true',
+      IPAddress: '10.0.0.1',
+      httpPort: '8080',
+      username: 'u',
+      password: 'secret-pass',
+      regionId: region._id,
+      proxyType: 'http',
+    });
+    expect(res.statusCode).toBe(201);
+    const p = res.json().data;
+    expect(p).toMatchObject({
+      proxyNo: 1,
+      isHttps: true,
+      IPAddress: '10.0.0.1',
+      httpPort: 8080,
+      password: SECRET_MASK,
+      region: { _id: region._id, name: 'EU' },
+      proxyType: 'http',
+      checkStatus: null,
+    });
+    // The form sends every field: the same address with the masked password keeps the password.
+    const upd = await t.inject({
+      method: 'PATCH',
+      url: `/api/proxies/${p._id}`,
+      headers: h,
+      payload: { isHttps: false, IPAddress: '10.0.0.1', password: SECRET_MASK },
+    });
+    expect(upd.json().data).toMatchObject({ isHttps: false, IPAddress: '10.0.0.1', password: SECRET_MASK });
+    const revealed = await t.inject({
+      method: 'POST',
+      url: `/api/proxies/${p._id}/reveal`,
+      headers: h,
+      payload: { field: 'password' },
+    });
+    expect(revealed.json().data.value).toBe('secret-pass');
+    expect((await t.inject({ method: 'DELETE', url: `/api/proxies/${p._id}`, headers: h })).statusCode).toBe(200);
+  });
+
+  it('has no required fields but validates what is given', async () => {
+    expect((await post({})).statusCode).toBe(201);
+    const cases: [object, string][] = [
+      [{ IPAddress: '999.1.1.1' }, 'IPAddress'],
+      [{ IPAddress: 'example.com' }, 'IPAddress'],
+      [{ httpPort: 0 }, 'httpPort'],
+      [{ httpPort: 65536 }, 'httpPort'],
+      [{ httpPort: '80a' }, 'httpPort'],
+      [{ proxyType: 'ftp' }, 'proxyType'],
+      [{ isHttps: 'maybe' }, 'isHttps'],
+      [{ regionId: 'nope' }, 'regionId'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await post(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().fields[field], JSON.stringify(res.json())).toBeTruthy();
+    }
+  });
+
+  it('a region used by a proxy cannot be deleted', async () => {
+    const region = (await t.inject({ method: 'POST', url: '/api/regions', headers: h, payload: { name: 'US' } })).json()
+      .data;
+    await post({ IPAddress: '10.0.0.9', regionId: region._id });
+    const del = await t.inject({ method: 'DELETE', url: `/api/regions/${region._id}`, headers: h });
+    expect(del.statusCode).toBe(409);
+    expect(del.json().message).toContain('1 proxy (10.0.0.9)');
+  });
+
+  describe('check', () => {
+    const check = (id: string) => t.inject({ method: 'POST', url: `/api/proxies/${id}/check`, headers: h });
+
+    it('does not probe ports of other services (decision 013): the check fails without connecting', async () => {
+      for (const port of [22, 25, 3306, 6379]) {
+        const p = (await post({ IPAddress: '127.0.0.1', httpPort: port, proxyType: 'http' })).json().data;
+        const res = await check(p._id);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().data).toMatchObject({
+          ok: false,
+          latencyMs: null,
+          error: expect.stringMatching(/^Proxy checks /),
+        });
+      }
+    });
+
+    for (const kind of ['http', 'socks5'] as const) {
+      for (const withAuth of [false, true]) {
+        it(`goes through a ${kind} proxy ${withAuth ? 'with' : 'without'} credentials and records the result`, async () => {
+          const proxy = await startForwardProxy({
+            kind,
+            ...(withAuth ? { username: 'pu', password: 'p@ss:w/rd' } : {}),
+          });
+          proxies.push(proxy);
+          const p = (
+            await post({
+              IPAddress: '127.0.0.1',
+              httpPort: proxy.port,
+              proxyType: kind,
+              ...(withAuth ? { username: 'pu', password: 'p@ss:w/rd' } : {}),
+            })
+          ).json().data;
+          const res = await check(p._id);
+          expect(res.statusCode).toBe(200);
+          expect(res.json().data).toMatchObject({ ok: true, error: null });
+          expect(proxy.requests).toBe(1);
+          const after = (await t.inject({ method: 'GET', url: `/api/proxies/${p._id}`, headers: h })).json().data;
+          expect(after).toMatchObject({ checkStatus: 'ok', checkError: null });
+          expect(after.checkLatencyMs).toBeGreaterThanOrEqual(0);
+          expect(after.checkedAt).toBeTruthy();
+        });
+      }
+    }
+
+    it('records an error for wrong credentials and for a dead proxy, without leaking the password', async () => {
+      const proxy = await startForwardProxy({ kind: 'http', username: 'pu', password: 'right' });
+      proxies.push(proxy);
+      const wrong = (
+        await post({
+          IPAddress: '127.0.0.1',
+          httpPort: proxy.port,
+          proxyType: 'http',
+          username: 'pu',
+          password: 'wrong-secret',
+        })
+      ).json().data;
+      const r1 = (await check(wrong._id)).json().data;
+      expect(r1.ok).toBe(false);
+      expect(r1.error).toMatch(/407|auth/i);
+      expect(JSON.stringify(r1)).not.toContain('wrong-secret');
+
+      const dead = (await post({ IPAddress: '127.0.0.1', httpPort: 1, proxyType: 'socks5' })).json().data;
+      const r2 = (await check(dead._id)).json().data;
+      expect(r2.ok).toBe(false);
+      expect(r2.error).toBeTruthy();
+      const statuses = async () =>
+        (await t.inject({ method: 'GET', url: '/api/proxies', headers: h }))
+          .json()
+          .data.items.map((p: { checkStatus: string }) => p.checkStatus);
+      // One failed check is not yet evidence (issue 26); a second in a row is.
+      expect(await statuses()).toEqual([null, null]);
+      await check(wrong._id);
+      await check(dead._id);
+      expect(await statuses()).toEqual(['error', 'error']);
+    });
+
+    it('marks a proxy failed only on evidence that holds: two failures in a row, or two processes', async () => {
+      const region = (
+        await t.inject({ method: 'POST', url: '/api/regions', headers: h, payload: { name: 'R' } })
+      ).json().data;
+      const a = (await post({ IPAddress: '127.0.0.1', httpPort: 1, proxyType: 'http', regionId: region._id })).json()
+        .data;
+      const b = (await post({ IPAddress: '127.0.0.1', httpPort: 2, proxyType: 'http', regionId: region._id })).json()
+        .data;
+      const repo = t.c.repos.proxies;
+      const fail = { ok: false, latencyMs: null, error: 'connect ECONNREFUSED', checkedAt: new Date() };
+      const ok = { ok: true, latencyMs: 12, error: null, checkedAt: new Date() };
+      const status = async (id: string) => (await repo.findRow(id))?.checkStatus;
+      await repo.recordCheck(a._id, ok, 'api:1');
+      // One process, one failure: still usable. A success in between starts the count again.
+      await repo.recordCheck(a._id, fail, 'worker:7');
+      expect(await status(a._id)).toBe('ok');
+      await repo.recordCheck(a._id, ok, 'api:1');
+      await repo.recordCheck(a._id, fail, 'worker:7');
+      expect(await status(a._id)).toBe('ok');
+      await repo.recordCheck(a._id, fail, 'worker:7');
+      expect(await status(a._id)).toBe('error');
+      // Two processes that each saw it fail once: marked.
+      await repo.recordCheck(b._id, fail, 'worker:7');
+      await repo.recordCheck(b._id, fail, 'api:1');
+      expect(await status(b._id)).toBe('error');
+      // Every proxy of the region marked failed: calls still get them to try.
+      const endpoints = await t.c.services.proxies.endpointsInRegion(region._id);
+      expect(endpoints.map((e) => [e.proxyId, e.failed])).toEqual([
+        [a._id, true],
+        [b._id, true],
+      ]);
+      // A call that worked clears the mark at once.
+      await t.c.services.proxies.markWorked(a._id);
+      expect(await status(a._id)).toBe('ok');
+      expect((await t.c.services.proxies.endpointsInRegion(region._id)).map((e) => e.proxyId)).toEqual([a._id]);
+    });
+
+    it('refuses to check an incomplete proxy with 400', async () => {
+      const p = (await post({ IPAddress: '127.0.0.1' })).json().data;
+      const res = await check(p._id);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('The proxy cannot be checked: Port, Type not set');
+    });
+
+    it('keeps the check when the same values are saved again and clears it when the endpoint changes', async () => {
+      const proxy = await startForwardProxy({ kind: 'http' });
+      proxies.push(proxy);
+      const p = (await post({ IPAddress: '127.0.0.1', httpPort: proxy.port, proxyType: 'http' })).json().data;
+      await check(p._id);
+      const same = await t.inject({
+        method: 'PUT',
+        url: `/api/proxies/${p._id}`,
+        headers: h,
+        payload: { IPAddress: '127.0.0.1', httpPort: proxy.port, proxyType: 'http' },
+      });
+      expect(same.json().data.checkStatus).toBe('ok');
+      const moved = await t.inject({
+        method: 'PATCH',
+        url: `/api/proxies/${p._id}`,
+        headers: h,
+        payload: { httpPort: 1 },
+      });
+      expect(moved.json().data.checkStatus).toBeNull();
+    });
+  });
+});
+
+
+it('SCRATCH: before the fix a token moves the password to the listener', async () => {
+  const PASSWORD = 'stored-pr0xy-secret';
+  const proxy = await startForwardProxy({ kind: 'http', username: 'pu', password: PASSWORD });
+  proxies.push(proxy);
+  const elsewhere = await listen('127.0.0.2', proxy.port);
+  const p = (await post({ IPAddress: '127.0.0.1', httpPort: proxy.port, proxyType: 'http', username: 'pu', password: PASSWORD })).json().data;
+  const session = await t.tokenFor(['cnv:proxies']);
+  const tok = await t.inject({ method: 'POST', url: '/auth/tokens', headers: { authorization: session }, payload: { name: 'ci', rules: ['cnv:proxies'], expiresInDays: 30 } });
+  const bearer = { authorization: `Bearer ${tok.json().data.token}` };
+  const res = await t.inject({ method: 'PATCH', url: `/api/proxies/${p._id}`, headers: bearer, payload: { IPAddress: '127.0.0.2' } });
+  console.log('PATCH', res.statusCode);
+  const c = await t.inject({ method: 'POST', url: `/api/proxies/${p._id}/check`, headers: bearer });
+  console.log('CHECK', c.statusCode, c.body);
+  console.log('LISTENER', elsewhere.connections(), JSON.stringify(elsewhere.received()));
+  expect(elsewhere.received()).toContain(Buffer.from(`pu:${PASSWORD}`).toString('base64'));
+});
