@@ -148,6 +148,8 @@ test('creates a region, a proxy with that region picked in the modal, and checks
   await expect(page.getByLabel('Password', { exact: true })).toHaveValue(password);
 
   await page.getByLabel('Port', { exact: true }).fill('8443');
+  // A new port is where the stored password goes next: it is typed again to move it (decision 058).
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Save' }).click();
   await expectToast(page, 'Proxy saved successfully');
   await expect(page.getByLabel('Password', { exact: true })).toHaveValue(SECRET_MASK);

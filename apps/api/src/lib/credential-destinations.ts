@@ -38,11 +38,17 @@ export function assertCredentialDestinations(actor: Actor, list: CredentialDesti
     const names = changed.map((d) => d.field).join(', ');
     throw new ForbiddenError(`${TOKEN_DESTINATION_MESSAGE} (${names})`, 'token_destination_change');
   }
-  const fields: Record<string, string> = {};
+  // One message per credential, naming every destination of it that changed ("the IP address and port").
+  const moved = new Map<string, { credentialLabel: string; labels: string[] }>();
   for (const d of changed) {
-    if (d.credentialStored && !d.credentialGiven && !d.rotates)
-      fields[d.credentialField] = `Enter the ${d.credentialLabel} again to change the ${d.label}`;
+    if (!d.credentialStored || d.credentialGiven || d.rotates) continue;
+    const m = moved.get(d.credentialField) ?? { credentialLabel: d.credentialLabel, labels: [] };
+    m.labels.push(d.label);
+    moved.set(d.credentialField, m);
   }
+  const fields: Record<string, string> = {};
+  for (const [field, m] of moved)
+    fields[field] = `Enter the ${m.credentialLabel} again to change the ${listOf(m.labels)}`;
   if (Object.keys(fields).length)
     throw new ValidationError(
       'Enter the stored credential again to change where it is sent',
@@ -52,3 +58,7 @@ export function assertCredentialDestinations(actor: Actor, list: CredentialDesti
 }
 
 const norm = (v: unknown) => (v === '' || v === undefined ? null : v);
+
+/** "host", "host and port", "host, port and security". */
+const listOf = (labels: string[]) =>
+  labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : (labels[0] ?? '');

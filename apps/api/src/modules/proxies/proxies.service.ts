@@ -3,6 +3,7 @@ import type { Proxy, ProxyCheckResult, ProxyInput, ProxyListQuery } from '@fleet
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/context.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import { assertCredentialDestinations } from '../../lib/credential-destinations.ts';
 import { createCrudService } from '../../lib/crud-service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createRevealer, sealInput } from '../../lib/secrets.ts';
@@ -62,8 +63,23 @@ export function createProxiesService(deps: {
     entity: 'proxies',
     label: 'proxy',
     toWrite,
-    validate: (input, _current, tx) =>
-      deps.regions.assertExists(input.regionId, 'regionId', 'The region does not exist', tx),
+    validate: async (input, current, tx, actor) => {
+      // The check and every call through the proxy send its stored password to its address and port (decision 058).
+      if (current) {
+        const destination = (field: 'IPAddress' | 'httpPort', label: string) => ({
+          field,
+          label,
+          credentialField: 'password',
+          credentialLabel: 'password',
+          next: input[field],
+          current: current[field],
+          credentialGiven: input.password !== undefined,
+          credentialStored: current.password !== null,
+        });
+        assertCredentialDestinations(actor, [destination('IPAddress', 'IP address'), destination('httpPort', 'port')]);
+      }
+      await deps.regions.assertExists(input.regionId, 'regionId', 'The region does not exist', tx);
+    },
     snapshot: async (id, ex) => {
       const r = await repo.findRow(id, ex);
       return (

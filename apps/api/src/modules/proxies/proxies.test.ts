@@ -295,9 +295,9 @@ describe('where the password goes (decision 058)', () => {
   const get = async (id: string) =>
     (await t.inject({ method: 'GET', url: `/api/proxies/${id}`, headers: h })).json().data;
   const reveal = async (id: string) =>
-    (await t.inject({ method: 'POST', url: `/api/proxies/${id}/reveal`, headers: h, payload: { field: 'password' } }))
-      .json()
-      .data.value;
+    (
+      await t.inject({ method: 'POST', url: `/api/proxies/${id}/reveal`, headers: h, payload: { field: 'password' } })
+    ).json().data.value;
   const withPassword = (over: object = {}) =>
     post({ IPAddress: '10.0.0.1', httpPort: 3128, proxyType: 'http', username: 'pu', password: PASSWORD, ...over });
 
