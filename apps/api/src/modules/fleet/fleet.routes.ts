@@ -12,18 +12,14 @@ import {
   FleetRunInputSchema,
   FleetTimelineSchema,
   IdParamsSchema,
-  ListQuerySchema,
   dataOf,
-  listOf,
   type FleetForceInput,
   type FleetItemsQuery,
-  type FleetPlan,
   type FleetPlanInput,
   type FleetRevertInput,
   type FleetRunInput,
-  type ListQuery,
 } from '@fleetdesk/contract';
-import type { Actor } from '../../http/context.ts';
+import { mountPlanRoutes } from '../plans/plans.routes.ts';
 import type { FleetService } from './fleet.service.ts';
 
 /** Fleet operations: plan a change over many domains, read the plan, run it, follow and steer the run. */
@@ -36,25 +32,27 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
   const one = dataOf(FleetPlanSchema);
   const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 
-  app.post(path, { config, schema: { tags, body: FleetPlanInputSchema, response: { 201: one } } }, async (req, reply) =>
-    reply.status(201).send({ data: await service.create(req.body as FleetPlanInput, req.actor) }),
-  );
-  app.get(
+  // Run is the fleet's own (below): it takes the safety threshold `maxChanges`.
+  mountPlanRoutes(app, {
     path,
-    { config, schema: { tags, querystring: ListQuerySchema, response: { 200: listOf(FleetPlanSummarySchema) } } },
-    async (req) => ({ data: await service.list((req.query as ListQuery).page) }),
-  );
-  app.get(`${path}/:id`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-    data: await service.get(idOf(req)),
-  }));
-  app.get(
-    `${path}/:id/items`,
-    {
-      config,
-      schema: { tags, params, querystring: FleetItemsQuerySchema, response: { 200: listOf(FleetItemSchema) } },
+    tags,
+    access: config.access,
+    plan: FleetPlanSchema,
+    summary: FleetPlanSummarySchema,
+    input: FleetPlanInputSchema,
+    item: FleetItemSchema,
+    itemsQuery: FleetItemsQuerySchema,
+    create: (input, actor) => service.create(input as FleetPlanInput, actor),
+    list: service.list,
+    get: service.get,
+    items: (id, q) => service.items(id, q as FleetItemsQuery),
+    verbs: {
+      pause: service.pause,
+      resume: service.resume,
+      cancel: service.cancel,
+      'retry-failed': service.retryFailed,
     },
-    async (req) => ({ data: await service.items(idOf(req), req.query as FleetItemsQuery) }),
-  );
+  });
   app.get(
     `${path}/:id/timeline`,
     { config, schema: { tags, params, response: { 200: dataOf(FleetTimelineSchema) } } },
@@ -74,10 +72,6 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
     }
     return reply.send(Readable.from(all()));
   });
-  const verb = (name: string, fn: (id: string, actor: Actor) => Promise<FleetPlan>) =>
-    app.post(`${path}/:id/${name}`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-      data: await fn(idOf(req), req.actor),
-    }));
   // Run takes an optional safety threshold: refused when the plan changes more domains than `maxChanges`.
   app.post(
     `${path}/:id/run`,
@@ -110,8 +104,4 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
       return { data: await service.forceItem(id, seq, (req.body as FleetForceInput).force, req.actor) };
     },
   );
-  verb('pause', service.pause);
-  verb('resume', service.resume);
-  verb('cancel', service.cancel);
-  verb('retry-failed', service.retryFailed);
 };

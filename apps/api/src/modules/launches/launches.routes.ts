@@ -12,7 +12,6 @@ import {
   LaunchRegistrationCheckInputSchema,
   LaunchRegistrationCheckSchema,
   RegisterDomainResultSchema,
-  ListQuerySchema,
   LaunchListQuerySchema,
   LaunchPlanSchema,
   LaunchSchema,
@@ -23,10 +22,10 @@ import {
   type LaunchBatchRowsQuery,
   type LaunchConfirmInput,
   type LaunchInputParsed,
-  type ListQuery,
   type LaunchListQuery,
   type LaunchStageKey,
 } from '@fleetdesk/contract';
+import { mountPlanRoutes } from '../plans/plans.routes.ts';
 import type { LaunchBatchesService } from './launch-batches.service.ts';
 import type { LaunchesService } from './launches.service.ts';
 
@@ -44,51 +43,29 @@ export const launchesRoutes =
     const one = dataOf(LaunchSchema);
     const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 
-    const batchPath = `${path}/batches`;
-    const oneBatch = dataOf(LaunchBatchSchema);
-    app.post(
-      batchPath,
-      { config, schema: { tags, body: LaunchBatchInputSchema, response: { 201: oneBatch } } },
-      async (req, reply) =>
-        reply.status(201).send({ data: await batches.create(req.body as LaunchBatchInputParsed, req.actor) }),
-    );
-    app.get(
-      batchPath,
-      { config, schema: { tags, querystring: ListQuerySchema, response: { 200: listOf(LaunchBatchSchema) } } },
-      async (req) => ({ data: await batches.list((req.query as ListQuery).page) }),
-    );
-    app.get(`${batchPath}/:id`, { config, schema: { tags, params, response: { 200: oneBatch } } }, async (req) => ({
-      data: await batches.get(idOf(req)),
-    }));
-    app.get(
-      `${batchPath}/:id/rows`,
-      {
-        config,
-        schema: {
-          tags,
-          params,
-          querystring: LaunchBatchRowsQuerySchema,
-          response: { 200: listOf(LaunchBatchRowSchema) },
-        },
+    // Batches: plans of the kind launches, with the verbs of their run and Confirm all.
+    mountPlanRoutes(app, {
+      path: `${path}/batches`,
+      tags,
+      access: config.access,
+      plan: LaunchBatchSchema,
+      input: LaunchBatchInputSchema,
+      item: LaunchBatchRowSchema,
+      itemsQuery: LaunchBatchRowsQuerySchema,
+      itemsPath: 'rows',
+      create: (input, actor) => batches.create(input as LaunchBatchInputParsed, actor),
+      list: batches.list,
+      get: batches.get,
+      items: (id, q) => batches.rows(id, q as LaunchBatchRowsQuery),
+      verbs: {
+        run: batches.run,
+        pause: batches.pause,
+        resume: batches.resume,
+        cancel: batches.cancel,
+        'retry-failed': batches.retryFailed,
+        'confirm-all': batches.confirmAll,
       },
-      async (req) => ({ data: await batches.rows(idOf(req), req.query as LaunchBatchRowsQuery) }),
-    );
-    const verbs = {
-      run: batches.run,
-      pause: batches.pause,
-      resume: batches.resume,
-      cancel: batches.cancel,
-      'retry-failed': batches.retryFailed,
-      'confirm-all': batches.confirmAll,
-    } as const;
-    for (const [verb, fn] of Object.entries(verbs))
-      app.post(
-        `${batchPath}/:id/${verb}`,
-        { config, schema: { tags, params, response: { 200: oneBatch } } },
-        async (req) => ({
-          data: await fn(idOf(req), req.actor),
-        }),
-      );
+    });
 
     app.post(
       path,
