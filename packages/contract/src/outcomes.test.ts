@@ -6,6 +6,7 @@ import { LAUNCH_ROW_STATUSES } from './launches.ts';
 import {
   PLAN_ITEM_BUCKETS,
   PLAN_KINDS,
+  countEnded,
   jobSentence,
   planStateOf,
   planTallyOf,
@@ -198,6 +199,23 @@ describe('one rule for every kind of plan (fleet runs, health fixes, imports, la
     for (const kind of PLAN_KINDS) {
       expect(Object.keys(PLAN_ITEM_BUCKETS[kind]).sort(), kind).toEqual([...statuses[kind]].sort());
       expect(() => planTallyOf(kind, [['bogus', 1]])).toThrow();
+    }
+  });
+
+  it('moves a running tally item by item to what the items would count at the end', () => {
+    for (const kind of PLAN_KINDS) {
+      const ended = Object.keys(PLAN_ITEM_BUCKETS[kind]).filter((s) => PLAN_ITEM_BUCKETS[kind][s] !== 'pending');
+      const start = planTallyOf(kind, [['pending', ended.length]]);
+      for (const status of ended) countEnded(start, kind, status);
+      const end = planTallyOf(
+        kind,
+        ended.map((s) => [s, 1] as const),
+      );
+      expect({ ...start, stillFailing: start.stillFailing ?? 0 }, kind).toEqual({
+        ...end,
+        stillFailing: end.stillFailing ?? 0,
+      });
+      expect(() => countEnded(start, kind, 'bogus')).toThrow();
     }
   });
 });

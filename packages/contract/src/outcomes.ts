@@ -76,6 +76,21 @@ export const PLAN_ITEM_BUCKETS: Record<PlanKind, Record<string, Bucket>> = {
   },
 };
 
+/**
+ * Counts one item that ended (or `n` of them) with `status` into a running tally, by the same table as
+ * `planTallyOf`: a run's progress moves by the rule its end state is decided by. An item that ends leaves `pending`.
+ */
+export function countEnded(t: RunTally, kind: PlanKind, status: string, n = 1): void {
+  const bucket = PLAN_ITEM_BUCKETS[kind][status];
+  if (!bucket) throw new Error(`Unknown ${kind} item status ${status}`);
+  if (bucket === 'changed_failing') {
+    t.changed += n;
+    t.stillFailing = (t.stillFailing ?? 0) + n;
+  } else if (bucket === 'pending') return;
+  else t[bucket] = (t[bucket] ?? 0) + n;
+  t.pending = Math.max(0, (t.pending ?? 0) - n);
+}
+
 /** The tally of a plan from its items' statuses and their numbers (unknown statuses are a bug: thrown). */
 export function planTallyOf(
   kind: PlanKind,

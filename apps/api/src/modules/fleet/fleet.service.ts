@@ -14,6 +14,7 @@ import {
   planStateOf,
   planTallyOf,
   tallyText,
+  countEnded,
   type RunTally,
   type FleetAction,
   type FleetItem,
@@ -39,7 +40,7 @@ import { CSV_BOM, csvLine } from '../domains/csv.ts';
 import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
-import type { PlanEngine, RunKind } from '../plans/plans.engine.ts';
+import { byLane, inLanes, type PlanEngine, type RunKind } from '../plans/plans.engine.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
 import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
@@ -323,16 +324,11 @@ export function createFleetService(
     ctx: PhaseCtx,
     work: (item: FleetItemRow, i: number, group: FleetItemRow[]) => Promise<string | void>,
   ) {
-    const groups = new Map<string, FleetItemRow[]>();
+    const items: FleetItemRow[] = [];
     for (let after = 0; ;) {
       const batch = await repo.itemsToDo(p.id, which, after, LOAD_BATCH);
       if (!batch.length) break;
-      for (const it of batch) {
-        const key = it.cloudId ?? '';
-        const list = groups.get(key);
-        if (list) list.push(it);
-        else groups.set(key, [it]);
-      }
+      items.push(...batch);
       after = batch[batch.length - 1]!.seq;
     }
     // Progress counts from the per-domain rows as they stand (a resumed run starts where its rows are), then
@@ -351,31 +347,20 @@ export function createFleetService(
           { force },
         )
         .catch(() => undefined);
-    const runGroup = async (items: FleetItemRow[]) => {
-      let next = 0;
-      const worker = async () => {
-        while (!ctx.signal.aborted) {
-          const i = next++;
-          const it = items[i];
-          if (!it) return;
-          const status = await work(it, i, items);
-          if (status === UNCLAIMED) continue;
+    await deps.routing.background(deps.options.budgetWaitMs, () =>
+      inLanes(
+        byLane(items, (it) => it.cloudId),
+        deps.options.accountConcurrency,
+        ctx.signal,
+        async (it, i, lane) => {
+          const status = await work(it, i, lane);
+          if (status === UNCLAIMED) return;
           done++;
-          if (status === 'done') tally.changed++;
-          else if (status === 'changed_failing') {
-            tally.changed++;
-            tally.stillFailing = (tally.stillFailing ?? 0) + 1;
-          } else if (status === 'same') tally.same++;
-          else if (status === 'skipped') tally.skipped++;
-          else if (status === 'failed') tally.failed++;
-          if (status) tally.pending = Math.max(0, (tally.pending ?? 0) - 1);
+          if (status) countEnded(tally, 'fleet', status);
           await report();
-        }
-      };
-      const n = Math.min(items.length, Math.max(1, deps.options.accountConcurrency));
-      await Promise.all(Array.from({ length: n }, worker));
-    };
-    await deps.routing.background(deps.options.budgetWaitMs, () => Promise.all([...groups.values()].map(runGroup)));
+        },
+      ),
+    );
     await report(true);
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
   }

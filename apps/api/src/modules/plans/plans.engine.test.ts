@@ -5,7 +5,7 @@ import type { Actor } from '../../http/context.ts';
 import { ConflictError } from '../../http/errors.ts';
 import type { JobEngine, JobRow } from '../../lib/jobs.ts';
 import { createTestDatabase } from '../../test/harness.ts';
-import { createPlanEngine, type RunKind } from './plans.engine.ts';
+import { byLane, createPlanEngine, inLanes, type RunKind } from './plans.engine.ts';
 import { createPlansRepository, type PlansRepository } from './plans.repository.ts';
 
 let database: Database;
@@ -255,5 +255,34 @@ describe.each(STORED_PLAN_KINDS)('the plan engine, for plans of the kind %s', (k
     const q = await planOf(['a.test'], 'planning');
     await engine.jobEnded(q.id, 'plan', 'Cloudflare: timed out');
     expect(await repo.findPlan(kind, q.id)).toMatchObject({ state: 'failed', error: 'Cloudflare: timed out' });
+  });
+});
+
+describe('lanes', () => {
+  it('works the lanes side by side, at most perLane at once within one, each in order, and stops on abort', async () => {
+    const items = ['a1', 'b1', 'a2', 'a3', 'b2', 'c1', 'a4'].map((name) => ({ name, lane: name[0]! }));
+    const lanes = byLane(items, (it) => it.lane);
+    expect(lanes.map((l) => l.map((i) => i.name))).toEqual([['a1', 'a2', 'a3', 'a4'], ['b1', 'b2'], ['c1']]);
+    const busy = new Map<string, number>();
+    let most = 0;
+    const started: string[] = [];
+    await inLanes(lanes, 2, new AbortController().signal, async (it) => {
+      started.push(it.name);
+      busy.set(it.lane, (busy.get(it.lane) ?? 0) + 1);
+      most = Math.max(most, busy.get(it.lane)!);
+      await new Promise((r) => setTimeout(r, 5));
+      busy.set(it.lane, busy.get(it.lane)! - 1);
+    });
+    expect(most).toBe(2);
+    expect(started.filter((n) => n.startsWith('a'))).toEqual(['a1', 'a2', 'a3', 'a4']);
+    // All three lanes began before lane a finished its first two.
+    expect(started.slice(0, 5).sort()).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
+    const stop = new AbortController();
+    const done: string[] = [];
+    await inLanes(lanes, 1, stop.signal, async (it) => {
+      done.push(it.name);
+      if (it.name === 'a2') stop.abort();
+    });
+    expect(done).not.toContain('a3');
   });
 });

@@ -8,6 +8,44 @@ import type { ItemFilter, PlanItemPatch, PlanItemRow, PlanRow, PlansRepository }
 const LOAD_BATCH = 2000;
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
+/**
+ * Works through items lane by lane: the lanes side by side (a lane is a Cloudflare account, so each account's budget
+ * paces its own), up to `perLane` items at a time within one, each lane's in order. Stops taking items once `signal`
+ * is aborted; the items under way finish.
+ */
+export async function inLanes<T>(
+  lanes: Iterable<T[]>,
+  perLane: number,
+  signal: AbortSignal,
+  work: (item: T, i: number, lane: T[]) => Promise<void>,
+): Promise<void> {
+  const runLane = async (items: T[]) => {
+    let next = 0;
+    const worker = async () => {
+      while (!signal.aborted) {
+        const i = next++;
+        const it = items[i];
+        if (!it) return;
+        await work(it, i, items);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(items.length, Math.max(1, perLane)) }, worker));
+  };
+  await Promise.all([...lanes].map(runLane));
+}
+
+/** Items grouped by `laneOf`, each group in the order given. */
+export function byLane<T>(items: Iterable<T>, laneOf: (it: T) => string | null): T[][] {
+  const lanes = new Map<string, T[]>();
+  for (const it of items) {
+    const key = laneOf(it) ?? '';
+    const list = lanes.get(key);
+    if (list) list.push(it);
+    else lanes.set(key, [it]);
+  }
+  return [...lanes.values()];
+}
+
 /** What a kind tells the engine to run its plans (decision 084). */
 export type RunKind = {
   kind: StoredPlanKind;
