@@ -88,6 +88,8 @@ const PRE_SEND_CODES = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_PRX_TLS',
+  // The proxy hung up before opening the tunnel (proxy-dispatcher.ts): the request never left.
+  'UND_ERR_PRX_CONN',
   'ERR_SOCKS_CONNECTION_REFUSED',
 ]);
 // Errors that may come after the request was sent: resent only for idempotent calls.
@@ -98,7 +100,9 @@ function errorChain(err: unknown): { code?: string; message: string; name: strin
   let e: unknown = err;
   for (let i = 0; i < 6 && e instanceof Error; i++) {
     const code = (e as { code?: unknown }).code;
-    out.push({ code: typeof code === 'string' ? code : undefined, message: e.message, name: e.name });
+    // The socks client's SocksClientError keeps the name 'Error': its class names it.
+    const name = e.name === 'Error' ? e.constructor.name || e.name : e.name;
+    out.push({ code: typeof code === 'string' ? code : undefined, message: e.message, name });
     e = (e as { cause?: unknown }).cause;
   }
   return out;

@@ -18,6 +18,8 @@ let deadPort: number;
 let dropper: Server;
 let blackHole: Server;
 let stuckTunnel: Server;
+let hangsUp: Server;
+let hangUps = 0;
 const held: Socket[] = [];
 const dispatchers: Dispatcher[] = [];
 
@@ -80,6 +82,13 @@ beforeAll(async () => {
     socket.on('error', () => undefined);
   });
   await new Promise<void>((resolve) => stuckTunnel.listen(0, '127.0.0.1', () => resolve()));
+  // Reads the handshake (CONNECT or SOCKS greeting) and hangs up, counting the connections it gets.
+  hangsUp = createServer((socket: Socket) => {
+    hangUps++;
+    socket.once('data', () => socket.destroy());
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => hangsUp.listen(0, '127.0.0.1', () => resolve()));
 });
 
 afterAll(async () => {
@@ -89,6 +98,7 @@ afterAll(async () => {
   for (const socket of held) socket.destroy();
   await new Promise((resolve) => blackHole?.close(resolve));
   await new Promise((resolve) => stuckTunnel?.close(resolve));
+  await new Promise((resolve) => hangsUp?.close(resolve));
 });
 
 describe('Cloudflare client through proxies', () => {
@@ -176,6 +186,29 @@ describe('Cloudflare client through proxies', () => {
     expect((err as UpstreamError).message).toMatch(/^Cloudflare: could not connect \(/);
     expect(tried).toEqual([0]);
   });
+
+  // Issue 42: undici reconnected without limit to a proxy that hung up before its CONNECT reply, sending the
+  // password each time, until the call's timeout; and a POST then could not move on (it might have been sent).
+  it.each(['http', 'socks5'] as const)(
+    'a %s proxy that hangs up during the handshake gets one connection, and even a POST moves on',
+    async (proxyType) => {
+      const posts = () => sim.state.requests.filter((r) => r.method === 'POST').length;
+      const before = posts();
+      hangUps = 0;
+      const { client, tried } = clientThrough([
+        endpoint({ proxyType, httpPort: (hangsUp.address() as { port: number }).port }),
+        endpoint({ httpPort: httpProxy.port }),
+      ]);
+      const started = Date.now();
+      const accountId = [...sim.state.accounts.keys()][0];
+      const zone = await client.createZone({ ...creds, accountId }, `hang-up-${proxyType}.com`);
+      expect(zone.status).toBe('pending');
+      expect(hangUps).toBe(1);
+      expect(tried).toEqual([0, 1]);
+      expect(posts()).toBe(before + 1);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    },
+  );
 
   it('goes direct when there is no proxy for the first attempt', async () => {
     const { client, tried } = clientThrough([]);

@@ -45,7 +45,12 @@ function describeFailure(err: unknown, p: ProxyEndpoint, target: URL, timeoutMs:
   if (codes.has('EHOSTUNREACH') || codes.has('ENETUNREACH')) return `Proxy ${proxy} is unreachable`;
   const tls = [...codes].find((c) => /CERT|TLS|SSL/.test(c));
   if (tls) return `The TLS certificate was not accepted (${tls})`;
-  if (codes.has('ECONNRESET') || codes.has('UND_ERR_SOCKET') || codes.has('EPIPE')) {
+  // UND_ERR_PRX_CONN: an http proxy hung up before its CONNECT reply (proxy-dispatcher.ts); "Socket closed": the
+  // socks client's word for a SOCKS5 proxy that did so during its handshake.
+  if (
+    ['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_PRX_CONN', 'EPIPE'].some((c) => codes.has(c)) ||
+    /Socket closed/.test(text)
+  ) {
     return `Proxy ${proxy} closed the connection`;
   }
   const first = chain.find((e) => e.message && e.message !== 'fetch failed');

@@ -111,6 +111,38 @@ describe.each(['http', 'socks5'] as const)('checkProxy through a %s proxy', (kin
     }
   });
 
+  // Issue 42: undici reconnected without limit when the CONNECT's connection was closed (thousands of connections,
+  // each with the password, until the timeout).
+  it('makes one attempt at a proxy that reads the request and hangs up', async () => {
+    let connections = 0;
+    let received = '';
+    const hangsUp = net.createServer((s) => {
+      connections++;
+      s.on('error', () => undefined);
+      s.once('data', (d) => {
+        received += d.toString('latin1');
+        s.destroy();
+      });
+    });
+    await new Promise<void>((r) => hangsUp.listen(0, '127.0.0.1', r));
+    const port = (hangsUp.address() as AddressInfo).port;
+    try {
+      for (const url of [checkUrl, `https://127.0.0.1:${await closedPort()}/`]) {
+        connections = 0;
+        const started = Date.now();
+        const result = await checkProxy(endpoint(kind, port, { username: 'u', password: PASSWORD }), url, {
+          timeoutMs: 3_000,
+        });
+        expect(connections, url).toBe(1);
+        expect(result).toMatchObject({ ok: false, error: `Proxy 127.0.0.1:${port} closed the connection` });
+        expect(Date.now() - started).toBeLessThan(2_000);
+      }
+      if (kind === 'http') expect(received).toMatch(/^CONNECT 127\.0\.0\.1:\d+ HTTP\/1\.1\r\n/);
+    } finally {
+      await new Promise<void>((r) => hangsUp.close(() => r()));
+    }
+  });
+
   it('is ok below 500 and not ok from 500 on, and reports an unreachable target', async () => {
     const p = await proxy({ kind });
     expect((await checkProxy(endpoint(kind, p.port), `${checkUrl}missing`)).ok).toBe(true);

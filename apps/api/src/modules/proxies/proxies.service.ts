@@ -64,19 +64,25 @@ export function createProxiesService(deps: {
     label: 'proxy',
     toWrite,
     validate: async (input, current, tx, actor) => {
-      // The check and every call through the proxy send its stored password to its address and port (decision 058).
+      // The check and every call through the proxy send its stored password to its address and port, over TLS when
+      // HTTPS is on (decision 058).
       if (current) {
-        const destination = (field: 'IPAddress' | 'httpPort', label: string) => ({
+        const destination = (field: 'IPAddress' | 'httpPort' | 'isHttps', label: string, next: unknown) => ({
           field,
           label,
           credentialField: 'password',
           credentialLabel: 'password',
-          next: input[field],
+          next,
           current: current[field],
           credentialGiven: input.password !== undefined,
           credentialStored: current.password !== null,
         });
-        assertCredentialDestinations(actor, [destination('IPAddress', 'IP address'), destination('httpPort', 'port')]);
+        assertCredentialDestinations(actor, [
+          destination('IPAddress', 'IP address', input.IPAddress),
+          destination('httpPort', 'port', input.httpPort),
+          // Turning HTTPS off sends the password in the clear; turning it on only adds TLS, so it is no move.
+          destination('isHttps', 'HTTPS setting', input.isHttps === false ? false : undefined),
+        ]);
       }
       await deps.regions.assertExists(input.regionId, 'regionId', 'The region does not exist', tx);
     },

@@ -94,9 +94,14 @@ describe('proxies', () => {
       method: 'PATCH',
       url: `/api/proxies/${p._id}`,
       headers: h,
-      payload: { isHttps: false, IPAddress: '10.0.0.1', password: SECRET_MASK },
+      payload: { isHttps: true, IPAddress: '10.0.0.1', username: 'u2', password: SECRET_MASK },
     });
-    expect(upd.json().data).toMatchObject({ isHttps: false, IPAddress: '10.0.0.1', password: SECRET_MASK });
+    expect(upd.json().data).toMatchObject({
+      isHttps: true,
+      IPAddress: '10.0.0.1',
+      username: 'u2',
+      password: SECRET_MASK,
+    });
     const revealed = await t.inject({
       method: 'POST',
       url: `/api/proxies/${p._id}/reveal`,
@@ -248,6 +253,35 @@ describe('proxies', () => {
       expect((await t.c.services.proxies.endpointsInRegion(region._id)).map((e) => e.proxyId)).toEqual([a._id]);
     });
 
+    // Issue 42: undici reconnected without limit to an http proxy that read the CONNECT and hung up (38,064
+    // connections in one 10 s check), sending the stored password each time.
+    for (const kind of ['http', 'socks5'] as const) {
+      it(`makes one attempt at a ${kind} proxy that reads the request and hangs up, and says so`, async () => {
+        const hangsUp = await listen('127.0.0.1');
+        const p = (
+          await post({
+            IPAddress: '127.0.0.1',
+            httpPort: hangsUp.port,
+            proxyType: kind,
+            username: 'pu',
+            password: 'hang-up-secret',
+          })
+        ).json().data;
+        const started = Date.now();
+        const res = await check(p._id);
+        expect(res.statusCode).toBe(200);
+        expect(hangsUp.connections()).toBeGreaterThanOrEqual(1);
+        expect(hangsUp.connections()).toBeLessThanOrEqual(3);
+        expect(res.json().data).toMatchObject({
+          ok: false,
+          latencyMs: null,
+          error: `Proxy 127.0.0.1:${hangsUp.port} closed the connection`,
+        });
+        // Answered at once, not at the check's timeout.
+        expect(Date.now() - started).toBeLessThan(5_000);
+      });
+    }
+
     it('refuses to check an incomplete proxy with 400', async () => {
       const p = (await post({ IPAddress: '127.0.0.1' })).json().data;
       const res = await check(p._id);
@@ -383,6 +417,41 @@ describe('where the password goes (decision 058)', () => {
     expect(moved.json().data.httpPort).toBe(8080);
     expect((await patch(p._id, { httpPort: null })).statusCode).toBe(200);
     expect((await patch(p._id, { httpPort: 3128 })).statusCode).toBe(400);
+  });
+
+  it('needs the password again to turn HTTPS off, which would send it in the clear; tokens may not', async () => {
+    const p = (await withPassword({ isHttps: true })).json().data;
+    const bearer = { authorization: await bearerFor(['cnv:proxies']) };
+    for (const isHttps of [false, 'false']) {
+      const byToken = await patch(p._id, { isHttps }, bearer);
+      expect(byToken.statusCode, String(isHttps)).toBe(403);
+      expect(byToken.json()).toMatchObject({
+        code: 'token_destination_change',
+        message: 'An API token cannot change where a stored credential is sent (isHttps)',
+      });
+    }
+    for (const password of [undefined, SECRET_MASK, '']) {
+      const res = await patch(p._id, { isHttps: false, password });
+      expect(res.statusCode, String(password)).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'credential_required',
+        fields: { password: 'Enter the password again to change the HTTPS setting' },
+      });
+      expect(Object.keys(res.json().fields)).toEqual(['password']);
+    }
+    const both = await patch(p._id, { httpPort: 8080, isHttps: false, password: SECRET_MASK });
+    expect(both.json().fields).toEqual({ password: 'Enter the password again to change the port and HTTPS setting' });
+    expect(await get(p._id)).toMatchObject({ isHttps: true, httpPort: 3128 });
+    // Unchanged, it moves nothing, for a token too.
+    expect((await patch(p._id, { isHttps: true, username: 'pu2' }, bearer)).statusCode).toBe(200);
+    const off = await patch(p._id, { isHttps: false, password: PASSWORD });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().data).toMatchObject({ isHttps: false, password: SECRET_MASK });
+    expect(await reveal(p._id)).toBe(PASSWORD);
+    // Turning it on only adds TLS on the way to the same address: no password, and a token may.
+    const on = await patch(p._id, { isHttps: true }, bearer);
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().data.isHttps).toBe(true);
   });
 
   it('moves a proxy without a stored password freely', async () => {
