@@ -67,7 +67,11 @@ export function createProxiesService(deps: {
       // The check and every call through the proxy send its stored password to its address and port, over TLS when
       // HTTPS is on (decision 058).
       if (current) {
-        const destination = (field: 'IPAddress' | 'httpPort' | 'isHttps', label: string, next: unknown) => ({
+        const destination = (
+          field: 'IPAddress' | 'httpPort' | 'isHttps' | 'proxyType',
+          label: string,
+          next: unknown,
+        ) => ({
           field,
           label,
           credentialField: 'password',
@@ -82,6 +86,8 @@ export function createProxiesService(deps: {
           destination('httpPort', 'port', input.httpPort),
           // Turning HTTPS off sends the password in the clear; turning it on only adds TLS, so it is no move.
           destination('isHttps', 'HTTPS setting', input.isHttps === false ? false : undefined),
+          // Another protocol to the same address: a SOCKS5 login is never encrypted, even where HTTPS was on.
+          destination('proxyType', 'proxy type', input.proxyType),
         ]);
       }
       await deps.regions.assertExists(input.regionId, 'regionId', 'The region does not exist', tx);

@@ -454,6 +454,22 @@ describe('where the password goes (decision 058)', () => {
     expect(on.json().data.isHttps).toBe(true);
   });
 
+  it('needs the password again to change the proxy type (a SOCKS5 login goes unencrypted); tokens may not', async () => {
+    const p = (await withPassword({ isHttps: true })).json().data;
+    const bearer = { authorization: await bearerFor(['cnv:proxies']) };
+    const byToken = await patch(p._id, { proxyType: 'socks5' }, bearer);
+    expect(byToken.statusCode).toBe(403);
+    expect(byToken.json().message).toBe('An API token cannot change where a stored credential is sent (proxyType)');
+    const bare = await patch(p._id, { proxyType: 'socks5', password: SECRET_MASK });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().fields).toEqual({ password: 'Enter the password again to change the proxy type' });
+    expect(await get(p._id)).toMatchObject({ proxyType: 'http' });
+    const moved = await patch(p._id, { proxyType: 'socks5', password: PASSWORD });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data).toMatchObject({ proxyType: 'socks5' });
+    expect((await patch(p._id, { proxyType: 'socks5', username: 'pu3' }, bearer)).statusCode).toBe(200);
+  });
+
   it('moves a proxy without a stored password freely', async () => {
     const p = (await post({ IPAddress: '10.0.0.1', httpPort: 3128, proxyType: 'http', username: 'pu' })).json().data;
     const moved = await patch(p._id, { IPAddress: '10.0.0.2', httpPort: 8080, password: SECRET_MASK });
