@@ -55,6 +55,7 @@ import { searchRoutes } from './modules/search/search.routes.ts';
 import { fleetRoutes } from './modules/fleet/fleet.routes.ts';
 import { fleetStateRoutes } from './modules/fleet/fleet-state.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { plansRoutes } from './modules/plans/plans.routes.ts';
 import { notificationChannelsRoutes } from './modules/notification-channels/notification-channels.routes.ts';
 import { alertRulesRoutes } from './modules/alert-rules/alert-rules.routes.ts';
 import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
@@ -227,6 +228,7 @@ export async function buildApp(
   await app.register(fleetRoutes(c.services.fleet));
   await app.register(fleetStateRoutes(c.services.fleetState));
   await app.register(importsRoutes(c.services.imports));
+  await app.register(plansRoutes(c.repos.plans));
   await app.register(launchesRoutes(c.services.launches, c.services.launchBatches));
   await app.register(fleetHealthRoutes(c.services.health, () => c.jobEngine));
   await app.register(trafficRoutes(c.services.traffic));

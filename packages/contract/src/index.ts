@@ -48,3 +48,4 @@ export * from './alerts.ts';
 export * from './launches.ts';
 export * from './domain-name-look.ts';
 export * from './provider-codes.ts';
+export * from './plans.ts';

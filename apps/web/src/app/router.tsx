@@ -20,6 +20,7 @@ export const featureAreas: FeatureArea[] = [
   { paths: ['fleet/*'], load: () => import('../features/fleet/index.ts').then((m) => m.fleetRoutes) },
   { paths: ['imports/*'], load: () => import('../features/imports/index.ts').then((m) => m.importsRoutes) },
   { paths: ['launches/*'], load: () => import('../features/launches/index.ts').then((m) => m.launchesRoutes) },
+  { paths: ['plans/*'], load: () => import('../features/plans/index.ts').then((m) => m.planRoutes) },
   { paths: ['brands/*'], load: () => import('../features/brands/index.ts').then((m) => m.brandRoutes) },
   { paths: ['regions/*'], load: () => import('../features/regions/index.ts').then((m) => m.regionRoutes) },
   { paths: ['users/*'], load: () => import('../features/users/index.ts').then((m) => m.userRoutes) },

@@ -62,6 +62,12 @@ export function createPlansRepository(db: Db) {
       return r;
     },
 
+    /** A plan of any kind, by its id. */
+    async findAny(id: string): Promise<PlanRow | undefined> {
+      const [r] = await db.select().from(plans).where(eq(plans.id, id));
+      return r;
+    },
+
     async listPlans(kind: StoredPlanKind, page: number): Promise<{ items: PlanRow[]; itemsCount: number }> {
       const [items, [total]] = await Promise.all([
         db

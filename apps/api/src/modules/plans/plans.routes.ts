@@ -1,7 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { IdParamsSchema, ListQuerySchema, dataOf, listOf, type ListQuery, type ListResult } from '@fleetdesk/contract';
+import {
+  IdParamsSchema,
+  ListQuerySchema,
+  PLAN_KIND_NAMES,
+  PLAN_PAGES,
+  PlanRefSchema,
+  dataOf,
+  listOf,
+  type ListQuery,
+  type ListResult,
+  type PlanRef,
+} from '@fleetdesk/contract';
+import { NotFoundError } from '../../http/errors.ts';
 import type { Actor } from '../../http/context.ts';
+import type { PlansRepository } from './plans.repository.ts';
 
 type Verb<P> = (id: string, actor: Actor) => Promise<P>;
 
@@ -59,3 +72,30 @@ export function mountPlanRoutes<P, I, Q>(
       data: await fn(idOf(req), req.actor),
     }));
 }
+
+/**
+ * `GET /api/plans/{id}`: a plan of any kind by its id, with its kind, number, state and page, so that one address
+ * (`/plans/{id}` in the console) leads to any plan.
+ */
+export const plansRoutes = (repo: PlansRepository) => async (app: FastifyInstance) => {
+  app.get(
+    '/api/plans/:id',
+    {
+      config: { access: 'cnv:domains' as const },
+      schema: { tags: ['plans'], params: IdParamsSchema, response: { 200: dataOf(PlanRefSchema) } },
+    },
+    async (req) => {
+      const p = await repo.findAny((req.params as { id: string }).id);
+      if (!p) throw new NotFoundError('Plan not found');
+      const ref: PlanRef = {
+        _id: p.id,
+        kind: p.kind,
+        planNo: p.planNo,
+        name: `${PLAN_KIND_NAMES[p.kind]} #${p.planNo}`,
+        state: p.state,
+        path: PLAN_PAGES[p.kind](p.id),
+      };
+      return { data: ref };
+    },
+  );
+};

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+import { PLAN_KINDS, type PlanKind } from './outcomes.ts';
+
+/** Each kind's page in the console, by the plan's id (decision 084): a plan is found by its id whatever its kind. */
+export const PLAN_PAGES: Record<PlanKind, (id: string) => string> = {
+  fleet: (id) => `/fleet/${encodeURIComponent(id)}`,
+  imports: (id) => `/imports/${encodeURIComponent(id)}`,
+  launches: (id) => `/launches/batches/${encodeURIComponent(id)}`,
+};
+
+/** What names a plan of any kind ("Fleet plan #3", "Import #2", "Batch #5"). */
+export const PLAN_KIND_NAMES: Record<PlanKind, string> = { fleet: 'Fleet plan', imports: 'Import', launches: 'Batch' };
+
+/** A plan of any kind: its kind, number, state and page (GET /api/plans/{id}). */
+export const PlanRefSchema = z.object({
+  _id: IdSchema,
+  kind: z.enum(PLAN_KINDS),
+  planNo: z.number().int(),
+  name: z.string(),
+  state: z.string(),
+  path: z.string(),
+});
+export type PlanRef = z.infer<typeof PlanRefSchema>;
