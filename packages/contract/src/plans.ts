@@ -9,8 +9,12 @@ export const PLAN_PAGES: Record<PlanKind, (id: string) => string> = {
   launches: (id) => `/launches/batches/${encodeURIComponent(id)}`,
 };
 
-/** What names a plan of any kind ("Fleet plan #3", "Import #2", "Batch #5"). */
-export const PLAN_KIND_NAMES: Record<PlanKind, string> = { fleet: 'Fleet plan', imports: 'Import', launches: 'Batch' };
+/** What names a plan of any kind ("Fleet plan #3", "Import #2", "Launch batch #5"). */
+export const PLAN_KIND_NAMES: Record<PlanKind, string> = {
+  fleet: 'Fleet plan',
+  imports: 'Import',
+  launches: 'Launch batch',
+};
 
 /** A plan of any kind: its kind, number, state and page (GET /api/plans/{id}). */
 export const PlanRefSchema = z.object({

@@ -21,7 +21,7 @@ describe('GET /api/plans/{id}', () => {
     for (const [p, name, path] of [
       [fleet, 'Fleet plan #1', `/fleet/${fleet.id}`],
       [imp, 'Import #1', `/imports/${imp.id}`],
-      [batch, 'Batch #1', `/launches/batches/${batch.id}`],
+      [batch, 'Launch batch #1', `/launches/batches/${batch.id}`],
       [second, 'Fleet plan #2', `/fleet/${second.id}`],
     ] as const) {
       const res = await get(p.id);

@@ -1,25 +1,21 @@
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
-import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
 import { IMPORT_SOURCE_LABELS, plural, stateVariant, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { Pager } from '../../components/pager.tsx';
-import { SearchBox } from '../../components/search-box.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { fleetPlanPath, useRevert } from '../fleet/fleet-api.ts';
 import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
+import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
 
 const OUTCOME_LABEL: Record<ImportItem['outcome'], string> = { create: 'Create', link: 'Link', skip: 'Skip' };
 const OUTCOME_VARIANT: Record<ImportItem['outcome'], string> = {
@@ -144,95 +140,64 @@ function Buttons({ plan }: { plan: ImportPlan }) {
 }
 
 function Items({ plan }: { plan: ImportPlan }) {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const [outcome, setOutcome] = useState('');
+  const state = usePlanItemsQuery();
   const r = plan.run;
   const version = `${plan.state}:${plan.counts.total}:${r.done}:${r.failed}:${r.skipped}`;
-  const query = useImportItems(plan._id, { page, search: search || undefined, outcome: outcome || undefined }, version);
+  const query = useImportItems(
+    plan._id,
+    { page: state.page, search: state.search || undefined, outcome: state.filter || undefined },
+    version,
+  );
   const ran = !['planning', 'planned'].includes(plan.state);
-  return (
-    <section aria-label="Names of the import">
-      <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
-        <SearchBox
-          value={search}
-          onSearch={(v) => {
-            setSearch(v);
-            setPage(1);
-          }}
-        />
-        <Form.Select
-          aria-label="Outcome"
-          style={{ width: 'auto' }}
-          value={outcome}
-          onChange={(e) => {
-            setOutcome(e.currentTarget.value);
-            setPage(1);
-          }}
-        >
-          <option value="">Every outcome</option>
-          <option value="create">Create</option>
-          <option value="link">Link</option>
-          <option value="skip">Skip</option>
-        </Form.Select>
-        {query.data && <span className="text-body-secondary small">Total: {query.data.itemsCount}</span>}
-      </div>
-      {query.isPending ? (
-        <LoadingSpinner />
-      ) : query.isError ? (
-        <ErrorBox onRefresh={() => void query.refetch()} />
-      ) : (
+  const columns: PlanColumn<ImportItem>[] = [
+    {
+      header: 'Name',
+      className: 'text-break',
+      cell: (it) => (it.domainId ? <Link to={domainPaths.edit(it.domainId)}>{it.nameUnicode}</Link> : it.nameUnicode),
+    },
+    { header: 'Plan', cell: (it) => <Badge bg={OUTCOME_VARIANT[it.outcome]}>{OUTCOME_LABEL[it.outcome]}</Badge> },
+    {
+      header: 'Why',
+      className: 'small text-break',
+      cell: (it) => (
         <>
-          <Table hover responsive className="align-middle" data-testid="import-items">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Why</th>
-                {ran && <th scope="col">Run</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {query.data.items.length === 0 ? (
-                <tr>
-                  <td colSpan={ran ? 4 : 3} className="text-center text-body-secondary py-4">
-                    {plan.state === 'planning' ? 'Reading…' : 'No names found'}
-                  </td>
-                </tr>
-              ) : (
-                query.data.items.map((it) => (
-                  <tr key={it.seq}>
-                    <td className="text-break">
-                      {it.domainId ? <Link to={domainPaths.edit(it.domainId)}>{it.nameUnicode}</Link> : it.nameUnicode}
-                    </td>
-                    <td>
-                      <Badge bg={OUTCOME_VARIANT[it.outcome]}>{OUTCOME_LABEL[it.outcome]}</Badge>
-                    </td>
-                    <td className="small text-break">
-                      <ProviderReason text={it.reason} />
-                      {typeof it.detail.user === 'string' && (
-                        <div className="text-body-secondary">Panel user: {it.detail.user}</div>
-                      )}
-                    </td>
-                    {ran && (
-                      <td className="small">
-                        {it.outcome !== 'skip' ? (STATUS_LABEL[it.status] ?? it.status) : ''}
-                        {it.error && (
-                          <div className={it.status === 'failed' ? 'text-danger' : 'text-body-secondary'}>
-                            {it.error}
-                          </div>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </Table>
-          <Pager page={page} itemsCount={query.data.itemsCount} onPageChange={setPage} />
+          <ProviderReason text={it.reason} />
+          {typeof it.detail.user === 'string' && (
+            <div className="text-body-secondary">Panel user: {it.detail.user}</div>
+          )}
         </>
-      )}
-    </section>
+      ),
+    },
+  ];
+  if (ran)
+    columns.push({
+      header: 'Run',
+      className: 'small',
+      cell: (it) => (
+        <>
+          {it.outcome !== 'skip' ? (STATUS_LABEL[it.status] ?? it.status) : ''}
+          {it.error && <div className={it.status === 'failed' ? 'text-danger' : 'text-body-secondary'}>{it.error}</div>}
+        </>
+      ),
+    });
+  return (
+    <PlanItems
+      label="Names of the import"
+      state={state}
+      query={query}
+      filter={{
+        label: 'Outcome',
+        every: 'Every outcome',
+        options: [
+          ['create', 'Create'],
+          ['link', 'Link'],
+          ['skip', 'Skip'],
+        ],
+      }}
+      columns={columns}
+      empty={plan.state === 'planning' ? 'Reading…' : 'No names found'}
+      table={{ 'data-testid': 'import-items' }}
+    />
   );
 }
 

@@ -1,18 +1,19 @@
-import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import Table from 'react-bootstrap/Table';
-import { LAUNCH_ROW_STATUSES, confirmQuestion, stateVariant, type LaunchRowStatus } from '@fleetdesk/contract';
+import {
+  LAUNCH_ROW_STATUSES,
+  confirmQuestion,
+  stateVariant,
+  type LaunchBatchRow,
+  type LaunchRowStatus,
+} from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { Pager } from '../../components/pager.tsx';
-import { SearchBox } from '../../components/search-box.tsx';
 import {
   launchPath,
   useLaunchBatch,
@@ -21,6 +22,7 @@ import {
   type LaunchBatchVerb,
 } from './launches-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
+import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
 
 const ROW_LABEL: Record<LaunchRowStatus, string> = {
   pending: 'Waiting',
@@ -41,19 +43,62 @@ const ROW_VARIANT: Record<LaunchRowStatus, string> = {
   cancelled: 'dark',
 };
 
-/** /launches/batches/{id}: the batch's names with their plan or launch, and its verbs. */
 const rowTone = (status: string) => (status === 'blocked' || status === 'failed' ? 'text-danger' : '');
+
+/** A batch's names: number, name (its launch), status with the launch's progress, the plan or outcome. */
+const ROW_COLUMNS: PlanColumn<LaunchBatchRow>[] = [
+  {
+    header: '№',
+    headerClassName: 'd-none d-sm-table-cell',
+    className: 'd-none d-sm-table-cell',
+    cell: (r) => r.seq,
+  },
+  {
+    header: 'Name',
+    className: 'text-break',
+    cell: (r) => (
+      <>
+        {r.launchId ? <Link to={launchPath(r.launchId)}>{r.domainNameUnicode}</Link> : r.domainNameUnicode}
+        {/* On a phone the plan or outcome reads under the name: three columns leave the name no room. */}
+        <ProviderReason text={r.message} className={`d-sm-none small ${rowTone(r.status)}`} />
+      </>
+    ),
+  },
+  {
+    header: 'Status',
+    cell: (r) => (
+      <>
+        <Badge bg={ROW_VARIANT[r.status]}>{ROW_LABEL[r.status]}</Badge>
+        {r.progress && r.status === 'running' && (
+          <small className="ms-2 text-body-secondary">
+            {r.progress.done}/{r.progress.total}
+          </small>
+        )}
+      </>
+    ),
+  },
+  {
+    header: 'Plan or outcome',
+    headerClassName: 'd-none d-sm-table-cell',
+    className: 'd-none d-sm-table-cell small text-break',
+    cell: (r) => <ProviderReason text={r.message} className={rowTone(r.status) || undefined} />,
+  },
+];
+
+/** /launches/batches/{id}: the batch's names with their plan or launch, and its verbs. */
 
 export function LaunchBatchPage() {
   const { id = '' } = useParams();
   const batch = useLaunchBatch(id);
   const verb = useLaunchBatchVerb(id);
   const dialogs = useDialogs();
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('');
+  const rowsState = usePlanItemsQuery();
   const version = batch.data ? `${batch.data.state}:${JSON.stringify(batch.data.counts)}` : '';
-  const rows = useLaunchBatchRows(id, { page, search: search || undefined, status: status || undefined }, version);
+  const rows = useLaunchBatchRows(
+    id,
+    { page: rowsState.page, search: rowsState.search || undefined, status: rowsState.filter || undefined },
+    version,
+  );
   if (batch.isPending) return <LoadingSpinner />;
   if (batch.isError) return <ErrorBox message={batch.error.message} onRefresh={() => void batch.refetch()} />;
   const b = batch.data;
@@ -140,70 +185,21 @@ export function LaunchBatchPage() {
         </Alert>
       )}
       {b.error && <Alert variant="danger">{b.error}</Alert>}
-      <section aria-label="Names of the batch">
-        <div className="d-flex flex-wrap gap-2 mb-2">
-          <SearchBox
-            value={search}
-            onSearch={(v) => {
-              setSearch(v);
-              setPage(1);
-            }}
-            placeholder="Search names"
-          />
-          <Form.Select
-            aria-label="Status"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.currentTarget.value);
-              setPage(1);
-            }}
-            style={{ maxWidth: '14rem' }}
-          >
-            <option value="">Every status</option>
-            {LAUNCH_ROW_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {ROW_LABEL[s]}
-              </option>
-            ))}
-          </Form.Select>
-        </div>
-        <Table responsive size="sm" className="align-middle">
-          <thead>
-            <tr>
-              <th className="d-none d-sm-table-cell" style={{ width: '4rem' }}>
-                №
-              </th>
-              <th>Name</th>
-              <th>Status</th>
-              <th className="d-none d-sm-table-cell">Plan or outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.data?.items.map((r) => (
-              <tr key={r.seq}>
-                <td className="d-none d-sm-table-cell">{r.seq}</td>
-                <td className="text-break">
-                  {r.launchId ? <Link to={launchPath(r.launchId)}>{r.domainNameUnicode}</Link> : r.domainNameUnicode}
-                  {/* On a phone the plan or outcome reads under the name: three columns leave the name no room. */}
-                  <ProviderReason text={r.message} className={`d-sm-none small ${rowTone(r.status)}`} />
-                </td>
-                <td>
-                  <Badge bg={ROW_VARIANT[r.status]}>{ROW_LABEL[r.status]}</Badge>
-                  {r.progress && r.status === 'running' && (
-                    <small className="ms-2 text-body-secondary">
-                      {r.progress.done}/{r.progress.total}
-                    </small>
-                  )}
-                </td>
-                <td className={`d-none d-sm-table-cell small text-break ${rowTone(r.status)}`}>
-                  <ProviderReason text={r.message} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-        {rows.data && <Pager page={page} itemsCount={rows.data.itemsCount} onPageChange={setPage} />}
-      </section>
+      <PlanItems
+        label="Names of the batch"
+        state={rowsState}
+        query={rows}
+        placeholder="Search names"
+        filter={{
+          label: 'Status',
+          every: 'Every status',
+          options: LAUNCH_ROW_STATUSES.map((s) => [s, ROW_LABEL[s]] as const),
+          style: { maxWidth: '14rem' },
+        }}
+        columns={ROW_COLUMNS}
+        empty="No names found"
+        table={{ size: 'sm', hover: false }}
+      />
     </section>
   );
 }
