@@ -234,6 +234,24 @@ test('a partly failing run reads the same on the plan page, the fleet list and t
       .getByTestId('fleet-timeline')
       .getByText(`Budget for background work (${timeline.backgroundPerMinute} a minute)`),
   ).toBeVisible();
+  // Its job, one click away from the plan: the Jobs screen lists that job and no other (issue 47).
+  const { jobId } = (
+    (await (await request.get(`/api/fleet/plans/${plan._id}`, { headers })).json()) as { data: { jobId: string } }
+  ).data;
+  const { jobNo } = (
+    (await (await request.get(`/api/jobs/${jobId}`, { headers })).json()) as { data: { jobNo: number } }
+  ).data;
+  await page.getByRole('link', { name: 'Its job on the Jobs screen' }).click();
+  await expect(page).toHaveURL(new RegExp(`/jobs\\?id=${jobId}$`));
+  await expect(page.getByText('Total: 1', { exact: true })).toBeVisible();
+  const onlyJob = tableRows(page);
+  await expect(onlyJob).toHaveCount(1);
+  await expect(onlyJob.locator('td[data-label="№"]')).toHaveText(String(jobNo));
+  await expect(onlyJob.getByRole('link', { name: `Fleet plan #${plan.planNo}` })).toBeVisible();
+  await expect(onlyJob.getByTestId('job-state')).toHaveText(state);
+  // Back to every job.
+  await page.getByRole('link', { name: 'Show all jobs' }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
   // The Jobs screen's jobs per hour count this run among the jobs that ended in the last day.
   const perHour = (
     (await (await request.get('/api/jobs/per-hour', { headers })).json()) as {

@@ -1,4 +1,5 @@
-import { apiToken, dialog, expect, signIn, tableRows, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { apiCreate, apiToken, dialog, expect, signIn, tableRows, test, uniqueName } from './fixtures.ts';
 
 /**
  * Fleet health in the browser: the demo's fleetdesk-demo.com had TLS 1.3 turned on through the console,
@@ -96,3 +97,94 @@ test('Fix all SSL mode from the dashboard: planned per domain, run, the check OK
   );
   expect(ssl?.state).toBe('ok');
 });
+
+/**
+ * What a toast covers on the domains list, after scrolling to the page's end when `toEnd`: the rows (cards on a
+ * phone) and the pager under any toast shown. Measured in one step, within a toast's 5 seconds.
+ */
+const coveredByToasts = (page: Page, toEnd: boolean) =>
+  page.evaluate((end) => {
+    if (end) window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+    const toasts = [...document.querySelectorAll('.toast')]
+      .map((t) => t.getBoundingClientRect())
+      .filter((r) => r.height > 0);
+    const parts = [...document.querySelectorAll('main table:not(.u-legend) tbody tr, main nav[aria-label="Pages"]')];
+    const hit = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const covered = parts
+      .filter((p) => toasts.some((t) => hit(p.getBoundingClientRect(), t)))
+      .map((p) => (p.textContent ?? '').trim().slice(0, 60));
+    return { toasts: toasts.length, parts: parts.length, covered };
+  }, toEnd);
+
+/** Presses a header action; below 768 px the header's actions are folded into its Actions menu. */
+async function pressAction(page: Page, name: string) {
+  const toggle = page.getByRole('button', { name: 'Actions', exact: true });
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await page.getByRole('button', { name, exact: true }).click();
+}
+
+/**
+ * The domains list's Check health shows its result in the page above the table, never as a toast over the rows; and
+ * a toast that is shown (a domain deleted) leaves room under the list, so its last rows scroll clear of it (issue 47).
+ */
+for (const width of [1280, 390]) {
+  test(`Check health answers above the list, and no toast covers the list's rows at ${width} px`, async ({
+    page,
+    request,
+  }) => {
+    const token = await apiToken(request);
+    const gone = await apiCreate(request, token, 'domains', {
+      domainName: `${uniqueName('toast').replace(/\s+/g, '-').toLowerCase()}.example`,
+      status: 'active',
+    });
+    await signIn(page);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/domains');
+    const rows = tableRows(page);
+    await expect(rows).toHaveCount(20);
+
+    for (const i of [0, 1]) await rows.nth(i).getByRole('checkbox').check();
+    await pressAction(page, 'Check health (2)');
+    const result = page.getByTestId('check-health-result');
+    await expect(result).toHaveText(/^Checking the health of 2 domains: job #\d+$/);
+    const jobLink = result.getByRole('link', { name: /^job #\d+$/ });
+    await expect(jobLink).toHaveAttribute('href', /^\/jobs\?id=[0-9a-f-]{36}$/);
+    // In the page, above the table, and no toast at all.
+    const resultBox = (await result.boundingBox())!;
+    const tableTop = (await page.locator('main table.fd-list-table').boundingBox())!.y;
+    expect(resultBox.y + resultBox.height).toBeLessThanOrEqual(tableTop);
+    expect(await result.evaluate((el) => getComputedStyle(el).position)).not.toBe('fixed');
+    await expect(page.locator('.toast')).toHaveCount(0);
+    for (const toEnd of [false, true]) expect((await coveredByToasts(page, toEnd)).covered).toEqual([]);
+
+    // Its job link opens that job alone on the Jobs screen; a result dismissed goes.
+    const jobNo = (await jobLink.textContent())!.replace('job #', '');
+    await jobLink.click();
+    await expect(page).toHaveURL(/\/jobs\?id=/);
+    await expect(tableRows(page)).toHaveCount(1);
+    await expect(tableRows(page).locator('td[data-label="№"]')).toHaveText(jobNo);
+    await expect(tableRows(page)).toContainText('Health check now');
+    await page.goBack();
+    await expect(rows).toHaveCount(20);
+    await rows.nth(0).getByRole('checkbox').check();
+    await pressAction(page, 'Check health (1)');
+    await expect(result).toHaveText(/^Checking the health of 1 domain: job #\d+$/);
+    await result.getByRole('button', { name: 'Close' }).click();
+    await expect(result).toHaveCount(0);
+
+    // A toast over the list: the page ends below the toasts, so scrolled to its end nothing of the list is under one.
+    await page.goto(`/domains/${gone._id}/delete`);
+    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect(page).toHaveURL(/\/domains$/);
+    await expect(page.locator('.toast').filter({ hasText: 'Domain deleted successfully' })).toBeVisible();
+    await expect(rows).toHaveCount(20);
+    const atEnd = await coveredByToasts(page, true);
+    expect(atEnd.toasts, 'the toast is still shown').toBeGreaterThan(0);
+    expect(atEnd.parts).toBe(21);
+    expect(atEnd.covered).toEqual([]);
+    // Once the toasts have gone, so has the room kept for them.
+    await expect(page.locator('.toast')).toHaveCount(0, { timeout: 15_000 });
+    expect(await page.evaluate(() => document.documentElement.style.getPropertyValue('--fd-toast-room'))).toBe('');
+  });
+}

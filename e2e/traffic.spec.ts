@@ -6,8 +6,15 @@ import { apiCreate, apiToken, expect, signIn, test } from './fixtures.ts';
  * Traffic, as pictures (issue 47): the domain page's Traffic tab draws the days the API kept from the Cloudflare
  * simulator's GraphQL Analytics, at desktop and phone widths; the chart library is fetched only by that tab.
  */
-const CHARTS = ['requests', 'page-views', 'visits', 'threats', 'status'] as const;
+const CHARTS = ['requests', 'page-views', 'visits', 'bandwidth', 'threats', 'status'] as const;
 const n = (v: number) => v.toLocaleString('en-US');
+const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
+/** "1.23 GB" back to bytes (decimal units, as network traffic is counted). */
+const bytesOf = (text: string) => {
+  const [, figure, unit] = /^(\d+(?:\.\d+)?) (B|kB|MB|GB|TB)$/.exec(text) ?? [];
+  expect(figure, `"${text}" is a figure and a unit`).toBeTruthy();
+  return Number(figure) * 1000 ** UNITS.indexOf(unit!);
+};
 
 async function demoDomain(request: Parameters<typeof apiToken>[0]) {
   const token = await apiToken(request);
@@ -53,6 +60,10 @@ async function expectCharts(page: Page, t: DomainTraffic) {
     n(t.totals.pageViews),
   );
   await expect(page.getByTestId('traffic-chart-visits').getByTestId('traffic-total')).toHaveText(n(t.totals.visits));
+  // Bandwidth in bytes with a readable unit, to three significant digits of the kept total.
+  expect(t.totals.bytes).toBeGreaterThan(0);
+  const bandwidth = (await page.getByTestId('traffic-chart-bandwidth').getByTestId('traffic-total').textContent())!;
+  expect(Math.abs(bytesOf(bandwidth) - t.totals.bytes) / t.totals.bytes, bandwidth).toBeLessThanOrEqual(0.005);
   await expect(page.getByTestId('traffic-chart-threats').getByTestId('traffic-total')).toHaveText(n(t.totals.threats));
   await expect(page.getByTestId('traffic-chart-status').getByTestId('traffic-total')).toHaveText(
     `${n(t.totals.status.s4xx + t.totals.status.s5xx)} errors`,

@@ -164,13 +164,15 @@ export const JobSchema = z.object({
 export type Job = z.infer<typeof JobSchema>;
 
 export const JobListQuerySchema = ListQuerySchema.extend({
+  /** One job by its id (a plan's page links to its job this way): listed whoever started it. */
+  id: IdSchema.optional(),
   domainId: IdSchema.optional(),
   kind: z.enum(JOB_KINDS, { message: `kind must be one of ${JOB_KINDS.join(', ')}` }).optional(),
   /** One state, or `active` for queued and running. */
   state: z.enum([...JOB_STATES, 'active'], { message: 'state must be a job state or active' }).optional(),
   /**
-   * The schedule's housekeeping runs: left out unless `include` (with the rest) or `only`; a `kind` asked for
-   * by name shows its runs whoever started them.
+   * The schedule's housekeeping runs: left out unless `include` (with the rest) or `only`; a `kind` or an `id`
+   * asked for by name shows its runs whoever started them.
    */
   periodic: z.enum(['include', 'only'], { message: 'periodic must be include or only' }).optional(),
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY, formatBytes, formatCompact, formatDateTime, formatNumber, formatText, formatYesNo } from './format.ts';
+import {
+  EMPTY,
+  formatBandwidth,
+  formatBytes,
+  formatCompact,
+  formatDateTime,
+  formatNumber,
+  formatText,
+  formatYesNo,
+} from './format.ts';
 
 describe('format', () => {
   it('formats booleans as Yes/No', () => {
@@ -36,5 +45,26 @@ describe('format', () => {
 describe('formatCompact', () => {
   it('keeps an axis label short', () => {
     expect([999, 1234, 12_345, 56_000, 1_200_000].map(formatCompact)).toEqual(['999', '1.2k', '12k', '56k', '1.2M']);
+  });
+});
+
+describe('formatBandwidth', () => {
+  it('counts bytes sent in decimal units, to three significant digits', () => {
+    expect(formatBandwidth(null)).toBe(EMPTY);
+    expect(formatBandwidth(-1)).toBe(EMPTY);
+    expect([0, 999, 1000, 12_500, 250_000_000, 1_234_567_890, 2_500_000_000, 7.5e12].map(formatBandwidth)).toEqual([
+      '0 B',
+      '999 B',
+      '1 kB',
+      '12.5 kB',
+      '250 MB',
+      '1.23 GB',
+      '2.5 GB',
+      '7.5 TB',
+    ]);
+  });
+  it('carries a figure that rounds to 1000 into the next unit', () => {
+    expect(formatBandwidth(999_999)).toBe('1 MB');
+    expect(formatBandwidth(999_600_000)).toBe('1 GB');
   });
 });

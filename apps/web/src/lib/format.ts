@@ -48,6 +48,30 @@ export function formatBytes(value: number | null | undefined): string {
   return `${scaled.toFixed(1)} ${BYTE_UNITS[unit]}`;
 }
 
+const DECIMAL_BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'] as const;
+
+/**
+ * Bytes sent over the network in decimal units (1 kB = 1,000 B), as traffic is counted, to three significant digits:
+ * "512 B", "12.5 kB", "250 MB", "1.23 GB". A chart's ticks (1, 2, 2.5, 5 × 10ⁿ) read as round figures.
+ */
+export function formatBandwidth(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return EMPTY;
+  let unit = 0;
+  let scaled = value;
+  while (scaled >= 1000 && unit < DECIMAL_BYTE_UNITS.length - 1) {
+    scaled /= 1000;
+    unit += 1;
+  }
+  if (unit === 0) return `${Math.round(scaled)} B`;
+  let shown = Number(scaled.toPrecision(3));
+  // 999.96 kB would print as "1000 kB": carry it into the next unit.
+  if (shown >= 1000 && unit < DECIMAL_BYTE_UNITS.length - 1) {
+    shown = 1;
+    unit += 1;
+  }
+  return `${shown} ${DECIMAL_BYTE_UNITS[unit]}`;
+}
+
 /** 12,345 → "12.3k", 56,000 → "56k", 1,200,000 → "1.2M": a chart's axis stays narrow on a phone. */
 export function formatCompact(n: number): string {
   if (n >= 1e6) return `${+(n / 1e6).toFixed(1)}M`;

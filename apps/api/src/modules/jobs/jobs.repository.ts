@@ -72,10 +72,11 @@ export function createJobsRepository(db: Db) {
     async list(q: JobListQuery, areas: string[] | null, ex: Executor = db): Promise<ListResult<JobRow>> {
       const conds: (SQL | undefined)[] = [];
       if (areas) conds.push(inArray(jobs.area, areas.length ? areas : ['-']));
+      if (q.id) conds.push(eq(jobs.id, q.id));
       if (q.domainId) conds.push(eq(jobs.domainId, q.domainId));
       if (q.kind) conds.push(eq(jobs.kind, q.kind));
       if (q.periodic === 'only') conds.push(eq(jobs.periodic, true));
-      else if (q.periodic !== 'include' && !q.kind) conds.push(eq(jobs.periodic, false));
+      else if (q.periodic !== 'include' && !q.kind && !q.id) conds.push(eq(jobs.periodic, false));
       if (q.state === 'active') conds.push(inArray(jobs.state, ACTIVE));
       else if (q.state) conds.push(eq(jobs.state, q.state));
       conds.push(searchWhere(q.search, [jobs.domainName, jobs.kind, jobs.error]));

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import {
@@ -24,11 +24,14 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { HealthBadge } from '../health/health-badge.tsx';
 import { useCheckSelection, useFixAll } from '../health/health-api.ts';
 import { fleetPlanPath } from '../fleet/fleet-api.ts';
-import { useToasts } from '../../components/toasts.tsx';
+import type { CheckHealthStarted } from './check-health-result.tsx';
 import { ColumnChooser, useColumnChoice, type OptionalColumn } from '../../components/column-chooser.tsx';
 import { serverLabel } from '../../components/pickers/server-picker.tsx';
 import { useDomainListView } from '../../components/pickers/domain-picker.tsx';
 import { accountsApi as webmasterAccountsApi } from '../yandex-webmaster/yandex-webmaster-api.ts';
+
+// Shown after Check health only: react-bootstrap's Alert is not part of the list's first load (decision 048).
+const CheckHealthResult = lazy(() => import('./check-health-result.tsx'));
 
 /** A 'YYYY-MM-DD' date in the operator's locale, read as a calendar day (no time zone shift). */
 export function formatDay(value: string | null | undefined): string {
@@ -130,7 +133,8 @@ export function DomainListPage() {
   const dialogs = useDialogs();
   const checkSelection = useCheckSelection();
   const fixAll = useFixAll();
-  const toasts = useToasts();
+  // The last Check health started here, shown above the table (not as a toast over the rows) until dismissed.
+  const [checkStarted, setCheckStarted] = useState<CheckHealthStarted | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState<{ count: number } | null>(null);
   const [pageIds, setPageIds] = useState<string[]>([]);
@@ -174,13 +178,7 @@ export function DomainListPage() {
   };
   const checkHealth = () =>
     checkSelection.mutate(selectionSent(), {
-      onSuccess: (job) =>
-        toasts.success(
-          <>
-            Checking the health of {count} domain{count === 1 ? '' : 's'}:{' '}
-            <Link to="/jobs?kind=health.check">job #{job.jobNo}</Link>
-          </>,
-        ),
+      onSuccess: (job) => setCheckStarted({ count, jobId: job.jobId, jobNo: job.jobNo }),
     });
 
   // Filtered to a fixable check's failing domains: "Fix all" plans its fix over exactly the domains listed.
@@ -263,25 +261,32 @@ export function DomainListPage() {
         </>
       }
       aboveTable={(data) => (
-        <div className="d-flex flex-wrap align-items-start gap-2">
-          <div className="me-auto">
-            <SelectionBar
-              items={data.items}
-              itemsCount={data.itemsCount}
-              selected={selected}
-              allMatching={allMatching !== null}
-              tooMany={tooMany}
-              onPageIds={setPageIds}
-              onSelectAllMatching={() => setAllMatching({ count: data.itemsCount })}
-              onClear={clearSelection}
+        <>
+          {checkStarted && (
+            <Suspense fallback={null}>
+              <CheckHealthResult started={checkStarted} onClose={() => setCheckStarted(null)} />
+            </Suspense>
+          )}
+          <div className="d-flex flex-wrap align-items-start gap-2">
+            <div className="me-auto">
+              <SelectionBar
+                items={data.items}
+                itemsCount={data.itemsCount}
+                selected={selected}
+                allMatching={allMatching !== null}
+                tooMany={tooMany}
+                onPageIds={setPageIds}
+                onSelectAllMatching={() => setAllMatching({ count: data.itemsCount })}
+                onClear={clearSelection}
+              />
+            </div>
+            <ColumnChooser
+              options={OPTIONAL_DOMAIN_COLUMNS}
+              chosen={columnChoice.chosen}
+              onChange={columnChoice.setChosen}
             />
           </div>
-          <ColumnChooser
-            options={OPTIONAL_DOMAIN_COLUMNS}
-            chosen={columnChoice.chosen}
-            onChange={columnChoice.setChosen}
-          />
-        </div>
+        </>
       )}
     />
   );

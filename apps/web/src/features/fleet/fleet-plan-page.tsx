@@ -30,6 +30,7 @@ import {
 } from './fleet-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { FleetTimelineCharts } from './fleet-timeline.tsx';
+import { jobPath } from '../jobs/job-path.ts';
 
 const OUTCOME_LABEL: Record<FleetItem['outcome'], string> = {
   pending: 'Reading…',
@@ -472,9 +473,7 @@ export function FleetPlanPage() {
       {plan.error && <Alert variant="danger">{plan.error}</Alert>}
       {plan.jobId && (
         <p className="small mb-3">
-          <Link to={`/jobs?kind=${plan.state === 'planning' || !plan.startedAt ? 'fleet.plan' : 'fleet.run'}`}>
-            Its job on the Jobs screen
-          </Link>
+          <Link to={jobPath(plan.jobId)}>Its job on the Jobs screen</Link>
         </p>
       )}
       <Counts plan={plan} />

@@ -30,6 +30,12 @@ export function JobsPage() {
   const kind = searchParams.get('kind') ?? '';
   const domainId = searchParams.get('domainId') ?? '';
   const periodic = searchParams.get('periodic') ?? '';
+  // One job by its id: where a plan's page links to its job (jobPath).
+  const id = searchParams.get('id') ?? '';
+  const others = new URLSearchParams(searchParams);
+  others.delete('id');
+  others.delete('page');
+  const allJobs = others.toString() ? `/jobs?${others.toString()}` : '/jobs';
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(searchParams);
     if (value) next.set(name, value);
@@ -87,12 +93,17 @@ export function JobsPage() {
       title="Jobs"
       useList={useJobsList}
       columns={columns}
-      extraParams={{ state, kind, domainId, periodic }}
+      extraParams={{ id, state, kind, domainId, periodic }}
       hideSearch
       emptyText="No jobs"
       filters={
         <>
           <JobsPerHourChart periodic={periodic} />
+          {id && (
+            <p className="small mb-2" data-testid="jobs-one">
+              One job is listed, the one linked to. <Link to={allJobs}>Show all jobs</Link>
+            </p>
+          )}
           <div className="d-flex flex-wrap gap-2 mb-3">
             <Form.Select
               aria-label="State"

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatCompact as compact } from '../../lib/format.ts';
+import { formatBandwidth, formatCompact as compact } from '../../lib/format.ts';
 import type { DashboardTraffic, DomainTraffic, TrafficDay } from '@fleetdesk/contract';
 
 /**
@@ -10,7 +10,13 @@ import type { DashboardTraffic, DomainTraffic, TrafficDay } from '@fleetdesk/con
  */
 
 export type Series<D> = { label: string; color: string; value: (d: D) => number };
-export type Chart<D = TrafficDay> = { key: string; title: string; series: Series<D>[] };
+export type Chart<D = TrafficDay> = {
+  key: string;
+  title: string;
+  series: Series<D>[];
+  /** The y axis's figures (bytes in B, kB, MB…); else compact counts (12k, 1.2M). */
+  format?: (n: number) => string;
+};
 
 const CHARTS: Chart[] = [
   { key: 'requests', title: 'Requests', series: [{ label: 'Requests', color: '#0d6efd', value: (d) => d.requests }] },
@@ -23,6 +29,12 @@ const CHARTS: Chart[] = [
     key: 'visits',
     title: 'Unique visitors',
     series: [{ label: 'Visitors', color: '#198754', value: (d) => d.visits }],
+  },
+  {
+    key: 'bandwidth',
+    title: 'Bandwidth',
+    series: [{ label: 'Bytes', color: '#d63384', value: (d) => d.bytes }],
+    format: formatBandwidth,
   },
   { key: 'threats', title: 'Threats', series: [{ label: 'Threats', color: '#dc3545', value: (d) => d.threats }] },
   {
@@ -74,7 +86,8 @@ export function TrafficChart<D extends { date: string }>({
             incrs: [86_400, 2 * 86_400, 7 * 86_400],
             values: (_u, splits) => splits.map(dayLabel),
           },
-          { size: 44, values: (_u, splits) => splits.map(compact) },
+          // "250 MB" is wider than "12k".
+          { size: chart.format ? 60 : 44, values: (_u, splits) => splits.map(chart.format ?? compact) },
         ],
         series: [
           { value: '{YYYY}-{MM}-{DD}' },
@@ -139,6 +152,7 @@ export default function TrafficCharts({ traffic }: { traffic: DomainTraffic }) {
     requests: number(t.requests),
     'page-views': number(t.pageViews),
     visits: number(t.visits),
+    bandwidth: formatBandwidth(t.bytes),
     threats: number(t.threats),
     status: `${number(t.status.s4xx + t.status.s5xx)} errors`,
   };
