@@ -9458,6 +9458,7 @@ export interface paths {
             parameters: {
                 query?: {
                     domainId?: string;
+                    id?: string;
                     kind?: "domains.generate-sitemap" | "domains.copy-content-files" | "domains.replacement" | "domains.parsing" | "servers.health-check" | "proxies.health-check" | "fleet.plan" | "fleet.run" | "imports.plan" | "imports.run" | "zone-files.export" | "health.cycle" | "health.check" | "traffic.cycle" | "alerts.evaluate" | "alerts.deliver" | "launches.run" | "launches.batch-plan" | "launches.batch-run";
                     page?: number;
                     periodic?: "include" | "only";
@@ -13365,6 +13366,54 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                /** @enum {string} */
+                                kind: "fleet" | "imports" | "launches";
+                                name: string;
+                                path: string;
+                                planNo: number;
+                                state: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
