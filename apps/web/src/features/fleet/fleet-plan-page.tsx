@@ -13,8 +13,6 @@ import { plural, stateVariant, type FleetItem, type FleetPlan } from '@fleetdesk
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { Pager } from '../../components/pager.tsx';
-import { SearchBox } from '../../components/search-box.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import {
@@ -29,6 +27,7 @@ import {
   type FleetVerb,
 } from './fleet-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
+import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
 import { FleetTimelineCharts } from './fleet-timeline.tsx';
 import { jobPath } from '../jobs/job-path.ts';
 
@@ -324,115 +323,87 @@ function ForceBox({ plan, item }: { plan: FleetPlan; item: FleetItem }) {
 }
 
 function Items({ plan }: { plan: FleetPlan }) {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const [outcome, setOutcome] = useState('');
+  const state = usePlanItemsQuery();
   const r = plan.run;
   const version = `${plan.state}:${plan.counts.pending}:${r.done}:${r.same}:${r.failed}:${r.skipped}:${r.cancelled}`;
-  const query = useFleetItems(plan._id, { page, search: search || undefined, outcome: outcome || undefined }, version);
+  const query = useFleetItems(
+    plan._id,
+    { page: state.page, search: state.search || undefined, outcome: state.filter || undefined },
+    version,
+  );
   const ran = !['planning', 'planned'].includes(plan.state);
-  return (
-    <section aria-label="Domains of the plan">
-      <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
-        <SearchBox
-          value={search}
-          onSearch={(v) => {
-            setSearch(v);
-            setPage(1);
-          }}
-        />
-        <Form.Select
-          aria-label="Outcome"
-          style={{ width: 'auto' }}
-          value={outcome}
-          onChange={(e) => {
-            setOutcome(e.currentTarget.value);
-            setPage(1);
-          }}
-        >
-          <option value="">Every outcome</option>
-          <option value="change">Will change</option>
-          <option value="same">Already matches</option>
-          <option value="refused">Cannot change</option>
-        </Form.Select>
-        {query.data && <span className="text-body-secondary small">Total: {query.data.itemsCount}</span>}
-      </div>
-      {query.isPending ? (
-        <LoadingSpinner />
-      ) : query.isError ? (
-        <ErrorBox onRefresh={() => void query.refetch()} />
-      ) : (
+  const columns: PlanColumn<FleetItem>[] = [
+    {
+      header: 'Domain',
+      label: 'Domain',
+      className: 'fd-cell-main',
+      cell: (it) => (it.domainId ? <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link> : it.domainName),
+    },
+    { header: 'Cloud', label: 'Cloud', className: 'small', cell: (it) => it.cloudEmail ?? '' },
+    {
+      header: 'Outcome',
+      label: 'Outcome',
+      // One block: on a phone's card the badge, the reason and the tick stack under the label.
+      cell: (it) => (
+        <div>
+          <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
+            {OUTCOME_LABEL[it.outcome]}
+          </Badge>
+          <ProviderReason text={it.reason} className="small text-body-secondary text-break" />
+          {it.changedSince && <ForceBox plan={plan} item={it} />}
+        </div>
+      ),
+    },
+    { header: 'Now', label: 'Now', className: 'small text-break fd-pre-line', cell: (it) => it.before ?? '' },
+    {
+      header: 'After',
+      label: 'After',
+      className: 'small text-break fd-pre-line',
+      cell: (it) => (it.outcome === 'change' || it.changedSince ? (it.after ?? '') : ''),
+    },
+  ];
+  if (ran)
+    columns.push({
+      header: 'Run',
+      label: 'Run',
+      className: 'small',
+      cell: (it) => (
         <>
-          <Table hover responsive className="align-middle fd-list-table" aria-label="Domains">
-            <thead>
-              <tr>
-                <th scope="col">Domain</th>
-                <th scope="col">Cloud</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Now</th>
-                <th scope="col">After</th>
-                {ran && <th scope="col">Run</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {query.data.items.length === 0 ? (
-                <tr>
-                  <td colSpan={ran ? 6 : 5} className="text-center text-body-secondary py-4">
-                    No domains found
-                  </td>
-                </tr>
-              ) : (
-                query.data.items.map((it) => (
-                  <tr key={it.seq}>
-                    <td className="fd-cell-main" data-label="Domain">
-                      {it.domainId ? <Link to={domainPaths.edit(it.domainId)}>{it.domainName}</Link> : it.domainName}
-                    </td>
-                    <td className="small" data-label="Cloud">
-                      {it.cloudEmail ?? ''}
-                    </td>
-                    <td data-label="Outcome">
-                      {/* One block: on a phone's card the badge, the reason and the tick stack under the label. */}
-                      <div>
-                        <Badge bg={OUTCOME_VARIANT[it.outcome]} text={it.outcome === 'pending' ? 'dark' : undefined}>
-                          {OUTCOME_LABEL[it.outcome]}
-                        </Badge>
-                        <ProviderReason text={it.reason} className="small text-body-secondary text-break" />
-                        {it.changedSince && <ForceBox plan={plan} item={it} />}
-                      </div>
-                    </td>
-                    <td className="small text-break fd-pre-line" data-label="Now">
-                      {it.before ?? ''}
-                    </td>
-                    <td className="small text-break fd-pre-line" data-label="After">
-                      {it.outcome === 'change' || it.changedSince ? (it.after ?? '') : ''}
-                    </td>
-                    {ran && (
-                      <td className="small" data-label="Run">
-                        {it.outcome === 'change' ? STATUS_LABEL[it.status] : ''}
-                        {it.error && (
-                          <div
-                            className={
-                              it.status === 'failed'
-                                ? 'text-danger'
-                                : it.status === 'changed_failing'
-                                  ? 'text-warning-emphasis'
-                                  : 'text-body-secondary'
-                            }
-                          >
-                            {it.error}
-                          </div>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </Table>
-          <Pager page={page} itemsCount={query.data.itemsCount} onPageChange={setPage} />
+          {it.outcome === 'change' ? STATUS_LABEL[it.status] : ''}
+          {it.error && (
+            <div
+              className={
+                it.status === 'failed'
+                  ? 'text-danger'
+                  : it.status === 'changed_failing'
+                    ? 'text-warning-emphasis'
+                    : 'text-body-secondary'
+              }
+            >
+              {it.error}
+            </div>
+          )}
         </>
-      )}
-    </section>
+      ),
+    });
+  return (
+    <PlanItems
+      label="Domains of the plan"
+      state={state}
+      query={query}
+      filter={{
+        label: 'Outcome',
+        every: 'Every outcome',
+        options: [
+          ['change', 'Will change'],
+          ['same', 'Already matches'],
+          ['refused', 'Cannot change'],
+        ],
+      }}
+      columns={columns}
+      empty="No domains found"
+      table={{ className: 'align-middle fd-list-table', 'aria-label': 'Domains' }}
+    />
   );
 }
 
