@@ -63,6 +63,13 @@ describe('the shared DNS rules, for every record type', () => {
     expect(dnsRecordProblems({ type: 'MX', name: '@', content: 'mail.example.com' })).toEqual([
       { field: 'priority', message: DNS_RULE_MESSAGES.priority('MX') },
     ]);
+    // SRV: the priority apart, or leading the content as a zone file writes it; missing from both, it is asked for.
+    const srv = { type: 'SRV', name: '_sip._tcp', content: '5 5060 sip.example.com' };
+    expect(dnsRecordProblems({ ...srv, priority: 10 }, 'example.com')).toEqual([]);
+    expect(dnsRecordProblems({ ...srv, content: `10 ${srv.content}` }, 'example.com')).toEqual([]);
+    expect(dnsRecordProblems(srv, 'example.com')).toEqual([
+      { field: 'priority', message: DNS_RULE_MESSAGES.priority('SRV') },
+    ]);
     expect(dnsRecordProblems({ ...base, name: 'www.other.org.' }, 'example.com')).toEqual([
       { field: 'name', message: DNS_RULE_MESSAGES.outside('example.com') },
     ]);

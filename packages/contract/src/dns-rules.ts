@@ -105,8 +105,10 @@ export function dnsRecordProblems(r: DnsRecordDraft, zone?: string): DnsProblem[
     // Cloudflare takes these as `data`; content that does not split into its fields could not be sent.
     if (isDnsDataType(type)) {
       const parsed = dnsDataFromContent(type, content, r.priority);
-      // SRV content without its priority is fine as content; the priority is what is missing.
-      const srvPriority = type === 'SRV' && r.priority === undefined && dnsDataFromContent(type, content, 0).ok;
+      // SRV content without its priority is fine as content; the priority is what is missing. Content that leads
+      // with its priority (as a zone file writes it) needs none apart.
+      const srvPriority =
+        type === 'SRV' && r.priority === undefined && !parsed.ok && dnsDataFromContent(type, content, 0).ok;
       if (srvPriority) out.push({ field: 'priority', message: DNS_RULE_MESSAGES.priority(type) });
       else if (!parsed.ok) out.push({ field: 'content', message: parsed.message });
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ZoneFilePreview } from '@fleetdesk/contract';
+import { namedCheckzone } from '../../test/bind-tools.ts';
 import { cloudOnSim, unique, useAdminCalls, useCloudflareSimApp } from '../../test/fixtures.ts';
 
 /**
@@ -30,7 +31,7 @@ describe('zone file import of structured records', () => {
       `_ftp._tcp\t3600\tIN\tURI\t10 1 "ftp://ftp.${name}/"`,
       `_443._tcp\t3600\tIN\tTLSA\t3 1 1 0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B566`,
       `ssh\t3600\tIN\tSSHFP\t4 2 123456789abcdef67890123456789abcdef67890123456789abcdef123456789`,
-      `sub\t3600\tIN\tDS\t2371 13 2 1F987CC6583E92DF0890718C42A2CDA4`,
+      `sub\t3600\tIN\tDS\t2371 13 2 1F987CC6583E92DF0890718C42A2CDA4B0F94D5A4ACB1DE7AC2A84FB5D26B1E6`,
       `h\t3600\tIN\tHTTPS\t1 . alpn=h2`,
       '',
     ].join('\n');
@@ -64,5 +65,15 @@ describe('zone file import of structured records', () => {
     // Nothing left to do the second time.
     const again = await call('POST', zf(id, '/preview'), text, { 'content-type': 'text/plain' });
     expect((again.json().data as ZoneFilePreview).counts).toMatchObject({ added: 0, unchanged: 7 });
+
+    // Exported (content rebuilt from Cloudflare's data), the file is one BIND takes, and reads back unchanged.
+    const exported = await call('GET', zf(id));
+    expect(exported.statusCode, exported.body).toBe(200);
+    const verdict = namedCheckzone(name, exported.body);
+    if (verdict) expect(verdict.ok, verdict.out).toBe(true);
+    expect(exported.body).toContain(`${name}.\t3600\tIN\tCAA\t0 issue "letsencrypt.org"`);
+    expect(exported.body).toContain(`_sip._tcp.${name}.\t3600\tIN\tSRV\t10 5 5060 sip.${name}.`);
+    const reread = await call('POST', zf(id, '/preview'), exported.body, { 'content-type': 'text/plain' });
+    expect((reread.json().data as ZoneFilePreview).counts).toMatchObject({ added: 0, changed: 0, unchanged: 7 });
   }, 60_000);
 });

@@ -655,6 +655,57 @@ describe('a launch', () => {
     }
   }, 60_000);
 
+  it('a DNS template with CAA and SRV records: run twice, the zone holds each once and the second run finds them there', async () => {
+    // Cloudflare answers these types with `data`, and the content our client rebuilds from it is written its own way
+    // (CAA's value quoted; SRV's priority apart): the launch must still see them as the template's records.
+    const template = await create('dns-templates', {
+      name: unique('Structured'),
+      records: [
+        { type: 'CAA', name: '@', content: '0 issue letsencrypt.org', ttl: 1, proxied: false },
+        { type: 'SRV', name: '_sip._tcp', content: '10 5 5060 sip.{domain}', ttl: 1, proxied: false },
+      ],
+    });
+    const name = `${unique('structured')}.com`;
+    const input = full(name, {
+      registration: null,
+      yandexWebmasterAccountId: null,
+      content: { type: 'none' },
+      firewallRules: [],
+      dnsRecords: [],
+      dnsTemplateId: template._id,
+    });
+    const zoneReady = cf.afterRequest(() => {
+      for (const z of cf.state.zones.values())
+        if (z.name === name && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
+    });
+    try {
+      const first = await until((await start(input))._id, settled);
+      expect(first.state, JSON.stringify(first.stages.map((s) => [s.key, s.state, s.error]))).toBe('completed');
+      expect(stage(first, 'dns')).toMatchObject({ state: 'done' });
+      expect(stage(first, 'dns').detail).toBe(
+        `Added CAA ${name} → 0 issue letsencrypt.org; SRV _sip._tcp.${name} → 10 5 5060 sip.${name}`,
+      );
+      const second = await until((await start(input))._id, settled);
+      expect(second.state, JSON.stringify(second.stages.map((s) => [s.key, s.state, s.error]))).toBe('completed');
+      expect(stage(second, 'dns')).toMatchObject({
+        state: 'already_done',
+        detail: 'Already done: all 2 records are in the zone',
+      });
+      const zone = cf.state.zones.get(await zoneOf(second.domainId!))!;
+      // Sent as data (SRV's priority inside it, where its schema has it); each once.
+      const of = (type: string) =>
+        [...zone.dnsRecords.values()].filter((r) => r.type === type).map((r) => [r.name, r.content, r.data]);
+      expect(of('CAA')).toEqual([
+        [name, '0 issue "letsencrypt.org"', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }],
+      ]);
+      expect(of('SRV')).toEqual([
+        [`_sip._tcp.${name}`, `5 5060 sip.${name}`, { priority: 10, weight: 5, port: 5060, target: `sip.${name}` }],
+      ]);
+    } finally {
+      zoneReady();
+    }
+  }, 60_000);
+
   it("once live, submits the site's root and sitemap to IndexNow for a brand with it on, and tells it in the result", async () => {
     const brand = await create('brands', { name: unique('Indexed'), indexNow: true });
     const name = `${unique('indexed')}.com`;

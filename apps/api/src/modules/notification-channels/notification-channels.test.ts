@@ -3,7 +3,8 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED, SECRET_MASK } from '@fleetdesk/contract';
 import { startSmtpCatcher, type SmtpCatcher } from '@fleetdesk/simulators/smtp/index.ts';
 import { startTelegramSim, type TelegramSim } from '@fleetdesk/simulators/telegram/index.ts';
@@ -21,6 +22,10 @@ let tg: TelegramSim;
 let receiver: http.Server;
 let port: number;
 const hits: string[] = [];
+/** Every request the loopback receiver got: Telegram Bot API calls (/bot…) and webhook deliveries. */
+const received: { url: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
+/** The signing secrets of the webhook channels this test made (revealed as an operator would copy them). */
+const webhookSecrets: string[] = [];
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher({ users: { alerts: 'smtp-pa55' } });
@@ -28,8 +33,12 @@ beforeAll(async () => {
   tg.addBot('111:TOKEN', 'fleet_bot', ['42']);
   receiver = http.createServer((req, res) => {
     hits.push(String(req.url));
-    req.resume();
-    req.on('end', () => res.end(`welcome back, the admin session is ${'x'.repeat(300)}`));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ url: String(req.url), body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      res.end(`welcome back, the admin session is ${'x'.repeat(300)}`);
+    });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   port = (receiver.address() as AddressInfo).port;
@@ -43,8 +52,26 @@ afterAll(async () => {
 beforeEach(async () => {
   await Promise.all([t.reset(), open.reset()]);
   hits.length = 0;
+  received.length = 0;
+  webhookSecrets.length = 0;
   tg.messages.length = 0;
   smtp.mails.length = 0;
+});
+
+/** Whether a webhook delivery verifies, by Standard Webhooks' reference library, with one of the channels' secrets. */
+const verifies = (d: (typeof received)[number]) =>
+  webhookSecrets.some((secret) => {
+    try {
+      new Webhook(secret).verify(d.body, d.headers as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+// Every webhook delivery any test here made reached the receiver signed: it verifies with its channel's secret.
+afterEach(() => {
+  const deliveries = received.filter((r) => !r.url.startsWith('/bot'));
+  expect(deliveries.filter((d) => !verifies(d)).map((d) => d.url)).toEqual([]);
 });
 
 type Method = 'GET' | 'POST' | 'PATCH';
@@ -54,6 +81,16 @@ const create = async (app: TestApp, auth: string, payload: object) => {
   const res = await call(app, auth, 'POST', '/api/notification-channels', payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data as { _id: string };
+};
+/** A webhook channel, its signing secret kept for the check of every delivery. */
+const webhookChannel = async (app: TestApp, auth: string, payload: object) => {
+  const hook = await create(app, auth, { kind: 'webhook', ...payload });
+  const rev = await call(app, auth, 'POST', `/api/notification-channels/${hook._id}/reveal`, {
+    field: 'webhookSecret',
+  });
+  expect(rev.statusCode, rev.body).toBe(200);
+  webhookSecrets.push(rev.json().data.value as string);
+  return hook;
 };
 /** A personal API token (fdt_…) of a user holding `rules`. */
 async function apiToken(app: TestApp, rules: string[]) {
@@ -215,13 +252,18 @@ describe('secrets in answers, logs and the audit', () => {
 
   it('keeps only the status line of a receiver’s answer', async () => {
     const { session } = await apiToken(open, ['cnv']);
-    const hook = await create(open, session, {
+    const hook = await webhookChannel(open, session, {
       name: 'Hook',
-      kind: 'webhook',
       webhookUrl: `http://127.0.0.1:${port}/auth/login`,
     });
     const r = (await call(open, session, 'POST', `/api/notification-channels/${hook._id}/test`)).json().data;
     expect(r).toMatchObject({ ok: true, answer: 'HTTP 200 OK' });
+    // The delivery itself: signed, and it verifies with the channel's secret (Standard Webhooks' library).
+    const [delivery, ...more] = received.filter((d) => d.url === '/auth/login');
+    expect(more).toEqual([]);
+    expect(
+      new Webhook(webhookSecrets[0]!).verify(delivery!.body, delivery!.headers as Record<string, string>),
+    ).toMatchObject({ type: 'test', deliveryId: delivery!.headers['webhook-id'] });
     const log = (await call(open, session, 'GET', '/api/alerts/deliveries')).json().data;
     expect(log.items[0].answer).toBe('HTTP 200 OK');
     // A Bot API address that answers with a page: its words are not kept either.

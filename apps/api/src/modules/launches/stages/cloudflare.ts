@@ -1,5 +1,6 @@
 import { SSL_MODE_LABELS, renderDnsTemplate, type LaunchDnsRecord, type SslMode } from '@fleetdesk/contract';
 import { ConflictError } from '../../../http/errors.ts';
+import { contentKey } from '../../fleet/dns-template-diff.ts';
 import { already, done, linkTo, skipped, type Stage, type StagePlanContext } from './types.ts';
 
 /** The launch's records for its domain: the DNS templates' one renderer (names made full, as Cloudflare lists them). */
@@ -21,11 +22,20 @@ async function serverIpOf(ctx: Pick<StagePlanContext, 'deps' | 'input'>) {
 }
 
 const shown = (r: LaunchDnsRecord) => `${r.type} ${r.name} → ${r.content}`;
-const unquote = (s: string) => s.replace(/^"|"$/g, '');
-const sameRecord = (a: { type: string; name: string; content: string }, b: LaunchDnsRecord) =>
-  a.type === b.type &&
-  a.name.toLowerCase() === b.name.toLowerCase() &&
-  unquote(a.content).toLowerCase() === unquote(b.content).toLowerCase();
+/**
+ * Whether the zone holds a launch record already: content compared as the fleet compares it (contentKey), since
+ * Cloudflare answers CAA, SRV, URI, HTTPS, … with `data` and the content rebuilt from it is written its own way
+ * (`0 issue "letsencrypt.org"` for `0 issue letsencrypt.org`; an SRV's priority apart). Without case, as before:
+ * the stage only adds, and a record that differs from one in the zone by case alone is not worth a refused post.
+ */
+const sameRecord = (a: { type: string; name: string; content: string }, b: LaunchDnsRecord) => {
+  const type = b.type.toUpperCase();
+  return (
+    a.type.toUpperCase() === type &&
+    a.name.toLowerCase() === b.name.toLowerCase() &&
+    contentKey(type, a.content).toLowerCase() === contentKey(type, b.content).toLowerCase()
+  );
+};
 
 export const zoneStage: Stage = {
   key: 'zone',
