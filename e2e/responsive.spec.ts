@@ -77,6 +77,8 @@ async function demoIds(page: Page): Promise<DemoIds> {
   if (google) byResource.set('google-search', google);
   const plan = await firstOf('/api/fleet/plans');
   if (plan) byResource.set('fleet', plan);
+  // /plans/{id} opens any plan on its kind's page: the demo's fleet plan.
+  if (plan) byResource.set('plans', plan);
   // The demo plans an import and exports zone files once its jobs run (seed-imports.ts).
   // The demo launches a site and plans a batch once its jobs run (seed-launches.ts).
   // A launch is made by launches.spec in a whole run; alone, this spec makes one (it stops before registering).
