@@ -4,10 +4,8 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
 import { plural, stateVariant, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
@@ -27,6 +25,7 @@ import {
   type FleetVerb,
 } from './fleet-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
+import { PlanCounts } from '../plans/plan-counts.tsx';
 import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
 import { FleetTimelineCharts } from './fleet-timeline.tsx';
 import { jobPath } from '../jobs/job-path.ts';
@@ -176,25 +175,15 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
 
 function Counts({ plan }: { plan: FleetPlan }) {
   const c = plan.counts;
-  const cells: [string, number, string][] = [
-    ['Domains', c.total, 'body'],
-    ['Will change', c.change, 'primary'],
-    ['Already match', c.same, 'secondary'],
-    ['Cannot change', c.refused, 'danger'],
-  ];
   return (
-    <Row xs={2} md={4} className="g-2 mb-3">
-      {cells.map(([label, n, color]) => (
-        <Col key={label}>
-          <Card body className="text-center h-100">
-            <div className={`fs-4 fw-semibold text-${color}`} aria-label={`${label}: ${n}`}>
-              {n}
-            </div>
-            <div className="small text-body-secondary">{label}</div>
-          </Card>
-        </Col>
-      ))}
-    </Row>
+    <PlanCounts
+      cells={[
+        ['Domains', c.total, 'body'],
+        ['Will change', c.change, 'primary'],
+        ['Already match', c.same, 'secondary'],
+        ['Cannot change', c.refused, 'danger'],
+      ]}
+    />
   );
 }
 

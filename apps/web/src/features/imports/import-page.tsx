@@ -3,9 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Col from 'react-bootstrap/Col';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import Row from 'react-bootstrap/Row';
 import { IMPORT_SOURCE_LABELS, plural, stateVariant, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { ErrorBox } from '../../components/error-box.tsx';
@@ -15,6 +13,7 @@ import { domainPaths } from '../domains/domains-api.ts';
 import { fleetPlanPath, useRevert } from '../fleet/fleet-api.ts';
 import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
+import { PlanCounts } from '../plans/plan-counts.tsx';
 import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
 
 const OUTCOME_LABEL: Record<ImportItem['outcome'], string> = { create: 'Create', link: 'Link', skip: 'Skip' };
@@ -42,25 +41,15 @@ const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 100) : 0)
 
 function Counts({ plan }: { plan: ImportPlan }) {
   const c = plan.counts;
-  const cells: [string, number, string][] = [
-    ['Names', c.total, 'body'],
-    ['To create', c.create, 'success'],
-    ['To link', c.link, 'primary'],
-    ['Skipped', c.skip, 'secondary'],
-  ];
   return (
-    <Row xs={2} md={4} className="g-2 mb-3">
-      {cells.map(([label, n, color]) => (
-        <Col key={label}>
-          <Card body className="text-center h-100">
-            <div className={`fs-4 fw-semibold text-${color}`} aria-label={`${label}: ${n}`}>
-              {n}
-            </div>
-            <div className="small text-body-secondary">{label}</div>
-          </Card>
-        </Col>
-      ))}
-    </Row>
+    <PlanCounts
+      cells={[
+        ['Names', c.total, 'body'],
+        ['To create', c.create, 'success'],
+        ['To link', c.link, 'primary'],
+        ['Skipped', c.skip, 'secondary'],
+      ]}
+    />
   );
 }
 
