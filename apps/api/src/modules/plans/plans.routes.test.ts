@@ -36,6 +36,19 @@ describe('GET /api/plans/{id}', () => {
     const bad = await get('not-an-id');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBeTruthy();
+    // What an attacker sends instead of an id: a 4xx with a message (414 for an address too long), never a 500.
+    for (const id of ['%00', `${fleet.id}%00`, '..%2F..%2Fapi%2Fusers', 'a'.repeat(5000), `${fleet.id}'--`]) {
+      const res = await get(id);
+      expect([400, 404, 414], id.slice(0, 40)).toContain(res.statusCode);
+      expect(res.json().message, id.slice(0, 40)).toBeTruthy();
+    }
+    const dotted = await t.inject({ method: 'GET', url: `/api/plans/../users`, headers: { authorization } });
+    expect(dotted.statusCode).not.toBe(200);
+    // A burst of reads answers the same plan each time.
+    const burst = await Promise.all(Array.from({ length: 20 }, () => get(fleet.id)));
+    expect(new Set(burst.map((r) => `${r.statusCode}:${r.json().data?._id}`))).toEqual(new Set([`200:${fleet.id}`]));
+    // No session, no plan.
+    expect((await t.inject({ method: 'GET', url: `/api/plans/${fleet.id}` })).statusCode).toBe(401);
     // The plans change domains: the domains area's rule.
     expect((await get(fleet.id, await t.tokenFor(['cnv:brands']))).statusCode).toBe(403);
   });
