@@ -2,7 +2,14 @@ import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { FleetItemsQuery, FleetPlanState } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { clouds, domains, planItems } from '../../db/schema/index.ts';
-import type { PlanItemPatch, PlanItemRow, PlanPatch, PlanRow, PlansRepository } from '../plans/plans.repository.ts';
+import {
+  mergeDetail,
+  type PlanItemPatch,
+  type PlanItemRow,
+  type PlanPatch,
+  type PlanRow,
+  type PlansRepository,
+} from '../plans/plans.repository.ts';
 
 /** A fleet plan as its service reads it: the plan row with its action (kept in `detail`). */
 export type FleetPlanRow = Omit<PlanRow, 'kind' | 'detail' | 'state'> & {
@@ -73,8 +80,7 @@ const patchOf = (patch: FleetItemPatch): PlanItemPatch => {
       own[k] = cols[k] ?? null;
       delete cols[k];
     }
-  if (Object.keys(own).length)
-    cols.detail = sql`${planItems.detail} || ${JSON.stringify(own)}::jsonb` as unknown as Record<string, unknown>;
+  if (Object.keys(own).length) cols.detail = mergeDetail(own);
   return cols as PlanItemPatch;
 };
 

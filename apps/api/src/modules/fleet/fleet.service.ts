@@ -40,7 +40,7 @@ import { CSV_BOM, csvLine } from '../domains/csv.ts';
 import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
-import { byLane, inLanes, type PlanEngine, type RunKind } from '../plans/plans.engine.ts';
+import { byLane, canRetry, inLanes, type PlanEngine, type RunKind } from '../plans/plans.engine.ts';
 import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
 import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
@@ -163,7 +163,7 @@ export function createFleetService(
   const actionOf = (p: FleetPlanRow): FleetAction => FleetActionSchema.parse(p.action);
 
   /** Counts by outcome and, for the changes, by step status (the one rule of outcomes.ts); per account too. */
-  const countsOf = async (p: FleetPlanRow) => {
+  const countsOf = async (p: Pick<FleetPlanRow, 'id'>) => {
     const rows = await repo.counts(p.id);
     const counts = { total: 0, pending: 0, change: 0, same: 0, refused: 0 };
     const all: [string, number][] = [];
@@ -651,8 +651,7 @@ export function createFleetService(
     /** Runs again only the domains whose step failed. */
     async retryFailed(id: string, actor: Actor): Promise<FleetPlan> {
       const p = await mustFind(id);
-      if (!['completed', 'completed_with_failures', 'failed', 'cancelled', 'paused'].includes(p.state))
-        throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
+      if (!canRetry(p.state)) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
       const { run } = await countsOf(p);
       if (run.failed === 0) throw new ConflictError(FLEET_MESSAGES.noFailed, undefined, 'fleet_no_failed');
       const n = await plans.retryFailed(FLEET_RUN, p);
@@ -954,7 +953,7 @@ export function createFleetService(
     async jobStopped(planId: string, which: 'plan' | 'run') {
       const plan = await plans.jobStopped(FLEET_RUN, planId, which);
       if (!plan) return;
-      const { tally } = await countsOf((await repo.findPlan(planId))!);
+      const { tally } = await countsOf(plan);
       return { planId, planNo: plan.planNo, tally };
     },
 

@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { brands, clouds, domains, launches, planItems, servers } from '../../db/schema/index.ts';
 import { likePattern, pageOffset } from '../../http/list-query.ts';
 
-import type { PlanItemRow, PlanRow, PlansRepository } from '../plans/plans.repository.ts';
+import { mergeDetail, type PlanItemRow, type PlanRow, type PlansRepository } from '../plans/plans.repository.ts';
 
 /** A launch batch as its service reads it: the plan row with its shared settings (kept in `detail`). */
 export type LaunchBatchRow = Pick<PlanRow, 'id' | 'error' | 'jobId' | 'createdBy' | 'createdAt' | 'updatedAt'> & {
@@ -313,14 +313,7 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       await plans.updateItem(batchId, seq, {
         ...rest,
         ...(message !== undefined ? { reason: message } : {}),
-        ...(launchId !== undefined
-          ? {
-              detail: sql`${planItems.detail} || ${JSON.stringify({ launchId })}::jsonb` as unknown as Record<
-                string,
-                unknown
-              >,
-            }
-          : {}),
+        ...(launchId !== undefined ? { detail: mergeDetail({ launchId }) } : {}),
       });
     },
 

@@ -68,7 +68,9 @@ export type PlanJobs = { find(id: string): Promise<JobRow | undefined>; engine()
 type Moved = PlanRow | undefined;
 /** What the lifecycle reads of a plan the kind holds. */
 type PlanRef = Pick<PlanRow, 'id' | 'jobId' | 'state'>;
-const TERMINAL_RETRY = ['completed', 'completed_with_failures', 'failed', 'cancelled', 'paused'];
+/** The states whose failed items may be run again: a run ended, or paused. */
+export const canRetry = (state: string) =>
+  ['completed', 'completed_with_failures', 'failed', 'cancelled', 'paused'].includes(state);
 
 export type RunCtx = {
   signal: AbortSignal;
@@ -177,7 +179,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
 
     /** Runs again only the failed items of a finished (or paused) run; the number put back, or undefined. */
     async retryFailed(k: RunKind, p: PlanRef): Promise<number | undefined> {
-      if (!TERMINAL_RETRY.includes(p.state)) return undefined;
+      if (!canRetry(p.state)) return undefined;
       const moved = await repo.transition(p.id, [p.state], { state: 'running', finishedAt: null, error: null });
       if (!moved) return undefined;
       return repo.resetSteps(p.id, ['failed'], k.runOutcomes);

@@ -9,6 +9,10 @@ export type PlanItemRow = typeof planItems.$inferSelect;
 export type PlanPatch = Partial<Omit<typeof plans.$inferInsert, 'id' | 'kind' | 'planNo'>>;
 export type PlanItemInput = Omit<typeof planItems.$inferInsert, 'planId' | 'seq'>;
 export type PlanItemPatch = Partial<Omit<PlanItemRow, 'planId' | 'seq'>>;
+/** A patch of an item's `detail` that keeps its other keys (jsonb `||`), for `updateItem`. */
+export const mergeDetail = (part: Record<string, unknown>) =>
+  sql`${planItems.detail} || ${JSON.stringify(part)}::jsonb` as unknown as Record<string, unknown>;
+
 /** Which items a phase works on: by status and by outcome, each when given. */
 export type ItemFilter = { statuses?: readonly string[]; outcomes?: readonly string[] };
 
@@ -108,7 +112,7 @@ export function createPlansRepository(db: Db) {
     async replaceItems(planId: string, items: PlanItemInput[]) {
       await db.transaction(async (tx) => {
         await tx.delete(planItems).where(eq(planItems.planId, planId));
-        await insertItems(planId, items, tx as unknown as Executor);
+        await insertItems(planId, items, tx);
       });
     },
 
