@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
-import type { FleetPlan } from '@fleetdesk/contract';
+import type { FleetItem, FleetPlan } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
@@ -130,29 +130,66 @@ export function useFleetApp(
   const app = late(() => t, 'The test app');
   const call = (method: Method, url: string, payload?: object, auth = h) =>
     app.inject({ method, url, headers: { authorization: auth }, payload });
+  /** POSTs and expects 201. */
+  const create = async (resource: string, payload: object) => {
+    const res = await call('POST', `/api/${resource}`, payload);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as { _id: string } & Record<string, unknown>;
+  };
+  const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+  /** Reads the fleet plan until it is in one of `states`. */
+  const waitPlan = async (id: string, states: string[], timeoutMs = 60_000): Promise<FleetPlan> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await call('GET', `/api/fleet/plans/${id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const p = res.json().data as FleetPlan;
+      if (states.includes(p.state)) return p;
+      if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   return {
     t: app,
     sim: late(() => sim, 'The Cloudflare simulator'),
     call,
-    /** POSTs and expects 201. */
-    async create(resource: string, payload: object) {
-      const res = await call('POST', `/api/${resource}`, payload);
+    create,
+    unique,
+    waitPlan,
+    /** A new account on the simulator and the console's cloud for it: the cloud's id. */
+    async account() {
+      const email = `${unique('ops')}@example.com`;
+      const token = `${unique('token')}-0123456789abcdef`;
+      sim!.addAccount({ email, token });
+      return (await create('clouds', { email, token }))._id;
+    },
+    /** A console domain of `cloudId` with a zone created for it at the simulator. */
+    async zonedDomain(cloudId: string, prefix = 'site') {
+      const name = `${unique(prefix)}.com`;
+      const d = await create('domains', { domainName: name, status: 'active', cloudId });
+      const res = await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`);
+      expect(res.statusCode, res.body).toBe(200);
+      return { id: d._id, name, zoneId: res.json().data.cloudZoneId as string };
+    },
+    /** Plans `action` over the domains `ids` and waits until it is planned (or failed). */
+    async planFleet(ids: string[], action: object): Promise<FleetPlan> {
+      const res = await call('POST', '/api/fleet/plans', { selection: { ids }, action });
       expect(res.statusCode, res.body).toBe(201);
-      return res.json().data as { _id: string } & Record<string, unknown>;
+      return waitPlan(res.json().data._id, ['planned', 'failed']);
     },
-    unique: (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`,
-    /** Reads the fleet plan until it is in one of `states`. */
-    async waitPlan(id: string, states: string[], timeoutMs = 60_000): Promise<FleetPlan> {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const res = await call('GET', `/api/fleet/plans/${id}`);
-        expect(res.statusCode, res.body).toBe(200);
-        const p = res.json().data as FleetPlan;
-        if (states.includes(p.state)) return p;
-        if (Date.now() > until) throw new Error(`plan ${id} stayed ${p.state}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    /** Runs a planned plan and waits for its end. */
+    async runPlan(id: string): Promise<FleetPlan> {
+      expect((await call('POST', `/api/fleet/plans/${id}/run`)).statusCode).toBe(200);
+      return waitPlan(id, ['completed', 'completed_with_failures', 'failed', 'cancelled']);
     },
+    /** The first page of a plan's items, by domain id. */
+    itemsByDomain: async (id: string) =>
+      new Map(
+        ((await call('GET', `/api/fleet/plans/${id}/items`)).json().data.items as FleetItem[]).map((i) => [
+          i.domainId,
+          i,
+        ]),
+      ),
   };
 }
 

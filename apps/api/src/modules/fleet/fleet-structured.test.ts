@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetItem, FleetPlan } from '@fleetdesk/contract';
 import { useFleetApp } from '../../test/fixtures.ts';
 
 /**
@@ -7,39 +6,22 @@ import { useFleetApp } from '../../test/fixtures.ts';
  * simulator, which checks every request against Cloudflare's OpenAPI document (`content` for these types is
  * refused there) and answers them with `data` and a content it computes (CAA's value quoted, SRV's priority apart).
  */
-const { sim, call, create, unique, waitPlan } = useFleetApp();
+const {
+  sim,
+  create,
+  unique,
+  account,
+  zonedDomain: domain,
+  planFleet: plan,
+  runPlan: run,
+  itemsByDomain: itemsOf,
+} = useFleetApp();
 
-async function account() {
-  const email = `${unique('ops')}@example.com`;
-  const token = `${unique('token')}-0123456789abcdef`;
-  sim.addAccount({ email, token });
-  return (await create('clouds', { email, token }))._id;
-}
-async function domain(cloudId: string) {
-  const name = `${unique('site')}.com`;
-  const d = await create('domains', { domainName: name, status: 'active', cloudId });
-  const res = await call('POST', `/api/domains/${d._id}/cloud-flare/create-zone`);
-  expect(res.statusCode, res.body).toBe(200);
-  return { id: d._id, name, zoneId: res.json().data.cloudZoneId as string };
-}
 const ofType = (zoneId: string, type: string) =>
   [...sim.state.zones.get(zoneId)!.dnsRecords.values()]
     .filter((r) => r.type === type)
     .map((r) => ({ name: r.name, content: r.content, data: r.data }));
 
-async function plan(ids: string[], action: object): Promise<FleetPlan> {
-  const res = await call('POST', '/api/fleet/plans', { selection: { ids }, action });
-  expect(res.statusCode, res.body).toBe(201);
-  return waitPlan(res.json().data._id, ['planned', 'failed']);
-}
-async function run(id: string): Promise<FleetPlan> {
-  expect((await call('POST', `/api/fleet/plans/${id}/run`)).statusCode).toBe(200);
-  return waitPlan(id, ['completed', 'completed_with_failures', 'failed', 'cancelled']);
-}
-const itemsOf = async (id: string) =>
-  new Map(
-    ((await call('GET', `/api/fleet/plans/${id}/items`)).json().data.items as FleetItem[]).map((i) => [i.domainId, i]),
-  );
 /** Requests the simulator refused with 400 since `from` (a body its OpenAPI check or its rules refused). */
 const refusedSince = (from: number) => sim.state.requests.slice(from).filter((r) => r.status === 400);
 
