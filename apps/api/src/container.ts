@@ -794,7 +794,7 @@ export async function createContainer(
     repo: repos.launches,
     launches,
     registrar,
-    engine: () => jobEngine,
+    plans: planEngine,
     audit,
     concurrency: config.LAUNCH_BATCH_CONCURRENCY,
     pollMs: 1000,

@@ -54,8 +54,24 @@ export const launchBatchRunJob = (batches: () => LaunchBatchesService) =>
     kind: LAUNCH_BATCH_RUN_JOB,
     area: 'cnv:domains',
     payload: BatchPayload,
+    // A stopped run resumes from its first name not done, from the Jobs screen as from the batch's page.
+    resumable: true,
+    beforeResume: (p) => batches().jobResuming(p.batchId),
+    // Cancelled on the Jobs screen: the batch reads "Cancelled" at once; paused, its names in flight are followed
+    // again on Resume.
+    cancelling: (p) => batches().jobCancelling(p.batchId, 'run'),
+    stopped: (p) => batches().jobStopped(p.batchId, 'run'),
     // A batch longer than one run's limit goes on in the retry, which follows the same rows.
     retry: { limit: 3, delaySeconds: 10, backoff: true },
     timeoutSeconds: LONGEST_RUN_SECONDS,
-    handler: (ctx) => batches().runJob(ctx),
+    async handler(ctx) {
+      try {
+        return await batches().runJob(ctx);
+      } catch (err) {
+        // A stop is the engine's to end (`stopped`); the last attempt's failure is the batch's, shown on it.
+        if (!ctx.signal.aborted && ctx.attempt >= 4)
+          await batches().jobEnded(ctx.payload.batchId, 'run', err instanceof Error ? err.message : String(err));
+        throw err;
+      }
+    },
   });

@@ -56,7 +56,7 @@ const planOf = (r: PlanRow): FleetPlanRow => {
   return { ...rest, action: (detail.action ?? {}) as Record<string, unknown>, state: r.state as FleetPlanState };
 };
 
-const itemOf = (r: PlanItemRow): FleetItemRow => {
+export const fleetItemOf = (r: PlanItemRow): FleetItemRow => {
   const { name, nameUnicode: _u, lane, detail: d, ...rest } = r;
   return {
     ...rest,
@@ -241,20 +241,14 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
       return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
 
-    /** Items still to plan (outcome pending) or to run (a change whose step is pending), in order. */
-    async itemsToDo(planId: string, phase: 'plan' | 'run', afterSeq: number, limit: number): Promise<FleetItemRow[]> {
-      const f = phase === 'plan' ? { outcomes: ['pending'] } : { outcomes: ['change'], statuses: ['pending'] };
-      return (await plans.items(planId, f, afterSeq, limit)).map(itemOf);
-    },
-
     async findItem(planId: string, seq: number): Promise<FleetItemRow | undefined> {
       const r = await plans.findItem(planId, seq);
-      return r && itemOf(r);
+      return r && fleetItemOf(r);
     },
 
     async itemsPage(planId: string, q: FleetItemsQuery) {
       const res = await plans.itemsPage(planId, q);
-      return { items: res.items.map(itemOf), itemsCount: res.itemsCount };
+      return { items: res.items.map(fleetItemOf), itemsCount: res.itemsCount };
     },
 
     /** Counts by outcome, and of the changes by run status, per cloud. */
@@ -274,12 +268,6 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
     },
 
     finishedSince: (planId: string, since: Date) => plans.finishedSince(planId, since),
-    claimItem: (planId: string, seq: number, orRunning = false) => plans.claimItem(planId, seq, orRunning),
-    /** Puts steps of the given statuses back to pending (retry failed; a stopped run's interrupted steps). */
-    resetSteps: (planId: string, statuses: string[]) => plans.resetSteps(planId, statuses, ['change']),
-    /** Ends the steps not done (of `statuses`): failed again where they had failed, else cancelled. */
-    cancelPending: (planId: string, statuses: ('pending' | 'running')[] = ['pending', 'running']) =>
-      plans.cancelPending(planId, statuses, ['change']),
 
     /** The steps of a run that changed their domain, after item `afterSeq` (a revert is planned from them). */
     async changedItems(planId: string, afterSeq: number, limit: number): Promise<FleetItemRow[]> {
@@ -297,12 +285,12 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
         )
         .orderBy(asc(planItems.seq))
         .limit(limit);
-      return rows.map(itemOf);
+      return rows.map(fleetItemOf);
     },
 
     /** One batch of the CSV, after item `afterSeq`. */
     exportBatch: async (planId: string, afterSeq: number, limit: number): Promise<FleetItemRow[]> =>
-      (await plans.items(planId, {}, afterSeq, limit)).map(itemOf),
+      (await plans.items(planId, {}, afterSeq, limit)).map(fleetItemOf),
   };
 }
 export type FleetRepository = ReturnType<typeof createFleetRepository>;

@@ -11,10 +11,8 @@ import {
   describeFleetAction,
   hasAnyRule,
   stateText,
-  planStateOf,
   planTallyOf,
   tallyText,
-  countEnded,
   type RunTally,
   type FleetAction,
   type FleetItem,
@@ -40,8 +38,9 @@ import { CSV_BOM, csvLine } from '../domains/csv.ts';
 import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
-import { byLane, canRetry, inLanes, type PlanEngine, type RunKind } from '../plans/plans.engine.ts';
-import type { FleetItemRow, FleetPlanRow, FleetRepository } from './fleet.repository.ts';
+import type { PlanEngine, RunCtx, RunKind } from '../plans/plans.engine.ts';
+import { createPlanVerbs } from '../plans/plans.verbs.ts';
+import { fleetItemOf, type FleetItemRow, type FleetPlanRow, type FleetRepository } from './fleet.repository.ts';
 import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
 import type { FieldKey, UndoStep } from './fleet.undo.ts';
@@ -76,7 +75,7 @@ const FLEET_RUN: RunKind = {
   runJob: FLEET_RUN_JOB,
 };
 
-/** Items read from the database at a time when a phase starts. */
+/** Items read from the database at a time (a revert's source rows). */
 const LOAD_BATCH = 5000;
 const EXPORT_BATCH = 2000;
 
@@ -85,12 +84,6 @@ export type FleetOptions = {
   accountConcurrency: number;
   /** How long one background call may wait for a budget slot before it fails. */
   budgetWaitMs: number;
-};
-
-type PhaseProgress = { done: number; total: number; unit: string; message: string; tally?: RunTally };
-type PhaseCtx = {
-  signal: AbortSignal;
-  progress(p: PhaseProgress, opts?: { force?: boolean }): Promise<void>;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -106,8 +99,6 @@ const runOf = (t: RunTally) => ({
   cancelled: t.cancelled ?? 0,
   pending: t.pending ?? 0,
 });
-/** A step not started: no longer pending when its turn came (cancelled meanwhile). */
-const UNCLAIMED = 'unclaimed';
 /** The health fixes that record what they changed (health.fix.ts); the others cannot be put back. */
 const HEALTH_FIXES_WITH_UNDO = new Set(['cf_ssl', 'cf_tls13', 'cf_waf']);
 const isRemoval = (undo: unknown) => Array.isArray(undo) && undo.some((s: UndoStep) => s.area === 'removed');
@@ -313,57 +304,26 @@ export function createFleetService(
   const jobActorOf = (p: FleetPlanRow): Actor =>
     systemActor(`fleet plan #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
   const { startJob } = plans;
-
-  /**
-   * Works through the items of one phase: the items of each Cloudflare account in parallel with the other
-   * accounts, a few at a time within one (the budget paces them: background calls wait for their slot).
-   */
-  async function phase(
-    p: FleetPlanRow,
-    which: 'plan' | 'run',
-    ctx: PhaseCtx,
-    work: (item: FleetItemRow, i: number, group: FleetItemRow[]) => Promise<string | void>,
-  ) {
-    const items: FleetItemRow[] = [];
-    for (let after = 0; ;) {
-      const batch = await repo.itemsToDo(p.id, which, after, LOAD_BATCH);
-      if (!batch.length) break;
-      items.push(...batch);
-      after = batch[batch.length - 1]!.seq;
-    }
-    // Progress counts from the per-domain rows as they stand (a resumed run starts where its rows are), then
-    // each finished domain by its own status: changed, already matching, skipped and failed apart.
-    const { run, counts, tally } = await countsOf(p);
-    const planned = counts.total - counts.pending;
-    let done = which === 'plan' ? planned : run.total - run.pending;
-    const all = which === 'plan' ? counts.total : run.total;
-    const unit = which === 'plan' ? 'domains read' : 'domains';
-    const report = (force = false) =>
-      ctx
-        .progress(
-          which === 'plan'
-            ? { done, total: all, unit, message: '' }
-            : { done, total: all, unit, message: tallyText(tally), tally: { ...tally } },
-          { force },
-        )
-        .catch(() => undefined);
-    await deps.routing.background(deps.options.budgetWaitMs, () =>
-      inLanes(
-        byLane(items, (it) => it.cloudId),
-        deps.options.accountConcurrency,
-        ctx.signal,
-        async (it, i, lane) => {
-          const status = await work(it, i, lane);
-          if (status === UNCLAIMED) return;
-          done++;
-          if (status) countEnded(tally, 'fleet', status);
-          await report();
-        },
-      ),
-    );
-    await report(true);
-    if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
-  }
+  const verbs = createPlanVerbs(plans, audit, {
+    run: FLEET_RUN,
+    find: mustFind,
+    cancelFrom: ['planning', 'planned', 'running', 'paused'],
+    audit: { entity: 'fleet_plans', noKey: 'planNo', actions: { retry: 'retry_failed' } },
+    refuse: {
+      code: 'fleet',
+      notPlanned: FLEET_MESSAGES.notPlanned,
+      notRunnable: FLEET_MESSAGES.notRunnable,
+      notRunning: FLEET_MESSAGES.notRunning,
+      notPaused: FLEET_MESSAGES.notPaused,
+      finished: FLEET_MESSAGES.finished,
+      noFailed: FLEET_MESSAGES.noFailed,
+    },
+  });
+  /** Runs a verb, then answers the plan as it now stands. */
+  const thenPlan = async (id: string, done: Promise<void>) => {
+    await done;
+    return toPlan(await mustFind(id));
+  };
 
   /** The plan keeps the template as it is now, so that its run does what it showed. */
   const withTemplate = async (a: Extract<FleetAction, { kind: 'dns_template' }>): Promise<FleetAction> => {
@@ -569,102 +529,31 @@ export function createFleetService(
       }
     },
 
-    /** Starts the run of a planned plan. */
-    async run(id: string, actor: Actor, input: FleetRunInput = {}): Promise<FleetPlan> {
-      const p = await mustFind(id);
-      if (p.state === 'planning') throw new ConflictError(FLEET_MESSAGES.notPlanned, undefined, 'fleet_not_planned');
-      if (input.maxChanges !== undefined && p.state === 'planned') {
-        // The safety threshold of `fleetdesk apply --max-changes`: refused before anything runs.
-        const { counts } = await countsOf(p);
-        if (counts.change > input.maxChanges)
-          throw new ConflictError(
-            FLEET_STATE_MESSAGES.maxChanges(counts.change, input.maxChanges),
-            undefined,
-            'fleet_max_changes',
-          );
-      }
-      const moved = await plans.start(id);
-      if (!moved) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
-      await audit.record(actor, {
-        action: 'run_plan',
-        entity: 'fleet_plans',
-        entityId: id,
-        details: { planNo: p.planNo },
-      });
-      await startJob(moved, FLEET_RUN_JOB, actor);
-      return toPlan(await mustFind(id));
-    },
-
-    async pause(id: string, actor: Actor): Promise<FleetPlan> {
-      const p = await mustFind(id);
-      if (!(await plans.pause(id)))
-        throw new ConflictError(FLEET_MESSAGES.notRunning(p.state), undefined, 'fleet_state');
-      await audit.record(actor, {
-        action: 'pause_plan',
-        entity: 'fleet_plans',
-        entityId: id,
-        details: { planNo: p.planNo },
-      });
-      return toPlan(await mustFind(id));
-    },
-
-    /**
-     * Resumes a paused run, or one that failed for good: its own job again when that job stopped (the same job
-     * the Jobs screen resumes), else a new one. Either way it carries on from the first domain not done.
-     */
-    async resume(id: string, actor: Actor): Promise<FleetPlan> {
-      const p = await mustFind(id);
-      if (!['paused', 'failed'].includes(p.state) || (p.state === 'failed' && !p.startedAt))
-        throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-      if (!(await plans.resume(FLEET_RUN, p, actor)))
-        throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-      await audit.record(actor, {
-        action: 'resume_plan',
-        entity: 'fleet_plans',
-        entityId: id,
-        details: { planNo: p.planNo },
-      });
-      return toPlan(await mustFind(id));
-    },
-
-    /** The run job is resumed (Jobs screen or plan page): the plan runs again, or the resume is refused. */
-    async jobResuming(planId: string) {
-      const p = await mustFind(planId);
-      if (!(await plans.jobResuming(FLEET_RUN, p)))
-        throw new ConflictError(FLEET_MESSAGES.notPaused(p.state), undefined, 'fleet_state');
-    },
-
-    /** Cancels planning or a run: the domains not yet changed are left as they are. */
-    async cancel(id: string, actor: Actor): Promise<FleetPlan> {
-      const p = await mustFind(id);
-      if (!(await plans.cancel(FLEET_RUN, id, ['planning', 'planned', 'running', 'paused'])))
-        throw new ConflictError(FLEET_MESSAGES.finished(p.state), undefined, 'fleet_state');
-      await audit.record(actor, {
-        action: 'cancel_plan',
-        entity: 'fleet_plans',
-        entityId: id,
-        details: { planNo: p.planNo },
-      });
-      return toPlan(await mustFind(id));
-    },
-
+    /** Starts the run of a planned plan; `maxChanges` is `fleetdesk apply --max-changes`, refused before it runs. */
+    run: (id: string, actor: Actor, input: FleetRunInput = {}): Promise<FleetPlan> =>
+      thenPlan(
+        id,
+        verbs.run(id, actor, async (p) => {
+          if (input.maxChanges === undefined || p.state !== 'planned') return;
+          const { counts } = await countsOf(p);
+          if (counts.change > input.maxChanges)
+            throw new ConflictError(
+              FLEET_STATE_MESSAGES.maxChanges(counts.change, input.maxChanges),
+              undefined,
+              'fleet_max_changes',
+            );
+        }),
+      ),
+    pause: (id: string, actor: Actor) => thenPlan(id, verbs.pause(id, actor)),
+    resume: (id: string, actor: Actor) => thenPlan(id, verbs.resume(id, actor)),
+    jobResuming: verbs.jobResuming,
+    cancel: (id: string, actor: Actor) => thenPlan(id, verbs.cancel(id, actor)),
     /** Runs again only the domains whose step failed. */
-    async retryFailed(id: string, actor: Actor): Promise<FleetPlan> {
-      const p = await mustFind(id);
-      if (!canRetry(p.state)) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
-      const { run } = await countsOf(p);
-      if (run.failed === 0) throw new ConflictError(FLEET_MESSAGES.noFailed, undefined, 'fleet_no_failed');
-      const n = await plans.retryFailed(FLEET_RUN, p);
-      if (n === undefined) throw new ConflictError(FLEET_MESSAGES.notRunnable(p.state), undefined, 'fleet_state');
-      await audit.record(actor, {
-        action: 'retry_failed',
-        entity: 'fleet_plans',
-        entityId: id,
-        details: { planNo: p.planNo, domains: n },
-      });
-      await startJob(p, FLEET_RUN_JOB, actor);
-      return toPlan(await mustFind(id));
-    },
+    retryFailed: (id: string, actor: Actor) =>
+      thenPlan(
+        id,
+        verbs.retryFailed(id, actor, async (p) => (await countsOf(p)).run.failed),
+      ),
 
     /**
      * "Revert this run": a new plan whose rows put back what each changed domain's step recorded. A row without a
@@ -830,119 +719,100 @@ export function createFleetService(
       return toItem((await repo.findItem(id, seq))!);
     },
 
-    /** The plan job: reads each domain's current state. */
-    async planPhase(planId: string, ctx: PhaseCtx) {
+    /** The plan job: reads each domain's current state, the Cloudflare accounts side by side. */
+    async planPhase(planId: string, ctx: RunCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'planning') return { skipped: p?.state ?? 'missing' };
       const action = actionOf(p);
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
+      const items = (await plans.loadAll(p.id, { outcomes: ['pending'] })).map(fleetItemOf);
+      const { counts } = await countsOf(p);
       // Each group's domains are read a chunk ahead in one statement, and the results written many at once
       // (issue 48): a plan of 10,000 domains no longer costs 20,000 statements besides its provider reads.
       const readers = new WeakMap<FleetItemRow[], (i: number) => Promise<Domain | undefined>>();
       const chunk = Math.max(16, 2 * deps.options.accountConcurrency);
       const results = batchedWriter<PlannedRow>((rows) => repo.updatePlanned(p.id, rows), ctx.signal);
+      const refused = (err: unknown) => {
+        if (isConnectionError(err)) throw err;
+        return {
+          outcome: 'refused' as const,
+          before: null,
+          after: null,
+          reason: refusalOf(err) ?? messageOf(err),
+          seen: null,
+        };
+      };
       // A domain whose reading met a lost connection is read again once it is back, not refused for it.
+      const planOne = async (it: FleetItemRow, i: number, group: FleetItemRow[]) => {
+        // A desired state (the command-line client's file) and a revert are planned and written per domain: their
+        // changes ride with each row; a row without a domain was refused when the plan was made.
+        if (action.kind === 'state' || action.kind === 'revert') {
+          const res = await (
+            action.kind === 'state'
+              ? stateActions.plan(it.desired as DesiredState, it.domainId!, actor)
+              : revertActions.plan(it.desired as UndoStep[], it.domainId!, actor)
+          ).catch(refused);
+          await repo.updateItem(p.id, it.seq, res);
+          return;
+        }
+        let reader = readers.get(group);
+        if (!reader) readers.set(group, (reader = readAhead(group, chunk, (ids) => deps.domains.getMany(ids))));
+        const res: PlanResult = await reader(i)
+          .then((d) => actions.plan(action, d ?? it.domainId!, actor, labels))
+          .catch(refused);
+        results.add({ ...res, seq: it.seq });
+      };
       try {
-        await phase(p, 'plan', ctx, (it, i, group) =>
-          untilConnected(
-            async () => {
-              // A desired state (the command-line client's file) is planned and written per domain: its changes
-              // list rides with each row; a row without a domain is refused when the plan is made.
-              if (action.kind === 'state' || action.kind === 'revert') {
-                let res;
-                try {
-                  res =
-                    action.kind === 'state'
-                      ? await stateActions.plan(it.desired as DesiredState, it.domainId!, actor)
-                      : await revertActions.plan(it.desired as UndoStep[], it.domainId!, actor);
-                } catch (err) {
-                  if (isConnectionError(err)) throw err;
-                  const reason = refusalOf(err) ?? messageOf(err);
-                  res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
-                }
-                await repo.updateItem(p.id, it.seq, res);
-                return;
-              }
-              let reader = readers.get(group);
-              if (!reader) readers.set(group, (reader = readAhead(group, chunk, (ids) => deps.domains.getMany(ids))));
-              let res: PlanResult;
-              try {
-                const d = await reader(i);
-                res = await actions.plan(action, d ?? it.domainId!, actor, labels);
-              } catch (err) {
-                if (isConnectionError(err)) throw err;
-                const reason = refusalOf(err) ?? messageOf(err);
-                res = { outcome: 'refused' as const, before: null, after: null, reason, seen: null };
-              }
-              results.add({ ...res, seq: it.seq });
-            },
-            { signal: ctx.signal },
-          ),
+        await plans.walk(
+          items.map((it) => ({ ...it, lane: it.cloudId })),
+          ctx,
+          {
+            perLane: deps.options.accountConcurrency,
+            around: (fn) => deps.routing.background(deps.options.budgetWaitMs, fn),
+            from: counts.total - counts.pending,
+            report: (done) => ({ done, total: counts.total, unit: 'domains read', message: '' }),
+          },
+          async (it, i, group) => {
+            await untilConnected(() => planOne(it, i, group), { signal: ctx.signal });
+            return true;
+          },
         );
       } finally {
         await results.close();
       }
       await untilConnected(() => repo.transition(p.id, ['planning'], { state: 'planned', plannedAt: new Date() }));
-      const { counts } = await countsOf(p);
-      return { planned: counts.total, change: counts.change, same: counts.same, refused: counts.refused };
+      const { counts: end } = await countsOf(p);
+      return { planned: end.total, change: end.change, same: end.same, refused: end.refused };
     },
 
-    /** The run job: one step per domain to change. */
-    async runPhase(planId: string, ctx: PhaseCtx) {
+    /** The run job: one step per domain to change, by the engine's run (claim, apply, record, end state). */
+    async runPhase(planId: string, ctx: RunCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'running') return { skipped: p?.state ?? 'missing' };
-      // Steps a stopped run left mid-way go again: each re-reads first, so a step done twice is skipped.
-      await repo.resetSteps(p.id, ['running']);
       const action = actionOf(p);
       const actor = jobActorOf(p);
       const labels = await labelsFor(action);
-      // A domain whose step met a lost connection goes again once it is back: the step re-reads first, so a
-      // change that was made before the cut is found in place ("same") and not made twice.
-      await phase(p, 'run', ctx, (it) => {
-        let tried = false;
-        return untilConnected(
-          async () => {
-            // Cancelled meanwhile (on the Jobs screen, or the plan's Cancel): this step does not start. Tried
-            // again after a cut, the claim may already have been made (its answer was lost): it is this run's.
-            const again = tried;
-            tried = true;
-            if (!(await repo.claimItem(p.id, it.seq, again))) return UNCLAIMED;
-            try {
-              const r =
-                action.kind === 'state'
-                  ? await stateActions.run(it.desired as DesiredState, it.domainId!, it.seen, actor)
-                  : action.kind === 'revert'
-                    ? await revertActions.run(it.desired as UndoStep[], it.domainId!, it.seen, it.forced, actor)
-                    : await actions.run(action, it.domainId!, it.seen, actor, labels);
-              // A step tried again (resume, retry, takeover) that did nothing keeps its last failure and reason:
-              // a failure never turns into "skipped" because the domain moved since (the failed attempt moved it).
-              if (r.status === 'skipped' && it.error !== null) {
-                await repo.updateItem(p.id, it.seq, { status: 'failed', finishedAt: new Date() });
-                return 'failed';
-              }
-              await repo.updateItem(p.id, it.seq, {
-                status: r.status,
-                error: r.reason ?? null,
-                finishedAt: new Date(),
-                ...(r.undo?.length ? { undo: r.undo } : {}),
-              });
-              return r.status;
-            } catch (err) {
-              if (isConnectionError(err)) throw err;
-              await repo.updateItem(p.id, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
-              return 'failed';
-            }
-          },
-          { signal: ctx.signal },
-        );
-      });
-      // The end state from the rows, by the rule every screen shows (outcomes.ts).
-      const { tally } = await untilConnected(() => countsOf(p));
-      const state = planStateOf(tally);
-      // The counts say why (stateText, runText): no separate error to repeat them.
-      if (state !== 'running' && state !== 'waiting_for_confirmation')
-        await untilConnected(() => repo.transition(p.id, ['running'], { state, finishedAt: new Date(), error: null }));
+      const ran = await plans.run(
+        FLEET_RUN,
+        p.id,
+        ctx,
+        async (row) => {
+          const it = fleetItemOf(row);
+          const r =
+            action.kind === 'state'
+              ? await stateActions.run(it.desired as DesiredState, it.domainId!, it.seen, actor)
+              : action.kind === 'revert'
+                ? await revertActions.run(it.desired as UndoStep[], it.domainId!, it.seen, it.forced, actor)
+                : await actions.run(action, it.domainId!, it.seen, actor, labels);
+          return { status: r.status, error: r.reason ?? null, ...(r.undo?.length ? { undo: r.undo } : {}) };
+        },
+        {
+          perLane: deps.options.accountConcurrency,
+          around: (fn) => deps.routing.background(deps.options.budgetWaitMs, fn),
+        },
+      );
+      const tally = ran.tally ?? (await untilConnected(() => countsOf(p))).tally;
       return { planId: p.id, planNo: p.planNo, tally };
     },
 

@@ -27,7 +27,8 @@ import { unicodeOf } from '../domains/domains.repository.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { IspManagerService } from '../ispmanager/ispmanager.service.ts';
 import type { ServersService } from '../servers/servers.service.ts';
-import type { PlanEngine, RunKind } from '../plans/plans.engine.ts';
+import type { PlanEngine, RunCtx, RunKind } from '../plans/plans.engine.ts';
+import { createPlanVerbs } from '../plans/plans.verbs.ts';
 import type { PlansRepository } from '../plans/plans.repository.ts';
 import type { ExistingDomain, ImportItemRow, ImportPlanRow, ImportsRepository } from './imports.repository.ts';
 
@@ -37,18 +38,16 @@ export const IMPORT_RUN_JOB = 'imports.run';
 /** What an import's run works on: the names to create or link (the skipped ones are not part of the run). */
 const IMPORT_RUN: RunKind = {
   kind: 'imports',
-  toDo: { statuses: ['pending', 'running'], outcomes: ['create', 'link'] },
+  toDo: { statuses: ['pending'], outcomes: ['create', 'link'] },
   inRun: (outcome) => outcome !== 'skip',
   unit: 'domains',
   runOutcomes: ['create', 'link'],
   runJob: IMPORT_RUN_JOB,
 };
 
-type PhaseCtx = {
-  signal: AbortSignal;
+type PhaseCtx = RunCtx & {
   /** The rules of whoever queued the job: the source's rule is checked against them before it is read. */
   rules: string[];
-  progress(p: { done: number; total: number; unit: string; message: string }): Promise<void>;
 };
 type Listed = { name: string; detail: Record<string, unknown> };
 type Decision = { outcome: ImportOutcome; reason: string };
@@ -239,6 +238,19 @@ export function createImportsService(deps: {
 
   const startJob = (p: { id: string; planNo: number }, kind: string, actor: Actor) =>
     plansEngine.startJob(p, kind, actor, { rules: actor.rules });
+  const verbs = createPlanVerbs(plansEngine, audit, {
+    run: IMPORT_RUN,
+    find: mustFind,
+    cancelFrom: ['planning', 'planned', 'running'],
+    audit: { entity: 'import_plans', noKey: 'importNo', actions: { run: 'run_import', cancel: 'cancel_import' } },
+    refuse: {
+      code: 'import',
+      notPlanned: IMPORT_TEXT.notPlanned,
+      notRunnable: IMPORT_TEXT.notRunnable,
+      finished: IMPORT_TEXT.finished,
+    },
+    jobExtra: (actor) => ({ rules: actor.rules }),
+  });
 
   /** Writes one name as planned; the name is decided again first, so what is done already is not redone. */
   const runItem = async (p: ImportPlanRow, it: ImportItemRow, actor: Actor) => {
@@ -321,34 +333,16 @@ export function createImportsService(deps: {
     },
 
     async run(id: string, actor: Actor): Promise<ImportPlan> {
-      const p = await mustFind(id);
-      assertSourceRule(p.source as ImportSource, actor.rules);
-      if (p.state === 'planning') throw new ConflictError(IMPORT_TEXT.notPlanned, undefined, 'import_not_planned');
-      const plan = await toPlan(p);
-      if (p.state === 'planned' && plan.run.total === 0)
-        throw new ConflictError(IMPORT_TEXT.nothingToDo, undefined, 'import_nothing');
-      const moved = await plansEngine.start(id);
-      if (!moved) throw new ConflictError(IMPORT_TEXT.notRunnable(p.state), undefined, 'import_state');
-      await audit.record(actor, {
-        action: 'run_import',
-        entity: 'import_plans',
-        entityId: id,
-        details: { importNo: p.planNo },
+      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
+      await verbs.run(id, actor, async (p) => {
+        if (p.state === 'planned' && (await toPlan(p)).run.total === 0)
+          throw new ConflictError(IMPORT_TEXT.nothingToDo, undefined, 'import_nothing');
       });
-      await startJob(moved, IMPORT_RUN_JOB, actor);
       return toPlan(await mustFind(id));
     },
 
     async cancel(id: string, actor: Actor): Promise<ImportPlan> {
-      const p = await mustFind(id);
-      const moved = await plansEngine.cancel(IMPORT_RUN, id, ['planning', 'planned', 'running']);
-      if (!moved) throw new ConflictError(IMPORT_TEXT.finished(p.state), undefined, 'import_state');
-      await audit.record(actor, {
-        action: 'cancel_import',
-        entity: 'import_plans',
-        entityId: id,
-        details: { importNo: p.planNo },
-      });
+      await verbs.cancel(id, actor);
       return toPlan(await mustFind(id));
     },
 

@@ -19,12 +19,20 @@ import {
   planTallyOf,
   stateText,
 } from '@fleetdesk/contract';
+import { isConnectionError } from '../../db/pg-errors.ts';
 import type { Actor } from '../../http/context.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
-import { PermanentJobError, type JobContext, type JobEngine } from '../../lib/jobs.ts';
+import { PermanentJobError, type JobContext } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
-import type { LaunchBatchRow as BatchRow, LaunchBatchRowRow, LaunchesRepository } from './launches.repository.ts';
+import type { ItemResult, PlanEngine, RunKind } from '../plans/plans.engine.ts';
+import { createPlanVerbs } from '../plans/plans.verbs.ts';
+import {
+  launchRowOf,
+  type LaunchBatchRow as BatchRow,
+  type LaunchBatchRowRow,
+  type LaunchesRepository,
+} from './launches.repository.ts';
 import type { LaunchesService } from './launches.service.ts';
 import { splitDomain } from '../../integrations/namecheap/index.ts';
 import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
@@ -32,11 +40,18 @@ import type { RegistrarService } from '../domain-registrators/registrar.service.
 /** A batch job: the batch, and the rules of whoever queued the job (the launches it plans and starts get them). */
 /** batchNo names the job after its batch (jobOwner). */
 export type BatchJobPayload = { batchId: string; batchNo?: number; rules?: string[] };
-/** A job queued before batch jobs carried rules gets the launch jobs' own area only. */
-const rulesOf = (p: BatchJobPayload) => p.rules ?? ['cnv:domains'];
 
 export const LAUNCH_BATCH_PLAN_JOB = 'launches.batch-plan';
 export const LAUNCH_BATCH_RUN_JOB = 'launches.batch-run';
+
+/** What a batch's run works on, for the plan engine: its names not started (one launch each, its stages inside). */
+const BATCH_RUN: RunKind = {
+  kind: 'launches',
+  toDo: { statuses: ['pending'] },
+  inRun: () => true,
+  unit: 'names',
+  runJob: LAUNCH_BATCH_RUN_JOB,
+};
 
 type Overrides = Partial<Pick<LaunchSettings, 'serverId' | 'brandId' | 'cloudId' | 'sslMode'>> & {
   copyFromDomainId?: string | null;
@@ -54,6 +69,8 @@ const MESSAGES = {
   finished: 'The batch has already finished',
   noFailed: 'No name of the batch has failed',
   nothingToConfirm: 'No launch of the batch waits for a confirmation',
+  notStarted: 'The launch did not start',
+  launchGone: 'The launch is gone',
   csvHeader: `The CSV's first line names its columns: ${LAUNCH_CSV_COLUMNS.join(', ')} (the column "domainName" is required)`,
   badName: (line: number, name: string) => `Line ${line}: ${name || '(empty)'} is not a valid host name`,
   // The CSV's columns hold what people know (an IP address, a name, an email), and say so when none matches.
@@ -165,7 +182,8 @@ export function createLaunchBatchesService(deps: {
   launches: LaunchesService;
   /** The registration prices Confirm all shows (Namecheap's getPricing, kept briefly). */
   registrar: Pick<RegistrarService, 'registrationPrice'>;
-  engine: () => JobEngine;
+  /** The plan engine: run, pause, resume and cancel, as for every kind of plan. */
+  plans: PlanEngine;
   audit: AuditService;
   /** Launches of one batch running at once. */
   concurrency: number;
@@ -364,12 +382,48 @@ export function createLaunchBatchesService(deps: {
     } as LaunchInputParsed;
   };
 
-  // The batch's jobs plan and start launches with the rules of whoever queued them (decision 064).
+  // The batch's jobs plan and start launches with the rules of whoever queued them (decision 064); the batch's id
+  // and number name the job (jobOwner).
+  const jobExtra = (b: { id: string; planNo: number }, actor: Actor): BatchJobPayload => ({
+    batchId: b.id,
+    batchNo: b.planNo,
+    rules: actor.rules,
+  });
   const enqueue = async (b: BatchRow, kind: string, actor: Actor) => {
-    const payload: BatchJobPayload = { batchId: b.id, batchNo: b.batchNo, rules: actor.rules };
-    const job = await deps.engine().enqueue(kind, payload, { createdBy: actor.username });
-    return (await repo.transitionBatch(b.id, [b.state], { jobId: job.id })) ?? b;
+    await deps.plans.startJob(b, kind, actor, jobExtra(b, actor));
+    return (await repo.findBatch(b.id)) ?? b;
   };
+  const verbs = createPlanVerbs(deps.plans, audit, {
+    run: BATCH_RUN,
+    find: load,
+    cancelFrom: ['planning', 'planned', 'running', 'paused', 'waiting_for_confirmation'],
+    audit: {
+      entity: 'launch_batches',
+      noKey: 'batchNo',
+      actions: {
+        run: 'run_launch_batch',
+        pause: 'pause_launch_batch',
+        resume: 'resume_launch_batch',
+        cancel: 'cancel_launch_batch',
+      },
+    },
+    refuse: {
+      code: 'launch_batch',
+      notPlanned: MESSAGES.notRunnable,
+      notRunnable: (state) => (state === 'paused' ? MESSAGES.notPaused : MESSAGES.notRunnable),
+      notRunning: () => MESSAGES.notRunning,
+      notPaused: () => MESSAGES.notPaused,
+      finished: () => MESSAGES.finished,
+    },
+    jobExtra: (actor, b) => jobExtra(b, actor),
+  });
+  /** A job queued before batch jobs carried rules gets the launch jobs' own area only. */
+  const jobActorOf = (b: BatchRow, rules: string[] | undefined): Actor => ({
+    userId: null,
+    username: b.createdBy,
+    rules: rules ?? ['cnv:domains'],
+    requestId: null,
+  });
 
   /** What the "Plan or outcome" column says: the row's state as it stands, not the plan it started from. */
   const rowMessage = (
@@ -399,6 +453,36 @@ export function createLaunchBatchesService(deps: {
           : state === 'needs_confirmation'
             ? 'needs_confirmation'
             : null;
+
+  /**
+   * One name of the run: its launch started (unless it has one: a resumed run follows it again), then followed to
+   * its end. The launch runs as its own job, so a pause stops only the following.
+   */
+  const launchOne = async (
+    b: BatchRow,
+    r: LaunchBatchRowRow,
+    actor: Actor,
+    signal: AbortSignal,
+  ): Promise<ItemResult> => {
+    let launchId = r.launchId;
+    if (!launchId) {
+      try {
+        const made = await deps.launches.create(inputOf(b, r, false), actor);
+        if (!('launch' in made)) return { status: 'failed', reason: MESSAGES.notStarted };
+        launchId = made.launch._id;
+        await repo.updateRow(b.id, r.seq, { launchId, message: null });
+      } catch (err) {
+        if (isConnectionError(err) || signal.aborted) throw err;
+        return { status: 'failed', reason: err instanceof Error ? err.message : String(err) };
+      }
+    }
+    for (;;) {
+      const s = (await repo.launchStates([launchId])).get(launchId);
+      const status = s ? statusOfLaunch(s.state) : 'failed';
+      if (status) return { status, reason: s?.error ?? (s ? null : MESSAGES.launchGone) };
+      await sleep(deps.pollMs, signal);
+    }
+  };
 
   return {
     async create(input: LaunchBatchInputParsed, actor: Actor): Promise<LaunchBatch> {
@@ -464,50 +548,43 @@ export function createLaunchBatchesService(deps: {
     },
 
     async run(id: string, actor: Actor) {
-      const b = await load(id);
-      const running = await repo.transitionBatch(id, ['planned'], { state: 'running' });
-      if (!running) throw new ConflictError(b.state === 'paused' ? MESSAGES.notPaused : MESSAGES.notRunnable);
-      await audit.record(actor, { action: 'run_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
-      return shown(await enqueue(running, LAUNCH_BATCH_RUN_JOB, actor));
+      await verbs.run(id, actor);
+      return shown(await load(id));
     },
 
-    /** No new name starts; the launches under way go on and are followed again on Resume. */
+    /** No new name starts; the launches under way go on (their own jobs) and are followed again on Resume. */
     async pause(id: string, actor: Actor) {
-      await load(id);
-      const b = await repo.transitionBatch(id, ['running'], { state: 'paused' });
-      if (!b) throw new ConflictError(MESSAGES.notRunning);
-      await audit.record(actor, { action: 'pause_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
-      return shown(b);
+      await verbs.pause(id, actor);
+      return shown(await load(id));
     },
 
     async resume(id: string, actor: Actor) {
-      await load(id);
-      const b = await repo.transitionBatch(id, ['paused'], { state: 'running' });
-      if (!b) throw new ConflictError(MESSAGES.notPaused);
-      await audit.record(actor, { action: 'resume_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
-      return shown(await enqueue(b, LAUNCH_BATCH_RUN_JOB, actor));
+      await verbs.resume(id, actor);
+      return shown(await load(id));
     },
 
     /** Stops the batch: names not started are cancelled, launches under way are cancelled (done stages stay). */
     async cancel(id: string, actor: Actor) {
-      await load(id);
-      const b = await repo.transitionBatch(
-        id,
-        ['planning', 'planned', 'running', 'paused', 'waiting_for_confirmation'],
-        { state: 'cancelled' },
-      );
-      if (!b) throw new ConflictError(MESSAGES.finished);
-      for (;;) {
-        const rows = await repo.rowsIn(id, ['pending', 'running', 'needs_confirmation'], 200);
-        if (!rows.length) break;
-        for (const r of rows) {
-          if (r.launchId) await deps.launches.cancel(r.launchId, actor).catch(() => undefined);
-          await repo.updateRow(id, r.seq, { status: 'cancelled' });
-        }
+      await verbs.cancel(id, actor);
+      // The engine ended the names not started; the launches under way or waiting for a confirmation end too.
+      for (const r of await repo.rowsWithOpenLaunch(id, LAUNCH_BATCH_MAX)) {
+        await deps.launches.cancel(r.launchId!, actor).catch(() => undefined);
+        if (r.status !== 'cancelled') await repo.updateRow(id, r.seq, { status: 'cancelled' });
       }
-      await audit.record(actor, { action: 'cancel_launch_batch', entity: 'launch_batches', entityId: id, details: {} });
-      return shown((await repo.findBatch(id))!);
+      return shown(await load(id));
     },
+
+    /** The run's job is resumed on the Jobs screen: the batch runs again, or the resume is refused. */
+    jobResuming: verbs.jobResuming,
+    /** A cancel was asked for on the batch's job (the Jobs screen): the batch is cancelled at once. */
+    jobCancelling: (id: string, which: 'plan' | 'run') => deps.plans.jobCancelling(BATCH_RUN, id, which),
+    /** The job ended cancelled, whichever way: the batch reads as its job, a paused one keeps its names to follow. */
+    async jobStopped(id: string, which: 'plan' | 'run') {
+      const b = await deps.plans.jobStopped(BATCH_RUN, id, which);
+      return b ? { batchId: id, state: b.state } : undefined;
+    },
+    /** The job failed for good: the batch says so. */
+    jobEnded: (id: string, which: 'plan' | 'run', error: string | null) => deps.plans.jobEnded(id, which, error),
 
     /**
      * Confirms every launch of the batch that waits for its costly stage (what it buys is the batch's
@@ -522,7 +599,8 @@ export function createLaunchBatchesService(deps: {
       for (const r of rows) {
         try {
           await deps.launches.confirm(r.launchId!, actor);
-          await repo.updateRow(id, r.seq, { status: 'running', message: null });
+          // Pending with its launch: the batch's run follows it (the row reads as its launch meanwhile).
+          await repo.updateRow(id, r.seq, { status: 'pending', message: null });
           n++;
         } catch (err) {
           // Confirmed or cancelled on its own page meanwhile: the live counts show where it is.
@@ -559,7 +637,7 @@ export function createLaunchBatchesService(deps: {
           }
           try {
             await deps.launches.retry(r.launchId, null, actor);
-            await repo.updateRow(id, r.seq, { status: 'running', message: null });
+            await repo.updateRow(id, r.seq, { status: 'pending', message: null });
           } catch (err) {
             if (!(err instanceof AppError)) throw err;
             await repo.updateRow(id, r.seq, { status: 'failed', message: err.message });
@@ -592,95 +670,57 @@ export function createLaunchBatchesService(deps: {
       if (!b) throw new PermanentJobError(MESSAGES.notFound);
       const counts = (await repo.rowCounts([b.id])).get(b.id);
       const total = [...(counts?.values() ?? [])].reduce((a, n) => a + n, 0);
-      const actor: Actor = { userId: null, username: b.createdBy, rules: rulesOf(ctx.payload), requestId: null };
-      let planned = 0;
-      let blocked = 0;
+      const actor = jobActorOf(b, ctx.payload.rules);
       // Rows still pending without a plan message are the ones not planned yet (a resumed job skips the others).
-      for (;;) {
-        const rows = await repo.unplannedRows(b.id, 200);
-        if (!rows.length) break;
-        const queue = [...rows];
-        const worker = async () => {
-          for (let r = queue.shift(); r; r = queue.shift()) {
-            ctx.signal.throwIfAborted();
-            let message: string;
-            let status: LaunchRowStatus = 'pending';
-            try {
-              const p = await deps.launches.plan(inputOf(b, r, true), actor);
-              const will = p.steps.filter((s) => s.outcome === 'run' || s.outcome === 'confirm').length;
-              message = p.blockers.length
-                ? p.blockers
-                    .map((x) => `${LAUNCH_STAGES.find((s) => s.key === x.stage)!.label}: ${x.message}`)
-                    .join('; ')
-                : `${will} stage${will === 1 ? '' : 's'} to run, ${p.steps.filter((s) => s.outcome === 'done').length} already done`;
-              if (p.blockers.length) status = 'blocked';
-            } catch (err) {
-              if (!(err instanceof AppError)) throw err;
-              message = err.message;
-              status = 'blocked';
-            }
-            if (status === 'blocked') blocked++;
-            await repo.updateRow(b.id, r.seq, { status, message });
-            planned++;
-            await ctx.progress({ done: planned, total, unit: 'names', message: `Planned ${r.domainNameUnicode}` });
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(deps.concurrency, queue.length) }, worker));
-      }
-      await repo.transitionBatch(b.id, ['planning'], { state: 'planned' });
-      return { batchId: b.id, planned, blocked };
-    },
-
-    /** The run job: keeps `concurrency` launches going, follows them to their end, until no name is left. */
-    async runJob(ctx: JobContext<BatchJobPayload>) {
-      const id = ctx.payload.batchId;
-      const b = await repo.findBatch(id);
-      if (!b) throw new PermanentJobError(MESSAGES.notFound);
-      const actor: Actor = { userId: null, username: b.createdBy, rules: rulesOf(ctx.payload), requestId: null };
-      for (;;) {
-        ctx.signal.throwIfAborted();
-        const now = await repo.findBatch(id);
-        if (!now || now.state !== 'running') return { batchId: id, state: now?.state ?? 'gone' };
-        // Follow the launches under way.
-        const active = await repo.rowsIn(id, ['running'], LAUNCH_BATCH_MAX);
-        const states = await repo.launchStates(active.map((r) => r.launchId!).filter(Boolean));
-        let going = 0;
-        for (const r of active) {
-          // A row claimed a moment ago has no launch yet: it is still starting.
-          const s = r.launchId ? states.get(r.launchId) : undefined;
-          const status = !r.launchId ? null : s ? statusOfLaunch(s.state) : 'failed';
-          if (status)
-            await repo.updateRow(id, r.seq, { status, message: s?.error ?? (s ? null : 'The launch is gone') });
-          else going++;
-        }
-        // Start the next names while there is room.
-        const next = going < deps.concurrency ? await repo.rowsIn(id, ['pending'], deps.concurrency - going) : [];
-        for (const r of next) {
-          // Claimed first, so a second run of the batch (Resume while the first was still looking) cannot start it too.
-          if (!(await repo.claimRow(id, r.seq))) continue;
+      const rows = await repo.unplannedRows(b.id, LAUNCH_BATCH_MAX);
+      let blocked = 0;
+      await deps.plans.walk(
+        rows.map((r) => ({ ...r, lane: null })),
+        ctx,
+        {
+          perLane: deps.concurrency,
+          from: total - rows.length,
+          report: (done) => ({ done, total, unit: 'names', message: `Planned ${done} of ${total}` }),
+        },
+        async (r) => {
+          let message: string;
+          let status: LaunchRowStatus = 'pending';
           try {
-            const made = await deps.launches.create(inputOf(now, r, false), actor);
-            if ('launch' in made)
-              await repo.updateRow(id, r.seq, { status: 'running', launchId: made.launch._id, message: null });
+            const p = await deps.launches.plan(inputOf(b, r, true), actor);
+            const will = p.steps.filter((s) => s.outcome === 'run' || s.outcome === 'confirm').length;
+            message = p.blockers.length
+              ? p.blockers.map((x) => `${LAUNCH_STAGES.find((s) => s.key === x.stage)!.label}: ${x.message}`).join('; ')
+              : `${will} stage${will === 1 ? '' : 's'} to run, ${p.steps.filter((s) => s.outcome === 'done').length} already done`;
+            if (p.blockers.length) status = 'blocked';
           } catch (err) {
             if (!(err instanceof AppError)) throw err;
-            await repo.updateRow(id, r.seq, { status: 'failed', message: err.message });
+            message = err.message;
+            status = 'blocked';
           }
-        }
-        const counts = (await repo.rowCounts([id])).get(id) ?? new Map<LaunchRowStatus, number>();
-        const n = (s: LaunchRowStatus) => counts.get(s) ?? 0;
-        const total = [...counts.values()].reduce((a, x) => a + x, 0);
-        const finished = n('done') + n('failed') + n('cancelled') + n('blocked') + n('needs_confirmation');
-        await ctx.progress({ done: finished, total, unit: 'names', message: `${n('running')} launching` });
-        if (!n('running') && !n('pending')) {
-          // The end state from the rows by the one rule (outcomes.ts): waiting rows keep it waiting.
-          const tally = planTallyOf('launches', [...counts.entries()]);
-          const state = planStateOf(tally);
-          if (state !== 'running') await repo.transitionBatch(id, ['running'], { state });
-          return { batchId: id, tally };
-        }
-        await sleep(deps.pollMs, ctx.signal);
-      }
+          if (status === 'blocked') blocked++;
+          await repo.updateRow(b.id, r.seq, { status, message });
+          return true;
+        },
+      );
+      await repo.transitionBatch(b.id, ['planning'], { state: 'planned' });
+      return { batchId: b.id, planned: rows.length, blocked };
+    },
+
+    /** The run job: the engine's run, `concurrency` names at a time, each launched and followed to its end. */
+    async runJob(ctx: JobContext<BatchJobPayload>) {
+      const b = await repo.findBatch(ctx.payload.batchId);
+      if (!b) throw new PermanentJobError(MESSAGES.notFound);
+      const actor = jobActorOf(b, ctx.payload.rules);
+      const ran = await deps.plans.run(
+        BATCH_RUN,
+        b.id,
+        ctx,
+        (row) => launchOne(b, launchRowOf(row), actor, ctx.signal),
+        {
+          perLane: deps.concurrency,
+        },
+      );
+      return ran.stopped ? { batchId: b.id, state: ran.stopped } : { batchId: b.id, tally: ran.tally };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   PAGE_SIZE,
   type LaunchSettings,
@@ -16,7 +16,10 @@ import { likePattern, pageOffset } from '../../http/list-query.ts';
 import { mergeDetail, type PlanItemRow, type PlanRow, type PlansRepository } from '../plans/plans.repository.ts';
 
 /** A launch batch as its service reads it: the plan row with its shared settings (kept in `detail`). */
-export type LaunchBatchRow = Pick<PlanRow, 'id' | 'error' | 'jobId' | 'createdBy' | 'createdAt' | 'updatedAt'> & {
+export type LaunchBatchRow = Pick<
+  PlanRow,
+  'id' | 'planNo' | 'error' | 'jobId' | 'createdBy' | 'createdAt' | 'updatedAt' | 'startedAt'
+> & {
   batchNo: number;
   settings: LaunchSettings;
   confirmCostly: boolean;
@@ -36,7 +39,9 @@ export type LaunchBatchRowRow = {
 
 const batchOf = (r: PlanRow): LaunchBatchRow => ({
   id: r.id,
+  planNo: r.planNo,
   batchNo: r.planNo,
+  startedAt: r.startedAt,
   settings: r.detail.settings as LaunchSettings,
   confirmCostly: r.detail.confirmCostly === true,
   state: r.state as LaunchBatchState,
@@ -46,7 +51,7 @@ const batchOf = (r: PlanRow): LaunchBatchRow => ({
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });
-const rowOf = (r: PlanItemRow): LaunchBatchRowRow => ({
+export const launchRowOf = (r: PlanItemRow): LaunchBatchRowRow => ({
   batchId: r.planId,
   seq: r.seq,
   domainName: r.name,
@@ -74,7 +79,7 @@ export type LaunchPatch = Partial<
  */
 const liveStatus = sql<LaunchRowStatus>`(CASE
   WHEN ${launchIdOf} IS NOT NULL AND ${launches.id} IS NOT NULL
-    AND ${planItems.status} IN ('running', 'needs_confirmation')
+    AND ${planItems.status} IN ('pending', 'running', 'needs_confirmation')
   THEN (CASE ${launches.state}
     WHEN 'completed' THEN 'done'
     WHEN 'failed' THEN 'failed'
@@ -238,7 +243,7 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
           .offset(pageOffset(q.page)),
         db.select({ n: count() }).from(planItems).leftJoin(launches, onLaunch).where(cond),
       ]);
-      return { items: items.map((i) => ({ ...i, row: rowOf(i.row) })), itemsCount: Number(total?.n ?? 0) };
+      return { items: items.map((i) => ({ ...i, row: launchRowOf(i.row) })), itemsCount: Number(total?.n ?? 0) };
     },
 
     /** Rows whose launch waits for a confirmation now (whatever the batch's copy of its status says). */
@@ -249,7 +254,7 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
         .innerJoin(launches, onLaunch)
         .where(and(eq(planItems.planId, batchId), eq(launches.state, 'needs_confirmation')))
         .orderBy(asc(planItems.seq));
-      return rows.map((r) => rowOf(r.row));
+      return rows.map((r) => launchRowOf(r.row));
     },
 
     /**
@@ -288,7 +293,19 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
 
     /** Rows in one of `statuses`, in order, at most `limit`. */
     rowsIn: async (batchId: string, statuses: LaunchRowStatus[], limit: number): Promise<LaunchBatchRowRow[]> =>
-      (await plans.items(batchId, { statuses }, 0, limit)).map(rowOf),
+      (await plans.items(batchId, { statuses }, 0, limit)).map(launchRowOf),
+
+    /** Rows whose launch has not ended (under way, or waiting for a confirmation), at most `limit`. */
+    async rowsWithOpenLaunch(batchId: string, limit: number): Promise<LaunchBatchRowRow[]> {
+      const rows = await db
+        .select({ row: planItems })
+        .from(planItems)
+        .innerJoin(launches, onLaunch)
+        .where(and(eq(planItems.planId, batchId), notInArray(launches.state, ['completed', 'failed', 'cancelled'])))
+        .orderBy(asc(planItems.seq))
+        .limit(limit);
+      return rows.map((r) => launchRowOf(r.row));
+    },
 
     /** Pending rows the plan job has not planned yet (it writes a message on each). */
     async unplannedRows(batchId: string, limit: number): Promise<LaunchBatchRowRow[]> {
@@ -298,7 +315,7 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
         .where(and(eq(planItems.planId, batchId), eq(planItems.status, 'pending'), isNull(planItems.reason)))
         .orderBy(asc(planItems.seq))
         .limit(limit);
-      return rows.map(rowOf);
+      return rows.map(launchRowOf);
     },
 
     /** Pending → running, only for the first who asks. */

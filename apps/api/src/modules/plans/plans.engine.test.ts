@@ -127,7 +127,7 @@ describe.each(STORED_PLAN_KINDS)('the plan engine, for plans of the kind %s', (k
     expect(all.state).toBe('failed');
   });
 
-  it('stops at the next item when the plan leaves "running", and ends the job on an error that is not the item\'s', async () => {
+  it('stops at the next item when the plan leaves "running"; any error is the item\'s, a lost connection is not', async () => {
     const { jobs } = jobsDouble();
     const engine = createPlanEngine(repo, jobs);
     const p = await planOf(['a.test', 'b.test', 'c.test']);
@@ -138,14 +138,26 @@ describe.each(STORED_PLAN_KINDS)('the plan engine, for plans of the kind %s', (k
     });
     expect(ran).toEqual({ stopped: 'cancelled' });
     expect((await statuses(p.id)).slice(0, 3)).toEqual(['a.test:done', 'b.test:cancelled', 'c.test:cancelled']);
-    const q = await planOf(['a.test']);
+    // A fault of one item (a bug, a provider's odd answer) fails that item: the other items still run.
+    const q = await planOf(['a.test', 'b.test']);
     await engine.start(q.id);
+    const odd = await engine.run(k, q.id, ctx(), async (it) => {
+      if (it.name === 'a.test') throw new TypeError('x is undefined');
+      return { status: 'done' };
+    });
+    expect(odd.state).toBe('completed_with_failures');
+    expect((await statuses(q.id)).slice(0, 2)).toEqual(['a.test:failed(x is undefined)', 'b.test:done']);
+    // A lost connection is waited for; the job stopped meanwhile ends the run with the plan still running.
+    const r = await planOf(['a.test']);
+    await engine.start(r.id);
+    const stop = new AbortController();
     await expect(
-      engine.run(k, q.id, ctx(), async () => {
-        throw new Error('connection lost');
+      engine.run(k, r.id, { signal: stop.signal, progress: async () => undefined }, async () => {
+        stop.abort(new Error('stopped'));
+        throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
       }),
-    ).rejects.toThrow('connection lost');
-    expect((await repo.findPlan(kind, q.id))!.state).toBe('running');
+    ).rejects.toThrow('Connection terminated');
+    expect((await repo.findPlan(kind, r.id))!.state).toBe('running');
   });
 
   it('pause stops the job; resume takes the stopped job back, or queues a new one; a plan not paused is refused', async () => {
@@ -204,6 +216,10 @@ describe.each(STORED_PLAN_KINDS)('the plan engine, for plans of the kind %s', (k
       'c.test:pending(Refused)',
     ]);
     expect(await engine.retryFailed(k, (await repo.findPlan(kind, p.id))!)).toBeUndefined();
+    // Tried again, an item with nothing left to do keeps its failure: never "skipped" over it.
+    const ran = await engine.run(k, p.id, ctx(), async (it) => ({ status: it.name === 'b.test' ? 'skipped' : 'done' }));
+    expect(ran.state).toBe('completed_with_failures');
+    expect((await statuses(p.id)).slice(0, 3)).toEqual(['a.test:done', 'b.test:failed(Refused)', 'c.test:done']);
   });
 
   it('a job taken over or stopped: a running plan reads cancelled like its job, a paused one keeps its items to redo', async () => {

@@ -1,11 +1,12 @@
-import { planStateOf, planTallyOf, type PlanState } from '@fleetdesk/contract';
+import { countEnded, planStateOf, planTallyOf, tallyText, type PlanState, type RunTally } from '@fleetdesk/contract';
+import { isConnectionError, untilConnected } from '../../db/pg-errors.ts';
 import type { StoredPlanKind } from '../../db/schema/index.ts';
 import type { Actor } from '../../http/context.ts';
-import { AppError } from '../../http/errors.ts';
 import type { JobEngine, JobRow } from '../../lib/jobs.ts';
 import type { ItemFilter, PlanItemPatch, PlanItemRow, PlanRow, PlansRepository } from './plans.repository.ts';
 
-const LOAD_BATCH = 2000;
+/** Items read from the database at a time when a phase starts. */
+const LOAD_BATCH = 5000;
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 /**
@@ -72,10 +73,19 @@ type PlanRef = Pick<PlanRow, 'id' | 'jobId' | 'state'>;
 export const canRetry = (state: string) =>
   ['completed', 'completed_with_failures', 'failed', 'cancelled', 'paused'].includes(state);
 
+export type PhaseProgress = { done: number; total: number; unit: string; message: string; tally?: RunTally };
 export type RunCtx = {
   signal: AbortSignal;
-  progress(p: { done: number; total: number; unit: string; message: string }): Promise<void>;
+  progress(p: PhaseProgress, opts?: { force?: boolean }): Promise<void>;
 };
+/** How a phase works through its items: a lane's items `perLane` at a time, the whole walk inside `around`. */
+export type WalkOpts = {
+  perLane?: number;
+  /** Wraps the walk (the Cloudflare budget's background context, so that its calls wait for their slot). */
+  around?: <T>(fn: () => Promise<T>) => Promise<T>;
+};
+/** What applying one item gives back: its end status and what else the item records (error, undo, detail). */
+export type ItemResult = PlanItemPatch & { status: string };
 
 /**
  * The part of every plan that is not its kind's: the state rule over the items (outcomes.ts), the run through the
@@ -114,6 +124,46 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
   const endOpen = (k: RunKind, id: string, statuses?: ('pending' | 'running')[]) =>
     repo.cancelPending(id, statuses, k.runOutcomes);
 
+  /** Every item of the plan the filter takes, in order. */
+  const loadAll = async (planId: string, f: ItemFilter): Promise<PlanItemRow[]> => {
+    const all: PlanItemRow[] = [];
+    for (let after = 0; ;) {
+      const batch = await repo.items(planId, f, after, LOAD_BATCH);
+      if (!batch.length) return all;
+      all.push(...batch);
+      after = batch[batch.length - 1]!.seq;
+    }
+  };
+
+  /**
+   * Works through a phase's items by their lane (a Cloudflare account: the accounts side by side, each paced by
+   * its budget), reporting progress from `from` on as each counted item ends; throws once the job is stopped.
+   */
+  const walk = async <T extends Pick<PlanItemRow, 'lane'>>(
+    items: T[],
+    ctx: RunCtx,
+    o: WalkOpts & { from: number; report(done: number): PhaseProgress },
+    work: (item: T, i: number, lane: T[]) => Promise<boolean>,
+  ) => {
+    let done = o.from;
+    const report = (force = false) => ctx.progress(o.report(done), { force }).catch(() => undefined);
+    const around = o.around ?? (<R>(fn: () => Promise<R>) => fn());
+    await around(() =>
+      inLanes(
+        byLane(items, (it) => it.lane),
+        o.perLane ?? 1,
+        ctx.signal,
+        async (it, i, lane) => {
+          if (!(await work(it, i, lane))) return;
+          done++;
+          await report();
+        },
+      ),
+    );
+    await report(true);
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
+  };
+
   return {
     tallyOf,
     startJob,
@@ -135,7 +185,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
      * Jobs screen resumes), else a new one. Either way it carries on from the first item not done. False when the
      * plan was in another state.
      */
-    async resume(k: RunKind, p: PlanRef, actor: Actor): Promise<boolean> {
+    async resume(k: RunKind, p: PlanRef, actor: Actor, extra: Record<string, unknown> = {}): Promise<boolean> {
       const job = p.jobId ? await jobs.find(p.jobId) : undefined;
       if (job?.kind === k.runJob && ['failed', 'cancelled'].includes(job.state)) {
         await jobs.engine().resume(job);
@@ -146,7 +196,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
         error: null,
         finishedAt: null,
       });
-      if (moved) await startJob(moved, k.runJob, actor);
+      if (moved) await startJob(moved, k.runJob, actor, extra);
       return !!moved;
     },
 
@@ -224,45 +274,83 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
       });
     },
 
+    loadAll,
+    walk,
+
     /**
-     * Runs the plan's items one at a time, each applied by the kind and recorded as it ends; a refusal (an AppError)
-     * is the item's own failure, anything else ends the job. Stops when the job is stopped or the plan leaves
-     * "running" (cancelled meanwhile). The end state comes from the items by the one rule: never "completed" over
-     * a failure or with items left.
+     * The run: each item still to do is claimed, applied by the kind and recorded as it ends, lane by lane. An
+     * item's error is its own failure (a lost connection waits for the database and tries it again: the kind's
+     * apply re-reads first). A cancel ends the items not claimed; a stop (pause, shutdown) ends the walk. The end
+     * state comes from the items by the one rule: never "completed" over a failure or with items left.
      */
     async run(
       k: RunKind,
       planId: string,
       ctx: RunCtx,
-      applyOne: (item: PlanItemRow) => Promise<PlanItemPatch>,
-    ): Promise<{ stopped?: string; state?: PlanState; tally?: Awaited<ReturnType<typeof tallyOf>> }> {
-      const start = await tallyOf(k, planId);
-      const total = start.total;
-      let done = total - start.pending - start.cancelled;
-      for (let after = 0; ;) {
-        const batch = await repo.items(planId, k.toDo, after, LOAD_BATCH);
-        if (!batch.length) break;
-        for (const it of batch) {
-          if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('Stopped');
-          const still = await repo.findPlan(k.kind, planId);
-          if (still?.state !== 'running') return { stopped: still?.state ?? 'missing' };
-          await repo.updateItem(planId, it.seq, { status: 'running' });
-          try {
-            await repo.updateItem(planId, it.seq, { ...(await applyOne(it)), finishedAt: new Date() });
-          } catch (err) {
-            if (!(err instanceof AppError)) throw err;
-            await repo.updateItem(planId, it.seq, { status: 'failed', error: messageOf(err), finishedAt: new Date() });
-          }
-          done++;
-          await ctx.progress({ done, total, unit: k.unit, message: `${done} of ${total}` }).catch(() => undefined);
-        }
-        after = batch[batch.length - 1]!.seq;
+      applyOne: (item: PlanItemRow) => Promise<ItemResult>,
+      o: WalkOpts = {},
+    ): Promise<{ stopped?: string; state?: PlanState; tally?: RunTally }> {
+      const p = await repo.findPlan(k.kind, planId);
+      if (p?.state !== 'running') return { stopped: p?.state ?? 'missing' };
+      // Steps a stopped run left mid-way go again: each re-reads first, so a step done twice is found done.
+      await repo.resetSteps(planId, ['running'], k.runOutcomes);
+      const tally: RunTally = await tallyOf(k, planId);
+      const report = (done: number) => ({
+        done,
+        total: tally.total,
+        unit: k.unit,
+        message: tallyText(tally),
+        tally: { ...tally },
+      });
+      // Items put back while the run goes on (a batch's retried or confirmed names) are taken in a next round; a
+      // round that ended none of its items ends the run (nothing it could claim).
+      for (let round = 0, worked = 1; worked > 0; round++) {
+        const items = await loadAll(planId, k.toDo);
+        if (!items.length) break;
+        if (round > 0) Object.assign(tally, await tallyOf(k, planId));
+        worked = 0;
+        await walk(items, ctx, { ...o, from: tally.total - (tally.pending ?? 0), report }, async (it) => {
+          let tried = false;
+          const status = await untilConnected(
+            async () => {
+              // Cancelled meanwhile, this item does not start. Sent again after a cut, the claim may already have
+              // been made (its answer was lost): it is this run's.
+              const again = tried;
+              tried = true;
+              if (!(await repo.claimItem(planId, it.seq, again))) return undefined;
+              let res: ItemResult;
+              try {
+                res = await applyOne(it);
+              } catch (err) {
+                // A stop (pause, shutdown) is not the item's: it is tried again when the run goes on.
+                if (isConnectionError(err) || ctx.signal.aborted) throw err;
+                res = { status: 'failed', error: messageOf(err) };
+              }
+              // Tried again (resume, retry, takeover) and nothing to do: the item keeps its last failure and reason,
+              // never "skipped" because the failed attempt moved it (outcomes round two).
+              // An attempt that decided clears the last failure unless it gives its own.
+              if (res.status === 'skipped' && it.error !== null) res = { status: 'failed' };
+              else res = { error: null, ...res };
+              await repo.updateItem(planId, it.seq, { ...res, finishedAt: new Date() });
+              return res.status;
+            },
+            { signal: ctx.signal },
+          );
+          if (!status) return false;
+          countEnded(tally, k.kind, status);
+          worked++;
+          return true;
+        });
       }
-      const tally = await tallyOf(k, planId);
-      const state = planStateOf(tally);
-      if (state !== 'running' && state !== 'waiting_for_confirmation')
-        await repo.transition(planId, ['running'], { state, finishedAt: new Date() });
-      return { state, tally };
+      const end = await untilConnected(() => tallyOf(k, planId));
+      const state = planStateOf(end);
+      if (state === 'running') return { state, tally: end };
+      // The counts say why (stateText, runText): no separate error to repeat them.
+      const moved = await untilConnected(() =>
+        repo.transition(planId, ['running'], { state, finishedAt: new Date(), error: null }),
+      );
+      if (moved) return { state, tally: end };
+      return { stopped: (await repo.findPlan(k.kind, planId))?.state ?? 'missing' };
     },
   };
 }

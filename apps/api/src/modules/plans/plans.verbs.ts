@@ -1,0 +1,105 @@
+import type { Actor } from '../../http/context.ts';
+import { ConflictError } from '../../http/errors.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { canRetry, type PlanEngine, type RunKind } from './plans.engine.ts';
+import type { PlanRow } from './plans.repository.ts';
+
+type Verb = 'run' | 'pause' | 'resume' | 'cancel' | 'retry';
+type Plan = Pick<PlanRow, 'id' | 'planNo' | 'jobId' | 'state' | 'startedAt'>;
+
+/** What a kind says for its verbs: its plan, its words and codes, and how its audit entries are named. */
+export type VerbsKind<P extends Plan> = {
+  run: RunKind;
+  /** The kind's plan by id, or its own 404. */
+  find(id: string): Promise<P>;
+  /** The states a cancel is taken from. */
+  cancelFrom: readonly string[];
+  /** The audit entries' entity, the detail key the plan's number goes by, and each verb's action. */
+  audit: { entity: string; noKey: string; actions: Partial<Record<Verb, string>> };
+  /** The refusals: their code's prefix ("fleet_state") and words. */
+  refuse: {
+    code: string;
+    notPlanned: string;
+    notRunnable(state: string): string;
+    notRunning?(state: string): string;
+    notPaused?(state: string): string;
+    finished(state: string): string;
+    noFailed?: string;
+  };
+  /** What the kind's jobs carry besides the plan (the rules of whoever queued an import). */
+  jobExtra?(actor: Actor, p: Pick<P, 'id' | 'planNo'>): Record<string, unknown>;
+};
+
+/**
+ * The verbs of a plan page, the same for every kind (decision 084): each checks the plan's state, moves it by the
+ * engine, records who did it, and starts the run's job. A kind adds its own checks (`before`).
+ */
+export function createPlanVerbs<P extends Plan>(engine: PlanEngine, audit: AuditService, k: VerbsKind<P>) {
+  const refuse = (message: string, suffix = 'state') =>
+    new ConflictError(message, undefined, `${k.refuse.code}_${suffix}`);
+  const record = (actor: Actor, verb: Verb, p: P, more: Record<string, unknown> = {}) =>
+    audit.record(actor, {
+      action: k.audit.actions[verb] ?? `${verb}_plan`,
+      entity: k.audit.entity,
+      entityId: p.id,
+      details: { [k.audit.noKey]: p.planNo, ...more },
+    });
+  const startRun = (p: Pick<P, 'id' | 'planNo'>, actor: Actor) =>
+    engine.startJob(p, k.run.runJob, actor, k.jobExtra?.(actor, p));
+
+  return {
+    /** Starts the run of a planned plan; `before` refuses what the kind refuses (nothing to do, a threshold). */
+    async run(id: string, actor: Actor, before?: (p: P) => Promise<void>): Promise<void> {
+      const p = await k.find(id);
+      if (p.state === 'planning') throw refuse(k.refuse.notPlanned, 'not_planned');
+      await before?.(p);
+      const moved = await engine.start(id);
+      if (!moved) throw refuse(k.refuse.notRunnable(p.state));
+      await record(actor, 'run', p);
+      await startRun(moved, actor);
+    },
+
+    async pause(id: string, actor: Actor): Promise<void> {
+      const p = await k.find(id);
+      if (!(await engine.pause(id))) throw refuse((k.refuse.notRunning ?? k.refuse.notRunnable)(p.state));
+      await record(actor, 'pause', p);
+    },
+
+    /**
+     * Resumes a paused run, or one that failed for good: its own job again when that job stopped (the same job
+     * the Jobs screen resumes), else a new one. Either way it carries on from the first item not done.
+     */
+    async resume(id: string, actor: Actor): Promise<void> {
+      const p = await k.find(id);
+      const notPaused = (k.refuse.notPaused ?? k.refuse.notRunnable)(p.state);
+      if (!['paused', 'failed'].includes(p.state) || (p.state === 'failed' && !p.startedAt)) throw refuse(notPaused);
+      if (!(await engine.resume(k.run, p, actor, k.jobExtra?.(actor, p)))) throw refuse(notPaused);
+      await record(actor, 'resume', p);
+    },
+
+    /** The run's job is resumed (the Jobs screen or the plan page): the plan runs again, or the resume is refused. */
+    async jobResuming(id: string): Promise<void> {
+      const p = await k.find(id);
+      if (!(await engine.jobResuming(k.run, p))) throw refuse((k.refuse.notPaused ?? k.refuse.notRunnable)(p.state));
+    },
+
+    /** Cancels planning or a run: the items not yet done are left as they are. */
+    async cancel(id: string, actor: Actor): Promise<void> {
+      const p = await k.find(id);
+      if (!(await engine.cancel(k.run, id, k.cancelFrom))) throw refuse(k.refuse.finished(p.state));
+      await record(actor, 'cancel', p);
+    },
+
+    /** Runs again only the items whose step failed; `failed` counts them as the kind shows them. */
+    async retryFailed(id: string, actor: Actor, failed: (p: P) => Promise<number>): Promise<void> {
+      const p = await k.find(id);
+      if (!canRetry(p.state)) throw refuse(k.refuse.notRunnable(p.state));
+      if ((await failed(p)) === 0) throw refuse(k.refuse.noFailed ?? k.refuse.notRunnable(p.state), 'no_failed');
+      const n = await engine.retryFailed(k.run, p);
+      if (n === undefined) throw refuse(k.refuse.notRunnable(p.state));
+      await record(actor, 'retry', p, { domains: n });
+      await startRun(p, actor);
+    },
+  };
+}
+export type PlanVerbs = ReturnType<typeof createPlanVerbs>;
