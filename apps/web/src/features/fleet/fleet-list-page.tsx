@@ -4,7 +4,7 @@ import { ListView } from '../../components/list-view.tsx';
 import type { Column } from '../../components/list-table.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { fleetPlanPath, fleetPlansApi } from './fleet-api.ts';
-import { PlanStateBadge } from './fleet-plan-page.tsx';
+import { PlanStateBadge } from '../plans/plan-page.tsx';
 
 const columns: Column<FleetPlanSummary>[] = [
   { header: '№', render: (p) => p.planNo, width: '5rem' },

@@ -1,16 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
-import { plural, stateVariant, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
+import { plural, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
-import { ErrorBox } from '../../components/error-box.tsx';
-import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import {
@@ -26,7 +22,9 @@ import {
 } from './fleet-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { PlanCounts } from '../plans/plan-counts.tsx';
+import { PlanRunBar, pct } from '../plans/plan-run-bar.tsx';
 import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
+import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 import { FleetTimelineCharts } from './fleet-timeline.tsx';
 import { jobPath } from '../jobs/job-path.ts';
 
@@ -53,21 +51,6 @@ const STATUS_LABEL: Record<FleetItem['status'], string> = {
   cancelled: 'Cancelled',
 };
 
-/** The plan's state in the words the Jobs screen uses too (the API's stateText), never green over a failure. */
-export function PlanStateBadge({ plan }: { plan: Pick<FleetPlan, 'state' | 'stateText'> }) {
-  const bg = plan.state === 'paused' ? 'warning' : stateVariant(plan.state);
-  return (
-    <Badge
-      bg={bg}
-      text={bg === 'warning' || bg === 'info' ? 'dark' : undefined}
-      className="text-wrap text-start"
-      data-testid="plan-state"
-    >
-      {plan.stateText}
-    </Badge>
-  );
-}
-
 /** "1 h 5 min", "3 min 20 s", "40 s". */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -77,8 +60,6 @@ export function formatDuration(seconds: number): string {
   if (m) return `${m} min ${s % 60} s`;
   return `${s} s`;
 }
-
-const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 100) : 0);
 
 function RunProgress({ plan }: { plan: FleetPlan }) {
   const active = plan.state === 'running';
@@ -103,32 +84,30 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
   if (r.total === 0) return null;
   return (
     <div>
-      <ProgressBar aria-label="Run progress" style={{ height: '1.2rem' }}>
-        <ProgressBar
-          variant="success"
-          now={pct(r.done - r.stillFailing, r.total)}
-          animated={active}
-          striped={active}
-          key="done"
-          label={r.done - r.stillFailing ? `${pct(r.done - r.stillFailing, r.total)}%` : undefined}
-        />
-        {/* Changed, but the check still fails: a change, in the colour of a problem left. */}
-        <ProgressBar variant="warning" now={pct(r.stillFailing, r.total)} key="still-failing" />
-        <ProgressBar variant="info" now={pct(r.same, r.total)} key="same" />
-        <ProgressBar variant="secondary" now={pct(r.skipped, r.total)} key="skipped" />
-        <ProgressBar variant="danger" now={pct(r.failed, r.total)} key="failed" />
-        <ProgressBar variant="dark" now={pct(r.cancelled, r.total)} key="cancelled" />
-      </ProgressBar>
-      <div className="small text-body-secondary mt-1" data-testid="run-text">
-        {/* Only the parts there are: a plan not run yet has no run text ("4 to go", not "· 4 to go"). */}
-        {[
+      <PlanRunBar
+        label="Run progress"
+        total={r.total}
+        active={active}
+        percentOnFirst
+        segments={[
+          { variant: 'success', n: r.done - r.stillFailing, key: 'done' },
+          // Changed, but the check still fails: a change, in the colour of a problem left.
+          { variant: 'warning', n: r.stillFailing, key: 'still-failing' },
+          { variant: 'info', n: r.same, key: 'same' },
+          { variant: 'secondary', n: r.skipped, key: 'skipped' },
+          { variant: 'danger', n: r.failed, key: 'failed' },
+          { variant: 'dark', n: r.cancelled, key: 'cancelled' },
+        ]}
+        textTestId="run-text"
+        // Only the parts there are: a plan not run yet has no run text ("4 to go", not "· 4 to go").
+        text={[
           plan.runText,
           r.pending ? `${r.pending} to go` : '',
           active && plan.etaSeconds !== null ? `about ${formatDuration(plan.etaSeconds)} left` : '',
         ]
           .filter(Boolean)
           .join(' · ')}
-      </div>
+      />
       {plan.accounts.length > 0 && (
         // Cards on a phone (fd-list-table): the Left column is never cut (issue 47).
         <Table size="sm" className="mt-3 mb-0 align-middle fd-list-table" responsive aria-label="Cloudflare accounts">
@@ -170,20 +149,6 @@ function RunProgress({ plan }: { plan: FleetPlan }) {
         </Table>
       )}
     </div>
-  );
-}
-
-function Counts({ plan }: { plan: FleetPlan }) {
-  const c = plan.counts;
-  return (
-    <PlanCounts
-      cells={[
-        ['Domains', c.total, 'body'],
-        ['Will change', c.change, 'primary'],
-        ['Already match', c.same, 'secondary'],
-        ['Cannot change', c.refused, 'danger'],
-      ]}
-    />
   );
 }
 
@@ -400,51 +365,60 @@ function Items({ plan }: { plan: FleetPlan }) {
 export function FleetPlanPage() {
   const { id = '' } = useParams();
   const query = useFleetPlan(id);
-  if (query.isPending) return <LoadingSpinner />;
-  if (query.isError) return <ErrorBox onRefresh={() => void query.refetch()} />;
-  const plan = query.data;
   return (
-    <section>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
-        <h1 className="h3 mb-0 me-auto">
-          Fleet plan #{plan.planNo} <PlanStateBadge plan={plan} />
-        </h1>
-        <Link to={FLEET_PATH}>All plans</Link>
-      </div>
-      <p className="text-body-secondary mb-3">
-        <strong className="text-body">{plan.actionLabel}</strong>: {plan.description} · planned by{' '}
-        {plan.createdBy ?? 'unknown'} on <DateTime value={plan.createdAt} />
-      </p>
-      {plan.actionKind === 'revert' && (
-        <p className="small mb-2">
-          Puts back what{' '}
-          {typeof plan.action.planId === 'string' ? (
-            <Link to={fleetPlanPath(plan.action.planId)}>plan #{String(plan.action.planNo)}</Link>
-          ) : typeof plan.action.importId === 'string' ? (
-            <Link to={`/imports/${encodeURIComponent(plan.action.importId)}`}>
-              import #{String(plan.action.importNo)}
-            </Link>
-          ) : (
-            <>audit entry № {String(plan.action.auditNo)}</>
-          )}{' '}
-          changed; a domain changed since is left alone unless ticked.
-        </p>
+    <PlanPage
+      query={query}
+      title={(plan) => <>Fleet plan #{plan.planNo}</>}
+      badge={(plan) => <PlanStateBadge plan={plan} />}
+      back={{ to: FLEET_PATH, label: 'All plans' }}
+      subtitle={(plan) => (
+        <>
+          <strong className="text-body">{plan.actionLabel}</strong>: {plan.description} · planned by{' '}
+          {plan.createdBy ?? 'unknown'} on <DateTime value={plan.createdAt} />
+        </>
       )}
-      {plan.error && <Alert variant="danger">{plan.error}</Alert>}
-      {plan.jobId && (
-        <p className="small mb-3">
-          <Link to={jobPath(plan.jobId)}>Its job on the Jobs screen</Link>
-        </p>
+      notes={(plan) =>
+        plan.actionKind === 'revert' && (
+          <p className="small mb-2">
+            Puts back what{' '}
+            {typeof plan.action.planId === 'string' ? (
+              <Link to={fleetPlanPath(plan.action.planId)}>plan #{String(plan.action.planNo)}</Link>
+            ) : typeof plan.action.importId === 'string' ? (
+              <Link to={`/imports/${encodeURIComponent(plan.action.importId)}`}>
+                import #{String(plan.action.importNo)}
+              </Link>
+            ) : (
+              <>audit entry № {String(plan.action.auditNo)}</>
+            )}{' '}
+            changed; a domain changed since is left alone unless ticked.
+          </p>
+        )
+      }
+      links={(plan) =>
+        plan.jobId && (
+          <p className="small mb-3">
+            <Link to={jobPath(plan.jobId)}>Its job on the Jobs screen</Link>
+          </p>
+        )
+      }
+      counts={(plan) => (
+        <PlanCounts
+          cells={[
+            ['Domains', plan.counts.total, 'body'],
+            ['Will change', plan.counts.change, 'primary'],
+            ['Already match', plan.counts.same, 'secondary'],
+            ['Cannot change', plan.counts.refused, 'danger'],
+          ]}
+        />
       )}
-      <Counts plan={plan} />
-      <Card body className="mb-3">
-        <div className="d-flex flex-column gap-3">
+      progress={(plan) => (
+        <>
           <RunProgress plan={plan} />
           <FleetTimelineCharts plan={plan} />
-          <Buttons plan={plan} />
-        </div>
-      </Card>
-      <Items plan={plan} />
-    </section>
+        </>
+      )}
+      buttons={(plan) => <Buttons plan={plan} />}
+      items={(plan) => <Items plan={plan} />}
+    />
   );
 }

@@ -1,20 +1,17 @@
 import { Link, useNavigate, useParams } from 'react-router';
-import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import ProgressBar from 'react-bootstrap/ProgressBar';
-import { IMPORT_SOURCE_LABELS, plural, stateVariant, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
+import { IMPORT_SOURCE_LABELS, plural, type ImportItem, type ImportPlan } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
-import { ErrorBox } from '../../components/error-box.tsx';
-import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { fleetPlanPath, useRevert } from '../fleet/fleet-api.ts';
 import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { PlanCounts } from '../plans/plan-counts.tsx';
+import { PlanRunBar } from '../plans/plan-run-bar.tsx';
 import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
+import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 
 const OUTCOME_LABEL: Record<ImportItem['outcome'], string> = { create: 'Create', link: 'Link', skip: 'Skip' };
 const OUTCOME_VARIANT: Record<ImportItem['outcome'], string> = {
@@ -31,26 +28,10 @@ const STATUS_LABEL: Record<string, string> = {
   cancelled: 'Cancelled',
 };
 
-/** The API's words (outcomes.ts: failures counted, the same as a fleet run's), never green over a failure. */
+/** The API's words (outcomes.ts: failures counted, the same as a fleet run's); a plan still reading says so. */
 export function ImportStateBadge({ plan }: { plan: Pick<ImportPlan, 'state' | 'stateText'> }) {
   if (plan.state === 'planning') return <Badge bg="info">Reading</Badge>;
-  return <Badge bg={stateVariant(plan.state)}>{plan.stateText}</Badge>;
-}
-
-const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 100) : 0);
-
-function Counts({ plan }: { plan: ImportPlan }) {
-  const c = plan.counts;
-  return (
-    <PlanCounts
-      cells={[
-        ['Names', c.total, 'body'],
-        ['To create', c.create, 'success'],
-        ['To link', c.link, 'primary'],
-        ['Skipped', c.skip, 'secondary'],
-      ]}
-    />
-  );
+  return <PlanStateBadge plan={plan} plain />;
 }
 
 function Progress({ plan }: { plan: ImportPlan }) {
@@ -64,18 +45,19 @@ function Progress({ plan }: { plan: ImportPlan }) {
   const r = plan.run;
   if (r.total === 0) return <div className="small text-body-secondary">Nothing to import: every name is skipped.</div>;
   const finished = r.done + r.failed + r.skipped;
-  const active = plan.state === 'running';
   return (
-    <div>
-      <ProgressBar aria-label="Import progress" style={{ height: '1.2rem' }}>
-        <ProgressBar variant="success" now={pct(r.done, r.total)} animated={active} striped={active} key="done" />
-        <ProgressBar variant="secondary" now={pct(r.skipped, r.total)} key="skipped" />
-        <ProgressBar variant="danger" now={pct(r.failed, r.total)} key="failed" />
-      </ProgressBar>
-      <div className="small text-body-secondary mt-1" data-testid="import-progress">
-        {finished} of {r.total} names: {r.done} imported, {r.skipped} skipped, {r.failed} failed
-      </div>
-    </div>
+    <PlanRunBar
+      label="Import progress"
+      total={r.total}
+      active={plan.state === 'running'}
+      segments={[
+        { variant: 'success', n: r.done, key: 'done' },
+        { variant: 'secondary', n: r.skipped, key: 'skipped' },
+        { variant: 'danger', n: r.failed, key: 'failed' },
+      ]}
+      textTestId="import-progress"
+      text={`${finished} of ${r.total} names: ${r.done} imported, ${r.skipped} skipped, ${r.failed} failed`}
+    />
   );
 }
 
@@ -194,36 +176,37 @@ function Items({ plan }: { plan: ImportPlan }) {
 export function ImportPage() {
   const { id = '' } = useParams();
   const query = useImport(id);
-  if (query.isPending) return <LoadingSpinner />;
-  if (query.isError) return <ErrorBox onRefresh={() => void query.refetch()} />;
-  const plan = query.data;
   return (
-    <section>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
-        <h1 className="h3 mb-0 me-auto">
-          Import #{plan.planNo} <ImportStateBadge plan={plan} />
-        </h1>
-        <Link to={IMPORTS_PATH}>All imports</Link>
-      </div>
-      <p className="text-body-secondary mb-3">
-        <strong className="text-body">{IMPORT_SOURCE_LABELS[plan.source]}</strong>: {plan.sourceLabel} · planned by{' '}
-        {plan.createdBy ?? 'unknown'} · <DateTime value={plan.createdAt} />
-        {plan.sourceUsers && (
-          <>
-            <br />
-            Panel users read ({plan.sourceUsers.length}): {plan.sourceUsers.join(', ') || 'none'}
-          </>
-        )}
-      </p>
-      {plan.error && <Alert variant="danger">{plan.error}</Alert>}
-      <Counts plan={plan} />
-      <Card body className="mb-3">
-        <div className="d-flex flex-column gap-3">
-          <Progress plan={plan} />
-          <Buttons plan={plan} />
-        </div>
-      </Card>
-      <Items plan={plan} />
-    </section>
+    <PlanPage
+      query={query}
+      title={(plan) => <>Import #{plan.planNo}</>}
+      badge={(plan) => <ImportStateBadge plan={plan} />}
+      back={{ to: IMPORTS_PATH, label: 'All imports' }}
+      subtitle={(plan) => (
+        <>
+          <strong className="text-body">{IMPORT_SOURCE_LABELS[plan.source]}</strong>: {plan.sourceLabel} · planned by{' '}
+          {plan.createdBy ?? 'unknown'} · <DateTime value={plan.createdAt} />
+          {plan.sourceUsers && (
+            <>
+              <br />
+              Panel users read ({plan.sourceUsers.length}): {plan.sourceUsers.join(', ') || 'none'}
+            </>
+          )}
+        </>
+      )}
+      counts={(plan) => (
+        <PlanCounts
+          cells={[
+            ['Names', plan.counts.total, 'body'],
+            ['To create', plan.counts.create, 'success'],
+            ['To link', plan.counts.link, 'primary'],
+            ['Skipped', plan.counts.skip, 'secondary'],
+          ]}
+        />
+      )}
+      progress={(plan) => <Progress plan={plan} />}
+      buttons={(plan) => <Buttons plan={plan} />}
+      items={(plan) => <Items plan={plan} />}
+    />
   );
 }

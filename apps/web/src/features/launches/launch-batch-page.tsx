@@ -3,17 +3,9 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import {
-  LAUNCH_ROW_STATUSES,
-  confirmQuestion,
-  stateVariant,
-  type LaunchBatchRow,
-  type LaunchRowStatus,
-} from '@fleetdesk/contract';
+import { LAUNCH_ROW_STATUSES, confirmQuestion, type LaunchBatchRow, type LaunchRowStatus } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
-import { ErrorBox } from '../../components/error-box.tsx';
-import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import {
   launchPath,
   useLaunchBatch,
@@ -23,6 +15,7 @@ import {
 } from './launches-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
+import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 
 const ROW_LABEL: Record<LaunchRowStatus, string> = {
   pending: 'Waiting',
@@ -99,107 +92,122 @@ export function LaunchBatchPage() {
     { page: rowsState.page, search: rowsState.search || undefined, status: rowsState.filter || undefined },
     version,
   );
-  if (batch.isPending) return <LoadingSpinner />;
-  if (batch.isError) return <ErrorBox message={batch.error.message} onRefresh={() => void batch.refetch()} />;
-  const b = batch.data;
-  const c = b.counts;
-  // A launch waiting for its confirmation is not finished: the bar never reads full over it.
-  const finished = c.done + c.failed + c.cancelled + c.blocked;
   const act = (v: LaunchBatchVerb) => verb.mutate(v, { onError: (e) => void dialogs.apiError(e) });
   const confirmThen = (v: LaunchBatchVerb, message: string, title: string) =>
     void dialogs.confirm(message, { title }).then((ok) => ok && act(v));
   return (
-    <section>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
-        <h1 className="h3 mb-0">Launch batch #{b.batchNo}</h1>
-        {/* The API's words (outcomes.ts): "Waiting for confirmation (4)", never green over a waiting or failed row. */}
-        <Badge bg={b.state === 'paused' ? 'warning' : stateVariant(b.state)}>{b.stateText}</Badge>
-        <div className="ms-auto d-flex flex-wrap gap-2">
-          {b.confirmation && b.state !== 'cancelled' && (
-            <Button
-              variant="warning"
-              disabled={verb.isPending}
-              onClick={() => confirmThen('confirm-all', confirmQuestion(b.confirmation!.text), 'Confirm all')}
-            >
-              Confirm all ({b.confirmation.names})
-            </Button>
-          )}
-          {b.state === 'planned' && (
-            <Button
-              disabled={verb.isPending || b.total === c.blocked}
-              onClick={() =>
-                confirmThen(
-                  'run',
-                  `Launch ${b.total - c.blocked} of ${b.total} names? Blocked names are left out.`,
-                  'Run the batch',
-                )
-              }
-            >
-              Run
-            </Button>
-          )}
-          {b.state === 'running' && (
-            <Button variant="outline-warning" disabled={verb.isPending} onClick={() => act('pause')}>
-              Pause
-            </Button>
-          )}
-          {b.state === 'paused' && (
-            <Button disabled={verb.isPending} onClick={() => act('resume')}>
-              Resume
-            </Button>
-          )}
-          {c.failed > 0 && b.state !== 'cancelled' && b.state !== 'planning' && (
-            <Button variant="outline-danger" disabled={verb.isPending} onClick={() => act('retry-failed')}>
-              Retry failed ({c.failed})
-            </Button>
-          )}
-          {['planning', 'planned', 'running', 'paused', 'waiting_for_confirmation'].includes(b.state) && (
-            <Button
-              variant="outline-secondary"
-              disabled={verb.isPending}
-              onClick={() =>
-                confirmThen('cancel', 'Cancel the batch? Launches under way stop; done stages stay done.', 'Cancel')
-              }
-            >
-              Cancel batch
-            </Button>
-          )}
-        </div>
-      </div>
-      <ProgressBar
-        now={b.total ? Math.round((finished / b.total) * 100) : 0}
-        label={`${finished} of ${b.total}`}
-        animated={b.state === 'running' || b.state === 'planning'}
-        className="mb-2"
-        aria-label={`${finished} of ${b.total} names finished`}
-      />
-      <p className="small text-body-secondary">
-        Created <DateTime value={b.createdAt} /> by {b.createdBy ?? 'someone'} · {c.done} live, {c.running} launching,{' '}
-        {c.pending} waiting, {c.blocked} blocked, {c.failed} failed
-        {c.needs_confirmation ? `, ${c.needs_confirmation} waiting for confirmation` : ''}
-      </p>
-      {b.confirmation && b.state !== 'cancelled' && (
-        // What Confirm all buys and changes, with the registrations' total at Namecheap's price, before the click.
-        <Alert variant="warning" className="small text-break" data-testid="batch-confirmation">
-          {b.confirmation.text}
-        </Alert>
+    <PlanPage
+      query={batch}
+      layout="toolbar"
+      errorMessage={(error) => error.message}
+      title={(b) => <>Launch batch #{b.batchNo}</>}
+      // The API's words (outcomes.ts): "Waiting for confirmation (4)", never green over a waiting or failed row.
+      badge={(b) => <PlanStateBadge plan={b} plain />}
+      buttons={(b) => {
+        const c = b.counts;
+        return (
+          <>
+            {b.confirmation && b.state !== 'cancelled' && (
+              <Button
+                variant="warning"
+                disabled={verb.isPending}
+                onClick={() => confirmThen('confirm-all', confirmQuestion(b.confirmation!.text), 'Confirm all')}
+              >
+                Confirm all ({b.confirmation.names})
+              </Button>
+            )}
+            {b.state === 'planned' && (
+              <Button
+                disabled={verb.isPending || b.total === c.blocked}
+                onClick={() =>
+                  confirmThen(
+                    'run',
+                    `Launch ${b.total - c.blocked} of ${b.total} names? Blocked names are left out.`,
+                    'Run the batch',
+                  )
+                }
+              >
+                Run
+              </Button>
+            )}
+            {b.state === 'running' && (
+              <Button variant="outline-warning" disabled={verb.isPending} onClick={() => act('pause')}>
+                Pause
+              </Button>
+            )}
+            {b.state === 'paused' && (
+              <Button disabled={verb.isPending} onClick={() => act('resume')}>
+                Resume
+              </Button>
+            )}
+            {c.failed > 0 && b.state !== 'cancelled' && b.state !== 'planning' && (
+              <Button variant="outline-danger" disabled={verb.isPending} onClick={() => act('retry-failed')}>
+                Retry failed ({c.failed})
+              </Button>
+            )}
+            {['planning', 'planned', 'running', 'paused', 'waiting_for_confirmation'].includes(b.state) && (
+              <Button
+                variant="outline-secondary"
+                disabled={verb.isPending}
+                onClick={() =>
+                  confirmThen('cancel', 'Cancel the batch? Launches under way stop; done stages stay done.', 'Cancel')
+                }
+              >
+                Cancel batch
+              </Button>
+            )}
+          </>
+        );
+      }}
+      progress={(b) => {
+        // A launch waiting for its confirmation is not finished: the bar never reads full over it.
+        const finished = b.counts.done + b.counts.failed + b.counts.cancelled + b.counts.blocked;
+        return (
+          <ProgressBar
+            now={b.total ? Math.round((finished / b.total) * 100) : 0}
+            label={`${finished} of ${b.total}`}
+            animated={b.state === 'running' || b.state === 'planning'}
+            className="mb-2"
+            aria-label={`${finished} of ${b.total} names finished`}
+          />
+        );
+      }}
+      subtitle={(b) => {
+        const c = b.counts;
+        return (
+          <>
+            Created <DateTime value={b.createdAt} /> by {b.createdBy ?? 'someone'} · {c.done} live, {c.running}{' '}
+            launching, {c.pending} waiting, {c.blocked} blocked, {c.failed} failed
+            {c.needs_confirmation ? `, ${c.needs_confirmation} waiting for confirmation` : ''}
+          </>
+        );
+      }}
+      notes={(b) =>
+        b.confirmation &&
+        b.state !== 'cancelled' && (
+          // What Confirm all buys and changes, with the registrations' total at Namecheap's price, before the click.
+          <Alert variant="warning" className="small text-break" data-testid="batch-confirmation">
+            {b.confirmation.text}
+          </Alert>
+        )
+      }
+      items={() => (
+        <PlanItems
+          label="Names of the batch"
+          state={rowsState}
+          query={rows}
+          placeholder="Search names"
+          filter={{
+            label: 'Status',
+            every: 'Every status',
+            options: LAUNCH_ROW_STATUSES.map((s) => [s, ROW_LABEL[s]] as const),
+            style: { maxWidth: '14rem' },
+          }}
+          columns={ROW_COLUMNS}
+          empty="No names found"
+          table={{ size: 'sm', hover: false }}
+        />
       )}
-      {b.error && <Alert variant="danger">{b.error}</Alert>}
-      <PlanItems
-        label="Names of the batch"
-        state={rowsState}
-        query={rows}
-        placeholder="Search names"
-        filter={{
-          label: 'Status',
-          every: 'Every status',
-          options: LAUNCH_ROW_STATUSES.map((s) => [s, ROW_LABEL[s]] as const),
-          style: { maxWidth: '14rem' },
-        }}
-        columns={ROW_COLUMNS}
-        empty="No names found"
-        table={{ size: 'sm', hover: false }}
-      />
-    </section>
+    />
   );
 }
