@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contentRestoreOf } from './content-snapshots.ts';
 import { plural } from './outcomes.ts';
+import { PlanBaseSchema } from './plans.ts';
 import { FLEET_IDS_MAX } from './constants.ts';
 import { IdSchema, ListQuerySchema } from './common.ts';
 import {
@@ -333,30 +334,19 @@ export const FleetAccountProgressSchema = RunCounts.extend({
   cloudEmail: z.string().nullable(),
 });
 
-export const FleetPlanSchema = z.object({
-  _id: IdSchema,
-  planNo: z.number().int(),
+export const FleetPlanSchema = PlanBaseSchema.extend({
   action: z.record(z.string(), z.unknown()),
   actionKind: z.string(),
   actionLabel: z.string(),
   description: z.string(),
   state: z.enum(FLEET_PLAN_STATES),
-  /** The state in words, failures counted (outcomes.ts), the same words the Jobs screen shows. */
-  stateText: z.string(),
   /** The run's counts in words: "3 of 5 domains changed · 2 failed"; empty before the run. */
   runText: z.string(),
-  error: z.string().nullable(),
   counts: Counts,
   run: RunCounts,
   accounts: z.array(FleetAccountProgressSchema),
   /** Seconds left at the pace of the last minute; null when not running or not yet known. */
   etaSeconds: z.number().nullable(),
-  jobId: IdSchema.nullable(),
-  createdBy: z.string().nullable(),
-  createdAt: z.string(),
-  plannedAt: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
   /** Whether "Revert this run" can be offered, and why not when it cannot. */
   revert: z.object({ possible: z.boolean(), reason: z.string().nullable() }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdSchema } from './common.ts';
 import { SEARCH_MAX } from './constants.ts';
 import { RULE_LABELS, type Rule } from './rules.ts';
+import { PlanBaseSchema } from './plans.ts';
 
 /** Where an import reads its domains from. */
 export const IMPORT_SOURCES = ['cloudflare', 'directadmin', 'ispmanager', 'registrar'] as const;
@@ -102,26 +103,15 @@ const Run = z.object({
   pending: z.number().int(),
 });
 
-export const ImportPlanSchema = z.object({
-  _id: IdSchema,
-  planNo: z.number().int(),
+export const ImportPlanSchema = PlanBaseSchema.extend({
   source: z.enum(IMPORT_SOURCES),
   sourceId: IdSchema,
   sourceLabel: z.string(),
   /** The panel users whose sites were read (a DirectAdmin admin login reads every user's); null for other sources. */
   sourceUsers: z.array(z.string()).nullable(),
   state: z.enum(IMPORT_STATES),
-  /** The state in words, failures counted (outcomes.ts): the same words as a fleet run's. */
-  stateText: z.string(),
-  error: z.string().nullable(),
   counts: Counts,
   run: Run,
-  jobId: IdSchema.nullable(),
-  createdBy: z.string().nullable(),
-  createdAt: z.string(),
-  plannedAt: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
 });
 export type ImportPlan = z.infer<typeof ImportPlanSchema>;
 

@@ -26,3 +26,21 @@ export const PlanRefSchema = z.object({
   path: z.string(),
 });
 export type PlanRef = z.infer<typeof PlanRefSchema>;
+
+/**
+ * What a plan of every kind says of itself (fleet plans and imports extend it): its number, its state in the words
+ * every screen uses (outcomes.ts), its error, its job, who planned it and when each phase came.
+ */
+export const PlanBaseSchema = z.object({
+  _id: IdSchema,
+  planNo: z.number().int(),
+  /** The state in words, failures counted (outcomes.ts): the same words the Jobs screen shows. */
+  stateText: z.string(),
+  error: z.string().nullable(),
+  jobId: IdSchema.nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  plannedAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});

@@ -160,6 +160,22 @@ describe.each(STORED_PLAN_KINDS)('the plan engine, for plans of the kind %s', (k
     expect((await repo.findPlan(kind, r.id))!.state).toBe('running');
   });
 
+  it("takes in a next round the items put back while it ran (a batch's retried names), then ends", async () => {
+    const engine = createPlanEngine(repo, jobsDouble().jobs);
+    const p = await planOf(['a.test', 'b.test']);
+    await engine.start(p.id);
+    await repo.updateItem(p.id, 2, { status: 'failed', error: 'Refused' });
+    const seen: string[] = [];
+    const ran = await engine.run(k, p.id, ctx(), async (it) => {
+      seen.push(it.name);
+      // Put back as a retry does it while the run goes on.
+      if (it.name === 'a.test') await repo.updateItem(p.id, 2, { status: 'pending' });
+      return { status: 'done' };
+    });
+    expect(seen).toEqual(['a.test', 'b.test']);
+    expect(ran.state).toBe('completed');
+  });
+
   it('pause stops the job; resume takes the stopped job back, or queues a new one; a plan not paused is refused', async () => {
     const d = jobsDouble();
     const engine = createPlanEngine(repo, d.jobs);
