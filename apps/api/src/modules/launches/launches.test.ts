@@ -880,6 +880,47 @@ describe('many at once', () => {
     }
   }, 90_000);
 
+  it("pause stops the batch's job but not the launch under way: its row keeps its launch, and Resume follows that launch to its end", async () => {
+    const name = `${unique('batch-pause')}.com`;
+    const settings = {
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      content: { type: 'none' },
+      dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
+      sslMode: 'strict',
+    };
+    const res = await call('POST', '/api/launches/batches', { settings, names: name });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data._id as string;
+    await batchUntil(id, (b) => b.state === 'planned');
+    expect((await call('POST', `/api/launches/batches/${id}/run`)).statusCode).toBe(200);
+    // The zone stays pending at Cloudflare: the launch waits in its stage, under way.
+    const rowOf = async () => (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items[0];
+    const end = Date.now() + 30_000;
+    let row = await rowOf();
+    while (!row.launchId && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 150));
+      row = await rowOf();
+    }
+    expect(row.launchId).toBeTruthy();
+    const paused = await call('POST', `/api/launches/batches/${id}/pause`);
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json().data.state).toBe('paused');
+    const runJob = (await t.c.repos.plans.findAny(id))!.jobId!;
+    await t.c.jobEngine.waitFor(runJob, 30_000);
+    expect((await t.c.repos.jobs.find(runJob))!.state).toBe('cancelled');
+    // The launch goes on as its own job; the row reads as its launch.
+    expect((await until(row.launchId, (l) => l.state === 'running')).state).toBe('running');
+    expect(await rowOf()).toMatchObject({ launchId: row.launchId, status: 'running' });
+    expect((await batchOf(id)).state).toBe('paused');
+    for (const z of cf.state.zones.values()) if (z.name === name) cf.setZoneStatus(z.id, 'active');
+    expect((await call('POST', `/api/launches/batches/${id}/resume`)).statusCode).toBe(200);
+    const done = await batchUntil(id, (b) => ['completed', 'completed_with_failures', 'failed'].includes(b.state));
+    expect(done).toMatchObject({ state: 'completed', counts: { done: 1, failed: 0 } });
+    // Followed, not launched again.
+    expect(await rowOf()).toMatchObject({ launchId: row.launchId, status: 'done' });
+  }, 90_000);
+
   it('a batch whose launches wait for their registration reads "Waiting for confirmation (n)", counts from the launches, and Confirm all goes on', async () => {
     const names = [1, 2, 3].map(() => `${unique('confirm')}.com`);
     const zoneReady = cf.afterRequest(() => {
