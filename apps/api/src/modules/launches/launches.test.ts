@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LAUNCH_STAGES, type Alert, type Launch, type LaunchPlan, type LaunchStageKey } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
@@ -906,17 +906,26 @@ describe('many at once', () => {
     const paused = await call('POST', `/api/launches/batches/${id}/pause`);
     expect(paused.statusCode, paused.body).toBe(200);
     expect(paused.json().data.state).toBe('paused');
+    // The row reads as its launch, under way.
+    expect(await rowOf()).toMatchObject({ launchId: row.launchId, status: 'running' });
+    // The launch goes on as its own job while the batch is paused: the zone turns active, the launch ends.
+    const zoneReady = cf.afterRequest(() => {
+      for (const z of cf.state.zones.values())
+        if (z.name === name && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
+    });
+    onTestFinished(zoneReady);
     const runJob = (await t.c.repos.plans.findAny(id))!.jobId!;
     await t.c.jobEngine.waitFor(runJob, 30_000);
     expect((await t.c.repos.jobs.find(runJob))!.state).toBe('cancelled');
-    // The launch goes on as its own job; the row reads as its launch.
-    expect((await until(row.launchId, (l) => l.state === 'running')).state).toBe('running');
-    expect(await rowOf()).toMatchObject({ launchId: row.launchId, status: 'running' });
+    expect((await until(row.launchId, settled)).state).toBe('completed');
     expect((await batchOf(id)).state).toBe('paused');
-    for (const z of cf.state.zones.values()) if (z.name === name) cf.setZoneStatus(z.id, 'active');
     expect((await call('POST', `/api/launches/batches/${id}/resume`)).statusCode).toBe(200);
     const done = await batchUntil(id, (b) => ['completed', 'completed_with_failures', 'failed'].includes(b.state));
-    expect(done).toMatchObject({ state: 'completed', counts: { done: 1, failed: 0 } });
+    const l = await get(row.launchId);
+    expect(
+      done,
+      JSON.stringify({ error: l.error, stages: l.stages.map((x) => [x.key, x.state, x.error]) }),
+    ).toMatchObject({ state: 'completed', counts: { done: 1, failed: 0 } });
     // Followed, not launched again.
     expect(await rowOf()).toMatchObject({ launchId: row.launchId, status: 'done' });
   }, 90_000);
