@@ -11,6 +11,7 @@ import { LAUNCH_JOB, type LaunchJobPayload, type LaunchesService } from '../../m
 /** The rules of whoever queued the job (absent in jobs queued before runs carried them). */
 const QueuedBy = z.array(z.string().max(100)).max(50).optional();
 import { defineJob } from '../registry.ts';
+import { definePlanJob } from './plans.ts';
 
 /** pg-boss keeps a job at most 24 hours; a run (or a batch's run) stays within it, with its grace. */
 const LONGEST_RUN_SECONDS = 22 * 60 * 60;
@@ -39,39 +40,34 @@ const BatchPayload = z.object({ batchId: IdSchema, batchNo: z.number().int().pos
 
 /** Plans every name of a batch; a resumed job plans only the names without a plan yet. */
 export const launchBatchPlanJob = (batches: () => LaunchBatchesService) =>
-  defineJob<BatchJobPayload>({
+  definePlanJob<BatchJobPayload>({
     kind: LAUNCH_BATCH_PLAN_JOB,
-    area: 'cnv:domains',
+    which: 'plan',
     payload: BatchPayload,
+    planOf: (p) => p.batchId,
+    ends: { ended: (id, w, error) => batches().jobEnded(id, w, error) },
     retry: { limit: 2, delaySeconds: 10, backoff: true },
     timeoutSeconds: 6 * 60 * 60,
     handler: (ctx) => batches().planJob(ctx),
   });
 
-/** Runs a batch: starts its names' launches a few at a time and follows them; Resume queues it again. */
+/** Runs a batch: its names a few at a time, each launch followed to its end; Resume carries on where it was. */
 export const launchBatchRunJob = (batches: () => LaunchBatchesService) =>
-  defineJob<BatchJobPayload>({
+  definePlanJob<BatchJobPayload>({
     kind: LAUNCH_BATCH_RUN_JOB,
-    area: 'cnv:domains',
+    which: 'run',
     payload: BatchPayload,
-    // A stopped run resumes from its first name not done, from the Jobs screen as from the batch's page.
-    resumable: true,
-    beforeResume: (p) => batches().jobResuming(p.batchId),
-    // Cancelled on the Jobs screen: the batch reads "Cancelled" at once; paused, its names in flight are followed
-    // again on Resume.
-    cancelling: (p) => batches().jobCancelling(p.batchId, 'run'),
-    stopped: (p) => batches().jobStopped(p.batchId, 'run'),
+    planOf: (p) => p.batchId,
+    // Paused, its names in flight are followed again on Resume; cancelled on the Jobs screen, the batch reads
+    // "Cancelled" at once.
+    ends: {
+      resuming: (id) => batches().jobResuming(id),
+      cancelling: (id, w) => batches().jobCancelling(id, w),
+      stopped: (id, w) => batches().jobStopped(id, w),
+      ended: (id, w, error) => batches().jobEnded(id, w, error),
+    },
     // A batch longer than one run's limit goes on in the retry, which follows the same rows.
     retry: { limit: 3, delaySeconds: 10, backoff: true },
     timeoutSeconds: LONGEST_RUN_SECONDS,
-    async handler(ctx) {
-      try {
-        return await batches().runJob(ctx);
-      } catch (err) {
-        // A stop is the engine's to end (`stopped`); the last attempt's failure is the batch's, shown on it.
-        if (!ctx.signal.aborted && ctx.attempt >= 4)
-          await batches().jobEnded(ctx.payload.batchId, 'run', err instanceof Error ? err.message : String(err));
-        throw err;
-      }
-    },
+    handler: (ctx) => batches().runJob(ctx),
   });
