@@ -1,29 +1,23 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
-import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { indexNowOf, stateVariant, type Job, type JobStep } from '@fleetdesk/contract';
 import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
+import { RunStateBadge } from '../../components/run-state-badge.tsx';
 import { isActive, useCancelJob, useResumeJob } from './jobs-api.ts';
 import { progressPercent, progressText } from './job-summary.ts';
 
 /** The state in the words every screen uses (the API's stateText: failures counted), never green over a failure. */
 export function JobStateBadge({ job }: { job: Pick<Job, 'state' | 'stateText' | 'cancelRequested'> }) {
   const label = job.cancelRequested && isActive(job) ? 'Cancelling' : job.stateText;
-  const bg = stateVariant(job.state);
   return (
-    <Badge
-      bg={bg}
-      text={bg === 'warning' || bg === 'info' ? 'dark' : undefined}
-      className="text-wrap text-start"
-      data-testid="job-state"
-    >
+    <RunStateBadge variant={stateVariant(job.state)} testId="job-state">
       {label}
-    </Badge>
+    </RunStateBadge>
   );
 }
 

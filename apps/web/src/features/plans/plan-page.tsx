@@ -7,6 +7,7 @@ import Card from 'react-bootstrap/Card';
 import { stateVariant } from '@fleetdesk/contract';
 import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { RunStateBadge } from '../../components/run-state-badge.tsx';
 
 /** A plan's state colour: the Jobs screen's (stateVariant), and amber for a paused plan, which waits and has not failed. */
 export const planStateVariant = (state: string) => (state === 'paused' ? 'warning' : stateVariant(state));
@@ -22,14 +23,9 @@ export function PlanStateBadge({ plan, plain = false }: { plan: PlanState; plain
   const bg = planStateVariant(plan.state);
   if (plain) return <Badge bg={bg}>{plan.stateText}</Badge>;
   return (
-    <Badge
-      bg={bg}
-      text={bg === 'warning' || bg === 'info' ? 'dark' : undefined}
-      className="text-wrap text-start"
-      data-testid="plan-state"
-    >
+    <RunStateBadge variant={bg} testId="plan-state">
       {plan.stateText}
-    </Badge>
+    </RunStateBadge>
   );
 }
 
