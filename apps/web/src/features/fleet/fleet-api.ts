@@ -1,16 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  FleetAction,
-  FleetItem,
-  FleetPlan,
-  FleetPlanSummary,
-  FleetRevertInput,
-  ListResult,
-} from '@fleetdesk/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FleetAction, FleetItem, FleetPlan, FleetPlanSummary, FleetRevertInput } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { exportCsv } from '../../lib/csv-export.ts';
 import { createResourceHooks } from '../../lib/resource.ts';
+import { usePlanItemsPage, usePlanQuery } from '../plans/plans-api.ts';
 
 export const FLEET_PATH = '/fleet';
 export const FLEET_NEW_PATH = '/fleet/new';
@@ -28,24 +22,11 @@ const planKey = (id: string) => ['fleet/plans', 'item', id] as const;
 const ACTIVE = new Set(['planning', 'running']);
 
 /** A plan, polled every second while it is read or run. */
-export function useFleetPlan(id: string) {
-  return useQuery({
-    queryKey: planKey(id),
-    queryFn: ({ signal }) => api.get<FleetPlan>(planPath(id), undefined, signal),
-    refetchInterval: (q) => (q.state.data && ACTIVE.has(q.state.data.state) ? 1000 : false),
-  });
-}
-
-export type FleetItemsParams = { page: number; search?: string; outcome?: string; status?: string };
+export const useFleetPlan = (id: string) => usePlanQuery<FleetPlan>(planKey(id), planPath(id), ACTIVE);
 
 /** The plan's items; `version` (the plan's state and counts) makes them read again whenever the plan moves. */
-export function useFleetItems(id: string, params: FleetItemsParams, version: string) {
-  return useQuery({
-    queryKey: ['fleet/plans', 'items', id, params, version],
-    queryFn: ({ signal }) => api.get<ListResult<FleetItem>>(`${planPath(id)}/items`, { ...params }, signal),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useFleetItems = (id: string, version: string) =>
+  usePlanItemsPage<FleetItem>(['fleet/plans', 'items', id], `${planPath(id)}/items`, version);
 
 export function useCreateFleetPlan() {
   const queryClient = useQueryClient();

@@ -23,7 +23,7 @@ import {
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { PlanCounts } from '../plans/plan-counts.tsx';
 import { PlanRunBar, pct } from '../plans/plan-run-bar.tsx';
-import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
+import { PlanItems, type PlanColumn } from '../plans/plan-items.tsx';
 import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 import { FleetTimelineCharts } from './fleet-timeline.tsx';
 import { jobPath } from '../jobs/job-path.ts';
@@ -277,14 +277,9 @@ function ForceBox({ plan, item }: { plan: FleetPlan; item: FleetItem }) {
 }
 
 function Items({ plan }: { plan: FleetPlan }) {
-  const state = usePlanItemsQuery();
   const r = plan.run;
   const version = `${plan.state}:${plan.counts.pending}:${r.done}:${r.same}:${r.failed}:${r.skipped}:${r.cancelled}`;
-  const query = useFleetItems(
-    plan._id,
-    { page: state.page, search: state.search || undefined, outcome: state.filter || undefined },
-    version,
-  );
+  const { state, query } = useFleetItems(plan._id, version);
   const ran = !['planning', 'planned'].includes(plan.state);
   const columns: PlanColumn<FleetItem>[] = [
     {

@@ -10,7 +10,7 @@ import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './import
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { PlanCounts } from '../plans/plan-counts.tsx';
 import { PlanRunBar } from '../plans/plan-run-bar.tsx';
-import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
+import { PlanItems, type PlanColumn } from '../plans/plan-items.tsx';
 import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 
 const OUTCOME_LABEL: Record<ImportItem['outcome'], string> = { create: 'Create', link: 'Link', skip: 'Skip' };
@@ -111,14 +111,9 @@ function Buttons({ plan }: { plan: ImportPlan }) {
 }
 
 function Items({ plan }: { plan: ImportPlan }) {
-  const state = usePlanItemsQuery();
   const r = plan.run;
   const version = `${plan.state}:${plan.counts.total}:${r.done}:${r.failed}:${r.skipped}`;
-  const query = useImportItems(
-    plan._id,
-    { page: state.page, search: state.search || undefined, outcome: state.filter || undefined },
-    version,
-  );
+  const { state, query } = useImportItems(plan._id, version);
   const ran = !['planning', 'planned'].includes(plan.state);
   const columns: PlanColumn<ImportItem>[] = [
     {

@@ -1,8 +1,9 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ImportItem, ImportPlan, ImportPlanInput, ListResult } from '@fleetdesk/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ImportItem, ImportPlan, ImportPlanInput } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { createResourceHooks } from '../../lib/resource.ts';
+import { usePlanItemsPage, usePlanQuery } from '../plans/plans-api.ts';
 
 export const IMPORTS_PATH = '/imports';
 export const IMPORTS_NEW_PATH = '/imports/new';
@@ -15,24 +16,11 @@ const planKey = (id: string) => ['imports', 'item', id] as const;
 const ACTIVE = new Set(['planning', 'running']);
 
 /** An import, polled every second while it is planned or run. */
-export function useImport(id: string) {
-  return useQuery({
-    queryKey: planKey(id),
-    queryFn: ({ signal }) => api.get<ImportPlan>(apiPath(id), undefined, signal),
-    refetchInterval: (q) => (q.state.data && ACTIVE.has(q.state.data.state) ? 1000 : false),
-  });
-}
-
-export type ImportItemsParams = { page: number; search?: string; outcome?: string };
+export const useImport = (id: string) => usePlanQuery<ImportPlan>(planKey(id), apiPath(id), ACTIVE);
 
 /** The import's names; `version` (its state and counts) reads them again whenever the import moves. */
-export function useImportItems(id: string, params: ImportItemsParams, version: string) {
-  return useQuery({
-    queryKey: ['imports', 'items', id, params, version],
-    queryFn: ({ signal }) => api.get<ListResult<ImportItem>>(`${apiPath(id)}/items`, { ...params }, signal),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useImportItems = (id: string, version: string) =>
+  usePlanItemsPage<ImportItem>(['imports', 'items', id], `${apiPath(id)}/items`, version);
 
 export function useCreateImport() {
   const queryClient = useQueryClient();

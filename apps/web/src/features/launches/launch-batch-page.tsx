@@ -14,7 +14,7 @@ import {
   type LaunchBatchVerb,
 } from './launches-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
-import { PlanItems, usePlanItemsQuery, type PlanColumn } from '../plans/plan-items.tsx';
+import { PlanItems, type PlanColumn } from '../plans/plan-items.tsx';
 import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 
 const ROW_LABEL: Record<LaunchRowStatus, string> = {
@@ -85,13 +85,8 @@ export function LaunchBatchPage() {
   const batch = useLaunchBatch(id);
   const verb = useLaunchBatchVerb(id);
   const dialogs = useDialogs();
-  const rowsState = usePlanItemsQuery();
   const version = batch.data ? `${batch.data.state}:${JSON.stringify(batch.data.counts)}` : '';
-  const rows = useLaunchBatchRows(
-    id,
-    { page: rowsState.page, search: rowsState.search || undefined, status: rowsState.filter || undefined },
-    version,
-  );
+  const { state: rowsState, query: rows } = useLaunchBatchRows(id, version);
   const act = (v: LaunchBatchVerb) => verb.mutate(v, { onError: (e) => void dialogs.apiError(e) });
   const confirmThen = (v: LaunchBatchVerb, message: string, title: string) =>
     void dialogs.confirm(message, { title }).then((ok) => ok && act(v));

@@ -17,6 +17,7 @@ import type {
 import { api } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { createResourceHooks } from '../../lib/resource.ts';
+import { usePlanItemsPage, usePlanQuery } from '../plans/plans-api.ts';
 
 export const LAUNCHES_PATH = '/launches';
 export const LAUNCH_NEW_PATH = '/launches/new';
@@ -128,24 +129,11 @@ export function useLaunchBatches(page: number) {
 }
 
 /** A batch, polled every second while it plans or runs. */
-export function useLaunchBatch(id: string) {
-  return useQuery({
-    queryKey: batchKey(id),
-    queryFn: ({ signal }) => api.get<LaunchBatch>(batchApiPath(id), undefined, signal),
-    refetchInterval: (q) => (q.state.data && BATCH_ACTIVE.has(q.state.data.state) ? 1000 : false),
-  });
-}
-
-export type LaunchBatchRowsParams = { page: number; search?: string; status?: string };
+export const useLaunchBatch = (id: string) => usePlanQuery<LaunchBatch>(batchKey(id), batchApiPath(id), BATCH_ACTIVE);
 
 /** The batch's names; `version` (its counts) reads them again whenever the batch moves. */
-export function useLaunchBatchRows(id: string, params: LaunchBatchRowsParams, version: string) {
-  return useQuery({
-    queryKey: ['launches', 'batch-rows', id, params, version],
-    queryFn: ({ signal }) => api.get<ListResult<LaunchBatchRow>>(`${batchApiPath(id)}/rows`, { ...params }, signal),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useLaunchBatchRows = (id: string, version: string) =>
+  usePlanItemsPage<LaunchBatchRow>(['launches', 'batch-rows', id], `${batchApiPath(id)}/rows`, version, 'status');
 
 export function useCreateLaunchBatch() {
   const queryClient = useQueryClient();
