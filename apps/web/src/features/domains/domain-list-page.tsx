@@ -12,7 +12,7 @@ import {
 import { ListView } from '../../components/list-view.tsx';
 import { LinkButton } from '../../components/link-button.tsx';
 import { useListUrlState } from '../../components/use-list-url-state.ts';
-import { FLEET_NEW_PATH, type FleetNewState, type FleetSelectionSent } from '../fleet/fleet-api.ts';
+import { FLEET_NEW_PATH, type FleetNewState, type FleetSelectionSent } from '../fleet/fleet-paths.ts';
 import { zoneExportPath } from '../imports/zone-export-path.ts';
 import { api } from '../../lib/api-client.ts';
 import { useDialogs } from '../../components/dialog-host.tsx';
@@ -23,7 +23,7 @@ import { ExpiryDate } from '../../components/date-time.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { HealthBadge } from '../health/health-badge.tsx';
 import { useCheckSelection, useFixAll } from '../health/health-api.ts';
-import { fleetPlanPath } from '../fleet/fleet-api.ts';
+import { fleetPlanPath } from '../fleet/fleet-paths.ts';
 import type { CheckHealthStarted } from './check-health-result.tsx';
 import { ColumnChooser, useColumnChoice, type OptionalColumn } from '../../components/column-chooser.tsx';
 import { serverLabel } from '../../components/pickers/server-picker.tsx';

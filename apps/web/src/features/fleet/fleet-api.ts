@@ -6,14 +6,14 @@ import { exportCsv } from '../../lib/csv-export.ts';
 import { createResourceHooks } from '../../lib/resource.ts';
 import { usePlanItemsPage, usePlanQuery } from '../plans/plans-api.ts';
 
-export const FLEET_PATH = '/fleet';
-export const FLEET_NEW_PATH = '/fleet/new';
-export const fleetPlanPath = (id: string) => `/fleet/${encodeURIComponent(id)}`;
-
-/** The selection as the domains list sends it: ticked ids, or the list's filter as its URL holds it. */
-export type FleetSelectionSent = { ids: string[] } | { filter: Record<string, string> };
-/** What the domains list hands the new-plan page (router state: never in the URL, never 40,000 ids). */
-export type FleetNewState = { selection: FleetSelectionSent; count: number };
+export {
+  FLEET_NEW_PATH,
+  FLEET_PATH,
+  fleetPlanPath,
+  type FleetNewState,
+  type FleetSelectionSent,
+} from './fleet-paths.ts';
+import type { FleetSelectionSent } from './fleet-paths.ts';
 
 export const fleetPlansApi = createResourceHooks<FleetPlanSummary>('fleet/plans');
 

@@ -13,7 +13,7 @@ import { DateTime } from '../../components/date-time.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useToasts } from '../../components/toasts.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
-import { fleetPlanPath } from '../fleet/fleet-api.ts';
+import { fleetPlanPath } from '../fleet/fleet-paths.ts';
 import { HealthBadge } from './health-badge.tsx';
 import { useCheckNow, useDomainHealth, useFix, useFixAll } from './health-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';

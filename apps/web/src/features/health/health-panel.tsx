@@ -11,7 +11,7 @@ import { DateTime } from '../../components/date-time.tsx';
 import { Figure, Panel } from '../../components/panel.tsx';
 import { errorMessage } from '../../lib/api-error.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { fleetPlanPath } from '../fleet/fleet-api.ts';
+import { fleetPlanPath } from '../fleet/fleet-paths.ts';
 import { useFixAll } from './health-api.ts';
 
 const TONES: Partial<Record<HealthState, string>> = { failing: 'danger', warning: 'warning', ok: 'success' };

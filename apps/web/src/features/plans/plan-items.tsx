@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import Form from 'react-bootstrap/Form';
 import Table, { type TableProps } from 'react-bootstrap/Table';
@@ -7,6 +7,7 @@ import { ErrorBox } from '../../components/error-box.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
+import type { usePlanItemsQuery } from './plans-api.ts';
 
 /** A column of a plan's items: its header, its cell, and its label on a phone's card. */
 export type PlanColumn<T> = {
@@ -17,27 +18,6 @@ export type PlanColumn<T> = {
   /** The card's label below 768 px (`data-label`), for tables in the list kit's card layout. */
   label?: string;
 };
-
-/** The page, the search and the one filter of a plan's items: a new search or filter starts at page 1. */
-export function usePlanItemsQuery() {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const [filter, setFilter] = useState('');
-  return {
-    page,
-    search,
-    filter,
-    setPage,
-    setSearch: (v: string) => {
-      setSearch(v);
-      setPage(1);
-    },
-    setFilter: (v: string) => {
-      setFilter(v);
-      setPage(1);
-    },
-  };
-}
 
 /**
  * The items of a plan of any kind (decision 084): search, one filter (by outcome or status), the total, the table

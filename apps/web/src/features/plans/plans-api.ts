@@ -1,7 +1,28 @@
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ListResult } from '@fleetdesk/contract';
 import { api } from '../../lib/api-client.ts';
-import { usePlanItemsQuery } from './plan-items.tsx';
+
+/** The page, the search and the one filter of a plan's items: a new search or filter starts at page 1. */
+export function usePlanItemsQuery() {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState('');
+  return {
+    page,
+    search,
+    filter,
+    setPage,
+    setSearch: (v: string) => {
+      setSearch(v);
+      setPage(1);
+    },
+    setFilter: (v: string) => {
+      setFilter(v);
+      setPage(1);
+    },
+  };
+}
 
 /** The states in which a plan moves by itself (read, run, or waiting on its launches): its page polls then. */
 const MOVING = new Set(['planning', 'running', 'waiting_for_confirmation']);
