@@ -86,6 +86,21 @@ const patchOf = (patch: FleetItemPatch): PlanItemPatch => {
 
 /** The fleet kind's plans (decision 084): its rows over the shared tables, and the lookups that are its own. */
 export function createFleetRepository(db: Db, plans: PlansRepository) {
+  /** Domains whose `column` is one of `values`, with their cloud, a chunk of values to a statement. */
+  const domainsWhere = async (column: typeof domains.id | typeof domains.domainName, values: string[]) => {
+    const out: { id: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[] = [];
+    for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
+      const rows = await db
+        .select({ id: domains.id, domainName: domains.domainName, cloudId: domains.cloudId, cloudEmail: clouds.email })
+        .from(domains)
+        .leftJoin(clouds, eq(clouds.id, domains.cloudId))
+        .where(inArray(column, values.slice(i, i + LOOKUP_CHUNK)))
+        .orderBy(asc(domains.domainNo));
+      out.push(...rows);
+    }
+    return out;
+  };
+
   return {
     async insertPlan(
       v: { action: Record<string, unknown>; selection: Record<string, unknown> } & Pick<
@@ -122,44 +137,9 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
     },
 
     /** The selected domains, in domain number order, with their cloud; unknown ids are left out. */
-    async domainsByIds(ids: string[]) {
-      const out: { id: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[] = [];
-      for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
-        const rows = await db
-          .select({
-            id: domains.id,
-            domainName: domains.domainName,
-            cloudId: domains.cloudId,
-            cloudEmail: clouds.email,
-          })
-          .from(domains)
-          .leftJoin(clouds, eq(clouds.id, domains.cloudId))
-          .where(inArray(domains.id, ids.slice(i, i + LOOKUP_CHUNK)))
-          .orderBy(asc(domains.domainNo));
-        out.push(...rows);
-      }
-      return out;
-    },
-
+    domainsByIds: (ids: string[]) => domainsWhere(domains.id, ids),
     /** The domains of these stored names (a state file's), with their cloud; unknown names are left out. */
-    async domainsByNames(names: string[]) {
-      const out: { id: string; domainName: string; cloudId: string | null; cloudEmail: string | null }[] = [];
-      for (let i = 0; i < names.length; i += LOOKUP_CHUNK) {
-        out.push(
-          ...(await db
-            .select({
-              id: domains.id,
-              domainName: domains.domainName,
-              cloudId: domains.cloudId,
-              cloudEmail: clouds.email,
-            })
-            .from(domains)
-            .leftJoin(clouds, eq(clouds.id, domains.cloudId))
-            .where(inArray(domains.domainName, names.slice(i, i + LOOKUP_CHUNK)))),
-        );
-      }
-      return out;
-    },
+    domainsByNames: (names: string[]) => domainsWhere(domains.domainName, names),
 
     insertItems: (
       planId: string,
