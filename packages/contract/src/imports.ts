@@ -40,6 +40,7 @@ export const IMPORT_STATES = [
   'planning',
   'planned',
   'running',
+  'paused',
   'completed',
   'completed_with_failures',
   'cancelled',
@@ -59,6 +60,9 @@ export const IMPORT_TEXT = {
   notRunnable: (state: string) => `The import is ${state}; only a planned import can run`,
   nothingToDo: 'Nothing to import: every name is skipped',
   finished: (state: string) => `The import is already ${state}`,
+  notRunning: (state: string) => `The import is ${state}, not running`,
+  notPaused: (state: string) => `The import is ${state}, not paused`,
+  noFailed: 'No name of this import failed',
   notPanel: (panel: string) => `The server has no ${panel} credentials`,
   needsRule: (source: ImportSource) =>
     `Importing from ${SOURCE_NOUNS[source]} needs the ${RULE_LABELS[IMPORT_SOURCE_RULES[source]]} area`,

@@ -9087,7 +9087,7 @@ export interface paths {
                                     sourceUsers: string[] | null;
                                     startedAt: string | null;
                                     /** @enum {string} */
-                                    state: "planning" | "planned" | "running" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                    state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
                                     stateText: string;
                                 }[];
                                 itemsCount: number;
@@ -9154,7 +9154,7 @@ export interface paths {
                                 sourceUsers: string[] | null;
                                 startedAt: string | null;
                                 /** @enum {string} */
-                                state: "planning" | "planned" | "running" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
                                 stateText: string;
                             };
                         };
@@ -9225,7 +9225,7 @@ export interface paths {
                                 sourceUsers: string[] | null;
                                 startedAt: string | null;
                                 /** @enum {string} */
-                                state: "planning" | "planned" | "running" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
                                 stateText: string;
                             };
                         };
@@ -9300,7 +9300,7 @@ export interface paths {
                                 sourceUsers: string[] | null;
                                 startedAt: string | null;
                                 /** @enum {string} */
-                                state: "planning" | "planned" | "running" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
                                 stateText: string;
                             };
                         };
@@ -9374,6 +9374,225 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                counts: {
+                                    create: number;
+                                    link: number;
+                                    skip: number;
+                                    total: number;
+                                };
+                                createdAt: string;
+                                createdBy: string | null;
+                                error: string | null;
+                                finishedAt: string | null;
+                                /** Format: uuid */
+                                jobId: string | null;
+                                plannedAt: string | null;
+                                planNo: number;
+                                run: {
+                                    done: number;
+                                    failed: number;
+                                    pending: number;
+                                    skipped: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                source: "cloudflare" | "directadmin" | "ispmanager" | "registrar";
+                                /** Format: uuid */
+                                sourceId: string;
+                                sourceLabel: string;
+                                sourceUsers: string[] | null;
+                                startedAt: string | null;
+                                /** @enum {string} */
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                stateText: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                counts: {
+                                    create: number;
+                                    link: number;
+                                    skip: number;
+                                    total: number;
+                                };
+                                createdAt: string;
+                                createdBy: string | null;
+                                error: string | null;
+                                finishedAt: string | null;
+                                /** Format: uuid */
+                                jobId: string | null;
+                                plannedAt: string | null;
+                                planNo: number;
+                                run: {
+                                    done: number;
+                                    failed: number;
+                                    pending: number;
+                                    skipped: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                source: "cloudflare" | "directadmin" | "ispmanager" | "registrar";
+                                /** Format: uuid */
+                                sourceId: string;
+                                sourceLabel: string;
+                                sourceUsers: string[] | null;
+                                startedAt: string | null;
+                                /** @enum {string} */
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                stateText: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{id}/retry-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                _id: string;
+                                counts: {
+                                    create: number;
+                                    link: number;
+                                    skip: number;
+                                    total: number;
+                                };
+                                createdAt: string;
+                                createdBy: string | null;
+                                error: string | null;
+                                finishedAt: string | null;
+                                /** Format: uuid */
+                                jobId: string | null;
+                                plannedAt: string | null;
+                                planNo: number;
+                                run: {
+                                    done: number;
+                                    failed: number;
+                                    pending: number;
+                                    skipped: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                source: "cloudflare" | "directadmin" | "ispmanager" | "registrar";
+                                /** Format: uuid */
+                                sourceId: string;
+                                sourceLabel: string;
+                                sourceUsers: string[] | null;
+                                startedAt: string | null;
+                                /** @enum {string} */
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                stateText: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/imports/{id}/run": {
         parameters: {
             query?: never;
@@ -9433,7 +9652,7 @@ export interface paths {
                                 sourceUsers: string[] | null;
                                 startedAt: string | null;
                                 /** @enum {string} */
-                                state: "planning" | "planned" | "running" | "completed" | "completed_with_failures" | "cancelled" | "failed";
+                                state: "planning" | "planned" | "running" | "paused" | "completed" | "completed_with_failures" | "cancelled" | "failed";
                                 stateText: string;
                             };
                         };

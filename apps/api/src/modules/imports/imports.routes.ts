@@ -9,7 +9,7 @@ import {
 import { mountPlanRoutes } from '../plans/plans.routes.ts';
 import type { ImportsService } from './imports.service.ts';
 
-/** Imports: plan one from a source, read the plan and its names, run it, cancel it. */
+/** Imports: plan one from a source, read the plan and its names, run, pause, resume, retry its failures, cancel. */
 export const importsRoutes = (service: ImportsService) => async (app: FastifyInstance) => {
   mountPlanRoutes(app, {
     path: '/api/imports',
@@ -24,6 +24,12 @@ export const importsRoutes = (service: ImportsService) => async (app: FastifyIns
     list: service.list,
     get: service.get,
     items: service.items,
-    verbs: { run: service.run, cancel: service.cancel },
+    verbs: {
+      run: service.run,
+      pause: service.pause,
+      resume: service.resume,
+      'retry-failed': service.retryFailed,
+      cancel: service.cancel,
+    },
   });
 };

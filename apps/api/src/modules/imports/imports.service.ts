@@ -241,13 +241,26 @@ export function createImportsService(deps: {
   const verbs = createPlanVerbs(plansEngine, audit, {
     run: IMPORT_RUN,
     find: mustFind,
-    cancelFrom: ['planning', 'planned', 'running'],
-    audit: { entity: 'import_plans', noKey: 'importNo', actions: { run: 'run_import', cancel: 'cancel_import' } },
+    cancelFrom: ['planning', 'planned', 'running', 'paused'],
+    audit: {
+      entity: 'import_plans',
+      noKey: 'importNo',
+      actions: {
+        run: 'run_import',
+        pause: 'pause_import',
+        resume: 'resume_import',
+        retry: 'retry_import',
+        cancel: 'cancel_import',
+      },
+    },
     refuse: {
       code: 'import',
       notPlanned: IMPORT_TEXT.notPlanned,
       notRunnable: IMPORT_TEXT.notRunnable,
+      notRunning: IMPORT_TEXT.notRunning,
+      notPaused: IMPORT_TEXT.notPaused,
       finished: IMPORT_TEXT.finished,
+      noFailed: IMPORT_TEXT.noFailed,
     },
     jobExtra: (actor) => ({ rules: actor.rules }),
   });
@@ -344,6 +357,36 @@ export function createImportsService(deps: {
     async cancel(id: string, actor: Actor): Promise<ImportPlan> {
       await verbs.cancel(id, actor);
       return toPlan(await mustFind(id));
+    },
+
+    /** No name starts from now on; the one being written finishes, and Resume carries on from the next. */
+    async pause(id: string, actor: Actor): Promise<ImportPlan> {
+      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
+      await verbs.pause(id, actor);
+      return toPlan(await mustFind(id));
+    },
+
+    async resume(id: string, actor: Actor): Promise<ImportPlan> {
+      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
+      await verbs.resume(id, actor);
+      return toPlan(await mustFind(id));
+    },
+
+    /** Writes again only the names that failed, each decided again first. */
+    async retryFailed(id: string, actor: Actor): Promise<ImportPlan> {
+      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
+      await verbs.retryFailed(id, actor, async (p) => (await toPlan(p)).run.failed);
+      return toPlan(await mustFind(id));
+    },
+
+    /** The run's job is resumed on the Jobs screen: the import runs again, or the resume is refused. */
+    jobResuming: verbs.jobResuming,
+    /** A cancel was asked for on the import's job (the Jobs screen): the import is cancelled at once. */
+    jobCancelling: (id: string, which: 'plan' | 'run') => plansEngine.jobCancelling(IMPORT_RUN, id, which),
+    /** The job ended cancelled, whichever way: the import reads as its job; a paused one keeps its names to write. */
+    async jobStopped(id: string, which: 'plan' | 'run') {
+      const p = await plansEngine.jobStopped(IMPORT_RUN, id, which);
+      return p ? { ...(await toPlan((await repo.findPlan(id))!)).run } : undefined;
     },
 
     /** The plan job: reads the whole source and decides every name. */

@@ -423,5 +423,21 @@ describe('an import whose names fail', () => {
       state: 'completed_with_failures',
       summary: '2 of 4 names imported, 2 failed: see the import',
     });
+    // Nothing to pause or resume now; Retry failed writes again only the two that failed, once there is room.
+    expect((await call('POST', `/api/imports/${p._id}/pause`)).json()).toMatchObject({
+      code: 'import_state',
+      message: 'The import is completed_with_failures, not running',
+    });
+    expect((await call('POST', `/api/imports/${p._id}/resume`)).statusCode).toBe(409);
+    await t.c.database.db.execute(
+      (await import('drizzle-orm')).sql`update servers set domains_limit_qty = 0 where id = ${server._id}`,
+    );
+    const retried = await call('POST', `/api/imports/${p._id}/retry-failed`);
+    expect(retried.statusCode, retried.body).toBe(200);
+    const again = await waitPlan(p._id, ['completed', 'completed_with_failures', 'failed']);
+    expect(again).toMatchObject({ state: 'completed', run: { total: 4, done: 4, failed: 0 } });
+    const noMore = await call('POST', `/api/imports/${p._id}/retry-failed`);
+    expect(noMore.statusCode).toBe(409);
+    expect(noMore.json().message).toBe('No name of this import failed');
   }, 60_000);
 });

@@ -23,6 +23,7 @@ import {
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { PlanCounts } from '../plans/plan-counts.tsx';
 import { PlanRunBar, pct } from '../plans/plan-run-bar.tsx';
+import { PlanRunVerbs } from '../plans/plan-run-verbs.tsx';
 import { PlanItems, type PlanColumn } from '../plans/plan-items.tsx';
 import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 import { FleetTimelineCharts } from './fleet-timeline.tsx';
@@ -196,21 +197,7 @@ function Buttons({ plan }: { plan: FleetPlan }) {
           Run
         </Button>
       )}
-      {s === 'running' && (
-        <Button variant="warning" onClick={() => go('pause')} disabled={busy}>
-          Pause
-        </Button>
-      )}
-      {(s === 'paused' || (s === 'failed' && plan.startedAt && plan.run.pending > 0)) && (
-        <Button onClick={() => go('resume')} disabled={busy}>
-          Resume
-        </Button>
-      )}
-      {plan.run.failed > 0 && ['completed_with_failures', 'failed', 'cancelled', 'paused'].includes(s) && (
-        <Button variant="outline-primary" onClick={() => go('retry-failed')} disabled={busy}>
-          Retry failed ({plan.run.failed})
-        </Button>
-      )}
+      <PlanRunVerbs plan={plan} busy={busy} go={go} />
       {['planning', 'planned', 'running', 'paused'].includes(s) && (
         <Button variant="outline-danger" onClick={() => void confirmCancel()} disabled={busy}>
           Cancel

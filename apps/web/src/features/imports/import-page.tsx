@@ -6,10 +6,11 @@ import { useDialogs } from '../../components/dialog-host.tsx';
 import { DateTime } from '../../components/date-time.tsx';
 import { domainPaths } from '../domains/domains-api.ts';
 import { fleetPlanPath, useRevert } from '../fleet/fleet-api.ts';
-import { IMPORTS_PATH, useImport, useImportItems, useImportVerb } from './imports-api.ts';
+import { IMPORTS_PATH, useImport, useImportItems, useImportVerb, type ImportVerb } from './imports-api.ts';
 import { ProviderReason } from '../../components/provider-reason.tsx';
 import { PlanCounts } from '../plans/plan-counts.tsx';
 import { PlanRunBar } from '../plans/plan-run-bar.tsx';
+import { PlanRunVerbs } from '../plans/plan-run-verbs.tsx';
 import { PlanItems, type PlanColumn } from '../plans/plan-items.tsx';
 import { PlanPage, PlanStateBadge } from '../plans/plan-page.tsx';
 
@@ -80,7 +81,7 @@ function Buttons({ plan }: { plan: ImportPlan }) {
         },
       );
   };
-  const go = (v: 'run' | 'cancel') => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
+  const go = (v: ImportVerb) => verb.mutate(v, { onError: (err) => void dialogs.apiError(err) });
   const confirmRun = async () => {
     const ok = await dialogs.confirm(
       `Import ${plural(plan.run.total, 'name')} from ${plan.sourceLabel}: ${plan.counts.create} created, ${plan.counts.link} linked. Each is checked again first; one done meanwhile is skipped.`,
@@ -96,7 +97,8 @@ function Buttons({ plan }: { plan: ImportPlan }) {
           Run
         </Button>
       )}
-      {['planning', 'planned', 'running'].includes(s) && (
+      <PlanRunVerbs plan={plan} busy={verb.isPending} go={go} />
+      {['planning', 'planned', 'running', 'paused'].includes(s) && (
         <Button variant="outline-danger" onClick={() => go('cancel')} disabled={verb.isPending}>
           Cancel
         </Button>

@@ -33,9 +33,12 @@ export function useCreateImport() {
   });
 }
 
+/** What an import's page may ask: run it, cancel it, and the run's verbs every plan has. */
+export type ImportVerb = 'run' | 'cancel' | 'pause' | 'resume' | 'retry-failed';
+
 export function useImportVerb(id: string) {
   const queryClient = useQueryClient();
-  return useMutation<ImportPlan, ApiError, 'run' | 'cancel'>({
+  return useMutation<ImportPlan, ApiError, ImportVerb>({
     mutationFn: (verb) => api.post<ImportPlan>(`${apiPath(id)}/${verb}`),
     onSuccess: (plan) => {
       queryClient.setQueryData(planKey(id), plan);
