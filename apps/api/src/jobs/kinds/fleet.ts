@@ -17,12 +17,7 @@ const fleetJob = (kind: string, which: 'plan' | 'run', fleet: () => FleetService
     which,
     payload: Payload,
     planOf: (p) => p.planId,
-    ends: {
-      resuming: which === 'run' ? (id) => fleet().jobResuming(id) : undefined,
-      cancelling: (id, w) => fleet().jobCancelling(id, w),
-      stopped: (id, w) => fleet().jobStopped(id, w),
-      ended: (id, w, error) => fleet().jobFailed(id, w, error),
-    },
+    host: fleet,
     // A crashed worker's job comes back and carries on; a handler error is the plan's, shown on it.
     retry: { limit: 2, delaySeconds: 5, backoff: true },
     // pg-boss caps a job at 24 h with its grace; a longer run times out and its retry carries on where it was.

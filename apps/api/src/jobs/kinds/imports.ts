@@ -22,12 +22,7 @@ const importJob = (kind: string, which: 'plan' | 'run', imports: () => ImportsSe
     payload: Payload,
     planOf: (p) => p.planId,
     // A paused or stopped run resumes from its first name not written, from the Jobs screen as from the import.
-    ends: {
-      resuming: which === 'run' ? (id) => imports().jobResuming(id) : undefined,
-      cancelling: (id, w) => imports().jobCancelling(id, w),
-      stopped: (id, w) => imports().jobStopped(id, w),
-      ended: (id, w, error) => imports().jobEnded(id, w, error),
-    },
+    host: imports,
     retry: { limit: 2, delaySeconds: 5, backoff: true },
     timeoutSeconds: 6 * 60 * 60,
     // A refusal (no panel credentials, a source too large) is not retried: the import says why at once.

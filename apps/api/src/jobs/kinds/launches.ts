@@ -45,7 +45,8 @@ export const launchBatchPlanJob = (batches: () => LaunchBatchesService) =>
     which: 'plan',
     payload: BatchPayload,
     planOf: (p) => p.batchId,
-    ends: { ended: (id, w, error) => batches().jobEnded(id, w, error) },
+    // Planning ends only by failing or being cancelled: the batch says so (no cancel or stop of its own).
+    host: () => ({ jobEnded: (id, w, error) => batches().jobEnded(id, w, error) }),
     retry: { limit: 2, delaySeconds: 10, backoff: true },
     timeoutSeconds: 6 * 60 * 60,
     handler: (ctx) => batches().planJob(ctx),
@@ -60,12 +61,7 @@ export const launchBatchRunJob = (batches: () => LaunchBatchesService) =>
     planOf: (p) => p.batchId,
     // Paused, its names in flight are followed again on Resume; cancelled on the Jobs screen, the batch reads
     // "Cancelled" at once.
-    ends: {
-      resuming: (id) => batches().jobResuming(id),
-      cancelling: (id, w) => batches().jobCancelling(id, w),
-      stopped: (id, w) => batches().jobStopped(id, w),
-      ended: (id, w, error) => batches().jobEnded(id, w, error),
-    },
+    host: batches,
     // A batch longer than one run's limit goes on in the retry, which follows the same rows.
     retry: { limit: 3, delaySeconds: 10, backoff: true },
     timeoutSeconds: LONGEST_RUN_SECONDS,

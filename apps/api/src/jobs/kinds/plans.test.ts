@@ -15,10 +15,10 @@ function jobThrowing(err: unknown, o: { refusalsFinal?: boolean; stopped?: boole
     which: 'run',
     payload: Payload,
     planOf: (p) => p.planId,
-    ends: {
-      ended: async (id, which, error) => void said.push(`${id} ${which} ${error}`),
-      ...(o.stopped ? { stopped: async () => undefined, resuming: async () => undefined } : {}),
-    },
+    host: () => ({
+      jobEnded: async (id, which, error) => void said.push(`${id} ${which} ${error}`),
+      ...(o.stopped ? { jobStopped: async () => undefined } : {}),
+    }),
     retry: { limit: 2, delaySeconds: 1, backoff: false },
     timeoutSeconds: 60,
     refusalsFinal: o.refusalsFinal,
@@ -42,7 +42,7 @@ describe('a plan job, for every kind', () => {
     expect(j.said).toEqual([]);
     await expect(j.run(3)).rejects.toThrow('boom');
     expect(j.said).toEqual(['p1 run boom']);
-    expect(j.def.resumable).toBe(false);
+    expect(j.def.resumable).toBe(true);
   });
 
   it('ends at once on a refusal when the kind says another attempt cannot fix it', async () => {
@@ -61,6 +61,5 @@ describe('a plan job, for every kind', () => {
     const k = jobThrowing(new Error('aborted'), { stopped: true });
     await expect(k.run(3, true)).rejects.toThrow('aborted');
     expect(k.said).toEqual([]);
-    expect(k.def.resumable).toBe(true);
   });
 });

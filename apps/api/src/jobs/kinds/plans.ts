@@ -4,16 +4,19 @@ import { PermanentJobError, defineJob, type JobContext, type RetryPolicy } from 
 
 type Which = 'plan' | 'run';
 
-/** What the plan engine says when a plan's job ends without its handler, through the kind's service. */
-export type PlanJobEnds = {
+/**
+ * What a kind's service answers when its plan's job ends without its handler (the plan engine's ends, decision
+ * 084). Only `jobEnded` is required: a kind without `jobStopped` has its plan ended as cancelled by it instead.
+ */
+export type PlanJobHost = {
   /** The run's job is queued again (the Jobs screen's Resume): the plan runs again, or this refuses. */
-  resuming?: (planId: string) => Promise<void>;
+  jobResuming?: (planId: string) => Promise<void>;
   /** A cancel was asked for while the job runs: the plan is cancelled at once. */
-  cancelling?: (planId: string, which: Which) => Promise<void>;
+  jobCancelling?: (planId: string, which: Which) => Promise<void>;
   /** The job ended cancelled, whichever way: the plan reads as its job; what this returns is the job's result. */
-  stopped?: (planId: string, which: Which) => Promise<Record<string, unknown> | void>;
-  /** The job failed for good (or stopped, for a kind without `stopped`): the plan says so. */
-  ended: (planId: string, which: Which, error: string | null) => Promise<void>;
+  jobStopped?: (planId: string, which: Which) => Promise<Record<string, unknown> | void>;
+  /** The job failed for good (or stopped, for a kind without `jobStopped`): the plan says so. */
+  jobEnded: (planId: string, which: Which, error: string | null) => Promise<void>;
 };
 
 /**
@@ -27,22 +30,23 @@ export function definePlanJob<P extends Record<string, unknown>>(o: {
   which: Which;
   payload: z.ZodType<P>;
   planOf: (p: P) => string;
-  ends: PlanJobEnds;
+  /** The kind's service (made after the jobs are defined: read when a job needs it). */
+  host: () => PlanJobHost;
   retry: RetryPolicy;
   timeoutSeconds: number;
   refusalsFinal?: boolean;
   handler: (ctx: JobContext<P>) => Promise<Record<string, unknown>>;
 }) {
-  const { ends, which } = o;
+  const { host, which } = o;
   return defineJob<P>({
     kind: o.kind,
     area: 'cnv:domains',
     payload: o.payload,
     // A stopped run resumes from its first item not done, from the Jobs screen as from the plan's page.
-    resumable: !!ends.resuming,
-    beforeResume: ends.resuming && ((p) => ends.resuming!(o.planOf(p))),
-    cancelling: ends.cancelling && ((p) => ends.cancelling!(o.planOf(p), which)),
-    stopped: ends.stopped && ((p) => ends.stopped!(o.planOf(p), which)),
+    resumable: which === 'run',
+    beforeResume: (p) => host().jobResuming?.(o.planOf(p)) ?? Promise.resolve(),
+    cancelling: (p) => host().jobCancelling?.(o.planOf(p), which) ?? Promise.resolve(),
+    stopped: (p) => host().jobStopped?.(o.planOf(p), which) ?? Promise.resolve(),
     retry: o.retry,
     timeoutSeconds: o.timeoutSeconds,
     async handler(ctx) {
@@ -54,8 +58,11 @@ export function definePlanJob<P extends Record<string, unknown>>(o: {
         const refused = !!o.refusalsFinal && err instanceof AppError && err.status < 500;
         // A stop is the engine's to end (`stopped`); a shutdown or a takeover hands the job on.
         if (ctx.signal.aborted) {
-          if (!ends.stopped) await ends.ended(id, which, null).catch(() => undefined);
-        } else if (refused || ctx.attempt > o.retry.limit) await ends.ended(id, which, message);
+          if (!host().jobStopped)
+            await host()
+              .jobEnded(id, which, null)
+              .catch(() => undefined);
+        } else if (refused || ctx.attempt > o.retry.limit) await host().jobEnded(id, which, message);
         if (refused) throw new PermanentJobError(message);
         throw err;
       }

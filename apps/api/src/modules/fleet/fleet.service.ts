@@ -828,7 +828,7 @@ export function createFleetService(
     },
 
     /** When a plan or run job ends without its handler (it failed for good): the plan says so. */
-    jobFailed: (planId: string, which: 'plan' | 'run', error: string | null) => plans.jobEnded(planId, which, error),
+    jobEnded: (planId: string, which: 'plan' | 'run', error: string | null) => plans.jobEnded(planId, which, error),
   };
   return service;
 }
