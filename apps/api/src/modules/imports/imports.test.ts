@@ -432,8 +432,26 @@ describe('an import whose names fail', () => {
     await t.c.database.db.execute(
       (await import('drizzle-orm')).sql`update servers set domains_limit_qty = 0 where id = ${server._id}`,
     );
-    const retried = await call('POST', `/api/imports/${p._id}/retry-failed`);
-    expect(retried.statusCode, retried.body).toBe(200);
+    // Tried as an attacker would: bad ids answer 4xx with a message, another kind's plan is not an import.
+    const fleetPlan = await t.c.repos.plans.insertPlan('fleet', { selection: {}, createdBy: 'x', state: 'planned' });
+    for (const bad of [
+      '%00',
+      `${p._id}%00`,
+      p._id.toUpperCase().replace(/-/g, 'X'),
+      '..%2F..%2Fjobs',
+      'x'.repeat(5000),
+    ]) {
+      const res = await call('POST', `/api/imports/${bad}/retry-failed`);
+      expect(res.statusCode, bad).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, bad).toBeLessThan(500);
+      expect(res.json().message, bad).toBeTruthy();
+    }
+    expect((await call('POST', `/api/imports/${fleetPlan.id}/pause`)).statusCode).toBe(404);
+    // A burst of retries: one puts the failures back, the others are refused (the plan is running by then).
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () => call('POST', `/api/imports/${p._id}/retry-failed`)),
+    );
+    expect(burst.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const again = await waitPlan(p._id, ['completed', 'completed_with_failures', 'failed']);
     expect(again).toMatchObject({ state: 'completed', run: { total: 4, done: 4, failed: 0 } });
     const noMore = await call('POST', `/api/imports/${p._id}/retry-failed`);
