@@ -60,11 +60,10 @@ export function createFleetStateService(
         const desired: DesiredState = {
           ...entry,
           domain: name,
-          firewall: entry.firewall?.map((r) => ({
-            ruleId: rules.get(r.rule.toLowerCase())!._id,
-            rule: rules.get(r.rule.toLowerCase())!.name,
-            priority: r.priority,
-          })),
+          firewall: entry.firewall?.map((r) => {
+            const rule = rules.get(r.rule.toLowerCase())!;
+            return { ruleId: rule._id, rule: rule.name, priority: r.priority };
+          }),
         };
         return { ...base, desired, refusal: null };
       });
@@ -101,16 +100,10 @@ export function createFleetStateService(
       await deps.routing.background(deps.budgetWaitMs, () =>
         Promise.all(Array.from({ length: Math.min(EXPORT_CONCURRENCY, pageIds.length) }, worker)),
       );
-      const domains: StateDomain[] = [];
-      const skipped: { domain: string; reason: string }[] = [];
-      for (const r of results) {
-        if ('entry' in r) domains.push(r.entry);
-        else skipped.push({ domain: r.domain, reason: r.skipped });
-      }
       return {
         version: FLEET_STATE_VERSION,
-        domains,
-        skipped,
+        domains: results.flatMap((r) => ('entry' in r ? [r.entry] : [])),
+        skipped: results.flatMap((r) => ('entry' in r ? [] : [{ domain: r.domain, reason: r.skipped }])),
         page,
         hasMore: ids.length > from + FLEET_STATE_EXPORT_PAGE,
       };

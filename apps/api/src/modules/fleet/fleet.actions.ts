@@ -7,11 +7,14 @@ import {
   SSL_MODE_LABELS,
   renderDnsTemplate,
   TLS_1_3_LABELS,
+  type DnsChanges,
   type DnsRecord,
   type Domain,
   type FleetAction,
   type FleetItemOutcome,
   type RedirectRule,
+  type SslMode,
+  type Tls13Mode,
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
@@ -19,8 +22,8 @@ import type { CloudFlareService } from '../cloud-flare/cloud-flare.service.ts';
 import type { ContentSnapshotsService } from '../content-snapshots/content-snapshots.service.ts';
 import type { DomainsService } from '../domains/domains.service.ts';
 import type { HealthService } from '../health/health.service.ts';
-import { contentKey, dnsTemplateDiff, dnsTemplateDiffText, type TemplateDiff } from './dns-template-diff.ts';
-import { dnsUndo, type UndoStep } from './fleet.undo.ts';
+import { contentKey, dnsTemplateDiff, dnsTemplateDiffText } from './dns-template-diff.ts';
+import { dnsUndo, firewallKey, firewallPick, plainRecord, type UndoStep } from './fleet.undo.ts';
 import { createAccountPacer, createFleetGoogle, type FleetGooglePort } from './fleet.google.ts';
 
 /**
@@ -106,6 +109,47 @@ const refused = (reason: string, before: string | null = null): PlanResult => ({
   reason,
   seen: null,
 });
+const done = (undo: UndoStep): RunResult => ({ status: 'done', undo: [undo] });
+
+/** Why the domain's zone cannot be reached (no cloud, no zone); null when it can. */
+export const missingZone = (d: Domain): string | null =>
+  !d.cloudId ? FLEET_MESSAGES.noCloud : !d.cloudZoneId ? FLEET_MESSAGES.noZone : null;
+
+/** The domain's references a step sets and a revert puts back: the field each is kept in, and how it reads. */
+export const DOMAIN_REFS = {
+  server: { key: 'serverId', subject: 'Server', text: (d) => d.server?.IPAddress ?? 'none' },
+  brand: { key: 'brandId', subject: 'Brand', text: (d) => d.brand?.name ?? 'none' },
+  status: { key: 'status', subject: 'Status', text: (d) => d.status },
+  registrar: { key: 'domainRegistratorId', subject: 'Registrar', text: (d) => d.domainRegistrator?.name ?? 'none' },
+} as const satisfies Record<string, { key: keyof Domain; subject: string; text: (d: Domain) => string }>;
+
+type FleetCloudFlare = FleetDeps['cloudFlare'];
+/** The zone settings the fleet sets (an action, a desired state, a revert): each read, labelled and set alike. */
+export const ZONE_SETTINGS = {
+  ssl: { key: 'ssl', subject: 'SSL mode', labels: SSL_MODE_LABELS as Record<string, string> },
+  tls13: { key: 'tls_1_3', subject: 'TLS 1.3', labels: TLS_1_3_LABELS as Record<string, string> },
+} as const;
+type SettingArea = keyof typeof ZONE_SETTINGS;
+export const settingLabel = (area: SettingArea, v: string) => ZONE_SETTINGS[area].labels[v] ?? v;
+export const readSetting = async (cf: FleetCloudFlare, d: Domain, area: SettingArea, actor: Actor) =>
+  String((await cf.getSetting(d, ZONE_SETTINGS[area].key, actor)).result.value);
+/** Sets one zone setting; answers the undo of it. */
+export async function writeSetting(
+  cf: FleetCloudFlare,
+  d: Domain,
+  area: SettingArea,
+  value: string,
+  before: string,
+  actor: Actor,
+): Promise<UndoStep> {
+  if (area === 'ssl') await cf.setSsl(d._id, value as SslMode, actor, { before });
+  else await cf.setTls13(d._id, value as Tls13Mode, actor, { before });
+  return { area, before, after: value };
+}
+
+/** One DNS batch (Cloudflare applies it all or nothing), against the zone as just read; answers its undo. */
+export const changeDns = async (cf: FleetCloudFlare, d: Domain, zone: DnsRecord[], batch: DnsChanges, actor: Actor) =>
+  dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor, { zoneBefore: zone }));
 
 /** A record name of the action as the zone holds it: "@" is the apex, a relative name gets the domain. */
 export function recordName(name: string, domain: string): string {
@@ -156,11 +200,25 @@ export const rulesText = (rules: RuleView[]) =>
 
 const matching = (records: DnsRecord[], type: string, name: string) =>
   records.filter((r) => r.type === type && r.name.toLowerCase() === name);
+/**
+ * A DNS action's record for the domain: as given with the domain filled in (what Cloudflare's rules are checked
+ * on), its full name, and whether a record has its content. CAA `0 issue "ca.example"` and `0 issue ca.example`
+ * are one record: compared as Cloudflare stores it.
+ */
+const dnsTarget = (type: string, name: string, content: string, domain: string) => {
+  const draft = { type, name: fill(name, domain)!, content: fill(content, domain)! };
+  const key = contentKey(type, draft.content);
+  return {
+    draft,
+    name: recordName(name, domain),
+    content: draft.content,
+    sameContent: (r: { content: string }) => contentKey(type, r.content) === key,
+  };
+};
+const contentSeen = (rs: DnsRecord[]) => rs.map((r) => `${r.id}=${r.content}`).sort();
 
-const needsZone = (d: Domain): string | null =>
-  !d.cloudId ? FLEET_MESSAGES.noCloud : !d.cloudZoneId ? FLEET_MESSAGES.noZone : null;
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Two values alike as JSON (a missing one as null): what planning saw against what a run reads. */
+export const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** A refusal the operator can read (a missing cloud, Cloudflare's answer); anything else is a bug and is thrown. */
 export const refusalOf = (err: unknown): string | null => (err instanceof AppError ? err.message : null);
@@ -178,43 +236,33 @@ export function createFleetActions(deps: FleetDeps) {
     ? createFleetGoogle(deps.google, createAccountPacer(deps.googleStepIntervalMs ?? 1000))
     : null;
 
-  const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
-    String((await cf.getSetting(d, key, actor)).result.value);
-
   const dnsNow = async (d: Domain, actor: Actor) => (await cf.listDnsRecords(d, actor)).result;
 
   /** The template rendered for the domain ({serverIp}: its server's address) and compared with its zone. */
-  const templateDiff = async (
-    a: TemplateAction,
-    d: Domain,
-    actor: Actor,
-  ): Promise<
-    | { ok: false; refusal: string }
-    | { ok: true; diff: TemplateDiff; text: { before: string; after: string }; zone: DnsRecord[] }
-  > => {
+  const templateDiff = async (a: TemplateAction, d: Domain, actor: Actor) => {
     const t = a.template;
-    if (!t) return { ok: false, refusal: FLEET_MESSAGES.templateNotFound };
+    if (!t) return { refusal: FLEET_MESSAGES.templateNotFound };
     const ip = d.server?.IPAddress ?? null;
     if (!ip && t.records.some((r) => `${r.name} ${r.content}`.includes('{serverIp}')))
-      return { ok: false, refusal: FLEET_MESSAGES.noServerIp };
+      return { refusal: FLEET_MESSAGES.noServerIp };
     const all = await dnsNow(d, actor);
     const drafts = renderDnsTemplate(t.records, { domain: d.domainName, serverIp: ip ?? '' });
     const diff = dnsTemplateDiff(drafts, d.domainName, all);
-    return { ok: true, diff, text: dnsTemplateDiffText(diff, all), zone: all };
+    return { diff, text: dnsTemplateDiffText(diff, all), zone: all };
   };
 
   const domainField = (a: FleetAction, d: Domain, labels: TargetLabels) => {
-    if (a.kind === 'set_server')
-      return {
-        now: d.serverId,
-        nowText: d.server?.IPAddress ?? 'none',
-        want: a.serverId,
-        wantText: labels.server ?? 'none',
-      };
-    if (a.kind === 'set_brand')
-      return { now: d.brandId, nowText: d.brand?.name ?? 'none', want: a.brandId, wantText: labels.brand ?? 'none' };
-    if (a.kind === 'set_status') return { now: d.status, nowText: d.status, want: a.status, wantText: a.status };
-    return null;
+    const set =
+      a.kind === 'set_server'
+        ? ({ area: 'server', want: a.serverId, wantText: labels.server ?? 'none' } as const)
+        : a.kind === 'set_brand'
+          ? ({ area: 'brand', want: a.brandId, wantText: labels.brand ?? 'none' } as const)
+          : a.kind === 'set_status'
+            ? ({ area: 'status', want: a.status, wantText: a.status } as const)
+            : null;
+    if (!set) return null;
+    const ref = DOMAIN_REFS[set.area];
+    return { ...set, key: ref.key, now: d[ref.key], nowText: ref.text(d) };
   };
 
   return {
@@ -249,19 +297,15 @@ export function createFleetActions(deps: FleetDeps) {
         if (d.cloudZoneId) return { ...same(d.cloudZoneId), reason: FLEET_MESSAGES.hasZone(d.cloudZoneId) };
         return change('no zone', `zone for ${d.domainName}`, null);
       }
-      const missing = needsZone(d);
+      const missing = missingZone(d);
       if (missing) return refused(missing);
       const name = d.domainName;
       switch (a.kind) {
-        case 'ssl': {
-          const v = await setting(d, 'ssl', actor);
-          const label = SSL_MODE_LABELS[v as keyof typeof SSL_MODE_LABELS] ?? v;
-          return v === a.value ? same(label, v) : change(label, SSL_MODE_LABELS[a.value], v);
-        }
+        case 'ssl':
         case 'tls13': {
-          const v = await setting(d, 'tls_1_3', actor);
-          const label = TLS_1_3_LABELS[v as keyof typeof TLS_1_3_LABELS] ?? v;
-          return v === a.value ? same(label, v) : change(label, TLS_1_3_LABELS[a.value], v);
+          const v = await readSetting(cf, d, a.kind, actor);
+          const label = settingLabel(a.kind, v);
+          return v === a.value ? same(label, v) : change(label, settingLabel(a.kind, a.value), v);
         }
         case 'waf_push':
         case 'waf_set_push': {
@@ -274,9 +318,8 @@ export function createFleetActions(deps: FleetDeps) {
               : change(before, `${plural(st.saved, 'rule')} pushed`, st.version);
           }
           const saved = (await domains.getFirewallRules(d._id)).map((r) => `${r.ruleId}:${r.priority}`);
-          const want = a.cloudFirewallRules.map((r) => `${r.ruleId}:${r.priority}`);
-          const sameSet = sameJson([...saved].sort(), [...want].sort());
-          return sameSet && st.matches
+          const want = a.cloudFirewallRules;
+          return sameJson([...saved].sort(), firewallKey(want)) && st.matches
             ? same(before, saved)
             : change(
                 `${plural(saved.length, 'template')}; ${before}`,
@@ -285,35 +328,27 @@ export function createFleetActions(deps: FleetDeps) {
               );
         }
         case 'dns_add': {
-          const rn = recordName(a.record.name, name);
-          const content = fill(a.record.content, name)!;
+          const t = dnsTarget(a.record.type, a.record.name, a.record.content, name);
           // Cloudflare's own rules first: what it would refuse is listed under "Cannot change", not run.
-          const problems = dnsRecordProblems({ ...a.record, name: fill(a.record.name, name)!, content }, name);
+          const problems = dnsRecordProblems({ ...a.record, ...t.draft }, name);
           if (problems.length) return refused(problems.map((p) => p.message).join('; '));
           const all = await dnsNow(d, actor);
-          const now = matching(all, a.record.type, rn);
+          const now = matching(all, a.record.type, t.name);
           const before = now.length ? now.map((r) => r.content).join(', ') : 'none';
-          // CAA `0 issue "ca.example"` and `0 issue ca.example` are one record: compared as Cloudflare stores it.
-          const sameContent = (r: { content: string }) =>
-            contentKey(a.record.type, r.content) === contentKey(a.record.type, content);
-          if (now.some(sameContent)) return same(before);
-          const clash = dnsConflict({ type: a.record.type, name: rn, content }, all);
+          if (now.some(t.sameContent)) return same(before);
+          const clash = dnsConflict({ type: a.record.type, name: t.name, content: t.content }, all);
           if (clash) return refused(clash, before);
-          return change(before, `${a.record.type} ${rn} → ${content} added`);
+          return change(before, `${a.record.type} ${t.name} → ${t.content} added`);
         }
         case 'dns_set': {
-          const rn = recordName(a.name, name);
-          const content = fill(a.content, name)!;
-          const problems = dnsRecordProblems({ type: a.type, name: fill(a.name, name)!, content }, name).filter(
-            (p) => p.field !== 'priority',
-          );
+          const t = dnsTarget(a.type, a.name, a.content, name);
+          const problems = dnsRecordProblems(t.draft, name).filter((p) => p.field !== 'priority');
           if (problems.length) return refused(problems.map((p) => p.message).join('; '));
-          const now = matching(await dnsNow(d, actor), a.type, rn);
-          if (!now.length) return refused(FLEET_MESSAGES.noRecords(a.type, rn));
-          const seen = now.map((r) => `${r.id}=${r.content}`).sort();
+          const now = matching(await dnsNow(d, actor), a.type, t.name);
+          if (!now.length) return refused(FLEET_MESSAGES.noRecords(a.type, t.name));
+          const seen = contentSeen(now);
           const before = now.map((r) => r.content).join(', ');
-          const sameContent = (r: { content: string }) => contentKey(a.type, r.content) === contentKey(a.type, content);
-          return now.every(sameContent) ? same(before, seen) : change(before, content, seen);
+          return now.every(t.sameContent) ? same(before, seen) : change(before, t.content, seen);
         }
         case 'dns_delete': {
           const rn = recordName(a.name, name);
@@ -332,7 +367,7 @@ export function createFleetActions(deps: FleetDeps) {
         }
         case 'dns_template': {
           const r = await templateDiff(a, d, actor);
-          if (!r.ok) return refused(r.refusal);
+          if (r.refusal !== undefined) return refused(r.refusal);
           const { diff, text } = r;
           if (diff.refusal) return refused(diff.refusal, text.before);
           if (!diff.posts.length && !diff.patches.length) return same(text.before, diff.seen);
@@ -365,17 +400,9 @@ export function createFleetActions(deps: FleetDeps) {
       if (field) {
         if (field.now === field.want) return already;
         if (field.now !== seen) return changed(seen, field.now);
-        const key = a.kind === 'set_server' ? 'serverId' : a.kind === 'set_brand' ? 'brandId' : 'status';
-        await domains.update(d._id, { [key]: field.want }, actor);
-        const area = a.kind === 'set_server' ? 'server' : a.kind === 'set_brand' ? 'brand' : 'status';
-        const undo: UndoStep = {
-          area,
-          before: field.now ?? null,
-          after: field.want ?? null,
-          beforeText: field.nowText,
-          afterText: field.wantText,
-        };
-        return { status: 'done', undo: [undo] };
+        await domains.update(d._id, { [field.key]: field.want }, actor);
+        const { area, now, want, nowText, wantText } = field;
+        return done({ area, before: now ?? null, after: want ?? null, beforeText: nowText, afterText: wantText });
       }
       if (a.kind === 'health_fix') {
         // Read again (and stored): already ok is "same", no longer failing or changed since the plan is skipped.
@@ -410,18 +437,15 @@ export function createFleetActions(deps: FleetDeps) {
           return { status: 'done' };
         case 'ssl':
         case 'tls13': {
-          const v = await setting(d, a.kind === 'ssl' ? 'ssl' : 'tls_1_3', actor);
+          const v = await readSetting(cf, d, a.kind, actor);
           if (v === a.value) return already;
           if (v !== seen) return changed(seen, v);
-          if (a.kind === 'ssl') await cf.setSsl(d._id, a.value, actor, { before: v });
-          else await cf.setTls13(d._id, a.value, actor, { before: v });
-          return { status: 'done', undo: [{ area: a.kind, before: v, after: a.value }] };
+          return done(await writeSetting(cf, d, a.kind, a.value, v, actor));
         }
         case 'waf_push': {
           const st = await cf.firewallRulesState(d, actor);
           if (st.matches) return already;
-          const { undo } = await cf.pushFirewallRules(d._id, actor);
-          return { status: 'done', undo: [undo] };
+          return done((await cf.pushFirewallRules(d._id, actor)).undo);
         }
         case 'waf_set_push': {
           const rules = await domains.getFirewallRules(d._id);
@@ -429,67 +453,35 @@ export function createFleetActions(deps: FleetDeps) {
           if (!sameJson(saved, seen)) return changed((seen as string[] | null)?.length ?? 0, saved.length);
           await domains.saveFirewallRules(d._id, { cloudFirewallRules: a.cloudFirewallRules }, actor);
           await cf.updateFirewallRules(d._id, actor);
-          const pick = (rs: typeof rules) =>
-            rs.map((r) => ({ ruleId: r.ruleId, priority: r.priority, rule: r.ruleName }));
-          return {
-            status: 'done',
-            undo: [{ area: 'firewall', before: pick(rules), after: pick(await domains.getFirewallRules(d._id)) }],
-          };
+          const after = firewallPick(await domains.getFirewallRules(d._id));
+          return done({ area: 'firewall', before: firewallPick(rules), after });
         }
         case 'dns_add': {
-          const rn = recordName(a.record.name, name);
-          const content = fill(a.record.content, name)!;
-          const key = (c: string) => contentKey(a.record.type.toUpperCase(), c);
+          const t = dnsTarget(a.record.type, a.record.name, a.record.content, name);
           const zone = await dnsNow(d, actor);
-          if (matching(zone, a.record.type, rn).some((r) => key(r.content) === key(content))) return already;
-          const batch = { deletes: [], patches: [], posts: [{ ...a.record, name: rn, content }] };
-          return {
-            status: 'done',
-            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor, { zoneBefore: zone }))],
-          };
+          if (matching(zone, a.record.type, t.name).some(t.sameContent)) return already;
+          const posts = [{ ...a.record, name: t.name, content: t.content }];
+          return done(await changeDns(cf, d, zone, { deletes: [], patches: [], posts }, actor));
         }
         case 'dns_set': {
-          const rn = recordName(a.name, name);
-          const content = fill(a.content, name)!;
+          const t = dnsTarget(a.type, a.name, a.content, name);
           const zone = await dnsNow(d, actor);
-          const now = matching(zone, a.type, rn);
-          if (
-            now.length &&
-            now.every((r) => contentKey(a.type.toUpperCase(), r.content) === contentKey(a.type.toUpperCase(), content))
-          )
-            return already;
-          const key = now.map((r) => `${r.id}=${r.content}`).sort();
+          const now = matching(zone, a.type, t.name);
+          if (now.length && now.every(t.sameContent)) return already;
+          const key = contentSeen(now);
           if (!sameJson(key, seen)) return changed((seen as string[]).join(', '), key.join(', ') || 'none');
-          const patches = now
-            .filter((r) => contentKey(a.type.toUpperCase(), r.content) !== contentKey(a.type.toUpperCase(), content))
-            .map((r) => ({
-              id: r.id,
-              type: r.type,
-              name: r.name,
-              content,
-              proxied: r.proxied,
-              ttl: r.ttl,
-              ...(r.priority !== undefined ? { priority: r.priority } : {}),
-            }));
-          const batch = { deletes: [], patches, posts: [] };
-          return {
-            status: 'done',
-            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: zone }))],
-          };
+          const patches = now.filter((r) => !t.sameContent(r)).map((r) => ({ ...plainRecord(r), content: t.content }));
+          return done(await changeDns(cf, d, zone, { deletes: [], patches, posts: [] } as never, actor));
         }
         case 'dns_delete': {
-          const rn = recordName(a.name, name);
           const zone = await dnsNow(d, actor);
-          const now = matching(zone, a.type, rn);
+          const now = matching(zone, a.type, recordName(a.name, name));
           if (!now.length) return already;
           const ids = now.map((r) => r.id).sort();
           if (!sameJson(ids, seen))
             return changed(plural((seen as string[]).length, 'record'), plural(ids.length, 'record'));
-          const batch = { deletes: ids.map((id) => ({ id })), patches: [], posts: [] };
-          return {
-            status: 'done',
-            undo: [dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor, { zoneBefore: zone }))],
-          };
+          const deletes = ids.map((id) => ({ id }));
+          return done(await changeDns(cf, d, zone, { deletes, patches: [], posts: [] }, actor));
         }
         case 'redirects': {
           const rules = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
@@ -499,11 +491,11 @@ export function createFleetActions(deps: FleetDeps) {
           if (!sameJson(now, seen))
             return changed(plural((seen as string[]).length, 'rule'), plural(now.length, 'rule'));
           await cf.setRedirectRules(d._id, { rules: want }, actor);
-          return { status: 'done', undo: [{ area: 'redirects', before: rules, after: want }] };
+          return done({ area: 'redirects', before: rules, after: want });
         }
         case 'dns_template': {
           const r = await templateDiff(a, d, actor);
-          if (!r.ok) return { status: 'skipped', reason: r.refusal };
+          if (r.refusal !== undefined) return { status: 'skipped', reason: r.refusal };
           const { diff } = r;
           if (!diff.refusal && !diff.posts.length && !diff.patches.length) return already;
           if (!sameJson(diff.seen, seen))
@@ -512,14 +504,8 @@ export function createFleetActions(deps: FleetDeps) {
               plural(diff.seen.length, 'record'),
             );
           if (diff.refusal) return { status: 'skipped', reason: diff.refusal };
-          // One batch: Cloudflare applies it all or nothing.
           const batch = { deletes: [], patches: diff.patches, posts: diff.posts };
-          return {
-            status: 'done',
-            undo: [
-              dnsUndo(r.zone, batch, await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: r.zone })),
-            ],
-          };
+          return done(await changeDns(cf, d, r.zone, batch as never, actor));
         }
         case 'purge_cache':
           await cf.purgeCache(d._id, actor);

@@ -2,22 +2,32 @@ import {
   DOMAIN_FIELDS_REVERTIBLE,
   FLEET_MESSAGES,
   FLEET_REVERT_MESSAGES,
-  SSL_MODE_LABELS,
-  TLS_1_3_LABELS,
   type DnsRecord,
   type Domain,
   type DomainInput,
   type RedirectRule,
-  type SslMode,
-  type Tls13Mode,
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { ConflictError, NotFoundError } from '../../http/errors.ts';
 import { contentKey } from './dns-template-diff.ts';
-import { ruleKey, rulesText, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
-import { dnsStateDiff } from './fleet.state.ts';
+import {
+  DOMAIN_REFS,
+  ZONE_SETTINGS,
+  changeDns,
+  missingZone,
+  readSetting,
+  ruleKey,
+  rulesText,
+  sameJson,
+  settingLabel,
+  writeSetting,
+  type FleetDeps,
+  type PlanResult,
+  type RunResult,
+} from './fleet.actions.ts';
+import { dnsStateDiff, lines, recText } from './fleet.state.ts';
 import type { WafRule } from '../cloud-flare/cloud-flare.waf.ts';
-import { dnsUndo, fieldText, only, type FirewallPick, type UndoStep } from './fleet.undo.ts';
+import { fieldText, firewallKey, firewallPick, firewallText, only, type UndoStep } from './fleet.undo.ts';
 
 /**
  * A revert (issue 44, decision 076): each row carries the `UndoStep`s its domain's step recorded. Planning reads
@@ -34,19 +44,14 @@ const recNorm = (r: DnsRecord) =>
     r.priority ?? '',
   ].join('|');
 const recordsKey = (rs: DnsRecord[]) => rs.map(recNorm).sort();
-const recText = (r: DnsRecord) =>
-  `${r.type} ${r.name} ${r.priority !== undefined ? `${r.priority} ` : ''}${r.content}${r.proxied ? ' (proxied)' : ''}${r.ttl !== 1 ? ` ttl ${r.ttl}` : ''}`;
-const recordsText = (rs: DnsRecord[]) => (rs.length ? rs.map(recText).join(', ') : 'no records');
-const firewallKey = (rs: { ruleId: string; priority: number }[]) => rs.map((r) => `${r.ruleId}:${r.priority}`).sort();
-const firewallText = (rs: FirewallPick[]) =>
-  rs.length ? rs.map((r) => `${r.rule} (${r.priority})`).join(', ') : 'no templates';
+const recordsText = (rs: DnsRecord[]) =>
+  rs.length ? rs.map((r) => `${r.type} ${r.name} ${recText(r)}`).join(', ') : 'no records';
 const wafKey = (r: WafRule) => `${r.ref}|${r.action}|${r.expression}|${r.enabled}`;
 const wafText = (rs: WafRule[]) =>
   rs.length
     ? rs.map((r) => `${r.description || r.ref} (${r.action}${r.enabled ? '' : ', off'})`).join(', ')
     : 'no rules';
 const noId = (rules: RedirectRule[]) => rules.map(({ id: _id, ...r }) => r);
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** One part as it stands now, against what the run wrote (`after`) and what was there before it. */
 type Reading = {
@@ -58,18 +63,27 @@ type Reading = {
   was: unknown;
   wasText: string;
 };
-const stateOf = (r: Reading) => (same(r.now, r.wrote) ? 'revert' : same(r.now, r.was) ? 'same' : 'moved');
+const stateOf = (r: Reading) => (sameJson(r.now, r.wrote) ? 'revert' : sameJson(r.now, r.was) ? 'same' : 'moved');
+/** A part whose three values (now, as the run wrote it, as before) are compared by one key and shown by one text. */
+const reading = <T>(
+  subject: string,
+  text: (x: T) => string,
+  [now, wrote, was]: [T, T, T],
+  key: (x: T) => unknown = (x) => x,
+): Reading => ({
+  subject,
+  now: key(now),
+  nowText: text(now),
+  wrote: key(wrote),
+  wroteText: text(wrote),
+  was: key(was),
+  wasText: text(was),
+});
 
 /** What a revert row's `seen` holds: each part as planning read it, and whether the row changed since the run. */
 export type RevertSeen = { now: unknown[]; texts: string[]; changedSince?: boolean; what?: string };
 
 const ZONE_AREAS = new Set(['ssl', 'tls13', 'dns', 'redirects', 'firewall', 'waf']);
-/** Lines of the Now / After columns. */
-const TEXT_LINES = 40;
-const lines = (xs: string[]) =>
-  xs.length > TEXT_LINES
-    ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n')
-    : xs.join('\n');
 
 /** A domain's own fields and zone link as a removal keeps them, to put the domain back (`removed`). */
 const REMOVED_FIELDS = [
@@ -111,119 +125,60 @@ export function createFleetRevertActions(deps: FleetDeps) {
     if (!deps.contentSnapshots) throw new Error('Content snapshots are not wired into the fleet');
     return deps.contentSnapshots;
   };
-  const ownWafRules = async (d: Domain, actor: Actor): Promise<WafRule[]> =>
-    (await cf.firewallRulesState(d, actor)).ownWafRules;
+  const savedFirewall = async (d: Domain) => firewallPick(await domains.getFirewallRules(d._id));
+  const redirectRules = async (d: Domain, actor: Actor) =>
+    (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
 
   async function read(steps: UndoStep[], d: Domain, actor: Actor): Promise<{ reads: Reading[]; zone?: DnsRecord[] }> {
     let zone: DnsRecord[] | undefined;
-    const out: Reading[] = [];
-    for (const s of steps) {
+    const readOne = async (s: UndoStep): Promise<Reading> => {
       switch (s.area) {
         case 'ssl':
         case 'tls13': {
-          const v = String((await cf.getSetting(d, s.area === 'ssl' ? 'ssl' : 'tls_1_3', actor)).result.value);
-          const labels = (s.area === 'ssl' ? SSL_MODE_LABELS : TLS_1_3_LABELS) as Record<string, string>;
-          const label = (x: string) => labels[x] ?? x;
-          out.push({
-            subject: s.area === 'ssl' ? 'SSL mode' : 'TLS 1.3',
-            now: v,
-            nowText: label(v),
-            wrote: s.after,
-            wroteText: label(s.after),
-            was: s.before,
-            wasText: label(s.before),
-          });
-          break;
+          const v = await readSetting(cf, d, s.area, actor);
+          return reading(ZONE_SETTINGS[s.area].subject, (x) => settingLabel(s.area, x), [v, s.after, s.before]);
         }
         case 'server':
         case 'brand':
         case 'status':
         case 'registrar': {
-          const [now, nowText, subject] =
-            s.area === 'server'
-              ? [d.serverId, d.server?.IPAddress ?? 'none', 'Server']
-              : s.area === 'brand'
-                ? [d.brandId, d.brand?.name ?? 'none', 'Brand']
-                : s.area === 'registrar'
-                  ? [d.domainRegistratorId, d.domainRegistrator?.name ?? 'none', 'Registrar']
-                  : [d.status, d.status, 'Status'];
-          out.push({
-            subject,
-            now: now ?? null,
-            nowText,
+          const ref = DOMAIN_REFS[s.area];
+          return {
+            subject: ref.subject,
+            now: d[ref.key] ?? null,
+            nowText: ref.text(d),
             wrote: s.after,
             wroteText: s.afterText,
             was: s.before,
             wasText: s.beforeText,
-          });
-          break;
+          };
         }
         case 'field': {
           const now = (d as unknown as Record<string, unknown>)[s.key] ?? null;
-          out.push({
-            subject: DOMAIN_FIELDS_REVERTIBLE[s.key],
-            now,
-            nowText: fieldText(now),
-            wrote: s.after,
-            wroteText: fieldText(s.after),
-            was: s.before,
-            wasText: fieldText(s.before),
-          });
-          break;
+          return reading(DOMAIN_FIELDS_REVERTIBLE[s.key], fieldText, [now, s.after, s.before]);
         }
         case 'dns': {
           zone ??= (await cf.listDnsRecords(d, actor)).result;
           const now = only(zone, new Set(s.pairs));
-          out.push({
-            subject: `DNS ${s.pairs.join(', ')}`,
-            now: recordsKey(now),
-            nowText: recordsText(now),
-            wrote: recordsKey(s.after),
-            wroteText: recordsText(s.after),
-            was: recordsKey(s.before),
-            wasText: recordsText(s.before),
-          });
-          break;
+          return reading(`DNS ${s.pairs.join(', ')}`, recordsText, [now, s.after, s.before], recordsKey);
         }
         case 'redirects': {
-          const now = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
-          out.push({
-            subject: 'Redirect rules',
-            now: now.map(ruleKey),
-            nowText: rulesText(now),
-            wrote: s.after.map(ruleKey),
-            wroteText: rulesText(s.after),
-            was: s.before.map(ruleKey),
-            wasText: rulesText(s.before),
-          });
-          break;
+          const now = await redirectRules(d, actor);
+          return reading('Redirect rules', rulesText, [now, s.after, s.before], (rs) => rs.map(ruleKey));
         }
         case 'zone_link':
-          out.push({
-            subject: 'Cloudflare zone',
-            now: d.cloudZoneId,
-            nowText: d.cloudZoneId ?? 'none',
-            wrote: s.after,
-            wroteText: s.after ?? 'none',
-            was: s.before,
-            wasText: s.before ?? 'none',
-          });
-          break;
+          return reading('Cloudflare zone', (x) => x ?? 'none', [d.cloudZoneId, s.after, s.before]);
         case 'content': {
           const pv = await snapshots().preview(s.snapshotId);
           if (!pv.restorable) throw new ConflictError(pv.reason ?? FLEET_REVERT_MESSAGES.notRecorded);
           const { restore, same: asBefore, changed } = pv.counts;
           const moved = pv.items.filter((i) => i.status === 'changed').map((i) => i.path);
-          const now = changed
-            ? `changed since: ${moved.slice(0, 10).join(', ')}${moved.length > 10 ? ', …' : ''}`
-            : restore
-              ? 'as written'
-              : 'as before';
-          out.push({
+          const movedList = `${moved.slice(0, 10).join(', ')}${moved.length > 10 ? ', …' : ''}`;
+          return {
             subject: `Content files (${pv.files})`,
-            now,
+            now: changed ? `changed since: ${movedList}` : restore ? 'as written' : 'as before',
             nowText: changed
-              ? `${changed} changed since (${moved.slice(0, 10).join(', ')}${moved.length > 10 ? ', …' : ''})`
+              ? `${changed} changed since (${movedList})`
               : restore
                 ? `${restore} as the change left them${asBefore ? `, ${asBefore} as before` : ''}`
                 : 'as before the change',
@@ -231,12 +186,11 @@ export function createFleetRevertActions(deps: FleetDeps) {
             wroteText: 'as the change left them',
             was: 'as before',
             wasText: 'as before the change',
-          });
-          break;
+          };
         }
         case 'removed':
           // Present again under its own id: nothing to put back.
-          out.push({
+          return {
             subject: 'Domain',
             now: 'present',
             nowText: 'present',
@@ -244,12 +198,11 @@ export function createFleetRevertActions(deps: FleetDeps) {
             wroteText: 'removed',
             was: 'present',
             wasText: 'present',
-          });
-          break;
+          };
         case 'created': {
           const row = d as unknown as Record<string, unknown>;
-          const moved = Object.keys(s.expect).filter((k) => !same(row[k], s.expect[k]));
-          out.push({
+          const moved = Object.keys(s.expect).filter((k) => !sameJson(row[k], s.expect[k]));
+          return {
             subject: 'Domain',
             now: moved.length ? moved : 'as created',
             nowText: moved.length ? `changed since the import (${moved.join(', ')})` : 'as the import created it',
@@ -257,42 +210,19 @@ export function createFleetRevertActions(deps: FleetDeps) {
             wroteText: 'as the import created it',
             was: 'absent',
             wasText: 'removed',
-          });
-          break;
+          };
         }
         case 'waf': {
-          const now = await ownWafRules(d, actor);
-          out.push({
-            subject: 'WAF rules in the zone',
-            now: now.map(wafKey),
-            nowText: wafText(now),
-            wrote: s.after.map(wafKey),
-            wroteText: wafText(s.after),
-            was: s.before.map(wafKey),
-            wasText: wafText(s.before),
-          });
-          break;
+          const now = (await cf.firewallRulesState(d, actor)).ownWafRules;
+          return reading('WAF rules in the zone', wafText, [now, s.after, s.before], (rs) => rs.map(wafKey));
         }
-        case 'firewall': {
-          const saved = (await domains.getFirewallRules(d._id)).map((r) => ({
-            ruleId: r.ruleId,
-            priority: r.priority,
-            rule: r.ruleName,
-          }));
-          out.push({
-            subject: 'Firewall templates',
-            now: firewallKey(saved),
-            nowText: firewallText(saved),
-            wrote: firewallKey(s.after),
-            wroteText: firewallText(s.after),
-            was: firewallKey(s.before),
-            wasText: firewallText(s.before),
-          });
-          break;
-        }
+        case 'firewall':
+          return reading('Firewall templates', firewallText, [await savedFirewall(d), s.after, s.before], firewallKey);
       }
-    }
-    return { reads: out, zone };
+    };
+    const reads: Reading[] = [];
+    for (const s of steps) reads.push(await readOne(s));
+    return { reads, zone };
   }
 
   /** Puts one part back as it was before the run; answers the revert's own undo of it (none for a removal). */
@@ -305,11 +235,8 @@ export function createFleetRevertActions(deps: FleetDeps) {
   ): Promise<UndoStep | null> {
     switch (s.area) {
       case 'ssl':
-        await cf.setSsl(d._id, s.before as SslMode, actor, { before: String(r.now) });
-        return { area: 'ssl', before: String(r.now), after: s.before };
       case 'tls13':
-        await cf.setTls13(d._id, s.before as Tls13Mode, actor, { before: String(r.now) });
-        return { area: 'tls13', before: String(r.now), after: s.before };
+        return writeSetting(cf, d, s.area, s.before, String(r.now), actor);
       case 'created': {
         const fields = removedFields(d);
         await domains.remove(d._id, actor);
@@ -339,15 +266,7 @@ export function createFleetRevertActions(deps: FleetDeps) {
       case 'brand':
       case 'status':
       case 'registrar': {
-        const key =
-          s.area === 'server'
-            ? 'serverId'
-            : s.area === 'brand'
-              ? 'brandId'
-              : s.area === 'registrar'
-                ? 'domainRegistratorId'
-                : 'status';
-        await domains.update(d._id, { [key]: s.before }, actor);
+        await domains.update(d._id, { [DOMAIN_REFS[s.area].key]: s.before }, actor);
         return {
           ...s,
           before: r.now as string | null,
@@ -371,22 +290,17 @@ export function createFleetRevertActions(deps: FleetDeps) {
         }));
         const diff = dnsStateDiff(want, zone, d.domainName, false, s.pairs);
         const batch = { deletes: diff.deletes, patches: diff.patches, posts: diff.posts };
-        const res = await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: zone });
-        return dnsUndo(zone, batch, res);
+        return changeDns(cf, d, zone, batch as never, actor);
       }
       case 'redirects': {
-        const now = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
+        const now = await redirectRules(d, actor);
         await cf.setRedirectRules(d._id, { rules: noId(s.before) }, actor);
         return { area: 'redirects', before: now, after: s.before };
       }
       case 'waf':
         return cf.setOwnFirewallRules(d._id, s.before, actor);
       case 'firewall': {
-        const now = (await domains.getFirewallRules(d._id)).map((x) => ({
-          ruleId: x.ruleId,
-          priority: x.priority,
-          rule: x.ruleName,
-        }));
+        const now = await savedFirewall(d);
         await domains.saveFirewallRules(
           d._id,
           { cloudFirewallRules: s.before.map((x) => ({ ruleId: x.ruleId, priority: x.priority })) },
@@ -399,23 +313,18 @@ export function createFleetRevertActions(deps: FleetDeps) {
   }
 
   const zoneMissing = (steps: UndoStep[], d: Domain) =>
-    steps.some((s) => ZONE_AREAS.has(s.area))
-      ? !d.cloudId
-        ? FLEET_MESSAGES.noCloud
-        : !d.cloudZoneId
-          ? FLEET_MESSAGES.noZone
-          : null
-      : null;
+    steps.some((s) => ZONE_AREAS.has(s.area)) ? missingZone(d) : null;
+  /** The domain, or null for one an import created and someone removed since (already as before the import). */
+  const domainOf = (steps: UndoStep[], domainId: string) =>
+    domains.get(domainId).catch((err: unknown) => {
+      if (err instanceof NotFoundError && steps.some((s) => s.area === 'created' || s.area === 'removed')) return null;
+      throw err;
+    });
 
   return {
     /** Each part now against what the run wrote: put back, already as before, or changed since (left alone). */
     async plan(steps: UndoStep[], domainId: string, actor: Actor): Promise<PlanResult> {
-      const d = await domains.get(domainId).catch((err: unknown) => {
-        // A domain an import created and someone removed since: already as before the import.
-        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created' || s.area === 'removed'))
-          return null;
-        throw err;
-      });
+      const d = await domainOf(steps, domainId);
       const removed = steps.find((s) => s.area === 'removed');
       if (!d && removed) {
         const taken = (await domains.idsByNames([removed.name])).get(removed.name);
@@ -469,11 +378,7 @@ export function createFleetRevertActions(deps: FleetDeps) {
      * wrote it (and, for a ticked row, each part changed since) is put back, and what that changed is recorded.
      */
     async run(steps: UndoStep[], domainId: string, seen: unknown, forced: boolean, actor: Actor): Promise<RunResult> {
-      const d = await domains.get(domainId).catch((err: unknown) => {
-        if (err instanceof NotFoundError && steps.some((s) => s.area === 'created' || s.area === 'removed'))
-          return null;
-        throw err;
-      });
+      const d = await domainOf(steps, domainId);
       const removed = steps.find((s) => s.area === 'removed');
       if (!d && removed) {
         if ((await domains.idsByNames([removed.name])).get(removed.name))
@@ -492,7 +397,7 @@ export function createFleetRevertActions(deps: FleetDeps) {
       if (missing) return { status: 'skipped', reason: missing };
       const { reads, zone } = await read(steps, d, actor);
       const planned = (seen as RevertSeen | null) ?? { now: [], texts: [] };
-      const moved = reads.findIndex((r, i) => !same(r.now, planned.now[i]));
+      const moved = reads.findIndex((r, i) => !sameJson(r.now, planned.now[i]));
       if (moved >= 0) {
         const r = reads[moved]!;
         return {

@@ -1,8 +1,5 @@
 import {
   DEFAULT_REDIRECT_STATUS_CODE,
-  FLEET_MESSAGES,
-  SSL_MODE_LABELS,
-  TLS_1_3_LABELS,
   dnsRecordProblems,
   plural,
   type DnsRecord,
@@ -15,8 +12,21 @@ import {
 } from '@fleetdesk/contract';
 import type { Actor } from '../../http/context.ts';
 import { contentKey } from './dns-template-diff.ts';
-import { recordName, ruleKey, type FleetDeps, type PlanResult, type RunResult } from './fleet.actions.ts';
-import { dnsUndo, pairKey, type UndoStep } from './fleet.undo.ts';
+import {
+  ZONE_SETTINGS,
+  changeDns,
+  missingZone,
+  readSetting,
+  recordName,
+  ruleKey,
+  sameJson,
+  settingLabel,
+  writeSetting,
+  type FleetDeps,
+  type PlanResult,
+  type RunResult,
+} from './fleet.actions.ts';
+import { firewallKey, firewallPick, firewallText, pairKey, type UndoStep } from './fleet.undo.ts';
 
 /**
  * The fleet action `state` (issue 45, decision 073): a domain made to match its entry of a desired-state file.
@@ -44,10 +54,15 @@ type DnsDiff = {
   seen: string[];
 };
 
-/** Lines of the plan's Now / After columns; the full list is in `changes`. */
+/** Lines of a plan's Now / After columns (here the full list is in `changes`); more are counted, not listed. */
 const TEXT_LINES = 40;
+export const lines = (xs: string[]) =>
+  xs.length > TEXT_LINES
+    ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n')
+    : xs.join('\n');
 
-const recText = (r: { content: string; ttl: number; proxied: boolean; priority?: number }) =>
+/** A record's value in words: "10 mail.example.com (proxied) ttl 300". */
+export const recText = (r: { content: string; ttl: number; proxied: boolean; priority?: number }) =>
   `${r.priority !== undefined ? `${r.priority} ` : ''}${r.content}${r.proxied ? ' (proxied)' : ''}${r.ttl !== 1 ? ` ttl ${r.ttl}` : ''}`;
 const recKey = (r: DnsRecord) => [r.id, r.type, r.name, r.content, r.ttl, r.proxied, r.priority ?? ''].join('|');
 
@@ -91,7 +106,16 @@ export function dnsStateDiff(
     const k = pairKey(w.type, w.name);
     pairs.set(k, [...(pairs.get(k) ?? []), w]);
   }
-  const subject = (type: string, name: string) => `${type} ${name}`;
+  const note = (op: FleetStateChange['op'], r: Want | DnsRecord, before: string | null, after: string | null) =>
+    out.changes.push({ area: 'dns', op, subject: `${r.type} ${r.name}`, before, after });
+  const patch = (w: Want, c: DnsRecord) => {
+    out.patches.push({ ...w, id: c.id });
+    note('change', w, recText(c), recText(w));
+  };
+  const remove = (c: DnsRecord) => {
+    out.deletes.push({ id: c.id });
+    note('remove', c, recText(c), null);
+  };
   const inScope = (r: DnsRecord) =>
     pairs.has(pairKey(r.type, r.name)) || (purge && !(r.type === 'NS' && r.name.toLowerCase() === domain));
   out.seen = now.filter(inScope).map(recKey).sort();
@@ -107,56 +131,19 @@ export function dnsStateDiff(
         continue;
       }
       const [c] = left.splice(i, 1);
-      if (c && differs(c, w)) {
-        out.patches.push({ ...w, id: c.id });
-        out.changes.push({
-          area: 'dns',
-          op: 'change',
-          subject: subject(w.type, w.name),
-          before: recText(c),
-          after: recText(w),
-        });
-      }
+      if (c && differs(c, w)) patch(w, c);
     }
     for (const w of missing) {
       const c = left.shift();
-      if (c) {
-        out.patches.push({ ...w, id: c.id });
-        out.changes.push({
-          area: 'dns',
-          op: 'change',
-          subject: subject(w.type, w.name),
-          before: recText(c),
-          after: recText(w),
-        });
-      } else {
+      if (c) patch(w, c);
+      else {
         out.posts.push(w);
-        out.changes.push({ area: 'dns', op: 'add', subject: subject(w.type, w.name), before: null, after: recText(w) });
+        note('add', w, null, recText(w));
       }
     }
-    for (const c of left) {
-      out.deletes.push({ id: c.id });
-      out.changes.push({
-        area: 'dns',
-        op: 'remove',
-        subject: subject(c.type, c.name),
-        before: recText(c),
-        after: null,
-      });
-    }
+    left.forEach(remove);
   }
-  if (purge)
-    for (const c of now) {
-      if (pairs.has(pairKey(c.type, c.name)) || !inScope(c)) continue;
-      out.deletes.push({ id: c.id });
-      out.changes.push({
-        area: 'dns',
-        op: 'remove',
-        subject: subject(c.type, c.name),
-        before: recText(c),
-        after: null,
-      });
-    }
+  if (purge) for (const c of now) if (!pairs.has(pairKey(c.type, c.name)) && inScope(c)) remove(c);
   return out;
 }
 
@@ -197,15 +184,8 @@ export function stateOfRecord(r: DnsRecord, domain: string): StateDnsRecord {
   };
 }
 
-const lines = (xs: string[]) =>
-  xs.length > TEXT_LINES
-    ? [...xs.slice(0, TEXT_LINES), `… and ${xs.length - TEXT_LINES} more`].join('\n')
-    : xs.join('\n');
-
 export function createFleetStateActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
-  const setting = async (d: Domain, key: 'ssl' | 'tls_1_3', actor: Actor) =>
-    String((await cf.getSetting(d, key, actor)).result.value);
 
   /** Reads each managed part and lists the differences; `apply` is what would make them so. */
   async function read(want: DesiredState, d: Domain, actor: Actor) {
@@ -219,69 +199,41 @@ export function createFleetStateActions(deps: FleetDeps) {
       seen.dns = diff.seen;
       changes.push(...diff.changes);
       if (diff.changes.length)
-        apply.dns = async () => {
-          // One batch: Cloudflare applies it all or nothing.
-          const batch = { deletes: diff.deletes, patches: diff.patches, posts: diff.posts };
-          return dnsUndo(now, batch, await cf.changeDnsRecords(d._id, batch as never, actor, { zoneBefore: now }));
-        };
+        apply.dns = () =>
+          changeDns(cf, d, now, { deletes: diff.deletes, patches: diff.patches, posts: diff.posts } as never, actor);
     }
     // The zone settings a file sets are read, compared and set alike.
-    const settings = [
-      {
-        part: 'ssl',
-        key: 'ssl',
-        subject: 'SSL mode',
-        want: want.ssl,
-        labels: SSL_MODE_LABELS as Record<string, string>,
-        set: (before: string) => cf.setSsl(d._id, want.ssl!, actor, { before }),
-      },
-      {
-        part: 'tls13',
-        key: 'tls_1_3',
-        subject: 'TLS 1.3',
-        want: want.tls13,
-        labels: TLS_1_3_LABELS as Record<string, string>,
-        set: (before: string) => cf.setTls13(d._id, want.tls13!, actor, { before }),
-      },
-    ] as const;
-    for (const st of settings) {
-      if (st.want === undefined) continue;
-      const v = await setting(d, st.key, actor);
-      seen[st.part] = v;
-      const label = (x: string) => st.labels[x] ?? x;
-      if (v !== st.want) {
-        changes.push({ area: st.part, op: 'change', subject: st.subject, before: label(v), after: label(st.want) });
-        apply[st.part] = async () => {
-          await st.set(v);
-          return { area: st.part, before: v, after: st.want! };
-        };
+    for (const part of ['ssl', 'tls13'] as const) {
+      const wanted = want[part];
+      if (wanted === undefined) continue;
+      const v = await readSetting(cf, d, part, actor);
+      seen[part] = v;
+      if (v !== wanted) {
+        const [before, after] = [settingLabel(part, v), settingLabel(part, wanted)];
+        changes.push({ area: part, op: 'change', subject: ZONE_SETTINGS[part].subject, before, after });
+        apply[part] = () => writeSetting(cf, d, part, wanted, v, actor);
       }
     }
     if (want.firewall !== undefined) {
-      const saved = await domains.getFirewallRules(d._id);
+      const saved = firewallPick(await domains.getFirewallRules(d._id));
       const st = await cf.firewallRulesState(d._id, actor);
-      const key = (rs: { ruleId: string; priority: number }[]) => rs.map((r) => `${r.ruleId}:${r.priority}`).sort();
-      const text = (rs: { rule: string; priority: number }[]) =>
-        rs.length ? rs.map((r) => `${r.rule} (${r.priority})`).join(', ') : 'none';
-      const savedKey = key(saved);
+      const savedKey = firewallKey(saved);
       seen.firewall = savedKey;
-      const sameSet = JSON.stringify(savedKey) === JSON.stringify(key(want.firewall));
+      const sameSet = sameJson(savedKey, firewallKey(want.firewall));
       if (!sameSet || !st.matches) {
-        const before = text(saved.map((r) => ({ rule: r.ruleName, priority: r.priority })));
+        const before = firewallText(saved, 'none');
         changes.push({
           area: 'firewall',
           op: 'change',
           subject: 'Firewall templates',
           before: sameSet ? `${before}; ${plural(st.inZone, 'console rule')} in the zone, not as saved` : before,
-          after: `${text(want.firewall)}, pushed`,
+          after: `${firewallText(want.firewall, 'none')}, pushed`,
         });
         const rules = want.firewall.map((r) => ({ ruleId: r.ruleId, priority: r.priority }));
         apply.firewall = async () => {
           await domains.saveFirewallRules(d._id, { cloudFirewallRules: rules }, actor);
           await cf.updateFirewallRules(d._id, actor);
-          const pick = (rs: { ruleId: string; priority: number; ruleName: string }[]) =>
-            rs.map((r) => ({ ruleId: r.ruleId, priority: r.priority, rule: r.ruleName }));
-          return { area: 'firewall', before: pick(saved), after: pick(await domains.getFirewallRules(d._id)) };
+          return { area: 'firewall', before: saved, after: firewallPick(await domains.getFirewallRules(d._id)) };
         };
       }
     }
@@ -303,7 +255,7 @@ export function createFleetStateActions(deps: FleetDeps) {
           after: b ? redirectText(b) : null,
         });
       }
-      if (JSON.stringify(nowKeys) !== JSON.stringify(wanted.map(ruleKey)))
+      if (!sameJson(nowKeys, wanted.map(ruleKey)))
         apply.redirects = async () => {
           await cf.setRedirectRules(d._id, { rules: wanted }, actor);
           return { area: 'redirects', before: now, after: wanted };
@@ -312,8 +264,6 @@ export function createFleetStateActions(deps: FleetDeps) {
     return { changes, seen, apply };
   }
 
-  const zoneOf = (d: Domain) => (!d.cloudId ? FLEET_MESSAGES.noCloud : !d.cloudZoneId ? FLEET_MESSAGES.noZone : null);
-
   return {
     /** The domain as a file's entry (the export): every part the file can manage, read now. */
     async current(
@@ -321,13 +271,13 @@ export function createFleetStateActions(deps: FleetDeps) {
       actor: Actor,
     ): Promise<{ entry: StateDomain } | { skipped: string; domain: string }> {
       const d = await domains.get(domainId);
-      const missing = zoneOf(d);
+      const missing = missingZone(d);
       if (missing) return { skipped: missing, domain: d.domainName };
       const name = d.domainName;
       const [records, ssl, tls13, firewall, redirects] = await Promise.all([
         cf.listDnsRecords(d._id, actor),
-        setting(d, 'ssl', actor),
-        setting(d, 'tls_1_3', actor),
+        readSetting(cf, d, 'ssl', actor),
+        readSetting(cf, d, 'tls13', actor),
         domains.getFirewallRules(d._id),
         cf.getRedirectRules(d._id, actor),
       ]);
@@ -357,7 +307,7 @@ export function createFleetStateActions(deps: FleetDeps) {
     ): Promise<PlanResult & { changes: FleetStateChange[] }> {
       const d = await domains.get(domainId);
       const needsZone = want.dns || want.ssl || want.tls13 || want.firewall || want.redirects;
-      const missing = needsZone ? zoneOf(d) : null;
+      const missing = needsZone ? missingZone(d) : null;
       const refused = (reason: string) => ({
         outcome: 'refused' as const,
         before: null,
@@ -389,7 +339,7 @@ export function createFleetStateActions(deps: FleetDeps) {
       const was = (seen ?? {}) as StateSeen;
       const parts = Object.keys(apply) as Part[];
       if (!parts.length) return { status: 'same', reason: 'Already as planned' };
-      const moved = parts.filter((p) => JSON.stringify(now[p] ?? null) !== JSON.stringify(was[p] ?? null));
+      const moved = parts.filter((p) => !sameJson(now[p], was[p]));
       const undo: UndoStep[] = [];
       for (const p of parts) if (!moved.includes(p)) undo.push(await apply[p]!());
       if (moved.length)

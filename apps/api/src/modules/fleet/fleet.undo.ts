@@ -39,6 +39,15 @@ export type FieldKey = Exclude<DomainFieldRevertible, 'status' | 'serverId' | 'b
 export const fieldText = (v: unknown) =>
   v === true ? 'on' : v === false ? 'off' : v === null || v === undefined || v === '' ? 'none' : String(v);
 
+/** The domain's saved firewall templates as a step records them. */
+export const firewallPick = (rs: { ruleId: string; priority: number; ruleName: string }[]): FirewallPick[] =>
+  rs.map((r) => ({ ruleId: r.ruleId, priority: r.priority, rule: r.ruleName }));
+/** A set of firewall templates as compared (order aside), and in words. */
+export const firewallKey = (rs: { ruleId: string; priority: number }[]) =>
+  rs.map((r) => `${r.ruleId}:${r.priority}`).sort();
+export const firewallText = (rs: { rule: string; priority: number }[], none = 'no templates') =>
+  rs.length ? rs.map((r) => `${r.rule} (${r.priority})`).join(', ') : none;
+
 /** A DNS (type, name) pair as compared: "A www.example.com". */
 export const pairKey = (type: string, name: string) => `${type.toUpperCase()} ${name.toLowerCase()}`;
 
@@ -66,7 +75,8 @@ export function pairsOfChange(zone: DnsRecord[], batch: Batch): string[] {
 }
 
 export const only = (rs: DnsRecord[], pairs: Set<string>) => rs.filter((r) => pairs.has(pairKey(r.type, r.name)));
-const plain = (r: DnsRecord): DnsRecord => ({
+/** A record with only the fields a step keeps. */
+export const plainRecord = (r: DnsRecord): DnsRecord => ({
   id: r.id,
   type: r.type,
   name: r.name,
@@ -80,11 +90,11 @@ const plain = (r: DnsRecord): DnsRecord => ({
 export function dnsUndo(zone: DnsRecord[], batch: Batch, res: DnsChangesResult): UndoStep {
   const pairs = pairsOfChange(zone, batch);
   const scope = new Set(pairs);
-  const before = only(zone, scope).map(plain);
+  const before = only(zone, scope).map(plainRecord);
   const replaced = new Set([...batch.deletes.map((d) => d.id), ...res.result.patches.map((p) => p.id)]);
   const after = only(
     [...before.filter((r) => !replaced.has(r.id)), ...res.result.patches, ...res.result.posts],
     scope,
-  ).map(plain);
+  ).map(plainRecord);
   return { area: 'dns', pairs, before, after };
 }
