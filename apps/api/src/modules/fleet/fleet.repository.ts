@@ -4,6 +4,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { clouds, domains, planItems } from '../../db/schema/index.ts';
 import {
   mergeDetail,
+  plansOfKind,
   type PlanItemPatch,
   type PlanItemRow,
   type PlanPatch,
@@ -113,28 +114,7 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
       return planOf(await plans.insertPlan('fleet', { ...rest, detail: { action } }, ex));
     },
 
-    async findPlan(id: string, ex: Executor = db): Promise<FleetPlanRow | undefined> {
-      const r = await plans.findPlan('fleet', id, ex);
-      return r && planOf(r);
-    },
-
-    async listPlans(page: number): Promise<{ items: FleetPlanRow[]; itemsCount: number }> {
-      const res = await plans.listPlans('fleet', page);
-      return { items: res.items.map(planOf), itemsCount: res.itemsCount };
-    },
-
-    updatePlan: (id: string, patch: PlanPatch, ex: Executor = db) => plans.updatePlan(id, patch, ex),
-
-    /** Moves a plan from one of `from` to a new state; undefined when it was in another state (a race lost). */
-    async transition(
-      id: string,
-      from: readonly FleetPlanState[],
-      patch: PlanPatch,
-      ex: Executor = db,
-    ): Promise<FleetPlanRow | undefined> {
-      const r = await plans.transition(id, from, patch, ex);
-      return r && planOf(r);
-    },
+    ...plansOfKind<FleetPlanRow, FleetPlanState>(plans, 'fleet', planOf),
 
     /** The selected domains, in domain number order, with their cloud; unknown ids are left out. */
     domainsByIds: (ids: string[]) => domainsWhere(domains.id, ids),

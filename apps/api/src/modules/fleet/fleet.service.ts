@@ -38,7 +38,7 @@ import { CSV_BOM, csvLine } from '../domains/csv.ts';
 import { assertMayFix } from '../health/health.fix.ts';
 import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
-import type { PlanEngine, RunCtx, RunKind } from '../plans/plans.engine.ts';
+import { allPages, type PlanEngine, type RunCtx, type RunKind } from '../plans/plans.engine.ts';
 import { createPlanVerbs } from '../plans/plans.verbs.ts';
 import { fleetItemOf, type FleetItemRow, type FleetPlanRow, type FleetRepository } from './fleet.repository.ts';
 import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
@@ -75,8 +75,6 @@ const FLEET_RUN: RunKind = {
   runJob: FLEET_RUN_JOB,
 };
 
-/** Items read from the database at a time (a revert's source rows). */
-const LOAD_BATCH = 5000;
 const EXPORT_BATCH = 2000;
 
 export type FleetOptions = {
@@ -250,7 +248,6 @@ export function createFleetService(
     forced: r.forced,
   });
 
-  /** The server or brand label an action sets, read once. */
   /** The label of a record a field named, or that it is gone (a revert still puts its id back, shown as such). */
   const labelOr = async (get: ((id: string) => Promise<string>) | undefined, id: unknown) => {
     if (id === null || id === undefined) return 'none';
@@ -307,6 +304,7 @@ export function createFleetService(
   const verbs = createPlanVerbs(plans, audit, {
     run: FLEET_RUN,
     find: mustFind,
+    show: toPlan,
     cancelFrom: ['planning', 'planned', 'running', 'paused'],
     audit: { entity: 'fleet_plans', noKey: 'planNo', actions: { retry: 'retry_failed' } },
     refuse: {
@@ -319,12 +317,6 @@ export function createFleetService(
       noFailed: FLEET_MESSAGES.noFailed,
     },
   });
-  /** Runs a verb, then answers the plan as it now stands. */
-  const thenPlan = async (id: string, done: Promise<void>) => {
-    await done;
-    return toPlan(await mustFind(id));
-  };
-
   /** The plan keeps the template as it is now, so that its run does what it showed. */
   const withTemplate = async (a: Extract<FleetAction, { kind: 'dns_template' }>): Promise<FleetAction> => {
     const t = await deps.dnsTemplate?.(a.dnsTemplateId);
@@ -361,35 +353,17 @@ export function createFleetService(
       if (ids.length > FLEET_PLAN_MAX) throw new ValidationError(FLEET_MESSAGES.tooMany);
       const domainsFound = await repo.domainsByIds(ids);
       if (!domainsFound.length) throw new ValidationError(FLEET_MESSAGES.empty, { selection: FLEET_MESSAGES.empty });
-      const plan = await repo.insertPlan({
-        action: action as Record<string, unknown>,
-        selection: input.selection as Record<string, unknown>,
-        state: 'planning',
-        total: domainsFound.length,
-        createdBy: actor.username,
-      });
-      await repo.insertItems(
-        plan.id,
-        domainsFound.map((d) => ({
-          domainId: d.id,
-          domainName: d.domainName,
-          cloudId: d.cloudId,
-          cloudEmail: d.cloudEmail,
-        })),
+      return service.createWithItems(
+        action,
+        input.selection as Record<string, unknown>,
+        domainsFound.map(({ id, ...d }) => ({ ...d, domainId: id, desired: undefined, refusal: null })),
+        actor,
       );
-      await audit.record(actor, {
-        action: 'create_plan',
-        entity: 'fleet_plans',
-        entityId: plan.id,
-        details: { planNo: plan.planNo, action, domains: domainsFound.length },
-      });
-      await startJob(plan, FLEET_PLAN_JOB, actor);
-      return toPlan(await mustFind(plan.id));
     },
 
     /**
-     * A plan whose items are given (a desired-state file): each found domain with its desired state, each name the
-     * console does not hold already refused. Planned by the same job as every plan.
+     * A plan of these items (the selected domains; a desired-state file's, each with its desired state; a revert's),
+     * an item refused already when the console does not hold its domain. Planned by the same job as every plan.
      */
     async createWithItems(
       action: FleetAction,
@@ -415,7 +389,7 @@ export function createFleetService(
       await repo.insertItems(
         plan.id,
         items.map(({ refusal, ...it }) =>
-          refusal ? { ...it, outcome: 'refused', reason: refusal, desired: null } : { ...it, desired: it.desired },
+          refusal ? { ...it, outcome: 'refused', reason: refusal, desired: null } : it,
         ),
       );
       await audit.record(actor, {
@@ -531,29 +505,23 @@ export function createFleetService(
 
     /** Starts the run of a planned plan; `maxChanges` is `fleetdesk apply --max-changes`, refused before it runs. */
     run: (id: string, actor: Actor, input: FleetRunInput = {}): Promise<FleetPlan> =>
-      thenPlan(
-        id,
-        verbs.run(id, actor, async (p) => {
-          if (input.maxChanges === undefined || p.state !== 'planned') return;
-          const { counts } = await countsOf(p);
-          if (counts.change > input.maxChanges)
-            throw new ConflictError(
-              FLEET_STATE_MESSAGES.maxChanges(counts.change, input.maxChanges),
-              undefined,
-              'fleet_max_changes',
-            );
-        }),
-      ),
-    pause: (id: string, actor: Actor) => thenPlan(id, verbs.pause(id, actor)),
-    resume: (id: string, actor: Actor) => thenPlan(id, verbs.resume(id, actor)),
+      verbs.run(id, actor, async (p) => {
+        if (input.maxChanges === undefined || p.state !== 'planned') return;
+        const { counts } = await countsOf(p);
+        if (counts.change > input.maxChanges)
+          throw new ConflictError(
+            FLEET_STATE_MESSAGES.maxChanges(counts.change, input.maxChanges),
+            undefined,
+            'fleet_max_changes',
+          );
+      }),
+    pause: verbs.pause,
+    resume: verbs.resume,
     jobResuming: verbs.jobResuming,
-    cancel: (id: string, actor: Actor) => thenPlan(id, verbs.cancel(id, actor)),
+    cancel: verbs.cancel,
     /** Runs again only the domains whose step failed. */
     retryFailed: (id: string, actor: Actor) =>
-      thenPlan(
-        id,
-        verbs.retryFailed(id, actor, async (p) => (await countsOf(p)).run.failed),
-      ),
+      verbs.retryFailed(id, actor, async (p) => (await countsOf(p)).run.failed),
 
     /**
      * "Revert this run": a new plan whose rows put back what each changed domain's step recorded. A row without a
@@ -567,13 +535,7 @@ export function createFleetService(
       const { run } = await countsOf(p);
       const blocker = revertBlocker(p, action, run.done);
       if (blocker) throw new ConflictError(blocker, undefined, 'fleet_not_revertible');
-      const rows: FleetItemRow[] = [];
-      for (let after = 0; ;) {
-        const batch = await repo.changedItems(p.id, after, LOAD_BATCH);
-        if (!batch.length) break;
-        rows.push(...batch);
-        after = batch[batch.length - 1]!.seq;
-      }
+      const rows = await allPages((after, limit) => repo.changedItems(p.id, after, limit));
       const found = new Set(
         (await repo.domainsByIds(rows.flatMap((r) => (r.domainId ? [r.domainId] : [])))).map((d) => d.id),
       );
@@ -642,13 +604,7 @@ export function createFleetService(
         throw new ConflictError(FLEET_REVERT_MESSAGES.importRunning, undefined, 'fleet_not_revertible');
       if (!imp.startedAt)
         throw new ConflictError(FLEET_REVERT_MESSAGES.importNotRun(imp.state), undefined, 'fleet_not_revertible');
-      const rows: ImportRevertItem[] = [];
-      for (let after = 0; ;) {
-        const batch = await deps.imports!.doneItems(imp.id, after, LOAD_BATCH);
-        if (!batch.length) break;
-        rows.push(...batch);
-        after = batch[batch.length - 1]!.seq;
-      }
+      const rows = await allPages((after, limit) => deps.imports!.doneItems(imp.id, after, limit));
       const ids = rows.flatMap((r) => (r.domainId ? [r.domainId] : []));
       const found = new Map((await repo.domainsByIds(ids)).map((d) => [d.id, d]));
       if (!rows.length) throw new ConflictError(FLEET_REVERT_MESSAGES.importNothing, undefined, 'fleet_not_revertible');
@@ -816,8 +772,7 @@ export function createFleetService(
       return { planId: p.id, planNo: p.planNo, tally };
     },
 
-    /** A cancel was asked for on the plan's job (the Jobs screen): the plan is cancelled at once (the engine's rule). */
-    jobCancelling: (planId: string, which: 'plan' | 'run') => plans.jobCancelling(FLEET_RUN, planId, which),
+    jobCancelling: verbs.jobCancelling,
 
     /** The job ended cancelled, whichever way: the plan reads as its job, and the job's result counts what was done. */
     async jobStopped(planId: string, which: 'plan' | 'run') {
@@ -827,8 +782,7 @@ export function createFleetService(
       return { planId, planNo: plan.planNo, tally };
     },
 
-    /** When a plan or run job ends without its handler (it failed for good): the plan says so. */
-    jobEnded: (planId: string, which: 'plan' | 'run', error: string | null) => plans.jobEnded(planId, which, error),
+    jobEnded: verbs.jobEnded,
   };
   return service;
 }

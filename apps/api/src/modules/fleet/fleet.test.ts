@@ -442,7 +442,7 @@ describe('runs', () => {
       createdBy: 'test',
     });
     await repos.jobs.update(job.id, { bossId: crypto.randomUUID(), worker: 'gone:1', startedAt: new Date() });
-    await repos.fleet.updatePlan(p._id, { jobId: job.id });
+    await repos.plans.updatePlan(p._id, { jobId: job.id });
     await repos.fleet.updateItem(p._id, 1, { status: 'done', finishedAt: new Date() });
     await repos.fleet.updateItem(p._id, 2, { status: 'running' });
     const setHeartbeat = (secondsAgo: number) =>

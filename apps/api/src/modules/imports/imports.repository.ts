@@ -3,7 +3,7 @@ import { toAsciiDomain, type ImportSource, type ImportState } from '@fleetdesk/c
 import type { Db } from '../../db/client.ts';
 import { clouds, domains, servers } from '../../db/schema/index.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
-import type { PlanItemRow, PlanRow, PlansRepository } from '../plans/plans.repository.ts';
+import { plansOfKind, type PlanItemRow, type PlanRow, type PlansRepository } from '../plans/plans.repository.ts';
 
 /** An import as its service reads it: the plan row with its source spelt out (kept in `selection`, `detail`). */
 export type ImportPlanRow = Omit<PlanRow, 'kind' | 'selection' | 'detail' | 'total' | 'state'> & {
@@ -59,21 +59,7 @@ export function createImportsRepository(db: Db, plans: PlansRepository) {
       return importOf(await plans.insertPlan('imports', { selection, createdBy }));
     },
 
-    async findPlan(id: string): Promise<ImportPlanRow | undefined> {
-      const r = await plans.findPlan('imports', id);
-      return r && importOf(r);
-    },
-
-    async listPlans(page: number): Promise<{ items: ImportPlanRow[]; itemsCount: number }> {
-      const res = await plans.listPlans('imports', page);
-      return { items: res.items.map(importOf), itemsCount: res.itemsCount };
-    },
-
-    /** Moves an import from one of `from`; undefined when it was in another state (a race lost). */
-    async transition(id: string, from: readonly ImportState[], patch: Parameters<PlansRepository['transition']>[2]) {
-      const r = await plans.transition(id, from, patch);
-      return r && importOf(r);
-    },
+    ...plansOfKind<ImportPlanRow, ImportState>(plans, 'imports', importOf),
 
     /** The names an import's run created or linked (a revert is planned from them), after item `after`. */
     doneItems: (planId: string, after: number, limit: number) =>

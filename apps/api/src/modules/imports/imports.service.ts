@@ -241,6 +241,8 @@ export function createImportsService(deps: {
   const verbs = createPlanVerbs(plansEngine, audit, {
     run: IMPORT_RUN,
     find: mustFind,
+    show: toPlan,
+    guard: (p, actor) => assertSourceRule(p.source as ImportSource, actor.rules),
     cancelFrom: ['planning', 'planned', 'running', 'paused'],
     audit: {
       entity: 'import_plans',
@@ -278,27 +280,21 @@ export function createImportsService(deps: {
       return { status: 'skipped', error: done ? IMPORT_TEXT.alreadyDone : now.reason, domainId: existing?.id ?? null };
     }
     const source = p.source as ImportSource;
+    // What the source sets on the domain (a zone's account only where the domain has none yet).
+    const fields: Record<string, unknown> =
+      source === 'cloudflare'
+        ? existing?.cloudId
+          ? {}
+          : { cloudId: p.sourceId }
+        : source === 'registrar'
+          ? { domainRegistratorId: p.sourceId, domainRegistratorExpirationDate: it.detail.expirationDate ?? null }
+          : { serverId: p.sourceId };
     let domainId = existing?.id ?? null;
     if (!existing) {
-      const input: Record<string, unknown> = { domainName: it.name, status: 'active' };
-      if (source === 'cloudflare') input.cloudId = p.sourceId;
-      else if (source === 'registrar') {
-        input.domainRegistratorId = p.sourceId;
-        input.domainRegistratorExpirationDate = it.detail.expirationDate ?? null;
-      } else input.serverId = p.sourceId;
-      const d = await deps.domains.create(input as Parameters<DomainsService['create']>[0], actor);
-      domainId = d._id;
-    } else {
-      const patch: Record<string, unknown> = {};
-      if (source === 'cloudflare') {
-        if (!existing.cloudId) patch.cloudId = p.sourceId;
-      } else if (source === 'registrar') {
-        patch.domainRegistratorId = p.sourceId;
-        patch.domainRegistratorExpirationDate = it.detail.expirationDate ?? null;
-      } else patch.serverId = p.sourceId;
-      if (Object.keys(patch).length)
-        await deps.domains.update(existing.id, patch as Parameters<DomainsService['update']>[1], actor);
-    }
+      const input = { domainName: it.name, status: 'active', ...fields };
+      domainId = (await deps.domains.create(input as Parameters<DomainsService['create']>[0], actor))._id;
+    } else if (Object.keys(fields).length)
+      await deps.domains.update(existing.id, fields as Parameters<DomainsService['update']>[1], actor);
     if (source === 'cloudflare' && domainId) {
       await deps.domains.setCloudZone(domainId, { cloudZoneId: String(it.detail.zoneId), cloudRulesetId: null }, actor);
     }
@@ -345,44 +341,21 @@ export function createImportsService(deps: {
       return { items: res.items.map(toItem), itemsCount: res.itemsCount };
     },
 
-    async run(id: string, actor: Actor): Promise<ImportPlan> {
-      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
-      await verbs.run(id, actor, async (p) => {
+    run: (id: string, actor: Actor): Promise<ImportPlan> =>
+      verbs.run(id, actor, async (p) => {
         if (p.state === 'planned' && (await toPlan(p)).run.total === 0)
           throw new ConflictError(IMPORT_TEXT.nothingToDo, undefined, 'import_nothing');
-      });
-      return toPlan(await mustFind(id));
-    },
-
-    async cancel(id: string, actor: Actor): Promise<ImportPlan> {
-      await verbs.cancel(id, actor);
-      return toPlan(await mustFind(id));
-    },
-
+      }),
+    cancel: verbs.cancel,
     /** No name starts from now on; the one being written finishes, and Resume carries on from the next. */
-    async pause(id: string, actor: Actor): Promise<ImportPlan> {
-      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
-      await verbs.pause(id, actor);
-      return toPlan(await mustFind(id));
-    },
-
-    async resume(id: string, actor: Actor): Promise<ImportPlan> {
-      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
-      await verbs.resume(id, actor);
-      return toPlan(await mustFind(id));
-    },
-
+    pause: verbs.pause,
+    resume: verbs.resume,
     /** Writes again only the names that failed, each decided again first. */
-    async retryFailed(id: string, actor: Actor): Promise<ImportPlan> {
-      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
-      await verbs.retryFailed(id, actor, async (p) => (await toPlan(p)).run.failed);
-      return toPlan(await mustFind(id));
-    },
+    retryFailed: (id: string, actor: Actor) => verbs.retryFailed(id, actor, async (p) => (await toPlan(p)).run.failed),
 
     /** The run's job is resumed on the Jobs screen: the import runs again, or the resume is refused. */
     jobResuming: verbs.jobResuming,
-    /** A cancel was asked for on the import's job (the Jobs screen): the import is cancelled at once. */
-    jobCancelling: (id: string, which: 'plan' | 'run') => plansEngine.jobCancelling(IMPORT_RUN, id, which),
+    jobCancelling: verbs.jobCancelling,
     /** The job ended cancelled, whichever way: the import reads as its job; a paused one keeps its names to write. */
     async jobStopped(id: string, which: 'plan' | 'run') {
       const p = await plansEngine.jobStopped(IMPORT_RUN, id, which);
@@ -460,10 +433,7 @@ export function createImportsService(deps: {
       return { ...(await toPlan(p)).run, tally: ran.tally };
     },
 
-    /** The job failed for good (or was cancelled from the Jobs screen): the plan says so. */
-    async jobEnded(planId: string, which: 'plan' | 'run', error: string | null) {
-      await plansEngine.jobEnded(planId, which, error);
-    },
+    jobEnded: verbs.jobEnded,
   };
 }
 export type ImportsService = ReturnType<typeof createImportsService>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../http/errors.ts';
 import { parseCsv } from './launch-batches.service.ts';
 
 describe('parseCsv (a batch of launches from a CSV)', () => {
@@ -15,5 +16,18 @@ describe('parseCsv (a batch of launches from a CSV)', () => {
   it('stops past the bound instead of reading everything', () => {
     const text = ['domainName', ...Array.from({ length: 50 }, (_, i) => `n${i}.com`)].join('\n');
     expect(parseCsv(text, 5).length).toBeLessThanOrEqual(7);
+  });
+
+  it('answers a quoted field left open as a 400 on the csv field that says how quotes are written', () => {
+    let err: unknown;
+    try {
+      parseCsv('domainName,brand\na.com,"Acme\nb.com,x', 10);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ValidationError);
+    const v = err as ValidationError;
+    expect(v.message).toMatch(/^The CSV could not be read \(.+\): a quoted field ends with its quote/);
+    expect(v.fields).toEqual({ csv: v.message });
   });
 });

@@ -2,7 +2,7 @@ import {
   LAUNCH_BATCH_MAX,
   LAUNCH_CSV_COLUMNS,
   LAUNCH_ROW_STATUSES,
-  LAUNCH_STAGES,
+  LAUNCH_STAGE_FINISHED,
   LaunchBatchRowInputSchema,
   toAsciiDomain,
   type LaunchBatch,
@@ -13,32 +13,37 @@ import {
   type LaunchInputParsed,
   type LaunchRowStatus,
   type LaunchSettings,
+  type LaunchState,
   type LaunchBatchState,
   type ListResult,
   planStateOf,
   planTallyOf,
   stateText,
 } from '@fleetdesk/contract';
+import { CsvError, parse } from 'csv-parse/sync';
 import { isConnectionError } from '../../db/pg-errors.ts';
 import type { Actor } from '../../http/context.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.ts';
 import { PermanentJobError, type JobContext } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
-import type { ItemResult, PlanEngine, RunKind } from '../plans/plans.engine.ts';
+import { allPages, type ItemResult, type PlanEngine, type RunKind } from '../plans/plans.engine.ts';
 import { createPlanVerbs } from '../plans/plans.verbs.ts';
 import {
   launchRowOf,
   type LaunchBatchRow as BatchRow,
   type LaunchBatchRowRow,
   type LaunchesRepository,
+  type LaunchWaiting,
 } from './launches.repository.ts';
-import type { LaunchesService } from './launches.service.ts';
+import { sleep, stageLabel, type LaunchesService } from './launches.service.ts';
 import { splitDomain } from '../../integrations/namecheap/index.ts';
 import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
 
-/** A batch job: the batch, and the rules of whoever queued the job (the launches it plans and starts get them). */
-/** batchNo names the job after its batch (jobOwner). */
+/**
+ * A batch job: the batch, and the rules of whoever queued the job (the launches it plans and starts get them);
+ * batchNo names the job after its batch (jobOwner).
+ */
 export type BatchJobPayload = { batchId: string; batchNo?: number; rules?: string[] };
 
 export const LAUNCH_BATCH_PLAN_JOB = 'launches.batch-plan';
@@ -79,6 +84,8 @@ const MESSAGES = {
   noCloud: (email: string) => `no cloud has the email ${email}`,
   noCopyFrom: (name: string) => `no console domain ${name} to copy the content from`,
   badSsl: (ssl: string) => `SSL mode ${ssl} is not one of off, flexible, full, strict`,
+  badCsv: (why: string) =>
+    `The CSV could not be read (${why}): a quoted field ends with its quote, and a quote inside it is doubled ("")`,
   /** One bad line as it is; many as a count, then each on its own line. */
   badLines: (lines: string[]) =>
     lines.length === 1
@@ -125,50 +132,27 @@ const confirmText = (
   return parts.join(' ');
 };
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-
-/** RFC 4180 lines: quoted fields (with doubled quotes, commas and line breaks inside), CRLF or LF. */
+/**
+ * RFC 4180 lines (quoted fields with doubled quotes, commas and line breaks inside; CRLF, LF or CR), at most
+ * `maxRows` + 1 of them: blank lines are skipped, rows may differ in length, a quote inside an unquoted field is
+ * kept as it is. A quoted field left open (or followed by more than spaces) is a 400 on the `csv` field.
+ */
 export function parseCsv(text: string, maxRows: number): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const src = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i]!;
-    if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++;
-      row.push(field);
-      field = '';
-      if (row.some((f) => f.trim())) rows.push(row);
-      row = [];
-      if (rows.length > maxRows) break;
-    } else field += ch;
+  try {
+    return parse(text, {
+      bom: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_quotes: true,
+      relax_column_count: true,
+      rtrim: true,
+      skip_records_with_empty_values: true,
+      to: maxRows + 1,
+    });
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    const message = MESSAGES.badCsv(err.message);
+    throw new ValidationError(message, { csv: message });
   }
-  row.push(field);
-  if (row.some((f) => f.trim())) rows.push(row);
-  return rows;
 }
 
 /**
@@ -199,21 +183,12 @@ export function createLaunchBatchesService(deps: {
   };
 
   /**
-   * The batch as shown: its counts read from the launches as they stand, and its state from them by the one rule
-   * of every plan (outcomes.ts): rows waiting for a confirmation make it "Waiting for confirmation (n)", never
-   * "Completed"; a state a person set (planning, planned, paused, cancelled) stays as set.
-   */
-  /**
    * What Confirm all covers: the waiting launches by kind and, when `priced`, the registrations' total at
    * Namecheap's price (one getPricing per TLD, kept briefly by the registrar service).
    */
   const confirmationOf = async (
     b: BatchRow,
-    waiting: {
-      domainName: string;
-      stage: string | null;
-      registration: { domainRegistratorId: string; years: number } | null;
-    }[],
+    waiting: LaunchWaiting[],
     priced: boolean,
   ): Promise<LaunchBatch['confirmation']> => {
     if (!waiting.length) return null;
@@ -273,6 +248,11 @@ export function createLaunchBatchesService(deps: {
     };
   };
 
+  /**
+   * The batch as shown: its counts read from the launches as they stand, and its state from them by the one rule
+   * of every plan (outcomes.ts): rows waiting for a confirmation make it "Waiting for confirmation (n)", never
+   * "Completed"; a state a person set (planning, planned, paused, cancelled) stays as set.
+   */
   const toBatch = (
     b: BatchRow,
     counts: Map<LaunchRowStatus, number> | undefined,
@@ -384,18 +364,19 @@ export function createLaunchBatchesService(deps: {
 
   // The batch's jobs plan and start launches with the rules of whoever queued them (decision 064); the batch's id
   // and number name the job (jobOwner).
-  const jobExtra = (b: { id: string; planNo: number }, actor: Actor): BatchJobPayload => ({
+  const jobExtra = (actor: Actor, b: { id: string; planNo: number }): BatchJobPayload => ({
     batchId: b.id,
     batchNo: b.planNo,
     rules: actor.rules,
   });
   const enqueue = async (b: BatchRow, kind: string, actor: Actor) => {
-    await deps.plans.startJob(b, kind, actor, jobExtra(b, actor));
+    await deps.plans.startJob(b, kind, actor, jobExtra(actor, b));
     return (await repo.findBatch(b.id)) ?? b;
   };
   const verbs = createPlanVerbs(deps.plans, audit, {
     run: BATCH_RUN,
     find: load,
+    show: shown,
     cancelFrom: ['planning', 'planned', 'running', 'paused', 'waiting_for_confirmation'],
     audit: {
       entity: 'launch_batches',
@@ -415,15 +396,18 @@ export function createLaunchBatchesService(deps: {
       notPaused: () => MESSAGES.notPaused,
       finished: () => MESSAGES.finished,
     },
-    jobExtra: (actor, b) => jobExtra(b, actor),
+    jobExtra,
   });
-  /** A job queued before batch jobs carried rules gets the launch jobs' own area only. */
-  const jobActorOf = (b: BatchRow, rules: string[] | undefined): Actor => ({
-    userId: null,
-    username: b.createdBy,
-    rules: rules ?? ['cnv:domains'],
-    requestId: null,
-  });
+  /**
+   * A job's batch, and whom its launches are planned and started as: a job queued before batch jobs carried rules
+   * gets the launch jobs' own area only.
+   */
+  const jobBatch = async ({ batchId, rules }: BatchJobPayload) => {
+    const b = await repo.findBatch(batchId);
+    if (!b) throw new PermanentJobError(MESSAGES.notFound);
+    const actor: Actor = { userId: null, username: b.createdBy, rules: rules ?? ['cnv:domains'], requestId: null };
+    return { b, actor };
+  };
 
   /** What the "Plan or outcome" column says: the row's state as it stands, not the plan it started from. */
   const rowMessage = (
@@ -442,17 +426,13 @@ export function createLaunchBatchesService(deps: {
     return message;
   };
 
-  /** A row's status from its launch's state. */
-  const statusOfLaunch = (state: string): LaunchRowStatus | null =>
-    state === 'completed'
-      ? 'done'
-      : state === 'failed'
-        ? 'failed'
-        : state === 'cancelled'
-          ? 'cancelled'
-          : state === 'needs_confirmation'
-            ? 'needs_confirmation'
-            : null;
+  /** A row's status from its launch's state (none while the launch goes on). */
+  const statusOfLaunch: Partial<Record<LaunchState, LaunchRowStatus>> = {
+    completed: 'done',
+    failed: 'failed',
+    cancelled: 'cancelled',
+    needs_confirmation: 'needs_confirmation',
+  };
 
   /**
    * One name of the run: its launch started (unless it has one: a resumed run follows it again), then followed to
@@ -477,8 +457,8 @@ export function createLaunchBatchesService(deps: {
       }
     }
     for (;;) {
-      const s = (await repo.launchStates([launchId])).get(launchId);
-      const status = s ? statusOfLaunch(s.state) : 'failed';
+      const s = await repo.launchState(launchId);
+      const status = s ? statusOfLaunch[s.state] : 'failed';
       if (status) return { status, reason: s?.error ?? (s ? null : MESSAGES.launchGone) };
       await sleep(deps.pollMs, signal);
     }
@@ -494,8 +474,7 @@ export function createLaunchBatchesService(deps: {
           state: 'planning',
           createdBy: actor.username,
         },
-        rows.map((r, i) => ({
-          seq: i + 1,
+        rows.map((r) => ({
           domainName: r.domainName,
           domainNameUnicode: unicodeOf(r.domainName),
           overrides: r.overrides as Record<string, unknown>,
@@ -538,7 +517,7 @@ export function createLaunchBatchesService(deps: {
           launchId: row.launchId,
           progress: stages
             ? {
-                done: stages.filter((s) => ['done', 'already_done', 'skipped'].includes(s.state)).length,
+                done: stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length,
                 total: stages.length,
               }
             : null,
@@ -547,44 +526,30 @@ export function createLaunchBatchesService(deps: {
       };
     },
 
-    async run(id: string, actor: Actor) {
-      await verbs.run(id, actor);
-      return shown(await load(id));
-    },
-
+    run: (id: string, actor: Actor) => verbs.run(id, actor),
     /** No new name starts; the launches under way go on (their own jobs) and are followed again on Resume. */
-    async pause(id: string, actor: Actor) {
-      await verbs.pause(id, actor);
-      return shown(await load(id));
-    },
-
-    async resume(id: string, actor: Actor) {
-      await verbs.resume(id, actor);
-      return shown(await load(id));
-    },
+    pause: verbs.pause,
+    resume: verbs.resume,
 
     /** Stops the batch: names not started are cancelled, launches under way are cancelled (done stages stay). */
-    async cancel(id: string, actor: Actor) {
-      await verbs.cancel(id, actor);
-      // The engine ended the names not started; the launches under way or waiting for a confirmation end too.
-      for (const r of await repo.rowsWithOpenLaunch(id, LAUNCH_BATCH_MAX)) {
-        await deps.launches.cancel(r.launchId!, actor).catch(() => undefined);
-        if (r.status !== 'cancelled') await repo.updateRow(id, r.seq, { status: 'cancelled' });
-      }
-      return shown(await load(id));
-    },
+    cancel: (id: string, actor: Actor) =>
+      verbs.cancel(id, actor, async () => {
+        // The engine ended the names not started; the launches under way or waiting for a confirmation end too.
+        for (const r of await repo.rowsWithOpenLaunch(id, LAUNCH_BATCH_MAX)) {
+          await deps.launches.cancel(r.launchId!, actor).catch(() => undefined);
+          if (r.status !== 'cancelled') await repo.updateRow(id, r.seq, { status: 'cancelled' });
+        }
+      }),
 
     /** The run's job is resumed on the Jobs screen: the batch runs again, or the resume is refused. */
     jobResuming: verbs.jobResuming,
-    /** A cancel was asked for on the batch's job (the Jobs screen): the batch is cancelled at once. */
-    jobCancelling: (id: string, which: 'plan' | 'run') => deps.plans.jobCancelling(BATCH_RUN, id, which),
+    jobCancelling: verbs.jobCancelling,
     /** The job ended cancelled, whichever way: the batch reads as its job, a paused one keeps its names to follow. */
     async jobStopped(id: string, which: 'plan' | 'run') {
       const b = await deps.plans.jobStopped(BATCH_RUN, id, which);
       return b ? { batchId: id, state: b.state } : undefined;
     },
-    /** The job failed for good: the batch says so. */
-    jobEnded: (id: string, which: 'plan' | 'run', error: string | null) => deps.plans.jobEnded(id, which, error),
+    jobEnded: verbs.jobEnded,
 
     /**
      * Confirms every launch of the batch that waits for its costly stage (what it buys is the batch's
@@ -625,26 +590,18 @@ export function createLaunchBatchesService(deps: {
     async retryFailed(id: string, actor: Actor) {
       const b = await load(id);
       if (b.state === 'cancelled' || b.state === 'planning') throw new ConflictError(MESSAGES.finished);
-      let n = 0;
-      for (;;) {
-        const rows = await repo.rowsIn(id, ['failed'], 200);
-        if (!rows.length) break;
-        for (const r of rows) {
-          n++;
-          if (!r.launchId) {
-            await repo.updateRow(id, r.seq, { status: 'pending', message: null });
-            continue;
-          }
-          try {
-            await deps.launches.retry(r.launchId, null, actor);
-            await repo.updateRow(id, r.seq, { status: 'pending', message: null });
-          } catch (err) {
-            if (!(err instanceof AppError)) throw err;
-            await repo.updateRow(id, r.seq, { status: 'failed', message: err.message });
-          }
+      // Read past each row once tried: a row whose launch refuses the retry stays failed, and is not tried again.
+      const rows = await allPages((after, limit) => repo.rowsIn(id, ['failed'], after, limit));
+      for (const r of rows) {
+        try {
+          if (r.launchId) await deps.launches.retry(r.launchId, null, actor);
+          await repo.updateRow(id, r.seq, { status: 'pending', message: null });
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          await repo.updateRow(id, r.seq, { status: 'failed', message: err.message });
         }
-        if (n >= LAUNCH_BATCH_MAX) break;
       }
+      const n = rows.length;
       if (!n) throw new ConflictError(MESSAGES.noFailed);
       await audit.record(actor, {
         action: 'retry_launch_batch',
@@ -666,11 +623,9 @@ export function createLaunchBatchesService(deps: {
 
     /** The plan job: each name planned like a single launch (a few at a time), blocked names marked. */
     async planJob(ctx: JobContext<BatchJobPayload>) {
-      const b = await repo.findBatch(ctx.payload.batchId);
-      if (!b) throw new PermanentJobError(MESSAGES.notFound);
+      const { b, actor } = await jobBatch(ctx.payload);
       const counts = (await repo.rowCounts([b.id])).get(b.id);
       const total = [...(counts?.values() ?? [])].reduce((a, n) => a + n, 0);
-      const actor = jobActorOf(b, ctx.payload.rules);
       // Rows still pending without a plan message are the ones not planned yet (a resumed job skips the others).
       const rows = await repo.unplannedRows(b.id, LAUNCH_BATCH_MAX);
       let blocked = 0;
@@ -689,8 +644,8 @@ export function createLaunchBatchesService(deps: {
             const p = await deps.launches.plan(inputOf(b, r, true), actor);
             const will = p.steps.filter((s) => s.outcome === 'run' || s.outcome === 'confirm').length;
             message = p.blockers.length
-              ? p.blockers.map((x) => `${LAUNCH_STAGES.find((s) => s.key === x.stage)!.label}: ${x.message}`).join('; ')
-              : `${will} stage${will === 1 ? '' : 's'} to run, ${p.steps.filter((s) => s.outcome === 'done').length} already done`;
+              ? p.blockers.map((x) => `${stageLabel(x.stage)}: ${x.message}`).join('; ')
+              : `${plural(will, 'stage')} to run, ${p.steps.filter((s) => s.outcome === 'done').length} already done`;
             if (p.blockers.length) status = 'blocked';
           } catch (err) {
             if (!(err instanceof AppError)) throw err;
@@ -708,9 +663,7 @@ export function createLaunchBatchesService(deps: {
 
     /** The run job: the engine's run, `concurrency` names at a time, each launched and followed to its end. */
     async runJob(ctx: JobContext<BatchJobPayload>) {
-      const b = await repo.findBatch(ctx.payload.batchId);
-      if (!b) throw new PermanentJobError(MESSAGES.notFound);
-      const actor = jobActorOf(b, ctx.payload.rules);
+      const { b, actor } = await jobBatch(ctx.payload);
       const ran = await deps.plans.run(
         BATCH_RUN,
         b.id,

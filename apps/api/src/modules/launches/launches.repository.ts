@@ -13,46 +13,25 @@ import type { Db } from '../../db/client.ts';
 import { brands, clouds, domains, launches, planItems, servers } from '../../db/schema/index.ts';
 import { likePattern, pageOffset } from '../../http/list-query.ts';
 
-import { mergeDetail, type PlanItemRow, type PlanRow, type PlansRepository } from '../plans/plans.repository.ts';
+import {
+  mergeDetail,
+  plansOfKind,
+  type PlanItemRow,
+  type PlanRow,
+  type PlansRepository,
+} from '../plans/plans.repository.ts';
 
 /** A launch batch as its service reads it: the plan row with its shared settings (kept in `detail`). */
-export type LaunchBatchRow = Pick<
-  PlanRow,
-  'id' | 'planNo' | 'error' | 'jobId' | 'createdBy' | 'createdAt' | 'updatedAt' | 'startedAt'
-> & {
-  batchNo: number;
-  settings: LaunchSettings;
-  confirmCostly: boolean;
-  state: LaunchBatchState;
-};
-/** One name of a batch: its overrides, its plan's verdict (the item's reason), then its launch. */
-export type LaunchBatchRowRow = {
-  batchId: string;
-  seq: number;
-  domainName: string;
-  domainNameUnicode: string;
-  overrides: Partial<LaunchSettings>;
-  status: LaunchRowStatus;
-  message: string | null;
-  launchId: string | null;
-};
-
-const batchOf = (r: PlanRow): LaunchBatchRow => ({
-  id: r.id,
-  planNo: r.planNo,
+const batchOf = (r: PlanRow) => ({
+  ...r,
   batchNo: r.planNo,
-  startedAt: r.startedAt,
   settings: r.detail.settings as LaunchSettings,
   confirmCostly: r.detail.confirmCostly === true,
   state: r.state as LaunchBatchState,
-  error: r.error,
-  jobId: r.jobId,
-  createdBy: r.createdBy,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
 });
-export const launchRowOf = (r: PlanItemRow): LaunchBatchRowRow => ({
-  batchId: r.planId,
+export type LaunchBatchRow = ReturnType<typeof batchOf>;
+/** One name of a batch: its overrides, its plan's verdict (the item's reason), then its launch. */
+export const launchRowOf = (r: PlanItemRow) => ({
   seq: r.seq,
   domainName: r.name,
   domainNameUnicode: r.nameUnicode ?? r.name,
@@ -61,6 +40,14 @@ export const launchRowOf = (r: PlanItemRow): LaunchBatchRowRow => ({
   message: r.reason,
   launchId: (r.detail.launchId as string | undefined) ?? null,
 });
+export type LaunchBatchRowRow = ReturnType<typeof launchRowOf>;
+/** A launch of a batch waiting for a confirmation, with the stage that waits. */
+export type LaunchWaiting = {
+  domainName: string;
+  stage: string | null;
+  /** The launch's own (resolved) registration: a batch's profile may name it, not its settings. */
+  registration: { domainRegistratorId: string; years: number } | null;
+};
 /** A row's launch, joined on. */
 const launchIdOf = sql<string | null>`(${planItems.detail}->>'launchId')::uuid`;
 const onLaunch = eq(launches.id, launchIdOf);
@@ -89,6 +76,12 @@ const liveStatus = sql<LaunchRowStatus>`(CASE
   ELSE ${planItems.status} END)`;
 
 export function createLaunchesRepository(db: Db, plans: PlansRepository) {
+  const batches = plansOfKind<LaunchBatchRow, LaunchBatchState>(plans, 'launches', batchOf);
+  /** The id of a row of `table` that `where` takes, or null. */
+  const idWhere = async (table: typeof servers | typeof brands | typeof clouds | typeof domains, where: SQL) => {
+    const [r] = await db.select({ id: table.id }).from(table).where(where).limit(1);
+    return r?.id ?? null;
+  };
   return {
     async insert(values: typeof launches.$inferInsert): Promise<LaunchRow> {
       const [r] = await db.insert(launches).values(values).returning();
@@ -169,7 +162,6 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       /** In order: they are numbered from 1 as given. */
       rows: (Pick<LaunchBatchRowRow, 'domainName' | 'domainNameUnicode' | 'status'> & {
         overrides: Record<string, unknown>;
-        message?: string | null;
       })[],
     ): Promise<LaunchBatchRow> {
       return db.transaction(async (tx) => {
@@ -182,7 +174,6 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
             nameUnicode: r.domainNameUnicode,
             outcome: 'launch',
             status: r.status,
-            reason: r.message ?? null,
             detail: { overrides: r.overrides },
           })),
           tx,
@@ -191,24 +182,9 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       });
     },
 
-    async findBatch(id: string): Promise<LaunchBatchRow | undefined> {
-      const r = await plans.findPlan('launches', id);
-      return r && batchOf(r);
-    },
-
-    async listBatches(page: number): Promise<{ items: LaunchBatchRow[]; itemsCount: number }> {
-      const res = await plans.listPlans('launches', page);
-      return { items: res.items.map(batchOf), itemsCount: res.itemsCount };
-    },
-
-    async transitionBatch(
-      id: string,
-      from: LaunchBatchState[],
-      patch: Partial<Pick<LaunchBatchRow, 'state' | 'error' | 'jobId'>>,
-    ): Promise<LaunchBatchRow | undefined> {
-      const r = await plans.transition(id, from, patch);
-      return r && batchOf(r);
-    },
+    findBatch: batches.findPlan,
+    listBatches: batches.listPlans,
+    transitionBatch: batches.transition,
 
     async rowCounts(batchIds: string[]): Promise<Map<string, Map<LaunchRowStatus, number>>> {
       const out = new Map<string, Map<LaunchRowStatus, number>>();
@@ -262,13 +238,7 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
      * registration, 'domain' for the changes to an existing console domain's settings).
      */
     async waitingOf(batchIds: string[]) {
-      type Waiting = {
-        domainName: string;
-        stage: string | null;
-        /** The launch's own (resolved) registration: a batch's profile may name it, not its settings. */
-        registration: { domainRegistratorId: string; years: number } | null;
-      };
-      const out = new Map<string, Waiting[]>();
+      const out = new Map<string, LaunchWaiting[]>();
       if (!batchIds.length) return out;
       const rows = await db
         .select({
@@ -277,7 +247,7 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
           stage: sql<
             string | null
           >`(SELECT s->>'key' FROM jsonb_array_elements(${launches.stages}) AS s WHERE s->>'state' = 'needs_confirmation' LIMIT 1)`,
-          registration: sql<Waiting['registration']>`(${launches.input}->'registration')`,
+          registration: sql<LaunchWaiting['registration']>`(${launches.input}->'registration')`,
         })
         .from(planItems)
         .innerJoin(launches, onLaunch)
@@ -291,9 +261,9 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       return out;
     },
 
-    /** Rows in one of `statuses`, in order, at most `limit`. */
-    rowsIn: async (batchId: string, statuses: LaunchRowStatus[], limit: number): Promise<LaunchBatchRowRow[]> =>
-      (await plans.items(batchId, { statuses }, 0, limit)).map(launchRowOf),
+    /** Rows in one of `statuses`, in order, after row `after`, at most `limit`. */
+    rowsIn: async (batchId: string, statuses: LaunchRowStatus[], after: number, limit: number) =>
+      (await plans.items(batchId, { statuses }, after, limit)).map(launchRowOf),
 
     /** Rows whose launch has not ended (under way, or waiting for a confirmation), at most `limit`. */
     async rowsWithOpenLaunch(batchId: string, limit: number): Promise<LaunchBatchRowRow[]> {
@@ -318,9 +288,6 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       return rows.map(launchRowOf);
     },
 
-    /** Pending → running, only for the first who asks. */
-    claimRow: (batchId: string, seq: number) => plans.claimItem(batchId, seq),
-
     async updateRow(
       batchId: string,
       seq: number,
@@ -334,41 +301,20 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       });
     },
 
-    /** The launches' states of these ids (the batch run follows them). */
-    async launchStates(ids: string[]) {
-      if (!ids.length) return new Map<string, { state: LaunchState; error: string | null }>();
-      const rows = await db
-        .select({ id: launches.id, state: launches.state, error: launches.error })
+    /** A launch's state (the batch run follows it). */
+    async launchState(id: string) {
+      const [r] = await db
+        .select({ state: launches.state, error: launches.error })
         .from(launches)
-        .where(inArray(launches.id, ids));
-      return new Map(rows.map((r) => [r.id, { state: r.state, error: r.error }]));
+        .where(eq(launches.id, id));
+      return r;
     },
 
     // ---------------------------------------------------------------- CSV values as people know them
-    async serverIdByIp(ip: string) {
-      const [r] = await db.select({ id: servers.id }).from(servers).where(eq(servers.ipAddress, ip)).limit(2);
-      return r?.id ?? null;
-    },
-    async brandIdByName(name: string) {
-      const [r] = await db
-        .select({ id: brands.id })
-        .from(brands)
-        .where(sql`lower(${brands.name}) = lower(${name})`)
-        .limit(1);
-      return r?.id ?? null;
-    },
-    async cloudIdByEmail(email: string) {
-      const [r] = await db
-        .select({ id: clouds.id })
-        .from(clouds)
-        .where(sql`lower(${clouds.email}) = lower(${email})`)
-        .limit(1);
-      return r?.id ?? null;
-    },
-    async domainIdByName(name: string) {
-      const [r] = await db.select({ id: domains.id }).from(domains).where(eq(domains.domainName, name)).limit(1);
-      return r?.id ?? null;
-    },
+    serverIdByIp: (ip: string) => idWhere(servers, eq(servers.ipAddress, ip)),
+    brandIdByName: (name: string) => idWhere(brands, sql`lower(${brands.name}) = lower(${name})`),
+    cloudIdByEmail: (email: string) => idWhere(clouds, sql`lower(${clouds.email}) = lower(${email})`),
+    domainIdByName: (name: string) => idWhere(domains, eq(domains.domainName, name)),
   };
 }
 export type LaunchesRepository = ReturnType<typeof createLaunchesRepository>;

@@ -41,6 +41,8 @@ export const launchesRoutes =
     const tags = ['launches'];
     const params = IdParamsSchema;
     const one = dataOf(LaunchSchema);
+    /** A launch's own route: its id in the path, the launch in the answer. */
+    const onOne = () => ({ config, schema: { tags, params, response: { 200: one } } });
     const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 
     // Batches: plans of the kind launches, with the verbs of their run and Confirm all.
@@ -80,9 +82,7 @@ export const launchesRoutes =
       { config, schema: { tags, querystring: LaunchListQuerySchema, response: { 200: listOf(LaunchSchema) } } },
       async (req) => ({ data: await service.list(req.query as LaunchListQuery) }),
     );
-    app.get(`${path}/:id`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-      data: await service.get(idOf(req)),
-    }));
+    app.get(`${path}/:id`, onOne(), async (req) => ({ data: await service.get(idOf(req)) }));
     app.post(
       `${path}/:id/steps/:stage/retry`,
       { config, schema: { tags, params: LaunchStageParamsSchema, response: { 200: one } } },
@@ -91,9 +91,7 @@ export const launchesRoutes =
         return { data: await service.retry(p.id, p.stage, req.actor) };
       },
     );
-    app.post(`${path}/:id/retry`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-      data: await service.retry(idOf(req), null, req.actor),
-    }));
+    app.post(`${path}/:id/retry`, onOne(), async (req) => ({ data: await service.retry(idOf(req), null, req.actor) }));
     app.post(
       `${path}/:id/confirm`,
       { config, schema: { tags, params, body: LaunchConfirmInputSchema.nullish(), response: { 200: one } } },
@@ -128,7 +126,5 @@ export const launchesRoutes =
         return { data: await service.registerAlone({ ...b, contactId: b.contactId! }, req.actor) };
       },
     );
-    app.post(`${path}/:id/cancel`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-      data: await service.cancel(idOf(req), req.actor),
-    }));
+    app.post(`${path}/:id/cancel`, onOne(), async (req) => ({ data: await service.cancel(idOf(req), req.actor) }));
   };

@@ -1,3 +1,4 @@
+import timers from 'node:timers/promises';
 import type { IndexNowService } from '../indexnow/indexnow.service.ts';
 import {
   LAUNCH_MESSAGES,
@@ -50,12 +51,16 @@ import {
 } from './stages/index.ts';
 
 export const LAUNCH_JOB = 'launches.run';
-/** A run's job: the launch, and the rules of whoever queued the run, which each stage is checked against. */
-/** launchNo names the job after its launch (jobOwner). */
+/**
+ * A run's job: the launch, and the rules of whoever queued the run, which each stage is checked against; launchNo
+ * names the job after its launch (jobOwner).
+ */
 export type LaunchJobPayload = { launchId: string; launchNo?: number; rules?: string[] };
 /** A run queued before runs carried rules gets the launch job's own area only. */
 const RULES_OF_OLD_RUNS = ['cnv:domains'];
 
+/** A stage's label, by its key. */
+export const stageLabel = (key: string) => LAUNCH_STAGES.find((s) => s.key === key)!.label;
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -115,27 +120,10 @@ const budgetWaitMs = (err: unknown): number | null =>
     ? Math.min(Math.max(Number(err.headers?.['retry-after'] ?? 5), 1), 120) * 1000
     : null;
 
-/** Waits `ms`, or less when the job is cancelled. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits `ms`, or less when the job is stopped: then it throws the signal's reason (the job engine reads it). */
+export const sleep = (ms: number, signal: AbortSignal) =>
+  timers.setTimeout(ms, undefined, { signal }).catch(() => signal.throwIfAborted());
 
-/**
- * Launches (decision 044): a plan of the stages (what each will do, what blocks it) before anything changes, then
- * one durable job that runs the stages in order through the existing services. Each (re)run is a new job of the
- * launch: stages done, already done or skipped are not run again, so Retry, Confirm and a run over a
- * half-launched domain only finish what is missing.
- */
 /** How a launch ended, for whoever is told (alerts). */
 export type LaunchFinished = {
   launchId: string;
@@ -146,6 +134,12 @@ export type LaunchFinished = {
   error: string | null;
 };
 
+/**
+ * Launches (decision 044): a plan of the stages (what each will do, what blocks it) before anything changes, then
+ * one durable job that runs the stages in order through the existing services. Each (re)run is a new job of the
+ * launch: stages done, already done or skipped are not run again, so Retry, Confirm and a run over a
+ * half-launched domain only finish what is missing.
+ */
 export function createLaunchesService(deps: {
   repo: LaunchesRepository;
   jobsRepo: Pick<JobsRepository, 'find'>;
@@ -370,15 +364,11 @@ export function createLaunchesService(deps: {
       const settings = await resolve(LaunchSettingsSchema.parse(input));
       // A missing rule is a 403, before any other blocker (a 409 would say that something else must change).
       const ruleBlocker = p.blockers.find((b) => launchStageRuleMissing(b.stage, settings, actor.rules));
-      if (ruleBlocker) {
-        const label = LAUNCH_STAGES.find((s) => s.key === ruleBlocker.stage)!.label;
-        throw new ForbiddenError(`${label}: ${ruleBlocker.message}`, 'launch_rule_missing');
-      }
-      if (p.blockers.length) {
-        const b = p.blockers[0]!;
-        const label = LAUNCH_STAGES.find((s) => s.key === b.stage)!.label;
-        throw new ConflictError(`${label}: ${b.message}`, { [b.stage]: b.message }, 'launch_blocked');
-      }
+      if (ruleBlocker)
+        throw new ForbiddenError(`${stageLabel(ruleBlocker.stage)}: ${ruleBlocker.message}`, 'launch_rule_missing');
+      const b = p.blockers[0];
+      if (b)
+        throw new ConflictError(`${stageLabel(b.stage)}: ${b.message}`, { [b.stage]: b.message }, 'launch_blocked');
       const active = await repo.activeFor(input.domainName);
       if (active)
         throw new ConflictError(
@@ -492,9 +482,7 @@ export function createLaunchesService(deps: {
       const waiting = r.stages.find((s) => s.state === 'needs_confirmation');
       if (r.state !== 'needs_confirmation' || !waiting) throw new ConflictError(LAUNCH_MESSAGES.nothingToConfirm);
       if (stage && stage !== waiting.key)
-        throw new ConflictError(
-          LAUNCH_MESSAGES.otherConfirmation(LAUNCH_STAGES.find((s) => s.key === stage)!.label, waiting.label),
-        );
+        throw new ConflictError(LAUNCH_MESSAGES.otherConfirmation(stageLabel(stage), waiting.label));
       assertMayRun(r, actor);
       // The stop before the costly step was no attempt at it.
       const stages = r.stages.map((s) =>
@@ -552,6 +540,10 @@ export function createLaunchesService(deps: {
       let domainId = started.domainId;
       const actor = systemActor(`launch #${started.launchNo}${started.createdBy ? ` (${started.createdBy})` : ''}`);
       const input: LaunchSettings = started.input;
+      const told = (state: LaunchFinished['state'], error: string | null) => {
+        const { launchNo, domainNameUnicode: domainName } = started;
+        return tell({ launchId: id, launchNo, domainName, domainId, state, error });
+      };
 
       for (const [i, stage] of STAGES.entries()) {
         let outcome: StageOutcome | null = null;
@@ -562,6 +554,18 @@ export function createLaunchesService(deps: {
             cur = { ...cur, ...patch };
             stages[i] = cur;
             await repo.setStage(id, i, cur);
+          };
+          // Waits `ms` for `waitingFor`, visibly: the launch says waiting before its stage does, so whoever sees the
+          // stage wait sees the launch wait.
+          const waitVisibly = async (waitingFor: string, ms: number, since: number) => {
+            await repo.transition(id, ['running'], { state: 'waiting' });
+            await save({
+              state: 'waiting',
+              waitingFor,
+              since: cur.since ?? new Date(since).toISOString(),
+              nextCheckAt: new Date(Date.now() + ms).toISOString(),
+            });
+            await sleep(ms, ctx.signal);
           };
           await save({
             state: 'running',
@@ -599,16 +603,7 @@ export function createLaunchesService(deps: {
                   throw new Error(
                     `Still waiting for ${waitingFor} after ${Math.round(deps.wait.limitMs / 60_000)} min; Retry waits again`,
                   );
-                const pause = Math.min(delay, left);
-                // The launch says waiting before its stage does, so whoever sees the stage wait sees the launch wait.
-                await repo.transition(id, ['running'], { state: 'waiting' });
-                await save({
-                  state: 'waiting',
-                  waitingFor,
-                  since: cur.since ?? new Date(since).toISOString(),
-                  nextCheckAt: new Date(Date.now() + pause).toISOString(),
-                });
-                await sleep(pause, ctx.signal);
+                await waitVisibly(waitingFor, Math.min(delay, left), since);
                 delay = Math.min(delay * 2, deps.wait.maxDelayMs);
               }
             },
@@ -643,14 +638,7 @@ export function createLaunchesService(deps: {
                   throw new Error(
                     `${messageOf(err)} (gave up after waiting ${BUDGET_WAITS} times for the call budget)`,
                   );
-                await repo.transition(id, ['running'], { state: 'waiting' });
-                await save({
-                  state: 'waiting',
-                  waitingFor: `the provider's call budget (${messageOf(err)})`,
-                  since: cur.since ?? new Date().toISOString(),
-                  nextCheckAt: new Date(Date.now() + waitMs).toISOString(),
-                });
-                await sleep(waitMs, ctx.signal);
+                await waitVisibly(`the provider's call budget (${messageOf(err)})`, waitMs, Date.now());
                 await repo.transition(id, ['waiting'], { state: 'running' });
                 await save({ state: 'running', waitingFor: null, nextCheckAt: null });
               }
@@ -674,14 +662,7 @@ export function createLaunchesService(deps: {
               error: `${cur.label}: ${message}`,
               finishedAt: new Date(),
             });
-            await tell({
-              launchId: id,
-              launchNo: started.launchNo,
-              domainName: started.domainNameUnicode,
-              domainId,
-              state: 'failed',
-              error: `${cur.label}: ${message}`,
-            });
+            await told('failed', `${cur.label}: ${message}`);
             throw new PermanentJobError(`${cur.label}: ${message}`);
           }
           const o = outcome as StageOutcome;
@@ -700,14 +681,7 @@ export function createLaunchesService(deps: {
         }
       }
       await repo.transition(id, ['running', 'waiting'], { state: 'completed', finishedAt: new Date(), error: null });
-      await tell({
-        launchId: id,
-        launchNo: started.launchNo,
-        domainName: started.domainNameUnicode,
-        domainId,
-        state: 'completed',
-        error: null,
-      });
+      await told('completed', null);
       await ctx.progress(
         { done: STAGES.length, total: STAGES.length, unit: 'stages', message: 'Live' },
         { force: true },

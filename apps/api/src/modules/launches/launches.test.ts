@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { auditLog } from '../../db/schema/index.ts';
 import { LAUNCH_STAGES, type Alert, type Launch, type LaunchPlan, type LaunchStageKey } from '@fleetdesk/contract';
 import { startCloudflareSim, type CloudflareSim } from '@fleetdesk/simulators/cloudflare/index.ts';
 import { startDirectAdminSim, type DirectAdminSim } from '@fleetdesk/simulators/directadmin/index.ts';
@@ -928,6 +930,51 @@ describe('many at once', () => {
     ).toMatchObject({ state: 'completed', counts: { done: 1, failed: 0 } });
     // Followed, not launched again.
     expect(await rowOf()).toMatchObject({ launchId: row.launchId, status: 'done' });
+  }, 90_000);
+
+  it('Retry failed tries each failed name once: a launch that refuses its retry keeps its row failed with why, the others go on', async () => {
+    const names = [1, 2].map(() => `${unique('batch-retry')}.com`);
+    const settings = {
+      serverId: fx.serverId,
+      cloudId: fx.cloudId,
+      content: { type: 'none' },
+      dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
+      sslMode: 'strict',
+    };
+    const zoneReady = cf.afterRequest(() => {
+      for (const z of cf.state.zones.values())
+        if (names.includes(z.name) && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
+    });
+    onTestFinished(() => {
+      zoneReady();
+      da.clearFailures();
+    });
+    da.fail({ kind: 'html_error', count: 1000 });
+    const res = await call('POST', '/api/launches/batches', { settings, names: names.join('\n') });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data._id as string;
+    await batchUntil(id, (b) => b.state === 'planned');
+    expect((await call('POST', `/api/launches/batches/${id}/run`)).statusCode).toBe(200);
+    // The batch's run has followed both launches to their end (its job is done), not only its counts.
+    await t.c.jobEngine.waitFor((await t.c.repos.plans.findAny(id))!.jobId!, 60_000);
+    const failed = await batchOf(id);
+    expect(failed.counts).toMatchObject({ failed: 2, done: 0 });
+    da.clearFailures();
+    // The second name's launch ended another way meanwhile: its retry is refused.
+    const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items;
+    await t.c.repos.launches.update(rows[1].launchId, { state: 'completed' });
+
+    const retry = await call('POST', `/api/launches/batches/${id}/retry-failed`);
+    expect(retry.statusCode, retry.body).toBe(200);
+    const entries = await t.c.database.db.select().from(auditLog).where(eq(auditLog.entityId, id));
+    const retried = entries.filter((e) => e.action === 'retry_launch_batch');
+    expect(retried.map((e) => e.details)).toEqual([{ names: 2 }]);
+    const done = await batchUntil(id, (b) => !['running'].includes(b.state));
+    expect(done.counts).toMatchObject({ done: 1, failed: 1 });
+    const after = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items;
+    expect(after.map((r: { status: string }) => r.status)).toEqual(['done', 'failed']);
+    // Why it was not retried is kept on the row (the page shows its launch's own error first).
+    expect((await t.c.repos.plans.findItem(id, 2))!.reason).toBe('The launch has already finished');
   }, 90_000);
 
   it('a batch whose launches wait for their registration reads "Waiting for confirmation (n)", counts from the launches, and Confirm all goes on', async () => {

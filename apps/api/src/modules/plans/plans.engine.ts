@@ -7,6 +7,17 @@ import type { ItemFilter, PlanItemPatch, PlanItemRow, PlanRow, PlansRepository }
 
 /** Items read from the database at a time when a phase starts. */
 const LOAD_BATCH = 5000;
+
+/** Every row `page` gives, a batch after the last one's `seq` at a time. */
+export async function allPages<T extends { seq: number }>(page: (after: number, limit: number) => Promise<T[]>) {
+  const all: T[] = [];
+  for (let after = 0; ;) {
+    const batch = await page(after, LOAD_BATCH);
+    if (!batch.length) return all;
+    all.push(...batch);
+    after = batch[batch.length - 1]!.seq;
+  }
+}
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 /**
@@ -125,15 +136,8 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
     repo.cancelPending(id, statuses, k.runOutcomes);
 
   /** Every item of the plan the filter takes, in order. */
-  const loadAll = async (planId: string, f: ItemFilter): Promise<PlanItemRow[]> => {
-    const all: PlanItemRow[] = [];
-    for (let after = 0; ;) {
-      const batch = await repo.items(planId, f, after, LOAD_BATCH);
-      if (!batch.length) return all;
-      all.push(...batch);
-      after = batch[batch.length - 1]!.seq;
-    }
-  };
+  const loadAll = (planId: string, f: ItemFilter): Promise<PlanItemRow[]> =>
+    allPages((after, limit) => repo.items(planId, f, after, limit));
 
   /**
    * Works through a phase's items by their lane (a Cloudflare account: the accounts side by side, each paced by

@@ -236,3 +236,21 @@ export function createPlansRepository(db: Db) {
   };
 }
 export type PlansRepository = ReturnType<typeof createPlansRepository>;
+
+/** A kind's plans read as its own rows (`of`): found, listed and moved from one of `from` (a race lost: undefined). */
+export function plansOfKind<R, S extends string>(plans: PlansRepository, kind: StoredPlanKind, of: (r: PlanRow) => R) {
+  return {
+    findPlan: async (id: string, ex?: Executor): Promise<R | undefined> => {
+      const r = await plans.findPlan(kind, id, ex);
+      return r && of(r);
+    },
+    listPlans: async (page: number): Promise<{ items: R[]; itemsCount: number }> => {
+      const res = await plans.listPlans(kind, page);
+      return { items: res.items.map(of), itemsCount: res.itemsCount };
+    },
+    transition: async (id: string, from: readonly S[], patch: PlanPatch, ex?: Executor): Promise<R | undefined> => {
+      const r = await plans.transition(id, from, patch, ex);
+      return r && of(r);
+    },
+  };
+}

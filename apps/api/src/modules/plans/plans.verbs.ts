@@ -8,10 +8,14 @@ type Verb = 'run' | 'pause' | 'resume' | 'cancel' | 'retry';
 type Plan = Pick<PlanRow, 'id' | 'planNo' | 'jobId' | 'state' | 'startedAt'>;
 
 /** What a kind says for its verbs: its plan, its words and codes, and how its audit entries are named. */
-export type VerbsKind<P extends Plan> = {
+export type VerbsKind<P extends Plan, S> = {
   run: RunKind;
   /** The kind's plan by id, or its own 404. */
   find(id: string): Promise<P>;
+  /** The plan as the kind answers it, once a verb is done. */
+  show?(p: P): Promise<S>;
+  /** What every verb checks first besides the state (an import's source rule). */
+  guard?(p: P, actor: Actor): void;
   /** The states a cancel is taken from. */
   cancelFrom: readonly string[];
   /** The audit entries' entity, the detail key the plan's number goes by, and each verb's action. */
@@ -34,7 +38,7 @@ export type VerbsKind<P extends Plan> = {
  * The verbs of a plan page, the same for every kind (decision 084): each checks the plan's state, moves it by the
  * engine, records who did it, and starts the run's job. A kind adds its own checks (`before`).
  */
-export function createPlanVerbs<P extends Plan>(engine: PlanEngine, audit: AuditService, k: VerbsKind<P>) {
+export function createPlanVerbs<P extends Plan, S = void>(engine: PlanEngine, audit: AuditService, k: VerbsKind<P, S>) {
   const refuse = (message: string, suffix = 'state') =>
     new ConflictError(message, undefined, `${k.refuse.code}_${suffix}`);
   const record = (actor: Actor, verb: Verb, p: P, more: Record<string, unknown> = {}) =>
@@ -46,35 +50,44 @@ export function createPlanVerbs<P extends Plan>(engine: PlanEngine, audit: Audit
     });
   const startRun = (p: Pick<P, 'id' | 'planNo'>, actor: Actor) =>
     engine.startJob(p, k.run.runJob, actor, k.jobExtra?.(actor, p));
+  const found = async (id: string, actor: Actor) => {
+    const p = await k.find(id);
+    k.guard?.(p, actor);
+    return p;
+  };
+  const shown = async (id: string) => (k.show ? k.show(await k.find(id)) : undefined) as S;
 
   return {
     /** Starts the run of a planned plan; `before` refuses what the kind refuses (nothing to do, a threshold). */
-    async run(id: string, actor: Actor, before?: (p: P) => Promise<void>): Promise<void> {
-      const p = await k.find(id);
+    async run(id: string, actor: Actor, before?: (p: P) => Promise<void>): Promise<S> {
+      const p = await found(id, actor);
       if (p.state === 'planning') throw refuse(k.refuse.notPlanned, 'not_planned');
       await before?.(p);
       const moved = await engine.start(id);
       if (!moved) throw refuse(k.refuse.notRunnable(p.state));
       await record(actor, 'run', p);
       await startRun(moved, actor);
+      return shown(id);
     },
 
-    async pause(id: string, actor: Actor): Promise<void> {
-      const p = await k.find(id);
+    async pause(id: string, actor: Actor): Promise<S> {
+      const p = await found(id, actor);
       if (!(await engine.pause(id))) throw refuse((k.refuse.notRunning ?? k.refuse.notRunnable)(p.state));
       await record(actor, 'pause', p);
+      return shown(id);
     },
 
     /**
      * Resumes a paused run, or one that failed for good: its own job again when that job stopped (the same job
      * the Jobs screen resumes), else a new one. Either way it carries on from the first item not done.
      */
-    async resume(id: string, actor: Actor): Promise<void> {
-      const p = await k.find(id);
+    async resume(id: string, actor: Actor): Promise<S> {
+      const p = await found(id, actor);
       const notPaused = (k.refuse.notPaused ?? k.refuse.notRunnable)(p.state);
       if (!['paused', 'failed'].includes(p.state) || (p.state === 'failed' && !p.startedAt)) throw refuse(notPaused);
       if (!(await engine.resume(k.run, p, actor, k.jobExtra?.(actor, p)))) throw refuse(notPaused);
       await record(actor, 'resume', p);
+      return shown(id);
     },
 
     /** The run's job is resumed (the Jobs screen or the plan page): the plan runs again, or the resume is refused. */
@@ -84,22 +97,30 @@ export function createPlanVerbs<P extends Plan>(engine: PlanEngine, audit: Audit
     },
 
     /** Cancels planning or a run: the items not yet done are left as they are. */
-    async cancel(id: string, actor: Actor): Promise<void> {
-      const p = await k.find(id);
+    async cancel(id: string, actor: Actor, after?: () => Promise<void>): Promise<S> {
+      const p = await found(id, actor);
       if (!(await engine.cancel(k.run, id, k.cancelFrom))) throw refuse(k.refuse.finished(p.state));
       await record(actor, 'cancel', p);
+      await after?.();
+      return shown(id);
     },
 
     /** Runs again only the items whose step failed; `failed` counts them as the kind shows them. */
-    async retryFailed(id: string, actor: Actor, failed: (p: P) => Promise<number>): Promise<void> {
-      const p = await k.find(id);
+    async retryFailed(id: string, actor: Actor, failed: (p: P) => Promise<number>): Promise<S> {
+      const p = await found(id, actor);
       if (!canRetry(p.state)) throw refuse(k.refuse.notRunnable(p.state));
       if ((await failed(p)) === 0) throw refuse(k.refuse.noFailed ?? k.refuse.notRunnable(p.state), 'no_failed');
       const n = await engine.retryFailed(k.run, p);
       if (n === undefined) throw refuse(k.refuse.notRunnable(p.state));
       await record(actor, 'retry', p, { domains: n });
       await startRun(p, actor);
+      return shown(id);
     },
+
+    /** A cancel was asked for on the plan's job (the Jobs screen): the plan is cancelled at once. */
+    jobCancelling: (id: string, which: 'plan' | 'run') => engine.jobCancelling(k.run, id, which),
+    /** The job failed for good (or ended cancelled without its handler): the plan says so. */
+    jobEnded: (id: string, which: 'plan' | 'run', error: string | null) => engine.jobEnded(id, which, error),
   };
 }
 export type PlanVerbs = ReturnType<typeof createPlanVerbs>;
