@@ -236,8 +236,6 @@ export function createImportsService(deps: {
   const jobActorOf = (p: ImportPlanRow): Actor =>
     systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
 
-  const startJob = (p: { id: string; planNo: number }, kind: string, actor: Actor) =>
-    plansEngine.startJob(p, kind, actor, { rules: actor.rules });
   const verbs = createPlanVerbs(plansEngine, audit, {
     run: IMPORT_RUN,
     find: mustFind,
@@ -322,7 +320,7 @@ export function createImportsService(deps: {
         entityId: plan.id,
         details: { importNo: plan.planNo, source, from: label },
       });
-      await startJob(plan, IMPORT_PLAN_JOB, actor);
+      await plansEngine.startJob(plan, IMPORT_PLAN_JOB, actor, { rules: actor.rules });
       return toPlan(await mustFind(plan.id));
     },
 

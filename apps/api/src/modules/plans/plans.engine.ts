@@ -131,6 +131,12 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
     if (job && ['queued', 'running'].includes(job.state)) await jobs.engine().cancel(job);
   };
 
+  /** The plan's phase (`which`) cancelled, when the plan is still in it. */
+  const cancelPhase = (id: string, which: 'plan' | 'run') =>
+    repo.transition(id, which === 'run' ? ['running'] : ['planning'], { state: 'cancelled', finishedAt: now() });
+  /** What a run going again clears. */
+  const again = { state: 'running', error: null, finishedAt: null } as const;
+
   /** Ends the run's items not done: failed again where they had failed before, else cancelled. */
   const endOpen = (k: RunKind, id: string, statuses?: ('pending' | 'running')[]) =>
     repo.cancelPending(id, statuses, k.runOutcomes);
@@ -195,11 +201,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
         await jobs.engine().resume(job);
         return true;
       }
-      const moved = await repo.transition(p.id, ['paused', 'failed'], {
-        state: 'running',
-        error: null,
-        finishedAt: null,
-      });
+      const moved = await repo.transition(p.id, ['paused', 'failed'], again);
       if (moved) await startJob(moved, k.runJob, actor, extra);
       return !!moved;
     },
@@ -211,11 +213,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
      */
     async jobResuming(k: RunKind, p: PlanRef): Promise<boolean> {
       if (p.state === 'running') return true;
-      const moved = await repo.transition(p.id, ['paused', 'failed', 'completed_with_failures', 'cancelled'], {
-        state: 'running',
-        error: null,
-        finishedAt: null,
-      });
+      const moved = await repo.transition(p.id, ['paused', 'failed', 'completed_with_failures', 'cancelled'], again);
       if (!moved) return false;
       if (p.state !== 'paused')
         await repo.resetSteps(p.id, p.state === 'cancelled' ? ['failed', 'cancelled'] : ['failed'], k.runOutcomes);
@@ -234,7 +232,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
     /** Runs again only the failed items of a finished (or paused) run; the number put back, or undefined. */
     async retryFailed(k: RunKind, p: PlanRef): Promise<number | undefined> {
       if (!canRetry(p.state)) return undefined;
-      const moved = await repo.transition(p.id, [p.state], { state: 'running', finishedAt: null, error: null });
+      const moved = await repo.transition(p.id, [p.state], again);
       if (!moved) return undefined;
       return repo.resetSteps(p.id, ['failed'], k.runOutcomes);
     },
@@ -244,10 +242,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
      * from now on; the items in flight finish with their worker, or end with the job (`jobStopped`).
      */
     async jobCancelling(k: RunKind, id: string, which: 'plan' | 'run') {
-      const moved = await repo.transition(id, which === 'run' ? ['running'] : ['planning'], {
-        state: 'cancelled',
-        finishedAt: now(),
-      });
+      const moved = await cancelPhase(id, which);
       if (moved && which === 'run') await endOpen(k, id, ['pending']);
     },
 
@@ -258,11 +253,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
      * job's result; undefined when it had not started running.
      */
     async jobStopped(k: RunKind, id: string, which: 'plan' | 'run'): Promise<Moved> {
-      const p = await repo.transition(id, which === 'run' ? ['running'] : ['planning'], {
-        state: 'cancelled',
-        finishedAt: now(),
-      });
-      const plan = p ?? (await repo.findPlan(k.kind, id));
+      const plan = (await cancelPhase(id, which)) ?? (await repo.findPlan(k.kind, id));
       if (!plan || which === 'plan' || !plan.startedAt) return undefined;
       if (plan.state === 'paused') await repo.resetSteps(id, ['running'], k.runOutcomes);
       else await endOpen(k, id);

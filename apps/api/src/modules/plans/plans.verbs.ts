@@ -13,7 +13,7 @@ export type VerbsKind<P extends Plan, S> = {
   /** The kind's plan by id, or its own 404. */
   find(id: string): Promise<P>;
   /** The plan as the kind answers it, once a verb is done. */
-  show?(p: P): Promise<S>;
+  show(p: P): Promise<S>;
   /** What every verb checks first besides the state (an import's source rule). */
   guard?(p: P, actor: Actor): void;
   /** The states a cancel is taken from. */
@@ -38,7 +38,7 @@ export type VerbsKind<P extends Plan, S> = {
  * The verbs of a plan page, the same for every kind (decision 084): each checks the plan's state, moves it by the
  * engine, records who did it, and starts the run's job. A kind adds its own checks (`before`).
  */
-export function createPlanVerbs<P extends Plan, S = void>(engine: PlanEngine, audit: AuditService, k: VerbsKind<P, S>) {
+export function createPlanVerbs<P extends Plan, S>(engine: PlanEngine, audit: AuditService, k: VerbsKind<P, S>) {
   const refuse = (message: string, suffix = 'state') =>
     new ConflictError(message, undefined, `${k.refuse.code}_${suffix}`);
   const record = (actor: Actor, verb: Verb, p: P, more: Record<string, unknown> = {}) =>
@@ -55,7 +55,7 @@ export function createPlanVerbs<P extends Plan, S = void>(engine: PlanEngine, au
     k.guard?.(p, actor);
     return p;
   };
-  const shown = async (id: string) => (k.show ? k.show(await k.find(id)) : undefined) as S;
+  const shown = async (id: string) => k.show(await k.find(id));
 
   return {
     /** Starts the run of a planned plan; `before` refuses what the kind refuses (nothing to do, a threshold). */
@@ -123,4 +123,3 @@ export function createPlanVerbs<P extends Plan, S = void>(engine: PlanEngine, au
     jobEnded: (id: string, which: 'plan' | 'run', error: string | null) => engine.jobEnded(id, which, error),
   };
 }
-export type PlanVerbs = ReturnType<typeof createPlanVerbs>;
