@@ -102,7 +102,7 @@ const change = (before: string | null, after: string | null, seen: unknown = bef
   reason: null,
   seen,
 });
-const refused = (reason: string, before: string | null = null): PlanResult => ({
+export const refused = (reason: string, before: string | null = null): PlanResult => ({
   outcome: 'refused',
   before,
   after: null,

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { FleetItemsQuery, FleetPlanState } from '@fleetdesk/contract';
-import type { Db, Executor } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { clouds, domains, planItems } from '../../db/schema/index.ts';
 import {
   mergeDetail,
@@ -11,53 +11,38 @@ import {
   type PlanRow,
   type PlansRepository,
 } from '../plans/plans.repository.ts';
+import type { PlannedRow } from './fleet.batching.ts';
 
 /** A fleet plan as its service reads it: the plan row with its action (kept in `detail`). */
 export type FleetPlanRow = Omit<PlanRow, 'kind' | 'detail' | 'state'> & {
   action: Record<string, unknown>;
   state: FleetPlanState;
 };
-/** One domain of a fleet plan: the item row with the fleet's own facts (kept in `detail`) spelt out. */
-export type FleetItemRow = Omit<PlanItemRow, 'name' | 'nameUnicode' | 'lane' | 'detail'> & {
+/** A domain as a fleet plan's item is made of it (a selected domain, a state file's, a revert's row). */
+export type FleetItemInput = {
+  domainId: string | null;
   domainName: string;
   cloudId: string | null;
   cloudEmail: string | null;
-  before: string | null;
-  after: string | null;
-  /** What planning read, compared again at run time (a change made meanwhile is not overwritten blindly). */
-  seen: unknown;
   /** A state plan's desired state of the domain (the file's entry, firewall templates resolved to ids). */
-  desired: unknown;
-  /** A state plan's differences, one per record or setting (FleetStateChangeSchema). */
-  changes: unknown;
+  desired?: unknown;
 };
-export type FleetItemPatch = Partial<
-  Pick<
-    FleetItemRow,
-    | 'outcome'
-    | 'before'
-    | 'after'
-    | 'reason'
-    | 'seen'
-    | 'changes'
-    | 'status'
-    | 'error'
-    | 'finishedAt'
-    | 'undo'
-    | 'forced'
-  >
->;
 
 /** Rows read per statement by domain ids or names. */
 const LOOKUP_CHUNK = 2000;
 const DETAIL_KEYS = ['before', 'after', 'seen', 'changes'] as const;
+/** An item's Cloudflare account, by its e-mail (kept in `detail`). */
+const emailColumn = sql<string | null>`${planItems.detail}->>'cloudEmail'`;
+/** A plan's items planned as a change. */
+const changesOf = (planId: string) => and(eq(planItems.planId, planId), eq(planItems.outcome, 'change'));
 
 const planOf = (r: PlanRow): FleetPlanRow => {
   const { kind: _k, detail, ...rest } = r;
   return { ...rest, action: (detail.action ?? {}) as Record<string, unknown>, state: r.state as FleetPlanState };
 };
 
-export const fleetItemOf = (r: PlanItemRow): FleetItemRow => {
+/** One domain of a fleet plan: the item row with the fleet's own facts (kept in `detail`) spelt out. */
+export const fleetItemOf = (r: PlanItemRow) => {
   const { name, nameUnicode: _u, lane, detail: d, ...rest } = r;
   return {
     ...rest,
@@ -66,11 +51,15 @@ export const fleetItemOf = (r: PlanItemRow): FleetItemRow => {
     cloudEmail: (d.cloudEmail as string | undefined) ?? null,
     before: (d.before as string | undefined) ?? null,
     after: (d.after as string | undefined) ?? null,
+    /** What planning read, compared again at run time (a change made meanwhile is not overwritten blindly). */
     seen: d.seen ?? null,
     desired: d.desired ?? null,
+    /** A state plan's differences, one per record or setting (FleetStateChangeSchema). */
     changes: d.changes ?? null,
   };
 };
+export type FleetItemRow = ReturnType<typeof fleetItemOf>;
+type FleetItemPatch = Omit<PlanItemPatch, 'detail'> & Partial<Pick<FleetItemRow, (typeof DETAIL_KEYS)[number]>>;
 
 /** A fleet item's patch as the items table takes it: its own facts merged into `detail`. */
 const patchOf = (patch: FleetItemPatch): PlanItemPatch => {
@@ -104,14 +93,10 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
 
   return {
     async insertPlan(
-      v: { action: Record<string, unknown>; selection: Record<string, unknown> } & Pick<
-        PlanPatch,
-        'state' | 'total' | 'createdBy'
-      >,
-      ex: Executor = db,
-    ): Promise<FleetPlanRow> {
+      v: { action: Record<string, unknown> } & Pick<PlanPatch, 'selection' | 'state' | 'total' | 'createdBy'>,
+    ) {
       const { action, ...rest } = v;
-      return planOf(await plans.insertPlan('fleet', { ...rest, detail: { action } }, ex));
+      return planOf(await plans.insertPlan('fleet', { ...rest, detail: { action } }));
     },
 
     ...plansOfKind<FleetPlanRow, FleetPlanState>(plans, 'fleet', planOf),
@@ -123,17 +108,8 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
 
     insertItems: (
       planId: string,
-      items: {
-        domainId: string | null;
-        domainName: string;
-        cloudId: string | null;
-        cloudEmail: string | null;
-        /** A state plan's: the domain's desired state, or a refusal decided before planning. */
-        desired?: unknown;
-        outcome?: string;
-        reason?: string;
-      }[],
-      ex: Executor = db,
+      /** Each with its outcome and reason when it is refused before planning. */
+      items: (FleetItemInput & { outcome?: string; reason?: string })[],
     ) =>
       plans.insertItems(
         planId,
@@ -143,7 +119,6 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
           lane: cloudId,
           detail: desired === undefined ? { cloudEmail } : { cloudEmail, desired },
         })),
-        ex,
       ),
 
     updateItem: (planId: string, seq: number, patch: FleetItemPatch) => plans.updateItem(planId, seq, patchOf(patch)),
@@ -152,17 +127,7 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
      * Planned items' results, many in one statement (issue 48: a plan of 10,000 wrote 10,000 statements): the rows
      * travel as one JSON array.
      */
-    async updatePlanned(
-      planId: string,
-      rows: {
-        seq: number;
-        outcome: string;
-        before: string | null;
-        after: string | null;
-        reason: string | null;
-        seen: unknown;
-      }[],
-    ) {
+    async updatePlanned(planId: string, rows: PlannedRow[]) {
       if (!rows.length) return;
       await db.execute(sql`
         update plan_items i
@@ -176,28 +141,26 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
     /** The Cloudflare accounts of a plan's changes (its clouds, by e-mail). */
     async cloudsOf(planId: string): Promise<{ cloudId: string; email: string }[]> {
       const rows = await db
-        .selectDistinct({ cloudId: planItems.lane, email: sql<string | null>`${planItems.detail}->>'cloudEmail'` })
+        .selectDistinct({ cloudId: planItems.lane, email: emailColumn })
         .from(planItems)
-        .where(and(eq(planItems.planId, planId), eq(planItems.outcome, 'change'), isNotNull(planItems.lane)));
+        .where(and(changesOf(planId), isNotNull(planItems.lane)));
       return rows.map((r) => ({ cloudId: r.cloudId!, email: r.email ?? r.cloudId! }));
     },
 
     /** Items finished per minute since `since`, by status and account (the run's timeline). */
     async finishedPerMinute(planId: string, since: Date) {
       const minute = sql<string>`to_char(date_trunc('minute', ${planItems.finishedAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:00"Z"')`;
-      const account = sql<string | null>`${planItems.detail}->>'cloudEmail'`;
       const rows = await db
-        .select({ minute, status: planItems.status, account, n: sql<number>`count(*)::int` })
+        .select({ minute, status: planItems.status, account: emailColumn, n: sql<number>`count(*)::int` })
         .from(planItems)
         .where(
           and(
-            eq(planItems.planId, planId),
-            eq(planItems.outcome, 'change'),
+            changesOf(planId),
             isNotNull(planItems.finishedAt),
             sql`${planItems.finishedAt} >= ${since.toISOString()}`,
           ),
         )
-        .groupBy(minute, planItems.status, account);
+        .groupBy(minute, planItems.status, emailColumn);
       return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
 
@@ -213,18 +176,17 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
 
     /** Counts by outcome, and of the changes by run status, per cloud. */
     async counts(planId: string) {
-      const cloudEmail = sql<string | null>`${planItems.detail}->>'cloudEmail'`;
       return db
         .select({
           cloudId: planItems.lane,
-          cloudEmail,
+          cloudEmail: emailColumn,
           outcome: planItems.outcome,
           status: planItems.status,
           n: sql<number>`count(*)::int`,
         })
         .from(planItems)
         .where(eq(planItems.planId, planId))
-        .groupBy(planItems.lane, cloudEmail, planItems.outcome, planItems.status);
+        .groupBy(planItems.lane, emailColumn, planItems.outcome, planItems.status);
     },
 
     finishedSince: (planId: string, since: Date) => plans.finishedSince(planId, since),
@@ -236,8 +198,7 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
         .from(planItems)
         .where(
           and(
-            eq(planItems.planId, planId),
-            eq(planItems.outcome, 'change'),
+            changesOf(planId),
             // A state row skipped for a part that moved may have changed its other parts (their undo is kept).
             or(inArray(planItems.status, ['done', 'changed_failing']), isNotNull(planItems.undo)),
             sql`${planItems.seq} > ${afterSeq}`,

@@ -14,7 +14,6 @@ import {
   IdParamsSchema,
   dataOf,
   type FleetForceInput,
-  type FleetItemsQuery,
   type FleetPlanInput,
   type FleetRevertInput,
   type FleetRunInput,
@@ -45,7 +44,7 @@ export const fleetRoutes = (service: FleetService) => async (app: FastifyInstanc
     create: (input, actor) => service.create(input as FleetPlanInput, actor),
     list: service.list,
     get: service.get,
-    items: (id, q) => service.items(id, q as FleetItemsQuery),
+    items: service.items,
     verbs: {
       pause: service.pause,
       resume: service.resume,

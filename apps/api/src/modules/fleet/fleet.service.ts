@@ -36,32 +36,28 @@ import type { AuditService } from '../audit/audit.service.ts';
 import type { CloudflareRouting } from '../cloud-flare/cloudflare-routing.ts';
 import { CSV_BOM, csvLine } from '../domains/csv.ts';
 import { assertMayFix } from '../health/health.fix.ts';
-import { createFleetActions, refusalOf, type FleetDeps, type PlanResult, type TargetLabels } from './fleet.actions.ts';
+import {
+  createFleetActions,
+  refusalOf,
+  refused,
+  type FleetDeps,
+  type PlanResult,
+  type TargetLabels,
+} from './fleet.actions.ts';
 import { batchedWriter, readAhead, type PlannedRow } from './fleet.batching.ts';
-import { allPages, type PlanEngine, type RunCtx, type RunKind } from '../plans/plans.engine.ts';
+import { allPages, byLane, messageOf, type PlanEngine, type RunCtx, type RunKind } from '../plans/plans.engine.ts';
 import { createPlanVerbs } from '../plans/plans.verbs.ts';
-import { fleetItemOf, type FleetItemRow, type FleetPlanRow, type FleetRepository } from './fleet.repository.ts';
+import type { ImportItemRow, ImportsRepository } from '../imports/imports.repository.ts';
+import {
+  fleetItemOf,
+  type FleetItemInput,
+  type FleetItemRow,
+  type FleetPlanRow,
+  type FleetRepository,
+} from './fleet.repository.ts';
 import { createFleetRevertActions, type RevertSeen } from './fleet.revert.ts';
 import { createFleetStateActions, type DesiredState } from './fleet.state.ts';
 import type { FieldKey, UndoStep } from './fleet.undo.ts';
-
-/** What an import's revert reads of the import and its names (the imports repository's rows). */
-export type ImportRevertSource = {
-  id: string;
-  planNo: number;
-  source: string;
-  sourceId: string;
-  sourceLabel: string;
-  state: string;
-  startedAt: Date | null;
-};
-export type ImportRevertItem = {
-  seq: number;
-  name: string;
-  outcome: string;
-  domainId: string | null;
-  detail: Record<string, unknown>;
-};
 
 export const FLEET_PLAN_JOB = 'fleet.plan';
 export const FLEET_RUN_JOB = 'fleet.run';
@@ -100,7 +96,20 @@ const runOf = (t: RunTally) => ({
 /** The health fixes that record what they changed (health.fix.ts); the others cannot be put back. */
 const HEALTH_FIXES_WITH_UNDO = new Set(['cf_ssl', 'cf_tls13', 'cf_waf']);
 const isRemoval = (undo: unknown) => Array.isArray(undo) && undo.some((s: UndoStep) => s.area === 'removed');
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+/** A revert's row of a domain as the console holds it now; refused with `gone` when it holds it no more. */
+const heldRow = (
+  d: { id: string; cloudId: string | null; cloudEmail: string | null } | undefined,
+  domainName: string,
+  desired: unknown,
+  gone: string,
+) => ({
+  domainId: d?.id ?? null,
+  domainName,
+  cloudId: d?.cloudId ?? null,
+  cloudEmail: d?.cloudEmail ?? null,
+  desired,
+  refusal: d ? null : gone,
+});
 
 /** Google's fleet actions are the Google Search Console area's: a domains-only user may not plan them. */
 function assertMayGoogle(kind: string, actor: Actor) {
@@ -130,10 +139,7 @@ export function createFleetService(
       backgroundShare: number;
     };
     /** An import and the names its run created or linked (an import's revert, issue 44). */
-    imports?: {
-      findPlan(id: string): Promise<ImportRevertSource | undefined>;
-      doneItems(planId: string, after: number, limit: number): Promise<ImportRevertItem[]>;
-    };
+    imports?: Pick<ImportsRepository, 'findPlan' | 'doneItems'>;
     /** A DNS template's name and records, to keep in the plan ("apply DNS template"). */
     dnsTemplate?: (id: string) => Promise<{ name: string; records: DnsTemplateRecord[] } | undefined>;
     options: FleetOptions;
@@ -155,26 +161,21 @@ export function createFleetService(
   const countsOf = async (p: Pick<FleetPlanRow, 'id'>) => {
     const rows = await repo.counts(p.id);
     const counts = { total: 0, pending: 0, change: 0, same: 0, refused: 0 };
-    const all: [string, number][] = [];
-    const byAccount = new Map<
-      string,
-      { cloudId: string | null; cloudEmail: string | null; statuses: [string, number][] }
-    >();
     for (const r of rows) {
       counts.total += r.n;
       if (r.outcome in counts) counts[r.outcome as keyof typeof counts] += r.n;
-      if (r.outcome !== 'change') continue;
-      all.push([r.status, r.n]);
-      const key = r.cloudId ?? '';
-      const acc = byAccount.get(key) ?? { cloudId: r.cloudId, cloudEmail: r.cloudEmail, statuses: [] };
-      acc.statuses.push([r.status, r.n]);
-      byAccount.set(key, acc);
     }
-    const tally = planTallyOf('fleet', all);
-    const accounts: FleetPlan['accounts'] = [...byAccount.values()].map((a) => ({
-      cloudId: a.cloudId,
-      cloudEmail: a.cloudEmail,
-      ...runOf(planTallyOf('fleet', a.statuses)),
+    const changes = rows.filter((r) => r.outcome === 'change');
+    const tallyOf = (rs: typeof rows) =>
+      planTallyOf(
+        'fleet',
+        rs.map((r): [string, number] => [r.status, r.n]),
+      );
+    const tally = tallyOf(changes);
+    const accounts: FleetPlan['accounts'] = byLane(changes, (r) => r.cloudId).map((rs) => ({
+      cloudId: rs[0]!.cloudId,
+      cloudEmail: rs[0]!.cloudEmail,
+      ...runOf(tallyOf(rs)),
     }));
     return { counts, run: runOf(tally), tally, accounts };
   };
@@ -248,38 +249,32 @@ export function createFleetService(
     forced: r.forced,
   });
 
-  /** The label of a record a field named, or that it is gone (a revert still puts its id back, shown as such). */
-  const labelOr = async (get: ((id: string) => Promise<string>) | undefined, id: unknown) => {
+  /** The label of the record a field names, or that it is gone (a revert still puts its id back, shown as such). */
+  const labelOf = (get?: (id: string) => Promise<string>) => async (id: unknown) => {
     if (id === null || id === undefined) return 'none';
     return get ? get(String(id)).catch(() => `${String(id)} (removed)`) : String(id);
   };
+  /** The domain's status and references as an undo step names them, each with how its value reads. */
+  const undoAreas = {
+    status: ['status', String],
+    serverId: ['server', labelOf(deps.labels.server)],
+    brandId: ['brand', labelOf(deps.labels.brand)],
+    domainRegistratorId: ['registrar', labelOf(deps.labels.registrar)],
+  } as const;
   /** A domain form change's undo steps, from its audit entry's diff (the fields a revert puts back). */
   const fieldUndoOf = async (diff: Record<string, { before: unknown; after: unknown }>): Promise<UndoStep[]> => {
     const steps: UndoStep[] = [];
     const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    const refs = {
-      serverId: ['server', deps.labels.server],
-      brandId: ['brand', deps.labels.brand],
-      domainRegistratorId: ['registrar', deps.labels.registrar],
-    } as const;
     for (const [key, { before, after }] of Object.entries(diff)) {
       if (!(key in DOMAIN_FIELDS_REVERTIBLE)) continue;
-      if (key === 'status')
-        steps.push({
-          area: 'status',
-          before: str(before),
-          after: str(after),
-          beforeText: String(before),
-          afterText: String(after),
-        });
-      else if (key in refs) {
-        const [area, label] = refs[key as keyof typeof refs];
+      if (key in undoAreas) {
+        const [area, text] = undoAreas[key as keyof typeof undoAreas];
         steps.push({
           area,
           before: str(before),
           after: str(after),
-          beforeText: await labelOr(label, before),
-          afterText: await labelOr(label, after),
+          beforeText: await text(before),
+          afterText: await text(after),
         });
       } else
         steps.push({
@@ -300,7 +295,6 @@ export function createFleetService(
 
   const jobActorOf = (p: FleetPlanRow): Actor =>
     systemActor(`fleet plan #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
-  const { startJob } = plans;
   const verbs = createPlanVerbs(plans, audit, {
     run: FLEET_RUN,
     find: mustFind,
@@ -336,15 +330,11 @@ export function createFleetService(
       assertMayGoogle(given.kind, actor);
       const action: FleetAction = given.kind === 'dns_template' ? await withTemplate(given) : given;
       // A target that does not exist is the operator's mistake, answered before anything is read.
-      try {
-        await labelsFor(action);
-      } catch (err) {
-        if (err instanceof NotFoundError) {
-          const field = action.kind === 'set_server' ? 'action.serverId' : 'action.brandId';
-          throw new ValidationError(err.message, { [field]: err.message });
-        }
-        throw err;
-      }
+      await labelsFor(action).catch((err) => {
+        if (!(err instanceof NotFoundError)) throw err;
+        const field = action.kind === 'set_server' ? 'action.serverId' : 'action.brandId';
+        throw new ValidationError(err.message, { [field]: err.message });
+      });
       let ids: string[];
       const sel = input.selection as { ids?: string[]; filter?: unknown };
       if (sel.ids) ids = [...new Set(sel.ids)];
@@ -356,7 +346,7 @@ export function createFleetService(
       return service.createWithItems(
         action,
         input.selection as Record<string, unknown>,
-        domainsFound.map(({ id, ...d }) => ({ ...d, domainId: id, desired: undefined, refusal: null })),
+        domainsFound.map(({ id, ...d }) => ({ ...d, domainId: id, refusal: null })),
         actor,
       );
     },
@@ -368,14 +358,7 @@ export function createFleetService(
     async createWithItems(
       action: FleetAction,
       selection: Record<string, unknown>,
-      items: {
-        domainId: string | null;
-        domainName: string;
-        cloudId: string | null;
-        cloudEmail: string | null;
-        desired: unknown;
-        refusal: string | null;
-      }[],
+      items: (FleetItemInput & { refusal: string | null })[],
       actor: Actor,
     ): Promise<FleetPlan> {
       if (!items.length) throw new ValidationError(FLEET_MESSAGES.empty, { domains: FLEET_MESSAGES.empty });
@@ -398,7 +381,7 @@ export function createFleetService(
         entityId: plan.id,
         details: { planNo: plan.planNo, action, domains: items.length },
       });
-      await startJob(plan, FLEET_PLAN_JOB, actor);
+      await plans.startJob(plan, FLEET_PLAN_JOB, actor);
       return toPlan(await mustFind(plan.id));
     },
 
@@ -420,8 +403,8 @@ export function createFleetService(
     /** The run over time: each minute from its start (at most the last day), what each account finished. */
     async timeline(id: string): Promise<FleetTimeline> {
       const p = await mustFind(id);
-      const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z');
-      const base = { startedAt: p.startedAt?.toISOString() ?? null, finishedAt: p.finishedAt?.toISOString() ?? null };
+      const minuteText = (d: Date) => d.toISOString().replace('.000Z', 'Z');
+      const base = { startedAt: iso(p.startedAt), finishedAt: iso(p.finishedAt) };
       if (!p.startedAt)
         return { ...base, accounts: [], budgetPerMinute: 0, backgroundPerMinute: 0, minutes: [], truncated: false };
       const end = p.finishedAt && !['running', 'paused'].includes(p.state) ? p.finishedAt : new Date();
@@ -430,10 +413,10 @@ export function createFleetService(
       // From the minute before the run started (nothing done yet), so that even a run of one minute draws a line.
       const first = Math.max(minuteOf(p.startedAt) - 60_000, last - (FLEET_TIMELINE_MINUTES - 1) * 60_000);
       const rows = await repo.finishedPerMinute(p.id, new Date(first));
-      const accounts = [...new Set(rows.map((r) => r.account ?? 'no cloud'))].sort();
+      const accounts = new Set(rows.map((r) => r.account ?? 'no cloud'));
       const minutes = new Map<string, FleetTimeline['minutes'][number]>();
       for (let t = first; t <= last; t += 60_000) {
-        const minute = iso(new Date(t));
+        const minute = minuteText(new Date(t));
         minutes.set(minute, { minute, changed: 0, same: 0, failed: 0, skipped: 0, accounts: {}, requests: {} });
       }
       for (const r of rows) {
@@ -455,16 +438,15 @@ export function createFleetService(
         );
         const emailOf = new Map(keyed.filter((k) => k.key).map((k) => [k.key!, k.email]));
         for (const r of await budget.read([...emailOf.keys()], new Date(first), new Date(last + 60_000))) {
-          const m = minutes.get(iso(new Date(r.minute)));
+          const m = minutes.get(minuteText(new Date(r.minute)));
           const email = emailOf.get(r.key);
           if (m && email) m.requests[email] = (m.requests[email] ?? 0) + r.n;
         }
-        for (const c of clouds) if (!accounts.includes(c.email)) accounts.push(c.email);
-        accounts.sort();
+        for (const c of clouds) accounts.add(c.email);
       }
       return {
         ...base,
-        accounts,
+        accounts: [...accounts].sort(),
         budgetPerMinute: budget?.perMinute ?? 0,
         backgroundPerMinute: Math.floor((budget?.perMinute ?? 0) * (budget?.backgroundShare ?? 1)),
         minutes: [...minutes.values()],
@@ -539,6 +521,10 @@ export function createFleetService(
       const found = new Set(
         (await repo.domainsByIds(rows.flatMap((r) => (r.domainId ? [r.domainId] : [])))).map((d) => d.id),
       );
+      const noUndo =
+        action.kind === 'health_fix' && !HEALTH_FIXES_WITH_UNDO.has(action.check)
+          ? FLEET_REVERT_MESSAGES.healthFixNoUndo
+          : FLEET_REVERT_MESSAGES.notRecorded;
       return service.createWithItems(
         { kind: 'revert', planId: p.id, planNo: p.planNo, actionKind: action.kind },
         { revertOf: p.id },
@@ -551,13 +537,7 @@ export function createFleetService(
             cloudId: r.cloudId,
             cloudEmail: r.cloudEmail,
             desired: r.undo,
-            refusal: !present
-              ? FLEET_MESSAGES.domainGone
-              : r.undo
-                ? null
-                : action.kind === 'health_fix' && !HEALTH_FIXES_WITH_UNDO.has(action.check)
-                  ? FLEET_REVERT_MESSAGES.healthFixNoUndo
-                  : FLEET_REVERT_MESSAGES.notRecorded,
+            refusal: !present ? FLEET_MESSAGES.domainGone : r.undo ? null : noUndo,
           };
         }),
         actor,
@@ -572,23 +552,16 @@ export function createFleetService(
       if (!r.possible)
         throw new ConflictError(r.reason ?? FLEET_REVERT_MESSAGES.notAChange, undefined, 'fleet_not_revertible');
       const [d] = await repo.domainsByIds(e.entityId ? [e.entityId] : []);
+      const name = d?.domainName ?? String(e.details?.domainName ?? e.entityId ?? 'unknown');
+      const steps = r.snapshotId
+        ? ([{ area: 'content', snapshotId: r.snapshotId }] satisfies UndoStep[])
+        : e.action === 'update'
+          ? await fieldUndoOf(e.diff ?? {})
+          : e.details?.undo;
       return service.createWithItems(
         { kind: 'revert', auditId: e._id, auditNo: e.auditNo, actionKind: e.action },
         { revertOfAudit: e._id },
-        [
-          {
-            domainId: d?.id ?? null,
-            domainName: d?.domainName ?? String(e.details?.domainName ?? e.entityId ?? 'unknown'),
-            cloudId: d?.cloudId ?? null,
-            cloudEmail: d?.cloudEmail ?? null,
-            desired: r.snapshotId
-              ? ([{ area: 'content', snapshotId: r.snapshotId }] satisfies UndoStep[])
-              : e.action === 'update'
-                ? await fieldUndoOf(e.diff ?? {})
-                : e.details?.undo,
-            refusal: d ? null : FLEET_MESSAGES.domainGone,
-          },
-        ],
+        [heldRow(d, name, steps, FLEET_MESSAGES.domainGone)],
         actor,
       );
     },
@@ -605,10 +578,10 @@ export function createFleetService(
       if (!imp.startedAt)
         throw new ConflictError(FLEET_REVERT_MESSAGES.importNotRun(imp.state), undefined, 'fleet_not_revertible');
       const rows = await allPages((after, limit) => deps.imports!.doneItems(imp.id, after, limit));
+      if (!rows.length) throw new ConflictError(FLEET_REVERT_MESSAGES.importNothing, undefined, 'fleet_not_revertible');
       const ids = rows.flatMap((r) => (r.domainId ? [r.domainId] : []));
       const found = new Map((await repo.domainsByIds(ids)).map((d) => [d.id, d]));
-      if (!rows.length) throw new ConflictError(FLEET_REVERT_MESSAGES.importNothing, undefined, 'fleet_not_revertible');
-      const stepsOf = (r: ImportRevertItem): UndoStep[] => {
+      const stepsOf = (r: ImportItemRow): UndoStep[] => {
         const zoneId = imp.source === 'cloudflare' ? String(r.detail.zoneId ?? '') || null : null;
         const panel = imp.source !== 'cloudflare' && imp.source !== 'registrar';
         if (r.outcome === 'create')
@@ -633,17 +606,9 @@ export function createFleetService(
       return service.createWithItems(
         { kind: 'revert', importId: imp.id, importNo: imp.planNo, actionKind: imp.source },
         { revertOfImport: imp.id },
-        rows.map((r) => {
-          const d = r.domainId ? found.get(r.domainId) : undefined;
-          return {
-            domainId: d?.id ?? null,
-            domainName: r.name,
-            cloudId: d?.cloudId ?? null,
-            cloudEmail: d?.cloudEmail ?? null,
-            desired: stepsOf(r),
-            refusal: d ? null : FLEET_REVERT_MESSAGES.importGone,
-          };
-        }),
+        rows.map((r) =>
+          heldRow(r.domainId ? found.get(r.domainId) : undefined, r.name, stepsOf(r), FLEET_REVERT_MESSAGES.importGone),
+        ),
         actor,
       );
     },
@@ -689,15 +654,9 @@ export function createFleetService(
       const readers = new WeakMap<FleetItemRow[], (i: number) => Promise<Domain | undefined>>();
       const chunk = Math.max(16, 2 * deps.options.accountConcurrency);
       const results = batchedWriter<PlannedRow>((rows) => repo.updatePlanned(p.id, rows), ctx.signal);
-      const refused = (err: unknown) => {
+      const refusedBy = (err: unknown) => {
         if (isConnectionError(err)) throw err;
-        return {
-          outcome: 'refused' as const,
-          before: null,
-          after: null,
-          reason: refusalOf(err) ?? messageOf(err),
-          seen: null,
-        };
+        return refused(refusalOf(err) ?? messageOf(err));
       };
       // A domain whose reading met a lost connection is read again once it is back, not refused for it.
       const planOne = async (it: FleetItemRow, i: number, group: FleetItemRow[]) => {
@@ -708,7 +667,7 @@ export function createFleetService(
             action.kind === 'state'
               ? stateActions.plan(it.desired as DesiredState, it.domainId!, actor)
               : revertActions.plan(it.desired as UndoStep[], it.domainId!, actor)
-          ).catch(refused);
+          ).catch(refusedBy);
           await repo.updateItem(p.id, it.seq, res);
           return;
         }
@@ -716,7 +675,7 @@ export function createFleetService(
         if (!reader) readers.set(group, (reader = readAhead(group, chunk, (ids) => deps.domains.getMany(ids))));
         const res: PlanResult = await reader(i)
           .then((d) => actions.plan(action, d ?? it.domainId!, actor, labels))
-          .catch(refused);
+          .catch(refusedBy);
         results.add({ ...res, seq: it.seq });
       };
       try {

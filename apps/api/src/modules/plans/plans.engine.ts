@@ -18,7 +18,8 @@ export async function allPages<T extends { seq: number }>(page: (after: number, 
     after = batch[batch.length - 1]!.seq;
   }
 }
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+/** An error's message as an item keeps it (bounded). */
+export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 /**
  * Works through items lane by lane: the lanes side by side (a lane is a Cloudflare account, so each account's budget
