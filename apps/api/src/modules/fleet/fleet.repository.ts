@@ -92,12 +92,27 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
   };
 
   return {
-    async insertPlan(
+    /** A plan and its items, together or not at all (never a plan "planning" with no items and no job). */
+    insertPlan: (
       v: { action: Record<string, unknown> } & Pick<PlanPatch, 'selection' | 'state' | 'total' | 'createdBy'>,
-    ) {
-      const { action, ...rest } = v;
-      return planOf(await plans.insertPlan('fleet', { ...rest, detail: { action } }));
-    },
+      /** Each with its outcome and reason when it is refused before planning. */
+      items: (FleetItemInput & { outcome?: string; reason?: string })[],
+    ) =>
+      db.transaction(async (tx) => {
+        const { action, ...rest } = v;
+        const p = planOf(await plans.insertPlan('fleet', { ...rest, detail: { action } }, tx));
+        await plans.insertItems(
+          p.id,
+          items.map(({ domainName, cloudId, cloudEmail, desired, ...it }) => ({
+            ...it,
+            name: domainName,
+            lane: cloudId,
+            detail: desired === undefined ? { cloudEmail } : { cloudEmail, desired },
+          })),
+          tx,
+        );
+        return p;
+      }),
 
     ...plansOfKind<FleetPlanRow, FleetPlanState>(plans, 'fleet', planOf),
 
@@ -105,21 +120,6 @@ export function createFleetRepository(db: Db, plans: PlansRepository) {
     domainsByIds: (ids: string[]) => domainsWhere(domains.id, ids),
     /** The domains of these stored names (a state file's), with their cloud; unknown names are left out. */
     domainsByNames: (names: string[]) => domainsWhere(domains.domainName, names),
-
-    insertItems: (
-      planId: string,
-      /** Each with its outcome and reason when it is refused before planning. */
-      items: (FleetItemInput & { outcome?: string; reason?: string })[],
-    ) =>
-      plans.insertItems(
-        planId,
-        items.map(({ domainName, cloudId, cloudEmail, desired, ...it }) => ({
-          ...it,
-          name: domainName,
-          lane: cloudId,
-          detail: desired === undefined ? { cloudEmail } : { cloudEmail, desired },
-        })),
-      ),
 
     updateItem: (planId: string, seq: number, patch: FleetItemPatch) => plans.updateItem(planId, seq, patchOf(patch)),
 

@@ -362,15 +362,14 @@ export function createFleetService(
       actor: Actor,
     ): Promise<FleetPlan> {
       if (!items.length) throw new ValidationError(FLEET_MESSAGES.empty, { domains: FLEET_MESSAGES.empty });
-      const plan = await repo.insertPlan({
-        action: action as Record<string, unknown>,
-        selection,
-        state: 'planning',
-        total: items.length,
-        createdBy: actor.username,
-      });
-      await repo.insertItems(
-        plan.id,
+      const plan = await repo.insertPlan(
+        {
+          action: action as Record<string, unknown>,
+          selection,
+          state: 'planning',
+          total: items.length,
+          createdBy: actor.username,
+        },
         items.map(({ refusal, ...it }) =>
           refusal ? { ...it, outcome: 'refused', reason: refusal, desired: null } : it,
         ),

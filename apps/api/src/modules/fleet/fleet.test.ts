@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DNS_RULE_MESSAGES, FLEET_MESSAGES, type FleetItem, type FleetPlan } from '@fleetdesk/contract';
 import { sql } from 'drizzle-orm';
+import { systemActor } from '../../http/context.ts';
 import { useFleetApp } from '../../test/fixtures.ts';
 
 // Fleet operations end to end: the real job engine, the Cloudflare simulator, the single-domain services.
@@ -542,6 +543,21 @@ describe('refusals', () => {
     expect((await call('GET', '/api/fleet/plans/00000000-0000-4000-8000-000000000000/timeline')).statusCode).toBe(404);
     expect((await call('GET', '/api/fleet/plans/not-an-id/timeline')).statusCode).toBe(400);
     expect(missing.json().message).toBe(FLEET_MESSAGES.notFound);
+  });
+
+  it('a plan whose items cannot be written is not made at all (never a plan "planning" with no items and no job)', async () => {
+    const fleetPlans = async () => (await t.c.repos.plans.listPlans('fleet', 1)).itemsCount;
+    const before = await fleetPlans();
+    const item = { domainName: 'x.com', cloudId: null, cloudEmail: null, desired: undefined, refusal: null };
+    await expect(
+      t.c.services.fleet.createWithItems(
+        { kind: 'purge_cache' },
+        {},
+        [{ ...item, domainId: 'not-a-uuid' }],
+        systemActor(),
+      ),
+    ).rejects.toThrow();
+    expect(await fleetPlans()).toBe(before);
   });
 
   it('needs the domains rule', async () => {

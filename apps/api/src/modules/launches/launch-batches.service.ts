@@ -2,7 +2,6 @@ import {
   LAUNCH_BATCH_MAX,
   LAUNCH_CSV_COLUMNS,
   LAUNCH_ROW_STATUSES,
-  LAUNCH_STAGE_FINISHED,
   LaunchBatchRowInputSchema,
   toAsciiDomain,
   type LaunchBatch,
@@ -36,7 +35,7 @@ import {
   type LaunchesRepository,
   type LaunchWaiting,
 } from './launches.repository.ts';
-import { sleep, stageLabel, type LaunchesService } from './launches.service.ts';
+import { RULES_OF_OLD_RUNS, blockerText, progressOf, sleep, type LaunchesService } from './launches.service.ts';
 import { splitDomain } from '../../integrations/namecheap/index.ts';
 import type { RegistrarService } from '../domain-registrators/registrar.service.ts';
 
@@ -97,7 +96,7 @@ const MESSAGES = {
         ].join('\n'),
 } as const;
 
-type Cost = { amount: string; currency: string };
+type Price = { cost: { amount: string; currency: string } | null; priceError: string | null };
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
@@ -105,12 +104,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * Namecheap's price (or why the price could not be read, never a made-up sum); the existing console domains
  * whose settings the launches will change.
  */
-const confirmText = (
-  registrations: number,
-  settings: number,
-  years: number,
-  price: { cost: Cost | null; priceError: string | null } | null,
-) => {
+const confirmText = (registrations: number, settings: number, years: number, price: Price | null) => {
   const parts: string[] = [];
   if (registrations) {
     const total = price?.cost
@@ -181,10 +175,49 @@ export function createLaunchBatchesService(deps: {
     if (!b) throw new NotFoundError(MESSAGES.notFound);
     return b;
   };
+  /** The audit entry of a verb that takes many names: how many it took. */
+  const recordNames = (actor: Actor, action: string, id: string, names: number) =>
+    audit.record(actor, { action, entity: 'launch_batches', entityId: id, details: { names } });
+
+  /**
+   * The registrations' total at Namecheap's price: one price read per registrator, TLD and years (kept briefly by
+   * the registrar service); the first price that cannot be read says why, and so do prices in more than one currency.
+   */
+  const priceOf = async (regs: LaunchWaiting[]): Promise<Price> => {
+    const groups = new Map<string, { w: LaunchWaiting; n: number }>();
+    for (const w of regs) {
+      const r = w.registration!;
+      let tld = w.domainName;
+      try {
+        tld = splitDomain(w.domainName).tld;
+      } catch {
+        // A name with no registrable suffix is priced alone; its price read says why it has none.
+      }
+      const key = `${r.domainRegistratorId}\0${tld}\0${r.years}`;
+      const g = groups.get(key);
+      groups.set(key, { w: g?.w ?? w, n: (g?.n ?? 0) + 1 });
+    }
+    const sums = new Map<string, number>();
+    for (const { w, n } of groups.values()) {
+      const r = w.registration!;
+      const p = await deps.registrar.registrationPrice(r.domainRegistratorId, w.domainName, r.years);
+      if (!p.cost) return { cost: null, priceError: p.priceError };
+      sums.set(p.cost.currency, (sums.get(p.cost.currency) ?? 0) + Number(p.cost.amount) * n);
+    }
+    if (sums.size !== 1) {
+      const currencies = [...sums.keys()].join(', ');
+      return {
+        cost: null,
+        priceError: `price unavailable: Namecheap priced these names in more than one currency (${currencies})`,
+      };
+    }
+    const [currency, sum] = [...sums][0]!;
+    return { cost: { amount: (Math.round(sum * 100) / 100).toFixed(2), currency }, priceError: null };
+  };
 
   /**
    * What Confirm all covers: the waiting launches by kind and, when `priced`, the registrations' total at
-   * Namecheap's price (one getPricing per TLD, kept briefly by the registrar service).
+   * Namecheap's price.
    */
   const confirmationOf = async (
     b: BatchRow,
@@ -196,47 +229,7 @@ export function createLaunchBatchesService(deps: {
     const regs = waiting.filter((w) => w.stage === 'register' && w.registration);
     const years = regs[0]?.registration!.years ?? b.settings.registration?.years ?? 1;
     const settings = waiting.filter((w) => w.stage === 'domain').length;
-    let price: { cost: Cost | null; priceError: string | null } | null = null;
-    if (priced && regs.length) {
-      // One price read per registrator, TLD and years (kept briefly by the registrar service).
-      const groups = new Map<string, { name: string; registratorId: string; years: number; n: number }>();
-      for (const w of regs) {
-        const r = w.registration!;
-        let tld = w.domainName;
-        try {
-          tld = splitDomain(w.domainName).tld;
-        } catch {
-          // A name with no registrable suffix is priced alone; its price read says why it has none.
-        }
-        const key = `${r.domainRegistratorId}\0${tld}\0${r.years}`;
-        const g = groups.get(key) ?? { name: w.domainName, registratorId: r.domainRegistratorId, years: r.years, n: 0 };
-        g.n++;
-        groups.set(key, g);
-      }
-      const sums = new Map<string, number>();
-      for (const g of groups.values()) {
-        const p = await deps.registrar.registrationPrice(g.registratorId, g.name, g.years);
-        if (!p.cost) {
-          price = { cost: null, priceError: p.priceError };
-          break;
-        }
-        sums.set(p.cost.currency, (sums.get(p.cost.currency) ?? 0) + Number(p.cost.amount) * g.n);
-      }
-      if (!price)
-        price =
-          sums.size === 1
-            ? {
-                cost: {
-                  amount: (Math.round([...sums.values()][0]! * 100) / 100).toFixed(2),
-                  currency: [...sums.keys()][0]!,
-                },
-                priceError: null,
-              }
-            : {
-                cost: null,
-                priceError: `price unavailable: Namecheap priced these names in more than one currency (${[...sums.keys()].join(', ')})`,
-              };
-    }
+    const price = priced && regs.length ? await priceOf(regs) : null;
     return {
       names: waiting.length,
       years,
@@ -258,10 +251,7 @@ export function createLaunchBatchesService(deps: {
     counts: Map<LaunchRowStatus, number> | undefined,
     confirmation: LaunchBatch['confirmation'],
   ): LaunchBatch => {
-    const c = Object.fromEntries(LAUNCH_ROW_STATUSES.map((s) => [s, counts?.get(s) ?? 0])) as Record<
-      LaunchRowStatus,
-      number
-    >;
+    const c = Object.fromEntries(LAUNCH_ROW_STATUSES.map((s) => [s, counts?.get(s) ?? 0])) as LaunchBatch['counts'];
     const tally = planTallyOf('launches', Object.entries(c));
     const fromRows = ['running', 'waiting_for_confirmation', 'completed', 'completed_with_failures'].includes(b.state);
     const state: LaunchBatchState = fromRows || (b.state === 'failed' && !b.error) ? planStateOf(tally) : b.state;
@@ -337,8 +327,7 @@ export function createLaunchBatchesService(deps: {
         else add(line, cell('domainName'), o);
       }
     } else {
-      const names = (input.names ?? '').split(/\r?\n/);
-      names.forEach((n, i) => n.trim() && add(i + 1, n.trim(), {}));
+      (input.names ?? '').split(/\r?\n/).forEach((n, i) => n.trim() && add(i + 1, n.trim(), {}));
     }
     if (bad.length) {
       const message = MESSAGES.badLines(bad);
@@ -350,8 +339,7 @@ export function createLaunchBatchesService(deps: {
 
   /** One name's launch input: the batch's settings with the row's overrides. */
   const inputOf = (b: BatchRow, r: Pick<LaunchBatchRowRow, 'domainName' | 'overrides'>, dryRun: boolean) => {
-    const o = r.overrides as Overrides;
-    const { copyFromDomainId, ...rest } = o;
+    const { copyFromDomainId, ...rest } = r.overrides as Overrides;
     return {
       ...b.settings,
       ...rest,
@@ -398,14 +386,11 @@ export function createLaunchBatchesService(deps: {
     },
     jobExtra,
   });
-  /**
-   * A job's batch, and whom its launches are planned and started as: a job queued before batch jobs carried rules
-   * gets the launch jobs' own area only.
-   */
+  /** A job's batch, and whom its launches are planned and started as (the rules of whoever queued the job). */
   const jobBatch = async ({ batchId, rules }: BatchJobPayload) => {
     const b = await repo.findBatch(batchId);
     if (!b) throw new PermanentJobError(MESSAGES.notFound);
-    const actor: Actor = { userId: null, username: b.createdBy, rules: rules ?? ['cnv:domains'], requestId: null };
+    const actor: Actor = { userId: null, username: b.createdBy, rules: rules ?? RULES_OF_OLD_RUNS, requestId: null };
     return { b, actor };
   };
 
@@ -481,12 +466,7 @@ export function createLaunchBatchesService(deps: {
           status: 'pending' as const,
         })),
       );
-      await audit.record(actor, {
-        action: 'create_launch_batch',
-        entity: 'launch_batches',
-        entityId: b.id,
-        details: { names: rows.length },
-      });
+      await recordNames(actor, 'create_launch_batch', b.id, rows.length);
       return shown(await enqueue(b, LAUNCH_BATCH_PLAN_JOB, actor));
     },
 
@@ -515,12 +495,7 @@ export function createLaunchBatchesService(deps: {
           status,
           message: rowMessage(status, row.message, launchError, stages),
           launchId: row.launchId,
-          progress: stages
-            ? {
-                done: stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length,
-                total: stages.length,
-              }
-            : null,
+          progress: stages ? progressOf(stages) : null,
         })),
         itemsCount: r.itemsCount,
       };
@@ -572,12 +547,7 @@ export function createLaunchBatchesService(deps: {
           if (!(err instanceof ConflictError)) throw err;
         }
       }
-      await audit.record(actor, {
-        action: 'confirm_launch_batch',
-        entity: 'launch_batches',
-        entityId: id,
-        details: { names: n },
-      });
+      await recordNames(actor, 'confirm_launch_batch', id, n);
       const again = await repo.transitionBatch(
         id,
         ['waiting_for_confirmation', 'completed', 'completed_with_failures', 'failed'],
@@ -603,16 +573,11 @@ export function createLaunchBatchesService(deps: {
       }
       const n = rows.length;
       if (!n) throw new ConflictError(MESSAGES.noFailed);
-      await audit.record(actor, {
-        action: 'retry_launch_batch',
-        entity: 'launch_batches',
-        entityId: id,
-        details: { names: n },
-      });
+      await recordNames(actor, 'retry_launch_batch', id, n);
       const again = await repo.transitionBatch(
         id,
         ['completed', 'completed_with_failures', 'waiting_for_confirmation', 'failed', 'paused', 'running'],
-        { state: 'running' },
+        { state: 'running', error: null },
       );
       return shown(
         again && b.state !== 'running'
@@ -639,18 +604,17 @@ export function createLaunchBatchesService(deps: {
         },
         async (r) => {
           let message: string;
-          let status: LaunchRowStatus = 'pending';
+          let status: LaunchRowStatus = 'blocked';
           try {
             const p = await deps.launches.plan(inputOf(b, r, true), actor);
-            const will = p.steps.filter((s) => s.outcome === 'run' || s.outcome === 'confirm').length;
+            const steps = (...outcomes: string[]) => p.steps.filter((s) => outcomes.includes(s.outcome)).length;
             message = p.blockers.length
-              ? p.blockers.map((x) => `${stageLabel(x.stage)}: ${x.message}`).join('; ')
-              : `${plural(will, 'stage')} to run, ${p.steps.filter((s) => s.outcome === 'done').length} already done`;
-            if (p.blockers.length) status = 'blocked';
+              ? p.blockers.map(blockerText).join('; ')
+              : `${plural(steps('run', 'confirm'), 'stage')} to run, ${steps('done')} already done`;
+            if (!p.blockers.length) status = 'pending';
           } catch (err) {
             if (!(err instanceof AppError)) throw err;
             message = err.message;
-            status = 'blocked';
           }
           if (status === 'blocked') blocked++;
           await repo.updateRow(b.id, r.seq, { status, message });

@@ -82,6 +82,26 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
     const [r] = await db.select({ id: table.id }).from(table).where(where).limit(1);
     return r?.id ?? null;
   };
+  /** Changes the launch `where` takes (one, by its id), and answers it as it is now. */
+  const updateWhere = async (where: SQL | undefined, patch: LaunchPatch): Promise<LaunchRow | undefined> => {
+    const [r] = await db
+      .update(launches)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(where)
+      .returning();
+    return r;
+  };
+  /** A batch's rows whose launch `where` takes, in order (at most `limit`, when given). */
+  const rowsByLaunch = async (batchId: string, where: SQL, limit?: number): Promise<LaunchBatchRowRow[]> => {
+    const rows = db
+      .select({ row: planItems })
+      .from(planItems)
+      .innerJoin(launches, onLaunch)
+      .where(and(eq(planItems.planId, batchId), where))
+      .orderBy(asc(planItems.seq))
+      .$dynamic();
+    return (await (limit === undefined ? rows : rows.limit(limit))).map((r) => launchRowOf(r.row));
+  };
   return {
     async insert(values: typeof launches.$inferInsert): Promise<LaunchRow> {
       const [r] = await db.insert(launches).values(values).returning();
@@ -111,24 +131,11 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       return { items, itemsCount: Number(total?.n ?? 0) };
     },
 
-    async update(id: string, patch: LaunchPatch): Promise<LaunchRow | undefined> {
-      const [r] = await db
-        .update(launches)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(launches.id, id))
-        .returning();
-      return r;
-    },
+    update: (id: string, patch: LaunchPatch) => updateWhere(eq(launches.id, id), patch),
 
     /** Changes the row only while it is in one of `from` (so an API call and a running job cannot both win). */
-    async transition(id: string, from: LaunchState[], patch: LaunchPatch): Promise<LaunchRow | undefined> {
-      const [r] = await db
-        .update(launches)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(and(eq(launches.id, id), inArray(launches.state, from)))
-        .returning();
-      return r;
-    },
+    transition: (id: string, from: LaunchState[], patch: LaunchPatch) =>
+      updateWhere(and(eq(launches.id, id), inArray(launches.state, from)), patch),
 
     /** One stage's entry, written in place (the job writes its own stage; nothing else writes while it runs). */
     async setStage(id: string, index: number, stage: LaunchStage): Promise<void> {
@@ -223,15 +230,7 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
     },
 
     /** Rows whose launch waits for a confirmation now (whatever the batch's copy of its status says). */
-    async rowsWaiting(batchId: string): Promise<LaunchBatchRowRow[]> {
-      const rows = await db
-        .select({ row: planItems })
-        .from(planItems)
-        .innerJoin(launches, onLaunch)
-        .where(and(eq(planItems.planId, batchId), eq(launches.state, 'needs_confirmation')))
-        .orderBy(asc(planItems.seq));
-      return rows.map((r) => launchRowOf(r.row));
-    },
+    rowsWaiting: (batchId: string) => rowsByLaunch(batchId, eq(launches.state, 'needs_confirmation')),
 
     /**
      * The launches of these batches waiting for a confirmation now, with the stage that waits ('register' for a
@@ -266,16 +265,8 @@ export function createLaunchesRepository(db: Db, plans: PlansRepository) {
       (await plans.items(batchId, { statuses }, after, limit)).map(launchRowOf),
 
     /** Rows whose launch has not ended (under way, or waiting for a confirmation), at most `limit`. */
-    async rowsWithOpenLaunch(batchId: string, limit: number): Promise<LaunchBatchRowRow[]> {
-      const rows = await db
-        .select({ row: planItems })
-        .from(planItems)
-        .innerJoin(launches, onLaunch)
-        .where(and(eq(planItems.planId, batchId), notInArray(launches.state, ['completed', 'failed', 'cancelled'])))
-        .orderBy(asc(planItems.seq))
-        .limit(limit);
-      return rows.map((r) => launchRowOf(r.row));
-    },
+    rowsWithOpenLaunch: (batchId: string, limit: number) =>
+      rowsByLaunch(batchId, notInArray(launches.state, ['completed', 'failed', 'cancelled']), limit),
 
     /** Pending rows the plan job has not planned yet (it writes a message on each). */
     async unplannedRows(batchId: string, limit: number): Promise<LaunchBatchRowRow[]> {

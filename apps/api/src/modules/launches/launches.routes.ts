@@ -41,8 +41,13 @@ export const launchesRoutes =
     const tags = ['launches'];
     const params = IdParamsSchema;
     const one = dataOf(LaunchSchema);
-    /** A launch's own route: its id in the path, the launch in the answer. */
-    const onOne = () => ({ config, schema: { tags, params, response: { 200: one } } });
+    /** A launch's own route: its id in the path, the launch in the answer (`more`: its other params, its body). */
+    const onOne = (more: object = {}) => ({ config, schema: { tags, params, response: { 200: one }, ...more } });
+    /** A route that takes `body` and answers `data`. */
+    const posted = (body: z.ZodType, data: z.ZodType) => ({
+      config,
+      schema: { tags, body, response: { 200: dataOf(data) } },
+    });
     const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 
     // Batches: plans of the kind launches, with the verbs of their run and Confirm all.
@@ -83,44 +88,26 @@ export const launchesRoutes =
       async (req) => ({ data: await service.list(req.query as LaunchListQuery) }),
     );
     app.get(`${path}/:id`, onOne(), async (req) => ({ data: await service.get(idOf(req)) }));
-    app.post(
-      `${path}/:id/steps/:stage/retry`,
-      { config, schema: { tags, params: LaunchStageParamsSchema, response: { 200: one } } },
-      async (req) => {
-        const p = req.params as { id: string; stage: LaunchStageKey };
-        return { data: await service.retry(p.id, p.stage, req.actor) };
-      },
-    );
+    app.post(`${path}/:id/steps/:stage/retry`, onOne({ params: LaunchStageParamsSchema }), async (req) => {
+      const p = req.params as { id: string; stage: LaunchStageKey };
+      return { data: await service.retry(p.id, p.stage, req.actor) };
+    });
     app.post(`${path}/:id/retry`, onOne(), async (req) => ({ data: await service.retry(idOf(req), null, req.actor) }));
-    app.post(
-      `${path}/:id/confirm`,
-      { config, schema: { tags, params, body: LaunchConfirmInputSchema.nullish(), response: { 200: one } } },
-      async (req) => ({
-        data: await service.confirm(idOf(req), req.actor, (req.body as LaunchConfirmInput | null | undefined)?.stage),
-      }),
-    );
+    app.post(`${path}/:id/confirm`, onOne({ body: LaunchConfirmInputSchema.nullish() }), async (req) => ({
+      data: await service.confirm(idOf(req), req.actor, (req.body as LaunchConfirmInput | null | undefined)?.stage),
+    }));
 
     // A console domain not at our registrator: checked (availability, price), then registered on its own.
     app.post(
       `${path}/registration/check`,
-      {
-        config,
-        schema: {
-          tags,
-          body: LaunchRegistrationCheckInputSchema,
-          response: { 200: dataOf(LaunchRegistrationCheckSchema) },
-        },
-      },
+      posted(LaunchRegistrationCheckInputSchema, LaunchRegistrationCheckSchema),
       async (req) => ({
         data: await service.registrationCheck(req.body as z.output<typeof LaunchRegistrationCheckInputSchema>),
       }),
     );
     app.post(
       `${path}/registration`,
-      {
-        config,
-        schema: { tags, body: LaunchRegisterAloneInputSchema, response: { 200: dataOf(RegisterDomainResultSchema) } },
-      },
+      posted(LaunchRegisterAloneInputSchema, RegisterDomainResultSchema),
       async (req) => {
         const b = req.body as z.output<typeof LaunchRegisterAloneInputSchema>;
         return { data: await service.registerAlone({ ...b, contactId: b.contactId! }, req.actor) };

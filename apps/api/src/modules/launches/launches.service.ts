@@ -7,6 +7,7 @@ import {
   LaunchSettingsSchema,
   domainNameLook,
   launchStageRuleMissing,
+  plural,
   type Launch,
   type LaunchBlocker,
   type LaunchConfirmation,
@@ -45,6 +46,7 @@ import {
   linkTo,
   type LaunchDeps,
   type LaunchWaitOptions,
+  type PlanOutcome,
   type StageOutcome,
   type StagePlanContext,
   type StageRunContext,
@@ -56,11 +58,18 @@ export const LAUNCH_JOB = 'launches.run';
  * names the job after its launch (jobOwner).
  */
 export type LaunchJobPayload = { launchId: string; launchNo?: number; rules?: string[] };
-/** A run queued before runs carried rules gets the launch job's own area only. */
-const RULES_OF_OLD_RUNS = ['cnv:domains'];
+/** A run (or a batch's job) queued before they carried rules gets the launch job's own area only. */
+export const RULES_OF_OLD_RUNS = ['cnv:domains'];
 
 /** A stage's label, by its key. */
 export const stageLabel = (key: string) => LAUNCH_STAGES.find((s) => s.key === key)!.label;
+/** A blocker as the plan's refusal and a batch's row say it. */
+export const blockerText = (b: LaunchBlocker) => `${stageLabel(b.stage)}: ${b.message}`;
+/** Stages finished of the stages shown. */
+export const progressOf = (stages: Pick<LaunchStage, 'state'>[]) => ({
+  done: stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length,
+  total: stages.length,
+});
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -88,7 +97,6 @@ const withEveryStage = (stored: LaunchStage[]): LaunchStage[] => [
 export function toLaunch(r: LaunchRow): Launch {
   // A launch that may still run shows the stages it will run; a finished one what it ran.
   const stages = r.state === 'completed' || r.state === 'cancelled' ? r.stages : withEveryStage(r.stages);
-  const finished = stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length;
   return {
     _id: r.id,
     launchNo: r.launchNo,
@@ -108,7 +116,7 @@ export function toLaunch(r: LaunchRow): Launch {
     createdAt: r.createdAt.toISOString(),
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
-    progress: { done: finished, total: stages.length },
+    progress: progressOf(stages),
   };
 }
 
@@ -157,13 +165,6 @@ export function createLaunchesService(deps: {
   indexNow?: Pick<IndexNowService, 'afterChange'>;
 }) {
   const { repo, audit } = deps;
-  const tell = async (f: LaunchFinished) => {
-    try {
-      await deps.finished?.(f);
-    } catch {
-      // An alert that cannot be recorded is the alerts' concern; the launch's own state is already written.
-    }
-  };
 
   /**
    * The launch's settings in full: every field left empty takes the profile's (when one is named), a DNS template
@@ -226,7 +227,8 @@ export function createLaunchesService(deps: {
     return r;
   };
 
-  async function plan(input: LaunchInputParsed, actor: Actor): Promise<LaunchPlan> {
+  /** The launch's plan, with the settings it was planned with (what the launch stores and runs). */
+  async function planned(input: LaunchInputParsed, actor: Actor) {
     const settings = await resolve(LaunchSettingsSchema.parse(input));
     const ctx: StagePlanContext = {
       launchId: '',
@@ -242,23 +244,21 @@ export function createLaunchesService(deps: {
     let registerAlone: LaunchPlan['registerAlone'] = null;
     // Stages are planned one after another: their reads go through the providers' budgets like any call.
     for (const [i, stage] of STAGES.entries()) {
-      let p;
+      let p: PlanOutcome;
       // A stage in an area the person (or token) does not hold is not even planned: its plan reads that area.
       const missing = launchStageRuleMissing(stage.key, settings, actor.rules);
       try {
-        p = missing
-          ? { outcome: 'blocked' as const, detail: LAUNCH_MESSAGES.needsRule(missing) }
-          : await stage.plan(ctx);
+        p = missing ? { outcome: 'blocked', detail: LAUNCH_MESSAGES.needsRule(missing) } : await stage.plan(ctx);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         // A provider's budget used up for now is no reason to refuse: the stage checks again when it runs.
         // Anything else (a provider that refuses, a reference that is gone) blocks the stage with its message.
         p =
           err instanceof RateLimitedError
-            ? { outcome: 'run' as const, detail: `Not checked now (${err.message}); the stage checks when it runs` }
-            : { outcome: 'blocked' as const, detail: err.message };
+            ? { outcome: 'run', detail: `Not checked now (${err.message}); the stage checks when it runs` }
+            : { outcome: 'blocked', detail: err.message };
       }
-      const { registerAlone: alone, ...step } = p as typeof p & { registerAlone?: boolean };
+      const { registerAlone: alone, ...step } = p;
       if (alone && settings.registration)
         registerAlone = {
           domainRegistratorId: settings.registration.domainRegistratorId,
@@ -269,7 +269,7 @@ export function createLaunchesService(deps: {
       if (p.outcome === 'blocked') blockers.push({ stage: stage.key, message: p.detail });
     }
     const look = domainNameLook(input.domainName);
-    return {
+    const plan: LaunchPlan = {
       domainName: input.domainName,
       domainNameUnicode: look?.unicode ?? unicodeOf(input.domainName),
       nameWarning: look?.warning ?? null,
@@ -277,6 +277,7 @@ export function createLaunchesService(deps: {
       blockers,
       registerAlone,
     };
+    return { plan, settings };
   }
 
   /** Queues a run of the launch (a new job) with the rules of who queued it; the launch's stages say what is left. */
@@ -298,7 +299,6 @@ export function createLaunchesService(deps: {
   }
 
   const activeStates = ['queued', 'running', 'waiting'] as const;
-  const yearsText = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
 
   /** What Confirm buys or changes while the launch waits: the registration with its price, or the settings. */
   async function confirmationOf(r: LaunchRow): Promise<LaunchConfirmation | null> {
@@ -311,7 +311,7 @@ export function createLaunchesService(deps: {
     const cost = p.cost ? `${p.cost.amount} ${p.cost.currency} at Namecheap's price` : p.priceError!;
     return {
       stage: 'register',
-      text: `Register ${r.domainNameUnicode} for ${yearsText(reg.years)}: ${cost}. It costs money and cannot be undone.`,
+      text: `Register ${r.domainNameUnicode} for ${plural(reg.years, 'year')}: ${cost}. It costs money and cannot be undone.`,
       cost: p.cost,
       priceError: p.priceError,
     };
@@ -348,27 +348,24 @@ export function createLaunchesService(deps: {
       cost: p.cost,
       priceError: p.priceError,
       text:
-        `${u} is available at Namecheap: registering it for ${yearsText(years)} costs ` +
+        `${u} is available at Namecheap: registering it for ${plural(years, 'year')} costs ` +
         (p.cost ? `${p.cost.amount} ${p.cost.currency}` : `money (${p.priceError})`) +
         '. It cannot be undone.',
     };
   }
 
   return {
-    plan,
+    plan: async (input: LaunchInputParsed, actor: Actor): Promise<LaunchPlan> => (await planned(input, actor)).plan,
 
     /** With dryRun the plan; else the launch, planned first (a blocker is a 409 naming it) and queued. */
     async create(input: LaunchInputParsed, actor: Actor): Promise<{ plan: LaunchPlan } | { launch: Launch }> {
-      const p = await plan(input, actor);
+      const { plan: p, settings } = await planned(input, actor);
       if (input.dryRun) return { plan: p };
-      const settings = await resolve(LaunchSettingsSchema.parse(input));
       // A missing rule is a 403, before any other blocker (a 409 would say that something else must change).
       const ruleBlocker = p.blockers.find((b) => launchStageRuleMissing(b.stage, settings, actor.rules));
-      if (ruleBlocker)
-        throw new ForbiddenError(`${stageLabel(ruleBlocker.stage)}: ${ruleBlocker.message}`, 'launch_rule_missing');
+      if (ruleBlocker) throw new ForbiddenError(blockerText(ruleBlocker), 'launch_rule_missing');
       const b = p.blockers[0];
-      if (b)
-        throw new ConflictError(`${stageLabel(b.stage)}: ${b.message}`, { [b.stage]: b.message }, 'launch_blocked');
+      if (b) throw new ConflictError(blockerText(b), { [b.stage]: b.message }, 'launch_blocked');
       const active = await repo.activeFor(input.domainName);
       if (active)
         throw new ConflictError(
@@ -539,15 +536,17 @@ export function createLaunchesService(deps: {
       const stages = withEveryStage(started.stages);
       let domainId = started.domainId;
       const actor = systemActor(`launch #${started.launchNo}${started.createdBy ? ` (${started.createdBy})` : ''}`);
-      const input: LaunchSettings = started.input;
-      const told = (state: LaunchFinished['state'], error: string | null) => {
+      const told = async (state: LaunchFinished['state'], error: string | null) => {
         const { launchNo, domainNameUnicode: domainName } = started;
-        return tell({ launchId: id, launchNo, domainName, domainId, state, error });
+        try {
+          await deps.finished?.({ launchId: id, launchNo, domainName, domainId, state, error });
+        } catch {
+          // An alert that cannot be recorded is the alerts' concern; the launch's own state is already written.
+        }
       };
 
       for (const [i, stage] of STAGES.entries()) {
-        let outcome: StageOutcome | null = null;
-        await ctx.step(stage.key, async () => {
+        const outcome = await ctx.step(stage.key, async () => {
           let cur = stages[i]!;
           if (LAUNCH_STAGE_FINISHED.includes(cur.state)) return;
           const save = async (patch: Partial<LaunchStage>) => {
@@ -555,6 +554,7 @@ export function createLaunchesService(deps: {
             stages[i] = cur;
             await repo.setStage(id, i, cur);
           };
+          const notWaiting = { waitingFor: null, nextCheckAt: null };
           // Waits `ms` for `waitingFor`, visibly: the launch says waiting before its stage does, so whoever sees the
           // stage wait sees the launch wait.
           const waitVisibly = async (waitingFor: string, ms: number, since: number) => {
@@ -567,21 +567,25 @@ export function createLaunchesService(deps: {
             });
             await sleep(ms, ctx.signal);
           };
+          // Back from a wait, the other way round: the stage runs again before the launch does.
+          const runningAgain = async () => {
+            await save({ state: 'running', ...notWaiting });
+            await repo.transition(id, ['waiting'], { state: 'running' });
+          };
           await save({
             state: 'running',
             startedAt: new Date().toISOString(),
             finishedAt: null,
             attempts: cur.attempts + 1,
             error: null,
-            waitingFor: null,
             since: null,
-            nextCheckAt: null,
+            ...notWaiting,
           });
           await ctx.progress({ done: i, total: STAGES.length, unit: 'stages', message: cur.label }, { force: true });
           const runCtx: Omit<StageRunContext, 'domainId'> = {
             launchId: id,
             domainName: started.domainName,
-            input,
+            input: started.input,
             confirmed: started.confirmed,
             settingsConfirmed: started.settingsConfirmed,
             actor,
@@ -594,8 +598,7 @@ export function createLaunchesService(deps: {
               for (;;) {
                 const v = await check();
                 if (v !== null && v !== undefined) {
-                  await save({ state: 'running', waitingFor: null, nextCheckAt: null });
-                  await repo.transition(id, ['waiting'], { state: 'running' });
+                  await runningAgain();
                   return v;
                 }
                 const left = deps.wait.limitMs - (Date.now() - since);
@@ -610,7 +613,7 @@ export function createLaunchesService(deps: {
           };
           const attempt = async (): Promise<StageOutcome> => {
             // Checked again as the stage runs: the rules of whoever queued this run (a Retry or a batch's run).
-            const missing = launchStageRuleMissing(stage.key, input, runRules);
+            const missing = launchStageRuleMissing(stage.key, started.input, runRules);
             if (missing) throw new Error(LAUNCH_MESSAGES.needsRule(missing));
             if (stage.key === 'domain') {
               const made = await ensureDomain(runCtx);
@@ -624,12 +627,13 @@ export function createLaunchesService(deps: {
             if (!known) throw new Error('The launch has no domain yet');
             return deps.background(() => stage.run({ ...runCtx, domainId: known }));
           };
+          let o: StageOutcome;
           try {
             // A provider's call budget spent (our own per-account limit, 429 with its wait) is waited out, visibly
             // and a bounded number of times, rather than failing the stage.
             for (let tries = 1; ; tries++) {
               try {
-                outcome = await attempt();
+                o = await attempt();
                 break;
               } catch (err) {
                 const waitMs = budgetWaitMs(err);
@@ -639,43 +643,32 @@ export function createLaunchesService(deps: {
                     `${messageOf(err)} (gave up after waiting ${BUDGET_WAITS} times for the call budget)`,
                   );
                 await waitVisibly(`the provider's call budget (${messageOf(err)})`, waitMs, Date.now());
-                await repo.transition(id, ['waiting'], { state: 'running' });
-                await save({ state: 'running', waitingFor: null, nextCheckAt: null });
+                await runningAgain();
               }
             }
           } catch (err) {
             if (ctx.signal.aborted) {
               // Cancelled or handed to another worker: the stage did not fail, it runs again if the launch does.
-              await save({ state: 'pending', waitingFor: null, nextCheckAt: null });
+              await save({ state: 'pending', ...notWaiting });
               throw err;
             }
             const message = messageOf(err);
-            await save({
-              state: 'failed',
-              error: message,
-              finishedAt: new Date().toISOString(),
-              waitingFor: null,
-              nextCheckAt: null,
-            });
-            await repo.transition(id, ['running', 'waiting'], {
-              state: 'failed',
-              error: `${cur.label}: ${message}`,
-              finishedAt: new Date(),
-            });
-            await told('failed', `${cur.label}: ${message}`);
-            throw new PermanentJobError(`${cur.label}: ${message}`);
+            await save({ state: 'failed', error: message, finishedAt: new Date().toISOString(), ...notWaiting });
+            const error = `${cur.label}: ${message}`;
+            await repo.transition(id, ['running', 'waiting'], { state: 'failed', error, finishedAt: new Date() });
+            await told('failed', error);
+            throw new PermanentJobError(error);
           }
-          const o = outcome as StageOutcome;
           await save({
             state: o.state,
             detail: o.detail,
             links: o.links ?? [],
             finishedAt: o.state === 'needs_confirmation' ? null : new Date().toISOString(),
-            waitingFor: null,
-            nextCheckAt: null,
+            ...notWaiting,
           });
+          return o;
         });
-        if ((outcome as StageOutcome | null)?.state === 'needs_confirmation') {
+        if (outcome?.state === 'needs_confirmation') {
           await repo.transition(id, ['running', 'waiting'], { state: 'needs_confirmation' });
           return { launchId: id, state: 'needs_confirmation', stage: stage.key };
         }

@@ -964,8 +964,11 @@ describe('many at once', () => {
     const rows = (await call('GET', `/api/launches/batches/${id}/rows`)).json().data.items;
     await t.c.repos.launches.update(rows[1].launchId, { state: 'completed' });
 
+    // A batch that failed with an error of its own runs again without it.
+    await t.c.repos.plans.updatePlan(id, { state: 'failed', error: 'The batch job failed' });
     const retry = await call('POST', `/api/launches/batches/${id}/retry-failed`);
     expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json().data.error).toBeNull();
     const entries = await t.c.database.db.select().from(auditLog).where(eq(auditLog.entityId, id));
     const retried = entries.filter((e) => e.action === 'retry_launch_batch');
     expect(retried.map((e) => e.details)).toEqual([{ names: 2 }]);
