@@ -771,6 +771,14 @@ describe('a launch', () => {
 });
 
 describe('many at once', () => {
+  /** A batch's shared settings: the fixture's server and cloud, an A record, strict SSL, no content. */
+  const batchSettings = () => ({
+    serverId: fx.serverId,
+    cloudId: fx.cloudId,
+    content: { type: 'none' },
+    dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
+    sslMode: 'strict',
+  });
   const batchOf = async (id: string) => (await call('GET', `/api/launches/batches/${id}`)).json().data;
   async function batchUntil(id: string, ok: (b: { state: string }) => boolean, ms = 60_000) {
     const end = Date.now() + ms;
@@ -839,13 +847,7 @@ describe('many at once', () => {
         `"${crowded}",,${fullIp}`,
         `${names[2]},flexible,`,
       ].join('\r\n');
-      const settings = {
-        serverId: fx.serverId,
-        cloudId: fx.cloudId,
-        content: { type: 'none' },
-        dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
-        sslMode: 'strict',
-      };
+      const settings = batchSettings();
       // The crowded name's row puts it on a full server, so its plan is blocked.
       const res = await call('POST', '/api/launches/batches', { settings, csv });
       expect(res.statusCode, res.body).toBe(201);
@@ -884,13 +886,7 @@ describe('many at once', () => {
 
   it("pause stops the batch's job but not the launch under way: its row keeps its launch, and Resume follows that launch to its end", async () => {
     const name = `${unique('batch-pause')}.com`;
-    const settings = {
-      serverId: fx.serverId,
-      cloudId: fx.cloudId,
-      content: { type: 'none' },
-      dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
-      sslMode: 'strict',
-    };
+    const settings = batchSettings();
     const res = await call('POST', '/api/launches/batches', { settings, names: name });
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().data._id as string;
@@ -934,13 +930,7 @@ describe('many at once', () => {
 
   it('Retry failed tries each failed name once: a launch that refuses its retry keeps its row failed with why, the others go on', async () => {
     const names = [1, 2].map(() => `${unique('batch-retry')}.com`);
-    const settings = {
-      serverId: fx.serverId,
-      cloudId: fx.cloudId,
-      content: { type: 'none' },
-      dnsRecords: [{ type: 'A', name: '@', content: '{serverIp}', proxied: true, ttl: 1 }],
-      sslMode: 'strict',
-    };
+    const settings = batchSettings();
     const zoneReady = cf.afterRequest(() => {
       for (const z of cf.state.zones.values())
         if (names.includes(z.name) && z.status !== 'active') cf.setZoneStatus(z.id, 'active');
