@@ -13,6 +13,7 @@ import {
   type FleetAction,
   type FleetItemOutcome,
   type RedirectRule,
+  type RedirectRulesResult,
   type SslMode,
   type Tls13Mode,
 } from '@fleetdesk/contract';
@@ -88,14 +89,14 @@ export type RunResult = {
 /** Labels of the server or brand an action sets, resolved once per plan. */
 export type TargetLabels = { server?: string | null; brand?: string | null };
 
-const same = (before: string | null, seen: unknown = before): PlanResult => ({
+export const same = (before: string | null, seen: unknown = before): PlanResult => ({
   outcome: 'same',
   before,
   after: before,
   reason: null,
   seen,
 });
-const change = (before: string | null, after: string | null, seen: unknown = before): PlanResult => ({
+export const change = (before: string | null, after: string | null, seen: unknown = before): PlanResult => ({
   outcome: 'change',
   before,
   after,
@@ -110,6 +111,23 @@ export const refused = (reason: string, before: string | null = null): PlanResul
   seen: null,
 });
 const done = (undo: UndoStep): RunResult => ({ status: 'done', undo: [undo] });
+
+/**
+ * A kind whose plan and run read alike: the domain now against the action (`same`), the plan's words and `seen`,
+ * and the write that makes it so. A run that reads other than `seen` is skipped, each side said by `words` (default:
+ * as it is); a `refusal` is the plan's, and skips a run that reads as planned.
+ */
+type Look = {
+  same: boolean;
+  before: string;
+  after: string;
+  seen: unknown;
+  words?: (seen: unknown) => unknown;
+  refusal?: string | null;
+  write: () => Promise<UndoStep>;
+};
+const planOf = (l: Look) =>
+  l.refusal ? refused(l.refusal, l.before) : l.same ? same(l.before, l.seen) : change(l.before, l.after, l.seen);
 
 /** Why the domain's zone cannot be reached (no cloud, no zone); null when it can. */
 export const missingZone = (d: Domain): string | null =>
@@ -151,34 +169,26 @@ export async function writeSetting(
 export const changeDns = async (cf: FleetCloudFlare, d: Domain, zone: DnsRecord[], batch: DnsChanges, actor: Actor) =>
   dnsUndo(zone, batch, await cf.changeDnsRecords(d._id, batch, actor, { zoneBefore: zone }));
 
+const fill = <T extends string | undefined>(v: T, domain: string) =>
+  (v === undefined ? v : v.split(FLEET_DOMAIN_PLACEHOLDER).join(domain)) as T;
 /** A record name of the action as the zone holds it: "@" is the apex, a relative name gets the domain. */
 export function recordName(name: string, domain: string): string {
-  const n = name.split(FLEET_DOMAIN_PLACEHOLDER).join(domain).trim().toLowerCase().replace(/\.$/, '');
+  const n = fill(name, domain).trim().toLowerCase().replace(/\.$/, '');
   if (n === '@' || n === domain) return domain;
   return n.endsWith(`.${domain}`) ? n : `${n}.${domain}`;
 }
-const fill = (v: string | undefined, domain: string) =>
-  v === undefined ? undefined : v.split(FLEET_DOMAIN_PLACEHOLDER).join(domain);
 
 /** The redirect rules of a template, for one domain. */
 export function redirectRulesFor(rules: RedirectRule[], domain: string): RedirectRule[] {
   return rules.map((r) => ({
     ...r,
     description: fill(r.description, domain),
-    ruleExpression: fill(r.ruleExpression, domain)!,
+    ruleExpression: fill(r.ruleExpression, domain),
     targetUrlValue: fill(r.targetUrlValue, domain),
     targetUrlExpression: fill(r.targetUrlExpression, domain),
   }));
 }
-type RuleView = {
-  description?: string;
-  enabled?: boolean;
-  ruleExpression: string;
-  targetUrlValue?: string;
-  targetUrlExpression?: string;
-  statusCode: number;
-  preserveQueryString: boolean;
-};
+type RuleView = RedirectRulesResult['rules'][number];
 /** A redirect rule as compared (the editor's defaults filled in). */
 export const ruleKey = (r: RuleView) =>
   JSON.stringify([
@@ -206,7 +216,7 @@ const matching = (records: DnsRecord[], type: string, name: string) =>
  * are one record: compared as Cloudflare stores it.
  */
 const dnsTarget = (type: string, name: string, content: string, domain: string) => {
-  const draft = { type, name: fill(name, domain)!, content: fill(content, domain)! };
+  const draft = { type, name: fill(name, domain), content: fill(content, domain) };
   const key = contentKey(type, draft.content);
   return {
     draft,
@@ -223,8 +233,6 @@ export const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) ==
 /** A refusal the operator can read (a missing cloud, Cloudflare's answer); anything else is a bug and is thrown. */
 export const refusalOf = (err: unknown): string | null => (err instanceof AppError ? err.message : null);
 
-type TemplateAction = Extract<FleetAction, { kind: 'dns_template' }>;
-
 export function createFleetActions(deps: FleetDeps) {
   const { cloudFlare: cf, domains } = deps;
   const health = () => {
@@ -238,20 +246,7 @@ export function createFleetActions(deps: FleetDeps) {
 
   const dnsNow = async (d: Domain, actor: Actor) => (await cf.listDnsRecords(d, actor)).result;
 
-  /** The template rendered for the domain ({serverIp}: its server's address) and compared with its zone. */
-  const templateDiff = async (a: TemplateAction, d: Domain, actor: Actor) => {
-    const t = a.template;
-    if (!t) return { refusal: FLEET_MESSAGES.templateNotFound };
-    const ip = d.server?.IPAddress ?? null;
-    if (!ip && t.records.some((r) => `${r.name} ${r.content}`.includes('{serverIp}')))
-      return { refusal: FLEET_MESSAGES.noServerIp };
-    const all = await dnsNow(d, actor);
-    const drafts = renderDnsTemplate(t.records, { domain: d.domainName, serverIp: ip ?? '' });
-    const diff = dnsTemplateDiff(drafts, d.domainName, all);
-    return { diff, text: dnsTemplateDiffText(diff, all), zone: all };
-  };
-
-  const domainField = (a: FleetAction, d: Domain, labels: TargetLabels) => {
+  const fieldLook = (a: FleetAction, d: Domain, actor: Actor, labels: TargetLabels): Look | null => {
     const set =
       a.kind === 'set_server'
         ? ({ area: 'server', want: a.serverId, wantText: labels.server ?? 'none' } as const)
@@ -261,19 +256,74 @@ export function createFleetActions(deps: FleetDeps) {
             ? ({ area: 'status', want: a.status, wantText: a.status } as const)
             : null;
     if (!set) return null;
-    const ref = DOMAIN_REFS[set.area];
-    return { ...set, key: ref.key, now: d[ref.key], nowText: ref.text(d) };
+    const { area, want, wantText } = set;
+    const { key, text } = DOMAIN_REFS[area];
+    const [now, nowText] = [d[key], text(d)];
+    const write = async (): Promise<UndoStep> => {
+      await domains.update(d._id, { [key]: want }, actor);
+      return { area, before: now ?? null, after: want ?? null, beforeText: nowText, afterText: wantText };
+    };
+    return { same: now === want, before: nowText, after: wantText, seen: now, write };
+  };
+
+  /** The zone's kinds as a Look, or why the action cannot apply before anything is read. */
+  const zoneLook = async (a: FleetAction, d: Domain, actor: Actor): Promise<Look | string | null> => {
+    switch (a.kind) {
+      case 'ssl':
+      case 'tls13': {
+        const { kind, value } = a;
+        const v = await readSetting(cf, d, kind, actor);
+        const write = () => writeSetting(cf, d, kind, value, v, actor);
+        return { same: v === value, before: settingLabel(kind, v), after: settingLabel(kind, value), seen: v, write };
+      }
+      case 'redirects': {
+        const rules = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
+        const want = redirectRulesFor(a.rules, d.domainName);
+        const seen = rulesKey(rules);
+        const write = async (): Promise<UndoStep> => {
+          await cf.setRedirectRules(d._id, { rules: want }, actor);
+          return { area: 'redirects', before: rules, after: want };
+        };
+        const words = (x: unknown) => plural((x as string[]).length, 'rule');
+        const [before, after] = [rulesText(rules), rulesText(want)];
+        return { same: sameJson(seen, rulesKey(want)), before, after, seen, words, write };
+      }
+      case 'dns_delete': {
+        const zone = await dnsNow(d, actor);
+        const now = matching(zone, a.type, recordName(a.name, d.domainName));
+        const ids = now.map((r) => r.id).sort();
+        const before = now.map((r) => `${r.type} ${r.name} ${r.content}`).join(', ') || 'none';
+        const batch = { deletes: ids.map((id) => ({ id })), patches: [], posts: [] };
+        const write = () => changeDns(cf, d, zone, batch, actor);
+        const words = (x: unknown) => plural((x as string[]).length, 'record');
+        return { same: !now.length, before, after: 'deleted', seen: ids, words, write };
+      }
+      case 'dns_template': {
+        // The template rendered for the domain ({serverIp}: its server's address) and compared with its zone.
+        const t = a.template;
+        if (!t) return FLEET_MESSAGES.templateNotFound;
+        const ip = d.server?.IPAddress ?? null;
+        if (!ip && t.records.some((r) => `${r.name} ${r.content}`.includes('{serverIp}')))
+          return FLEET_MESSAGES.noServerIp;
+        const zone = await dnsNow(d, actor);
+        const drafts = renderDnsTemplate(t.records, { domain: d.domainName, serverIp: ip ?? '' });
+        const diff = dnsTemplateDiff(drafts, d.domainName, zone);
+        const batch = { deletes: [], patches: diff.patches, posts: diff.posts };
+        const write = () => changeDns(cf, d, zone, batch as never, actor);
+        const words = (x: unknown) => plural((x as string[] | null)?.length ?? 0, 'record');
+        const same = !diff.refusal && !diff.posts.length && !diff.patches.length;
+        return { same, ...dnsTemplateDiffText(diff, zone), seen: diff.seen, words, refusal: diff.refusal, write };
+      }
+    }
+    return null;
   };
 
   return {
     /** What the action would do to the domain now (as just read by the caller, or read here). */
     async plan(a: FleetAction, domain: string | Domain, actor: Actor, labels: TargetLabels = {}): Promise<PlanResult> {
       const d = typeof domain === 'string' ? await domains.get(domain) : domain;
-      const field = domainField(a, d, labels);
-      if (field)
-        return field.now === field.want
-          ? same(field.nowText, field.now)
-          : change(field.nowText, field.wantText, field.now);
+      const field = fieldLook(a, d, actor, labels);
+      if (field) return planOf(field);
       if (a.kind === 'health_fix') {
         // The value is this domain's own: what its check expects now (the zone's name servers, the SSL mode last
         // set through the console, the saved WAF rules, a verified host). `seen` is what the check observed.
@@ -299,14 +349,11 @@ export function createFleetActions(deps: FleetDeps) {
       }
       const missing = missingZone(d);
       if (missing) return refused(missing);
+      const look = await zoneLook(a, d, actor);
+      if (typeof look === 'string') return refused(look);
+      if (look) return planOf(look);
       const name = d.domainName;
       switch (a.kind) {
-        case 'ssl':
-        case 'tls13': {
-          const v = await readSetting(cf, d, a.kind, actor);
-          const label = settingLabel(a.kind, v);
-          return v === a.value ? same(label, v) : change(label, settingLabel(a.kind, a.value), v);
-        }
         case 'waf_push':
         case 'waf_set_push': {
           const st = await cf.firewallRulesState(d, actor);
@@ -350,29 +397,6 @@ export function createFleetActions(deps: FleetDeps) {
           const before = now.map((r) => r.content).join(', ');
           return now.every(t.sameContent) ? same(before, seen) : change(before, t.content, seen);
         }
-        case 'dns_delete': {
-          const rn = recordName(a.name, name);
-          const now = matching(await dnsNow(d, actor), a.type, rn);
-          if (!now.length) return same('none', []);
-          const seen = now.map((r) => r.id).sort();
-          return change(now.map((r) => `${r.type} ${r.name} ${r.content}`).join(', '), 'deleted', seen);
-        }
-        case 'redirects': {
-          const now = (await cf.getRedirectRules(d, actor)).rules as RuleView[];
-          const want = redirectRulesFor(a.rules, name);
-          const seen = rulesKey(now);
-          return sameJson(seen, rulesKey(want))
-            ? same(rulesText(now), seen)
-            : change(rulesText(now), rulesText(want), seen);
-        }
-        case 'dns_template': {
-          const r = await templateDiff(a, d, actor);
-          if (r.refusal !== undefined) return refused(r.refusal);
-          const { diff, text } = r;
-          if (diff.refusal) return refused(diff.refusal, text.before);
-          if (!diff.posts.length && !diff.patches.length) return same(text.before, diff.seen);
-          return change(text.before, text.after, diff.seen);
-        }
         case 'purge_cache':
           return change('cached', 'purged', null);
       }
@@ -396,13 +420,14 @@ export function createFleetActions(deps: FleetDeps) {
         reason: FLEET_MESSAGES.changedSincePlan(String(was ?? 'none'), String(now ?? 'none')),
       });
       const already: RunResult = { status: 'same', reason: 'Already as planned' };
-      const field = domainField(a, d, labels);
-      if (field) {
-        if (field.now === field.want) return already;
-        if (field.now !== seen) return changed(seen, field.now);
-        await domains.update(d._id, { [field.key]: field.want }, actor);
-        const { area, now, want, nowText, wantText } = field;
-        return done({ area, before: now ?? null, after: want ?? null, beforeText: nowText, afterText: wantText });
+      const look = fieldLook(a, d, actor, labels) ?? (await zoneLook(a, d, actor));
+      if (typeof look === 'string') return { status: 'skipped', reason: look };
+      if (look) {
+        if (look.same) return already;
+        const words = look.words ?? ((x: unknown) => x);
+        if (!sameJson(look.seen, seen)) return changed(words(seen), words(look.seen));
+        if (look.refusal) return { status: 'skipped', reason: look.refusal };
+        return done(await look.write());
       }
       if (a.kind === 'health_fix') {
         // Read again (and stored): already ok is "same", no longer failing or changed since the plan is skipped.
@@ -435,13 +460,6 @@ export function createFleetActions(deps: FleetDeps) {
           if (d.cloudZoneId) return { status: 'skipped', reason: FLEET_MESSAGES.hasZone(d.cloudZoneId) };
           await cf.createZone(d._id, actor);
           return { status: 'done' };
-        case 'ssl':
-        case 'tls13': {
-          const v = await readSetting(cf, d, a.kind, actor);
-          if (v === a.value) return already;
-          if (v !== seen) return changed(seen, v);
-          return done(await writeSetting(cf, d, a.kind, a.value, v, actor));
-        }
         case 'waf_push': {
           const st = await cf.firewallRulesState(d, actor);
           if (st.matches) return already;
@@ -472,40 +490,6 @@ export function createFleetActions(deps: FleetDeps) {
           if (!sameJson(key, seen)) return changed((seen as string[]).join(', '), key.join(', ') || 'none');
           const patches = now.filter((r) => !t.sameContent(r)).map((r) => ({ ...plainRecord(r), content: t.content }));
           return done(await changeDns(cf, d, zone, { deletes: [], patches, posts: [] } as never, actor));
-        }
-        case 'dns_delete': {
-          const zone = await dnsNow(d, actor);
-          const now = matching(zone, a.type, recordName(a.name, name));
-          if (!now.length) return already;
-          const ids = now.map((r) => r.id).sort();
-          if (!sameJson(ids, seen))
-            return changed(plural((seen as string[]).length, 'record'), plural(ids.length, 'record'));
-          const deletes = ids.map((id) => ({ id }));
-          return done(await changeDns(cf, d, zone, { deletes, patches: [], posts: [] }, actor));
-        }
-        case 'redirects': {
-          const rules = (await cf.getRedirectRules(d, actor)).rules as RedirectRule[];
-          const now = rulesKey(rules);
-          const want = redirectRulesFor(a.rules, name);
-          if (sameJson(now, rulesKey(want))) return already;
-          if (!sameJson(now, seen))
-            return changed(plural((seen as string[]).length, 'rule'), plural(now.length, 'rule'));
-          await cf.setRedirectRules(d._id, { rules: want }, actor);
-          return done({ area: 'redirects', before: rules, after: want });
-        }
-        case 'dns_template': {
-          const r = await templateDiff(a, d, actor);
-          if (r.refusal !== undefined) return { status: 'skipped', reason: r.refusal };
-          const { diff } = r;
-          if (!diff.refusal && !diff.posts.length && !diff.patches.length) return already;
-          if (!sameJson(diff.seen, seen))
-            return changed(
-              plural((seen as string[] | null)?.length ?? 0, 'record'),
-              plural(diff.seen.length, 'record'),
-            );
-          if (diff.refusal) return { status: 'skipped', reason: diff.refusal };
-          const batch = { deletes: [], patches: diff.patches, posts: diff.posts };
-          return done(await changeDns(cf, d, r.zone, batch as never, actor));
         }
         case 'purge_cache':
           await cf.purgeCache(d._id, actor);

@@ -13,11 +13,14 @@ import { contentKey } from './dns-template-diff.ts';
 import {
   DOMAIN_REFS,
   ZONE_SETTINGS,
+  change,
   changeDns,
   missingZone,
   readSetting,
+  refused,
   ruleKey,
   rulesText,
+  same,
   sameJson,
   settingLabel,
   writeSetting,
@@ -63,6 +66,7 @@ type Reading = {
   was: unknown;
   wasText: string;
 };
+const partLines = (rs: Reading[], text: 'nowText' | 'wasText') => lines(rs.map((r) => `${r.subject}: ${r[text]}`));
 const stateOf = (r: Reading) => (sameJson(r.now, r.wrote) ? 'revert' : sameJson(r.now, r.was) ? 'same' : 'moved');
 /** A part whose three values (now, as the run wrote it, as before) are compared by one key and shown by one text. */
 const reading = <T>(
@@ -330,47 +334,31 @@ export function createFleetRevertActions(deps: FleetDeps) {
         const taken = (await domains.idsByNames([removed.name])).get(removed.name);
         if (taken)
           return {
-            outcome: 'refused',
-            before: 'Domain: removed',
+            ...refused(FLEET_REVERT_MESSAGES.nameTaken(removed.name), 'Domain: removed'),
             after: `Domain: ${removed.name}`,
-            reason: FLEET_REVERT_MESSAGES.nameTaken(removed.name),
             seen: { now: ['taken'], texts: ['taken'], changedSince: true, what: 'name taken' } satisfies RevertSeen,
           };
-        return {
-          outcome: 'change',
-          before: 'Domain: removed',
-          after: `Domain: ${removed.name}, put back as it was`,
-          reason: null,
-          seen: { now: ['absent'], texts: ['removed'] } satisfies RevertSeen,
-        };
+        const seen: RevertSeen = { now: ['absent'], texts: ['removed'] };
+        return change('Domain: removed', `Domain: ${removed.name}, put back as it was`, seen);
       }
-      if (!d) return { outcome: 'same', before: 'Domain: removed', after: 'Domain: removed', reason: null, seen: null };
+      if (!d) return same('Domain: removed', null);
       const missing = zoneMissing(steps, d);
-      if (missing) return { outcome: 'refused', before: null, after: null, reason: missing, seen: null };
+      if (missing) return refused(missing);
       const { reads } = await read(steps, d, actor);
       const seen: RevertSeen = { now: reads.map((r) => r.now), texts: reads.map((r) => r.nowText) };
-      const nowLines = lines(reads.map((r) => `${r.subject}: ${r.nowText}`));
+      const nowLines = partLines(reads, 'nowText');
       const moved = reads.filter((r) => stateOf(r) === 'moved');
       if (moved.length) {
         const what = moved.map((r) => `${r.subject} is now ${r.nowText}; the run set ${r.wroteText}`).join('; ');
-        const reason = FLEET_REVERT_MESSAGES.changedSince(what);
         return {
-          outcome: 'refused',
-          before: nowLines,
-          after: lines(reads.map((r) => `${r.subject}: ${r.wasText}`)),
-          reason,
+          ...refused(FLEET_REVERT_MESSAGES.changedSince(what), nowLines),
+          after: partLines(reads, 'wasText'),
           seen: { ...seen, changedSince: true, what } satisfies RevertSeen,
         };
       }
       const back = reads.filter((r) => stateOf(r) === 'revert');
-      if (!back.length) return { outcome: 'same', before: nowLines, after: nowLines, reason: null, seen };
-      return {
-        outcome: 'change',
-        before: lines(back.map((r) => `${r.subject}: ${r.nowText}`)),
-        after: lines(back.map((r) => `${r.subject}: ${r.wasText}`)),
-        reason: null,
-        seen,
-      };
+      if (!back.length) return same(nowLines, seen);
+      return change(partLines(back, 'nowText'), partLines(back, 'wasText'), seen);
     },
 
     /**

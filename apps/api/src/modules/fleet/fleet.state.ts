@@ -14,11 +14,14 @@ import type { Actor } from '../../http/context.ts';
 import { contentKey } from './dns-template-diff.ts';
 import {
   ZONE_SETTINGS,
+  change,
   changeDns,
   missingZone,
   readSetting,
   recordName,
+  refused,
   ruleKey,
+  same,
   sameJson,
   settingLabel,
   writeSetting,
@@ -308,28 +311,14 @@ export function createFleetStateActions(deps: FleetDeps) {
       const d = await domains.get(domainId);
       const needsZone = want.dns || want.ssl || want.tls13 || want.firewall || want.redirects;
       const missing = needsZone ? missingZone(d) : null;
-      const refused = (reason: string) => ({
-        outcome: 'refused' as const,
-        before: null,
-        after: null,
-        reason,
-        seen: null,
-        changes: [],
-      });
-      if (missing) return refused(missing);
+      if (missing) return { ...refused(missing), changes: [] };
       const problems = recordProblems(want.dns ?? [], d.domainName);
-      if (problems.length) return refused(problems.join(' · '));
+      if (problems.length) return { ...refused(problems.join(' · ')), changes: [] };
       const { changes, seen } = await read(want, d, actor);
-      if (!changes.length)
-        return { outcome: 'same', before: 'As in the file', after: 'As in the file', reason: null, seen, changes };
-      return {
-        outcome: 'change',
-        before: lines(changes.map((c) => `${c.subject}: ${c.before ?? 'none'}`)),
-        after: lines(changes.map((c) => `${c.subject}: ${c.after ?? 'removed'}`)),
-        reason: null,
-        seen,
-        changes,
-      };
+      if (!changes.length) return { ...same('As in the file', seen), changes };
+      const before = lines(changes.map((c) => `${c.subject}: ${c.before ?? 'none'}`));
+      const after = lines(changes.map((c) => `${c.subject}: ${c.after ?? 'removed'}`));
+      return { ...change(before, after, seen), changes };
     },
 
     /** Reads again and changes each part still as planned; a part changed since the plan is left as it is. */
