@@ -1,4 +1,4 @@
-import { eq, inArray, or, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { toAsciiDomain, type ImportSource, type ImportState } from '@fleetdesk/contract';
 import type { Db } from '../../db/client.ts';
 import { clouds, domains, servers } from '../../db/schema/index.ts';
@@ -73,17 +73,13 @@ export function createImportsRepository(db: Db, plans: PlansRepository) {
       const out = new Map<string, ExistingDomain>();
       for (let i = 0; i < names.length; i += LOOKUP_CHUNK) {
         const chunk = names.slice(i, i + LOOKUP_CHUNK);
-        const unicode = [...new Set(chunk.filter((n) => n.includes('xn--')).map(unicodeOf))];
+        const unicode = chunk.filter((n) => n.includes('xn--')).map(unicodeOf);
         const rows = await db
           .select(existingSelect)
           .from(domains)
           .leftJoin(clouds, eq(clouds.id, domains.cloudId))
           .leftJoin(servers, eq(servers.id, domains.serverId))
-          .where(
-            unicode.length
-              ? or(inArray(domains.domainName, chunk), inArray(domains.domainName, unicode))
-              : inArray(domains.domainName, chunk),
-          );
+          .where(inArray(domains.domainName, [...new Set([...chunk, ...unicode])]));
         for (const r of rows) out.set(toAsciiDomain(r.domainName) ?? r.domainName, r);
       }
       return out;

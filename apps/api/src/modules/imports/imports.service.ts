@@ -53,6 +53,7 @@ type Listed = { name: string; detail: Record<string, unknown> };
 type Decision = { outcome: ImportOutcome; reason: string };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
+const zoneOf = (detail: Record<string, unknown>) => String(detail.zoneId ?? '');
 
 /**
  * Imports (decision 043): every name a source holds (a Cloudflare account's zones, a panel's sites, a registrar
@@ -94,15 +95,15 @@ export function createImportsService(deps: {
       throw new ForbiddenError(IMPORT_TEXT.needsRule(source), 'import_rule_missing');
   };
 
-  const toPlan = async (p: ImportPlanRow): Promise<ImportPlan> => {
+  /** The names by outcome, and the names to write counted by the rule every kind of plan shares (outcomes.ts). */
+  const countsOf = async (planId: string) => {
     const counts = { total: 0, create: 0, link: 0, skip: 0 };
     const statuses: [string, number][] = [];
-    for (const r of await plans.counts(p.id)) {
+    for (const r of await plans.counts(planId)) {
       counts.total += r.n;
       if (r.outcome in counts) counts[r.outcome as ImportOutcome] += r.n;
-      if (r.outcome !== 'skip') statuses.push([r.status, r.n]);
+      if (IMPORT_RUN.inRun(r.outcome)) statuses.push([r.status, r.n]);
     }
-    // The names to write, counted by the rule every kind of plan shares (outcomes.ts).
     const tally = planTallyOf('imports', statuses);
     const run = {
       total: tally.total,
@@ -111,10 +112,15 @@ export function createImportsService(deps: {
       skipped: tally.skipped,
       pending: (tally.pending ?? 0) + (tally.cancelled ?? 0),
     };
+    return { counts, tally, run };
+  };
+
+  const toPlan = async (p: ImportPlanRow): Promise<ImportPlan> => {
+    const { counts, tally, run } = await countsOf(p.id);
     return {
       _id: p.id,
       planNo: p.planNo,
-      source: p.source as ImportSource,
+      source: p.source,
       sourceId: p.sourceId,
       sourceLabel: p.sourceLabel,
       sourceUsers: p.sourceUsers ?? null,
@@ -160,16 +166,12 @@ export function createImportsService(deps: {
    * Everything the source holds, read once when planning, and the panel users whose sites were read (null for a
    * source without users).
    */
-  const listSource = async (p: ImportPlanRow): Promise<{ listed: Listed[]; users: string[] | null }> => {
-    const source = p.source as ImportSource;
-    if (source === 'cloudflare') {
+  const listSource = async (p: ImportPlanRow): Promise<{ listed: Listed[]; users?: string[] }> => {
+    if (p.source === 'cloudflare') {
       const { zones } = await deps.routing.background(deps.budgetWaitMs, () =>
         deps.cloudFlare.listCloudZones(p.sourceId),
       );
-      return {
-        listed: zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } })),
-        users: null,
-      };
+      return { listed: zones.map((z) => ({ name: z.name, detail: { zoneId: z.id, zoneStatus: z.status } })) };
     }
     // The panels' own refusal speaks of "the domain's server": here it is the import's server.
     const panel = async <T>(list: () => Promise<T>, label: string): Promise<T> => {
@@ -181,31 +183,28 @@ export function createImportsService(deps: {
         throw err;
       }
     };
-    if (source === 'directadmin') {
+    if (p.source === 'directadmin') {
       const { users, domains } = await panel(() => deps.directAdmin.listServerDomains(p.sourceId), 'DirectAdmin');
       return { listed: domains.map((d) => ({ name: d.name, detail: { user: d.user } })), users };
     }
-    if (source === 'ispmanager') {
+    if (p.source === 'ispmanager') {
       const sites = await panel(() => deps.ispManager.listServerSites(p.sourceId), 'ISPmanager');
-      return { listed: sites.map((name) => ({ name, detail: {} })), users: null };
+      return { listed: sites.map((name) => ({ name, detail: {} })) };
     }
     const domains = await deps.registrar.accountDomains(p.sourceId);
-    return {
-      listed: domains.map((d) => ({ name: d.domainName, detail: { expirationDate: d.expirationDate } })),
-      users: null,
-    };
+    return { listed: domains.map((d) => ({ name: d.domainName, detail: { expirationDate: d.expirationDate } })) };
   };
 
-  /** The rule of each source: what to do with a name, given the console's domain of that name (if any). */
+  /** The rule of each source: what to do with a name, given the console's domain of it (if any) and `zonesElsewhere`. */
   const decide = (
     p: ImportPlanRow,
     detail: Record<string, unknown>,
     existing: ExistingDomain | undefined,
-    zoneElsewhere: string | undefined,
+    linked: Map<string, string>,
   ): Decision => {
-    const source = p.source as ImportSource;
-    if (source === 'cloudflare') {
-      const zoneId = String(detail.zoneId ?? '');
+    if (p.source === 'cloudflare') {
+      const zoneId = zoneOf(detail);
+      const zoneElsewhere = linked.get(zoneId);
       if (existing?.cloudZoneId === zoneId && existing.cloudId === p.sourceId)
         return { outcome: 'skip', reason: IMPORT_TEXT.alreadyZone };
       if (zoneElsewhere && zoneElsewhere !== existing?.domainName)
@@ -216,7 +215,7 @@ export function createImportsService(deps: {
         return { outcome: 'skip', reason: IMPORT_TEXT.otherCloud(existing.cloudEmail ?? existing.cloudId) };
       return { outcome: 'link', reason: IMPORT_TEXT.linkZone(zoneId) };
     }
-    if (source === 'registrar') {
+    if (p.source === 'registrar') {
       if (!existing) return { outcome: 'create', reason: IMPORT_TEXT.newRegistrar };
       if (existing.domainRegistratorId === p.sourceId) return { outcome: 'skip', reason: IMPORT_TEXT.alreadyRegistrar };
       if (existing.domainRegistratorId) return { outcome: 'skip', reason: IMPORT_TEXT.otherRegistrar };
@@ -228,19 +227,17 @@ export function createImportsService(deps: {
     return { outcome: 'link', reason: IMPORT_TEXT.linkServer(p.sourceLabel) };
   };
 
-  const zonesElsewhere = async (p: ImportPlanRow, details: Record<string, unknown>[]) =>
+  /** The console's domains already linked to the zones of these names, by zone id (a Cloudflare source's only). */
+  const zonesElsewhere = async (p: ImportPlanRow, rows: { detail: Record<string, unknown> }[]) =>
     p.source === 'cloudflare'
-      ? repo.domainsByZoneIds(details.map((d) => String(d.zoneId ?? '')).filter(Boolean))
+      ? repo.domainsByZoneIds(rows.map((r) => zoneOf(r.detail)).filter(Boolean))
       : new Map<string, string>();
-
-  const jobActorOf = (p: ImportPlanRow): Actor =>
-    systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
 
   const verbs = createPlanVerbs(plansEngine, audit, {
     run: IMPORT_RUN,
     find: mustFind,
     show: toPlan,
-    guard: (p, actor) => assertSourceRule(p.source as ImportSource, actor.rules),
+    guard: (p, actor) => assertSourceRule(p.source, actor.rules),
     cancelFrom: ['planning', 'planned', 'running', 'paused'],
     audit: {
       entity: 'import_plans',
@@ -268,23 +265,19 @@ export function createImportsService(deps: {
   /** Writes one name as planned; the name is decided again first, so what is done already is not redone. */
   const runItem = async (p: ImportPlanRow, it: ImportItemRow, actor: Actor) => {
     const existing = (await repo.existingByNames([it.name])).get(it.name);
-    const elsewhere = (await zonesElsewhere(p, [it.detail])).get(String(it.detail.zoneId ?? ''));
-    const now = decide(p, it.detail, existing, elsewhere);
+    const now = decide(p, it.detail, existing, await zonesElsewhere(p, [it]));
     if (now.outcome === 'skip') {
-      const done =
-        now.reason === IMPORT_TEXT.alreadyZone ||
-        now.reason === IMPORT_TEXT.alreadyServer ||
-        now.reason === IMPORT_TEXT.alreadyRegistrar;
-      return { status: 'skipped', error: done ? IMPORT_TEXT.alreadyDone : now.reason, domainId: existing?.id ?? null };
+      const done = [IMPORT_TEXT.alreadyZone, IMPORT_TEXT.alreadyServer, IMPORT_TEXT.alreadyRegistrar] as string[];
+      const error = done.includes(now.reason) ? IMPORT_TEXT.alreadyDone : now.reason;
+      return { status: 'skipped', error, domainId: existing?.id ?? null };
     }
-    const source = p.source as ImportSource;
     // What the source sets on the domain (a zone's account only where the domain has none yet).
     const fields: Record<string, unknown> =
-      source === 'cloudflare'
+      p.source === 'cloudflare'
         ? existing?.cloudId
           ? {}
           : { cloudId: p.sourceId }
-        : source === 'registrar'
+        : p.source === 'registrar'
           ? { domainRegistratorId: p.sourceId, domainRegistratorExpirationDate: it.detail.expirationDate ?? null }
           : { serverId: p.sourceId };
     let domainId = existing?.id ?? null;
@@ -293,9 +286,8 @@ export function createImportsService(deps: {
       domainId = (await deps.domains.create(input as Parameters<DomainsService['create']>[0], actor))._id;
     } else if (Object.keys(fields).length)
       await deps.domains.update(existing.id, fields as Parameters<DomainsService['update']>[1], actor);
-    if (source === 'cloudflare' && domainId) {
+    if (p.source === 'cloudflare' && domainId)
       await deps.domains.setCloudZone(domainId, { cloudZoneId: String(it.detail.zoneId), cloudRulesetId: null }, actor);
-    }
     await audit.record(actor, {
       action: 'import_domain',
       entity: 'domains',
@@ -334,14 +326,14 @@ export function createImportsService(deps: {
     },
 
     async items(id: string, q: ImportItemsQuery, actor: Actor): Promise<ListResult<ImportItem>> {
-      assertSourceRule((await mustFind(id)).source as ImportSource, actor.rules);
+      assertSourceRule((await mustFind(id)).source, actor.rules);
       const res = await plans.itemsPage(id, q);
       return { items: res.items.map(toItem), itemsCount: res.itemsCount };
     },
 
     run: (id: string, actor: Actor): Promise<ImportPlan> =>
       verbs.run(id, actor, async (p) => {
-        if (p.state === 'planned' && (await toPlan(p)).run.total === 0)
+        if (p.state === 'planned' && (await countsOf(p.id)).run.total === 0)
           throw new ConflictError(IMPORT_TEXT.nothingToDo, undefined, 'import_nothing');
       }),
     cancel: verbs.cancel,
@@ -349,44 +341,34 @@ export function createImportsService(deps: {
     pause: verbs.pause,
     resume: verbs.resume,
     /** Writes again only the names that failed, each decided again first. */
-    retryFailed: (id: string, actor: Actor) => verbs.retryFailed(id, actor, async (p) => (await toPlan(p)).run.failed),
+    retryFailed: (id: string, actor: Actor) =>
+      verbs.retryFailed(id, actor, async (p) => (await countsOf(p.id)).run.failed),
 
-    /** The run's job is resumed on the Jobs screen: the import runs again, or the resume is refused. */
     jobResuming: verbs.jobResuming,
     jobCancelling: verbs.jobCancelling,
     /** The job ended cancelled, whichever way: the import reads as its job; a paused one keeps its names to write. */
     async jobStopped(id: string, which: 'plan' | 'run') {
       const p = await plansEngine.jobStopped(IMPORT_RUN, id, which);
-      return p ? { ...(await toPlan((await repo.findPlan(id))!)).run } : undefined;
+      return p ? (await countsOf(id)).run : undefined;
     },
 
     /** The plan job: reads the whole source and decides every name. */
     async planPhase(planId: string, ctx: PhaseCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'planning') return { skipped: p?.state ?? 'missing' };
-      assertSourceRule(p.source as ImportSource, ctx.rules);
-      await ctx.progress({
-        done: 0,
-        total: 0,
-        unit: 'names',
-        message: `Reading ${IMPORT_SOURCE_LABELS[p.source as ImportSource]}`,
-      });
+      assertSourceRule(p.source, ctx.rules);
+      await ctx.progress({ done: 0, total: 0, unit: 'names', message: `Reading ${IMPORT_SOURCE_LABELS[p.source]}` });
       const { listed, users } = await listSource(p);
       if (listed.length > IMPORT_MAX_NAMES) throw new ValidationError(IMPORT_TEXT.tooMany);
-      const seen = new Set<string>();
-      const rows: { name: string; detail: Record<string, unknown>; bad: boolean }[] = [];
+      const byName = new Map<string, { name: string; detail: Record<string, unknown>; bad: boolean }>();
       for (const l of listed) {
         const ascii = toAsciiDomain(l.name);
         const name = ascii ?? l.name.trim().toLowerCase();
-        if (seen.has(name)) continue;
-        seen.add(name);
-        rows.push({ name, detail: l.detail, bad: ascii === null });
+        if (!byName.has(name)) byName.set(name, { name, detail: l.detail, bad: ascii === null });
       }
+      const rows = [...byName.values()];
       const existing = await repo.existingByNames(rows.filter((r) => !r.bad).map((r) => r.name));
-      const elsewhere = await zonesElsewhere(
-        p,
-        rows.map((r) => r.detail),
-      );
+      const elsewhere = await zonesElsewhere(p, rows);
       // A server's free places go to the new names in the order the panel lists them; the rest is overflow.
       const cap =
         p.source === 'directadmin' || p.source === 'ispmanager' ? await repo.serverCapacity(p.sourceId) : null;
@@ -394,7 +376,7 @@ export function createImportsService(deps: {
       const items = rows.map((r) => {
         let d: Decision = r.bad
           ? { outcome: 'skip', reason: IMPORT_TEXT.badName }
-          : decide(p, r.detail, existing.get(r.name), elsewhere.get(String(r.detail.zoneId ?? '')));
+          : decide(p, r.detail, existing.get(r.name), elsewhere);
         if (cap && d.outcome !== 'skip') {
           if (free > 0) free--;
           else d = { outcome: 'skip', reason: IMPORT_TEXT.overflow(cap.ip, cap.limit) };
@@ -413,7 +395,7 @@ export function createImportsService(deps: {
       await repo.transition(p.id, ['planning'], {
         state: 'planned',
         plannedAt: new Date(),
-        detail: { sourceUsers: users },
+        detail: { sourceUsers: users ?? null },
       });
       // The last progress read "Reading …": the Jobs screen shows what was read instead.
       await ctx.progress({ done: items.length, total: items.length, unit: 'names', message: 'Planned' });
@@ -424,11 +406,11 @@ export function createImportsService(deps: {
     async runPhase(planId: string, ctx: PhaseCtx) {
       const p = await repo.findPlan(planId);
       if (!p || p.state !== 'running') return { skipped: p?.state ?? 'missing' };
-      assertSourceRule(p.source as ImportSource, ctx.rules);
-      const actor = jobActorOf(p);
+      assertSourceRule(p.source, ctx.rules);
+      const actor = systemActor(`import #${p.planNo}${p.createdBy ? ` (${p.createdBy})` : ''}`);
       const ran = await plansEngine.run(IMPORT_RUN, p.id, ctx, (it) => runItem(p, it, actor));
       if (ran.stopped) return { stopped: ran.stopped };
-      return { ...(await toPlan(p)).run, tally: ran.tally };
+      return { ...(await countsOf(p.id)).run, tally: ran.tally };
     },
 
     jobEnded: verbs.jobEnded,

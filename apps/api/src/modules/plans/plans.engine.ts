@@ -35,11 +35,9 @@ export async function inLanes<T>(
   const runLane = async (items: T[]) => {
     let next = 0;
     const worker = async () => {
-      while (!signal.aborted) {
+      while (!signal.aborted && next < items.length) {
         const i = next++;
-        const it = items[i];
-        if (!it) return;
-        await work(it, i, items);
+        await work(items[i]!, i, items);
       }
     };
     await Promise.all(Array.from({ length: Math.min(items.length, Math.max(1, perLane)) }, worker));
@@ -52,9 +50,8 @@ export function byLane<T>(items: Iterable<T>, laneOf: (it: T) => string | null):
   const lanes = new Map<string, T[]>();
   for (const it of items) {
     const key = laneOf(it) ?? '';
-    const list = lanes.get(key);
-    if (list) list.push(it);
-    else lanes.set(key, [it]);
+    if (!lanes.has(key)) lanes.set(key, []);
+    lanes.get(key)!.push(it);
   }
   return [...lanes.values()];
 }
@@ -77,6 +74,9 @@ export type RunKind = {
 /** Where a plan's job lives: read by id, and the engine that starts, stops and resumes it. */
 export type PlanJobs = { find(id: string): Promise<JobRow | undefined>; engine(): JobEngine };
 
+/** The state a plan is in while its job of each phase works. */
+const WORKING = { plan: ['planning'], run: ['running'] } as const;
+type Phase = keyof typeof WORKING;
 /** What a lifecycle step gives back: the plan as moved, or undefined when it was in another state (a race lost). */
 type Moved = PlanRow | undefined;
 /** What the lifecycle reads of a plan the kind holds. */
@@ -133,14 +133,10 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
   };
 
   /** The plan's phase (`which`) cancelled, when the plan is still in it. */
-  const cancelPhase = (id: string, which: 'plan' | 'run') =>
-    repo.transition(id, which === 'run' ? ['running'] : ['planning'], { state: 'cancelled', finishedAt: now() });
+  const cancelPhase = (id: string, which: Phase) =>
+    repo.transition(id, WORKING[which], { state: 'cancelled', finishedAt: now() });
   /** What a run going again clears. */
   const again = { state: 'running', error: null, finishedAt: null } as const;
-
-  /** Ends the run's items not done: failed again where they had failed before, else cancelled. */
-  const endOpen = (k: RunKind, id: string, statuses?: ('pending' | 'running')[]) =>
-    repo.cancelPending(id, statuses, k.runOutcomes);
 
   /** Every item of the plan the filter takes, in order. */
   const loadAll = (planId: string, f: ItemFilter): Promise<PlanItemRow[]> =>
@@ -176,9 +172,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
   };
 
   return {
-    tallyOf,
     startJob,
-    stopJob,
 
     /** Planned → running (the run's job is the caller's to start: it may carry more than the plan). */
     start: (id: string): Promise<Moved> =>
@@ -226,15 +220,13 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
       const moved = await repo.transition(id, from, { state: 'cancelled', finishedAt: now() });
       if (!moved) return moved;
       await stopJob(moved);
-      await endOpen(k, id);
+      await repo.cancelPending(id, ['pending', 'running'], k.runOutcomes);
       return moved;
     },
 
     /** Runs again only the failed items of a finished (or paused) run; the number put back, or undefined. */
     async retryFailed(k: RunKind, p: PlanRef): Promise<number | undefined> {
-      if (!canRetry(p.state)) return undefined;
-      const moved = await repo.transition(p.id, [p.state], again);
-      if (!moved) return undefined;
+      if (!canRetry(p.state) || !(await repo.transition(p.id, [p.state], again))) return undefined;
       return repo.resetSteps(p.id, ['failed'], k.runOutcomes);
     },
 
@@ -242,9 +234,9 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
      * A cancel was asked for on the plan's job (the Jobs screen): the plan is cancelled at once and no item starts
      * from now on; the items in flight finish with their worker, or end with the job (`jobStopped`).
      */
-    async jobCancelling(k: RunKind, id: string, which: 'plan' | 'run') {
+    async jobCancelling(k: RunKind, id: string, which: Phase) {
       const moved = await cancelPhase(id, which);
-      if (moved && which === 'run') await endOpen(k, id, ['pending']);
+      if (moved && which === 'run') await repo.cancelPending(id, ['pending'], k.runOutcomes);
     },
 
     /**
@@ -253,21 +245,17 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
      * items in flight go back to pending (Resume redoes them, re-reading first). The plan as it ended, for the
      * job's result; undefined when it had not started running.
      */
-    async jobStopped(k: RunKind, id: string, which: 'plan' | 'run'): Promise<Moved> {
+    async jobStopped(k: RunKind, id: string, which: Phase): Promise<Moved> {
       const plan = (await cancelPhase(id, which)) ?? (await repo.findPlan(k.kind, id));
       if (!plan || which === 'plan' || !plan.startedAt) return undefined;
       if (plan.state === 'paused') await repo.resetSteps(id, ['running'], k.runOutcomes);
-      else await endOpen(k, id);
+      else await repo.cancelPending(id, ['pending', 'running'], k.runOutcomes);
       return plan;
     },
 
     /** The plan's job ended for good without its handler (failed, or cancelled with no reason): the plan says so. */
-    async jobEnded(id: string, which: 'plan' | 'run', error: string | null) {
-      await repo.transition(id, which === 'plan' ? ['planning'] : ['running'], {
-        state: error ? 'failed' : 'cancelled',
-        error,
-        finishedAt: now(),
-      });
+    async jobEnded(id: string, which: Phase, error: string | null) {
+      await repo.transition(id, WORKING[which], { state: error ? 'failed' : 'cancelled', error, finishedAt: now() });
     },
 
     loadAll,
@@ -290,30 +278,27 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
       if (p?.state !== 'running') return { stopped: p?.state ?? 'missing' };
       // Steps a stopped run left mid-way go again: each re-reads first, so a step done twice is found done.
       await repo.resetSteps(planId, ['running'], k.runOutcomes);
-      const tally: RunTally = await tallyOf(k, planId);
-      const report = (done: number) => ({
-        done,
-        total: tally.total,
-        unit: k.unit,
-        message: tallyText(tally),
-        tally: { ...tally },
-      });
       // Items put back while the run goes on (a batch's retried or confirmed names) are taken in a next round; a
       // round that ended none of its items ends the run (nothing it could claim).
-      for (let round = 0, worked = 1; worked > 0; round++) {
+      for (let worked = 1; worked > 0;) {
         const items = await loadAll(planId, k.toDo);
         if (!items.length) break;
-        if (round > 0) Object.assign(tally, await tallyOf(k, planId));
+        const tally = await tallyOf(k, planId);
+        const report = (done: number) => ({
+          done,
+          total: tally.total,
+          unit: k.unit,
+          message: tallyText(tally),
+          tally: { ...tally },
+        });
         worked = 0;
         await walk(items, ctx, { ...o, from: tally.total - (tally.pending ?? 0), report }, async (it) => {
-          let tried = false;
+          let tries = 0;
           const status = await untilConnected(
             async () => {
               // Cancelled meanwhile, this item does not start. Sent again after a cut, the claim may already have
               // been made (its answer was lost): it is this run's.
-              const again = tried;
-              tried = true;
-              if (!(await repo.claimItem(planId, it.seq, again))) return undefined;
+              if (!(await repo.claimItem(planId, it.seq, tries++ > 0))) return undefined;
               let res: ItemResult;
               try {
                 res = await applyOne(it);
@@ -327,7 +312,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
               // An attempt that decided clears the last failure unless it gives its own.
               if (res.status === 'skipped' && it.error !== null) res = { status: 'failed' };
               else res = { error: null, ...res };
-              await repo.updateItem(planId, it.seq, { ...res, finishedAt: new Date() });
+              await repo.updateItem(planId, it.seq, { ...res, finishedAt: now() });
               return res.status;
             },
             { signal: ctx.signal },
@@ -343,7 +328,7 @@ export function createPlanEngine(repo: PlansRepository, jobs: PlanJobs) {
       if (state === 'running') return { state, tally: end };
       // The counts say why (stateText, runText): no separate error to repeat them.
       const moved = await untilConnected(() =>
-        repo.transition(planId, ['running'], { state, finishedAt: new Date(), error: null }),
+        repo.transition(planId, ['running'], { state, finishedAt: now(), error: null }),
       );
       if (moved) return { state, tally: end };
       return { stopped: (await repo.findPlan(k.kind, planId))?.state ?? 'missing' };

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql } from 'drizzle-orm';
 import { PAGE_SIZE } from '@fleetdesk/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { STORED_PLAN_KINDS, planItems, plans, type StoredPlanKind } from '../../db/schema/index.ts';
@@ -26,7 +26,8 @@ const numberOf = (kind: StoredPlanKind) => {
 
 /** The SQL of every kind's plans and items (decision 084): the kinds keep only the lookups that are their own. */
 export function createPlansRepository(db: Db) {
-  const itemsWhere = (planId: string, f: ItemFilter, after: number) =>
+  const itemAt = (planId: string, seq: number) => and(eq(planItems.planId, planId), eq(planItems.seq, seq));
+  const itemsWhere = (planId: string, f: ItemFilter, after = 0) =>
     and(
       eq(planItems.planId, planId),
       f.statuses ? inArray(planItems.status, [...f.statuses]) : undefined,
@@ -117,10 +118,7 @@ export function createPlansRepository(db: Db) {
     },
 
     async findItem(planId: string, seq: number): Promise<PlanItemRow | undefined> {
-      const [r] = await db
-        .select()
-        .from(planItems)
-        .where(and(eq(planItems.planId, planId), eq(planItems.seq, seq)));
+      const [r] = await db.select().from(planItems).where(itemAt(planId, seq));
       return r;
     },
 
@@ -131,13 +129,7 @@ export function createPlansRepository(db: Db) {
       const r = await db
         .update(planItems)
         .set({ status: 'running' })
-        .where(
-          and(
-            eq(planItems.planId, planId),
-            eq(planItems.seq, seq),
-            inArray(planItems.status, orRunning ? ['pending', 'running'] : ['pending']),
-          ),
-        )
+        .where(and(itemAt(planId, seq), inArray(planItems.status, orRunning ? ['pending', 'running'] : ['pending'])))
         .returning({ seq: planItems.seq });
       return r.length > 0;
     },
@@ -150,7 +142,7 @@ export function createPlansRepository(db: Db) {
       const r = await db
         .update(planItems)
         .set({ status: 'pending', finishedAt: null })
-        .where(itemsWhere(planId, { statuses, outcomes }, 0))
+        .where(itemsWhere(planId, { statuses, outcomes }))
         .returning({ seq: planItems.seq });
       return r.length;
     },
@@ -175,43 +167,32 @@ export function createPlansRepository(db: Db) {
     },
 
     async updateItem(planId: string, seq: number, patch: PlanItemPatch) {
-      await db
-        .update(planItems)
-        .set(patch)
-        .where(and(eq(planItems.planId, planId), eq(planItems.seq, seq)));
+      await db.update(planItems).set(patch).where(itemAt(planId, seq));
     },
 
     /**
      * Ends the items not done (of `statuses`, and `outcomes` when given): one that failed before (tried again, not
      * reached) is failed again with its reason; the others are cancelled. Nothing stays running after its run ended.
      */
-    async cancelPending(
-      planId: string,
-      statuses: readonly ('pending' | 'running')[] = ['pending', 'running'],
-      outcomes?: readonly string[],
-    ) {
-      const open = itemsWhere(planId, { statuses, outcomes }, 0);
-      const finishedAt = new Date();
+    async cancelPending(planId: string, statuses: readonly ('pending' | 'running')[], outcomes?: readonly string[]) {
       await db
         .update(planItems)
-        .set({ status: 'failed', finishedAt })
-        .where(and(open, isNotNull(planItems.error)));
-      await db
-        .update(planItems)
-        .set({ status: 'cancelled', finishedAt })
-        .where(and(open, isNull(planItems.error)));
+        .set({
+          status: sql`case when ${planItems.error} is null then 'cancelled' else 'failed' end`,
+          finishedAt: new Date(),
+        })
+        .where(itemsWhere(planId, { statuses, outcomes }));
     },
 
     /** A page of items, by outcome and by a search over the name (both forms) and the reason. */
     async itemsPage(planId: string, q: { page: number; outcome?: string; status?: string; search?: string }) {
-      const conds: (SQL | undefined)[] = [eq(planItems.planId, planId)];
-      if (q.outcome) conds.push(eq(planItems.outcome, q.outcome));
-      if (q.status) conds.push(eq(planItems.status, q.status));
-      if (q.search) {
-        const p = likePattern(q.search);
-        conds.push(or(ilike(planItems.name, p), ilike(planItems.nameUnicode, p), ilike(planItems.reason, p)));
-      }
-      const where = and(...conds);
+      const p = q.search && likePattern(q.search);
+      const where = and(
+        eq(planItems.planId, planId),
+        q.outcome ? eq(planItems.outcome, q.outcome) : undefined,
+        q.status ? eq(planItems.status, q.status) : undefined,
+        p ? or(ilike(planItems.name, p), ilike(planItems.nameUnicode, p), ilike(planItems.reason, p)) : undefined,
+      );
       const [items, [total]] = await Promise.all([
         db
           .select()

@@ -17,6 +17,7 @@ import type { Actor } from '../../http/context.ts';
 import type { PlansRepository } from './plans.repository.ts';
 
 type Verb<P> = (id: string, actor: Actor) => Promise<P>;
+const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 
 /**
  * The routes every kind of plan answers (decision 084), under its own path: create one, list them, read one, a page
@@ -49,7 +50,8 @@ export function mountPlanRoutes<P, I, Q>(
   const config = { access: o.access };
   const params = IdParamsSchema;
   const one = dataOf(o.plan);
-  const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
+  /** The options of a route answering one plan, new for each route (Fastify marks a route's schema as seen). */
+  const onePlan = () => ({ config, schema: { tags, params, response: { 200: one } } });
 
   app.post(path, { config, schema: { tags, body: o.input, response: { 201: one } } }, async (req, reply) =>
     reply.status(201).send({ data: await o.create(req.body, req.actor) }),
@@ -59,18 +61,14 @@ export function mountPlanRoutes<P, I, Q>(
     { config, schema: { tags, querystring: ListQuerySchema, response: { 200: listOf(o.summary ?? o.plan) } } },
     async (req) => ({ data: await o.list((req.query as ListQuery).page) }),
   );
-  app.get(`${path}/:id`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-    data: await o.get(idOf(req)),
-  }));
+  app.get(`${path}/:id`, onePlan(), async (req) => ({ data: await o.get(idOf(req)) }));
   app.get(
     `${path}/:id/${o.itemsPath ?? 'items'}`,
     { config, schema: { tags, params, querystring: o.itemsQuery, response: { 200: listOf(o.item) } } },
     async (req) => ({ data: await o.items(idOf(req), req.query as Q, req.actor) }),
   );
   for (const [verb, fn] of Object.entries(o.verbs))
-    app.post(`${path}/:id/${verb}`, { config, schema: { tags, params, response: { 200: one } } }, async (req) => ({
-      data: await fn(idOf(req), req.actor),
-    }));
+    app.post(`${path}/:id/${verb}`, onePlan(), async (req) => ({ data: await fn(idOf(req), req.actor) }));
 }
 
 /**
@@ -85,7 +83,7 @@ export const plansRoutes = (repo: PlansRepository) => async (app: FastifyInstanc
       schema: { tags: ['plans'], params: IdParamsSchema, response: { 200: dataOf(PlanRefSchema) } },
     },
     async (req) => {
-      const p = await repo.findAny((req.params as { id: string }).id);
+      const p = await repo.findAny(idOf(req));
       if (!p) throw new NotFoundError('Plan not found');
       const ref: PlanRef = {
         _id: p.id,

@@ -41,6 +41,7 @@ export type VerbsKind<P extends Plan, S> = {
 export function createPlanVerbs<P extends Plan, S>(engine: PlanEngine, audit: AuditService, k: VerbsKind<P, S>) {
   const refuse = (message: string, suffix = 'state') =>
     new ConflictError(message, undefined, `${k.refuse.code}_${suffix}`);
+  const { notRunnable, notRunning = notRunnable, notPaused = notRunnable } = k.refuse;
   const record = (actor: Actor, verb: Verb, p: P, more: Record<string, unknown> = {}) =>
     audit.record(actor, {
       action: k.audit.actions[verb] ?? `${verb}_plan`,
@@ -64,7 +65,7 @@ export function createPlanVerbs<P extends Plan, S>(engine: PlanEngine, audit: Au
       if (p.state === 'planning') throw refuse(k.refuse.notPlanned, 'not_planned');
       await before?.(p);
       const moved = await engine.start(id);
-      if (!moved) throw refuse(k.refuse.notRunnable(p.state));
+      if (!moved) throw refuse(notRunnable(p.state));
       await record(actor, 'run', p);
       await startRun(moved, actor);
       return shown(id);
@@ -72,20 +73,16 @@ export function createPlanVerbs<P extends Plan, S>(engine: PlanEngine, audit: Au
 
     async pause(id: string, actor: Actor): Promise<S> {
       const p = await found(id, actor);
-      if (!(await engine.pause(id))) throw refuse((k.refuse.notRunning ?? k.refuse.notRunnable)(p.state));
+      if (!(await engine.pause(id))) throw refuse(notRunning(p.state));
       await record(actor, 'pause', p);
       return shown(id);
     },
 
-    /**
-     * Resumes a paused run, or one that failed for good: its own job again when that job stopped (the same job
-     * the Jobs screen resumes), else a new one. Either way it carries on from the first item not done.
-     */
+    /** Resumes a paused run, or one that failed for good once it had started (the engine's `resume`). */
     async resume(id: string, actor: Actor): Promise<S> {
       const p = await found(id, actor);
-      const notPaused = (k.refuse.notPaused ?? k.refuse.notRunnable)(p.state);
-      if (!['paused', 'failed'].includes(p.state) || (p.state === 'failed' && !p.startedAt)) throw refuse(notPaused);
-      if (!(await engine.resume(k.run, p, actor, k.jobExtra?.(actor, p)))) throw refuse(notPaused);
+      if (p.state !== 'paused' && !(p.state === 'failed' && p.startedAt)) throw refuse(notPaused(p.state));
+      if (!(await engine.resume(k.run, p, actor, k.jobExtra?.(actor, p)))) throw refuse(notPaused(p.state));
       await record(actor, 'resume', p);
       return shown(id);
     },
@@ -93,7 +90,7 @@ export function createPlanVerbs<P extends Plan, S>(engine: PlanEngine, audit: Au
     /** The run's job is resumed (the Jobs screen or the plan page): the plan runs again, or the resume is refused. */
     async jobResuming(id: string): Promise<void> {
       const p = await k.find(id);
-      if (!(await engine.jobResuming(k.run, p))) throw refuse((k.refuse.notPaused ?? k.refuse.notRunnable)(p.state));
+      if (!(await engine.jobResuming(k.run, p))) throw refuse(notPaused(p.state));
     },
 
     /** Cancels planning or a run: the items not yet done are left as they are. */
@@ -108,10 +105,10 @@ export function createPlanVerbs<P extends Plan, S>(engine: PlanEngine, audit: Au
     /** Runs again only the items whose step failed; `failed` counts them as the kind shows them. */
     async retryFailed(id: string, actor: Actor, failed: (p: P) => Promise<number>): Promise<S> {
       const p = await found(id, actor);
-      if (!canRetry(p.state)) throw refuse(k.refuse.notRunnable(p.state));
-      if ((await failed(p)) === 0) throw refuse(k.refuse.noFailed ?? k.refuse.notRunnable(p.state), 'no_failed');
+      if (!canRetry(p.state)) throw refuse(notRunnable(p.state));
+      if ((await failed(p)) === 0) throw refuse(k.refuse.noFailed ?? notRunnable(p.state), 'no_failed');
       const n = await engine.retryFailed(k.run, p);
-      if (n === undefined) throw refuse(k.refuse.notRunnable(p.state));
+      if (n === undefined) throw refuse(notRunnable(p.state));
       await record(actor, 'retry', p, { domains: n });
       await startRun(p, actor);
       return shown(id);
