@@ -463,6 +463,9 @@ export function createFleetActions(deps: FleetDeps) {
         case 'waf_push': {
           const st = await cf.firewallRulesState(d, actor);
           if (st.matches) return already;
+          // Rules changed at Cloudflare since planning (a new ruleset version) are not pushed over.
+          const v = (x: unknown) => `the zone's WAF rules at version ${String(x ?? 'none')}`;
+          if (!sameJson(st.version, seen)) return changed(v(seen), v(st.version));
           return done((await cf.pushFirewallRules(d._id, actor)).undo);
         }
         case 'waf_set_push': {

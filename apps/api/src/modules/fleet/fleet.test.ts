@@ -219,6 +219,50 @@ describe('plan and run', () => {
     expect(push.counts).toMatchObject({ same: 2, change: 0 });
   });
 
+  it('a WAF push skips a zone whose rules changed since the plan, rather than pushing over them', async () => {
+    const a = await account();
+    const d = await domain(a.cloudId);
+    const rule = await create('firewall-rules', {
+      name: unique('block'),
+      action: 'block',
+      expression: '(ip.src eq 192.0.2.67)',
+      defaultPriority: 1,
+    });
+    const saved = await call('POST', `/api/domains/${d.id}/firewall-rules`, {
+      cloudFirewallRules: [{ ruleId: rule._id, priority: 1 }],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const push = await plan({ ids: [d.id] }, { kind: 'waf_push' });
+    expect(push.counts.change).toBe(1);
+    // Someone changes the zone's rules at Cloudflare between the plan and its run.
+    const rs = zone(d.zoneId).rulesets.get('http_request_firewall_custom');
+    const version = rs?.version ?? 0;
+    zone(d.zoneId).rulesets.set('http_request_firewall_custom', {
+      id: rs?.id ?? 'rs-by-hand',
+      name: 'zone',
+      description: '',
+      phase: 'http_request_firewall_custom',
+      version: version + 1,
+      lastUpdated: new Date().toISOString(),
+      rules: [
+        ...(rs?.rules ?? []),
+        {
+          id: 'b'.repeat(32),
+          ref: 'by-hand',
+          version: '1',
+          lastUpdated: new Date().toISOString(),
+          action: 'block',
+          expression: '(ip.src eq 192.0.2.99)',
+          description: 'added at Cloudflare',
+          enabled: true,
+        },
+      ],
+    });
+    const ran = await run(push._id);
+    expect(ran.run, JSON.stringify(await items(push._id))).toMatchObject({ done: 0, skipped: 1 });
+    expect((await items(push._id))[0]!.error).toMatch(/changed since the plan/i);
+  });
+
   it('creates zones for domains without one, and sets server, brand and status', async () => {
     const a = await account();
     const bare = [await domain(a.cloudId, { zone: false }), await domain(a.cloudId, { zone: false })];
