@@ -480,7 +480,11 @@ export function createFleetActions(deps: FleetDeps) {
         case 'dns_add': {
           const t = dnsTarget(a.record.type, a.record.name, a.record.content, name);
           const zone = await dnsNow(d, actor);
-          if (matching(zone, a.record.type, t.name).some(t.sameContent)) return already;
+          const now = matching(zone, a.record.type, t.name);
+          if (now.some(t.sameContent)) return already;
+          // A record that clashes with this one appeared since planning (which refuses such a zone): not sent.
+          const clash = dnsConflict({ type: a.record.type, name: t.name, content: t.content }, zone);
+          if (clash) return changed(now.map((r) => r.content).join(', ') || 'none', clash);
           const posts = [{ ...a.record, name: t.name, content: t.content }];
           return done(await changeDns(cf, d, zone, { deletes: [], patches: [], posts }, actor));
         }

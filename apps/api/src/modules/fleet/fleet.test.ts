@@ -219,6 +219,21 @@ describe('plan and run', () => {
     expect(push.counts).toMatchObject({ same: 2, change: 0 });
   });
 
+  it('a DNS add skips a zone where a clashing record appeared since the plan, rather than sending what Cloudflare refuses', async () => {
+    const a = await account();
+    const d = await domain(a.cloudId);
+    const add = await plan(
+      { ids: [d.id] },
+      { kind: 'dns_add', record: { type: 'A', name: 'www', content: '192.0.2.80', ttl: 1, proxied: false } },
+    );
+    expect(add.counts.change).toBe(1);
+    // Someone adds a CNAME at the same name at Cloudflare between the plan and its run.
+    sim.addDnsRecord(d.zoneId!, { type: 'CNAME', name: `www.${d.name}`, content: d.name, ttl: 1, proxied: false });
+    const ran = await run(add._id);
+    expect(ran.run, JSON.stringify(await items(add._id))).toMatchObject({ done: 0, failed: 0, skipped: 1 });
+    expect((await items(add._id))[0]!.error).toBe(FLEET_MESSAGES.changedSincePlan('none', DNS_RULE_MESSAGES.hostClash));
+  });
+
   it('a WAF push skips a zone whose rules changed since the plan, rather than pushing over them', async () => {
     const a = await account();
     const d = await domain(a.cloudId);
