@@ -26,7 +26,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../../h
 import { PermanentJobError, type JobContext } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
-import { allPages, type ItemResult, type PlanEngine, type RunKind } from '../plans/plans.engine.ts';
+import { allPages, messageOf, type ItemResult, type PlanEngine, type RunKind } from '../plans/plans.engine.ts';
 import { createPlanVerbs } from '../plans/plans.verbs.ts';
 import {
   launchRowOf,
@@ -438,7 +438,7 @@ export function createLaunchBatchesService(deps: {
         await repo.updateRow(b.id, r.seq, { launchId, message: null });
       } catch (err) {
         if (isConnectionError(err) || signal.aborted) throw err;
-        return { status: 'failed', reason: err instanceof Error ? err.message : String(err) };
+        return { status: 'failed', reason: messageOf(err) };
       }
     }
     for (;;) {

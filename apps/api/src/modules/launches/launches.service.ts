@@ -34,6 +34,7 @@ import {
   RateLimitedError,
   ValidationError,
 } from '../../http/errors.ts';
+import { messageOf } from '../plans/plans.engine.ts';
 import { PermanentJobError, type JobContext, type JobEngine } from '../../lib/jobs.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { unicodeOf } from '../domains/domains.repository.ts';
@@ -70,7 +71,6 @@ export const progressOf = (stages: Pick<LaunchStage, 'state'>[]) => ({
   done: stages.filter((s) => LAUNCH_STAGE_FINISHED.includes(s.state)).length,
   total: stages.length,
 });
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const freshStage = (s: (typeof LAUNCH_STAGES)[number]): LaunchStage => ({
